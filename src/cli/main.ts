@@ -1,0 +1,62 @@
+// Operator command line: database migrations and API client management.
+//   npm run migrate
+//   npm run cli -- clients add <clientId> --rto 90001 [--scopes vet:report,vet:read]
+//   npm run cli -- clients list | disable <clientId> | enable <clientId> | rotate-secret <clientId>
+import { Command } from 'commander'
+import { loadConfig } from '../config/config.ts'
+import { openDatabase, type Db } from '../platform/db/database.ts'
+import { migrateToLatest } from '../platform/db/migrate.ts'
+import * as clients from '../platform/auth/clients.service.ts'
+import { ALL_SCOPES } from '../platform/auth/scopes.ts'
+
+async function withDatabase(action: (db: Db) => Promise<void>): Promise<void> {
+  const handle = await openDatabase(loadConfig().database)
+  try {
+    await migrateToLatest(handle.db)
+    await action(handle.db)
+  } finally {
+    await handle.close()
+  }
+}
+
+const program = new Command('vetrs-admin').description('Administration of the VET Reporting Service').showHelpAfterError()
+
+program.command('migrate').description('bring the database schema up to date').action(() => withDatabase(async (db) => {
+  console.log((await migrateToLatest(db)).length === 0 ? 'schema is up to date' : 'schema migrated')
+}))
+
+const clientCommand = program.command('clients').description('manage API clients')
+
+clientCommand.command('add <clientId>').description('register a client; prints its secret once')
+  .requiredOption('--rto <rto>', 'the RTO identifier the client acts for')
+  .option('--scopes <scopes>', `comma-separated scopes (${ALL_SCOPES.join(', ')})`, ALL_SCOPES.join(','))
+  .action((clientId: string, options: { rto: string; scopes: string }) => withDatabase(async (db) => {
+    const { secret } = await clients.addClient(db, { clientId, rto: options.rto, scopes: options.scopes.split(',').map((s) => s.trim()) })
+    console.log(`client_id:     ${clientId}\nclient_secret: ${secret}\nStore the secret now: it is kept only as a hash and cannot be shown again.`)
+  }))
+
+clientCommand.command('list').description('list clients (never their secrets)').action(() => withDatabase(async (db) => {
+  console.table(await clients.listClients(db))
+}))
+
+clientCommand.command('disable <clientId>').description('refuse tokens and requests of a client').action((clientId: string) => withDatabase(async (db) => {
+  await clients.setEnabled(db, clientId, false)
+  console.log(`client ${clientId} disabled`)
+}))
+
+clientCommand.command('enable <clientId>').description('allow a disabled client again').action((clientId: string) => withDatabase(async (db) => {
+  await clients.setEnabled(db, clientId, true)
+  console.log(`client ${clientId} enabled`)
+}))
+
+clientCommand.command('rotate-secret <clientId>').description('issue a new secret; the old one stops working').action((clientId: string) => withDatabase(async (db) => {
+  const { secret } = await clients.rotateSecret(db, clientId)
+  console.log(`client_id:     ${clientId}\nclient_secret: ${secret}\nStore the secret now: it is kept only as a hash and cannot be shown again.`)
+}))
+
+try {
+  await program.parseAsync()
+} catch (error) {
+  console.error(error instanceof clients.ClientInputError ? `error: ${error.message}` : error)
+  process.exitCode = 1
+}

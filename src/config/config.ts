@@ -1,0 +1,135 @@
+// The only module that reads process.env. Configuration is validated once at start-up; a bad value
+// stops the process with every problem listed, never the first one only.
+import Type, { type Static } from 'typebox'
+import Value from 'typebox/value'
+
+const integer = (minimum: number, defaultValue: number, maximum?: number) =>
+  Type.Integer({ minimum, default: defaultValue, ...(maximum === undefined ? {} : { maximum }) })
+
+export const EnvironmentSchema = Type.Object({
+  SERVICE_MODE: Type.Union([Type.Literal('development'), Type.Literal('production')], {
+    default: 'development',
+    description: 'production never creates demo clients and refuses to start if they exist',
+  }),
+  PORT: integer(0, 8080, 65535),
+  HOST: Type.String({ default: '127.0.0.1', minLength: 1 }),
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ minLength: 1, description: 'base URL clients use; default http://HOST:PORT' })),
+  DATA_DIR: Type.String({ default: './data', minLength: 1, description: 'embedded database directory, or memory:// for an in-memory one' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATABASE_POOL_SIZE: integer(1, 10),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+  RUN_WORKERS: Type.Boolean({ default: true, description: 'run queue workers inside the HTTP server process' }),
+  SHUTDOWN_TIMEOUT_SECONDS: integer(1, 30),
+
+  AUTH_TOKEN_TTL_SECONDS: integer(1, 1800),
+  AUTH_ISSUER: Type.Optional(Type.String({ minLength: 1, description: 'iss of issued tokens; default PUBLIC_BASE_URL' })),
+  AUTH_AUDIENCE: Type.String({ default: 'vet-reporting-service', minLength: 1 }),
+  AUTH_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1, description: 'PKCS#8 PEM of an EC P-256 key; default a key generated once and kept in the database' })),
+  AUTH_CLIENT_CACHE_SECONDS: integer(0, 30),
+  AUTH_EXTERNAL_ISSUER: Type.Optional(Type.String({ minLength: 1 })),
+  AUTH_EXTERNAL_AUDIENCE: Type.Optional(Type.String({ minLength: 1 })),
+  AUTH_EXTERNAL_JWKS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  AUTH_EXTERNAL_RTO_CLAIM: Type.String({ default: 'rto', minLength: 1 }),
+  AUTH_EXTERNAL_CLIENT_CLAIM: Type.String({ default: 'client_id', minLength: 1 }),
+
+  LIMIT_WIRE_BODY_BYTES: integer(1, 1024 * 1024),
+  LIMIT_DECODED_BODY_BYTES: integer(1, 10 * 1024 * 1024),
+
+  RATE_LIMIT_MAX: integer(0, 1200),
+  RATE_LIMIT_WINDOW_SECONDS: integer(1, 60),
+})
+
+type Environment = Static<typeof EnvironmentSchema>
+
+export interface Config {
+  mode: Environment['SERVICE_MODE']
+  http: { port: number; host: string; publicBaseUrl: string }
+  database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; poolSize: number }
+  redisUrl: string | undefined
+  logLevel: Environment['LOG_LEVEL']
+  runWorkers: boolean
+  shutdownTimeoutSeconds: number
+  auth: {
+    tokenTtlSeconds: number
+    issuer: string
+    audience: string
+    signingKeyPem: string | undefined
+    clientCacheSeconds: number
+    external: { issuer: string; audience: string; jwksUrl: string; rtoClaim: string; clientClaim: string } | undefined
+  }
+  limits: { wireBodyBytes: number; decodedBodyBytes: number }
+  rateLimit: { max: number; windowSeconds: number }
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[]
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    this.problems = problems
+  }
+}
+
+/** Reads configuration from an environment-like record; throws ConfigError listing every problem. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const known = Object.fromEntries(
+    Object.keys(EnvironmentSchema.properties)
+      .filter((name) => env[name] !== undefined && env[name] !== '')
+      .map((name) => [name, env[name]]),
+  )
+  const value = Value.Default(EnvironmentSchema, Value.Convert(EnvironmentSchema, known)) as Environment
+  const problems = [...Value.Errors(EnvironmentSchema, value)]
+    .filter((error) => error.keyword !== 'const') // a union's branches repeat what anyOf already says
+    .map((error) => `${error.instancePath.slice(1) || '(root)'}: ${error.message} (got ${JSON.stringify(known[error.instancePath.slice(1)])})`)
+  problems.push(...crossFieldProblems(value))
+  if (problems.length > 0) throw new ConfigError([...new Set(problems)])
+  return toConfig(value)
+}
+
+function crossFieldProblems(env: Environment): string[] {
+  const problems: string[] = []
+  const external = [env.AUTH_EXTERNAL_ISSUER, env.AUTH_EXTERNAL_AUDIENCE, env.AUTH_EXTERNAL_JWKS_URL]
+  if (external.some(Boolean) && !external.every(Boolean)) {
+    problems.push('AUTH_EXTERNAL_ISSUER, AUTH_EXTERNAL_AUDIENCE and AUTH_EXTERNAL_JWKS_URL must be set together')
+  }
+  if (env.LIMIT_DECODED_BODY_BYTES < env.LIMIT_WIRE_BODY_BYTES) {
+    problems.push('LIMIT_DECODED_BODY_BYTES must not be smaller than LIMIT_WIRE_BODY_BYTES')
+  }
+  if (env.SERVICE_MODE === 'production' && !env.DATABASE_URL) {
+    problems.push('SERVICE_MODE=production needs DATABASE_URL: the embedded database is for development and evaluation')
+  }
+  return problems
+}
+
+function toConfig(env: Environment): Config {
+  const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${env.PORT}`).replace(/\/$/, '')
+  return {
+    mode: env.SERVICE_MODE,
+    http: { port: env.PORT, host: env.HOST, publicBaseUrl },
+    database: env.DATABASE_URL
+      ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
+      : { kind: 'pglite', dataDir: env.DATA_DIR },
+    redisUrl: env.REDIS_URL,
+    logLevel: env.LOG_LEVEL,
+    runWorkers: env.RUN_WORKERS,
+    shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,
+    auth: {
+      tokenTtlSeconds: env.AUTH_TOKEN_TTL_SECONDS,
+      issuer: env.AUTH_ISSUER ?? publicBaseUrl,
+      audience: env.AUTH_AUDIENCE,
+      signingKeyPem: env.AUTH_SIGNING_KEY,
+      clientCacheSeconds: env.AUTH_CLIENT_CACHE_SECONDS,
+      external: env.AUTH_EXTERNAL_ISSUER && env.AUTH_EXTERNAL_AUDIENCE && env.AUTH_EXTERNAL_JWKS_URL
+        ? {
+            issuer: env.AUTH_EXTERNAL_ISSUER,
+            audience: env.AUTH_EXTERNAL_AUDIENCE,
+            jwksUrl: env.AUTH_EXTERNAL_JWKS_URL,
+            rtoClaim: env.AUTH_EXTERNAL_RTO_CLAIM,
+            clientClaim: env.AUTH_EXTERNAL_CLIENT_CLAIM,
+          }
+        : undefined,
+    },
+    limits: { wireBodyBytes: env.LIMIT_WIRE_BODY_BYTES, decodedBodyBytes: env.LIMIT_DECODED_BODY_BYTES },
+    rateLimit: { max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
+  }
+}

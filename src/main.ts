@@ -1,0 +1,18 @@
+// Starts the HTTP server, and the queue workers unless RUN_WORKERS=false.
+import { ConfigError, loadConfig } from './config/config.ts'
+import { createService } from './app.ts'
+import { closeOnSignals } from './platform/lifecycle.ts'
+
+try {
+  const config = loadConfig()
+  const service = await createService(config)
+  closeOnSignals(service)
+  await service.app.listen({ port: config.http.port, host: config.http.host })
+  service.logger.info({ database: service.database.kind, workers: config.runWorkers, docs: `${config.http.publicBaseUrl}/docs` }, 'service ready')
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message)
+    process.exit(2)
+  }
+  throw error
+}

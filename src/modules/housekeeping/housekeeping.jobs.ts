@@ -1,0 +1,37 @@
+// Daily housekeeping: removes token issuance records whose tokens expired more than the retention
+// period ago. Each run is recorded under its job id, so a redelivered job changes nothing twice.
+import type { Db } from '../../platform/db/database.ts'
+import { deleteTokenIssuancesExpiredBefore } from '../../platform/auth/clients.repo.ts'
+import type { JobDefinition } from '../../platform/queue/queue.ts'
+
+export interface HousekeepingData {
+  retentionDays: number
+}
+
+declare module '../../platform/db/schema.ts' {
+  interface Database {
+    housekeeping_run: { job_id: string; ran_at: import('kysely').Generated<Date>; token_issuances_removed: number }
+  }
+}
+
+export const DEFAULT_RETENTION_DAYS = 90
+
+export function housekeepingJob(db: Db): JobDefinition<HousekeepingData> {
+  return {
+    name: 'housekeeping',
+    schedule: { cron: '17 3 * * *', data: { retentionDays: DEFAULT_RETENTION_DAYS } },
+    async handle(data, job) {
+      await db.transaction().execute(async (tx) => {
+        const alreadyRan = await tx.selectFrom('housekeeping_run').select('job_id').where('job_id', '=', job.id).executeTakeFirst()
+        if (alreadyRan) return
+        const cutoff = new Date(Date.now() - data.retentionDays * 86_400_000)
+        const removed = await deleteTokenIssuancesExpiredBefore(tx, cutoff)
+        await tx.insertInto('housekeeping_run').values({ job_id: job.id, token_issuances_removed: removed }).execute()
+      })
+    },
+  }
+}
+
+export async function findHousekeepingRun(db: Db, jobId: string) {
+  return db.selectFrom('housekeeping_run').selectAll().where('job_id', '=', jobId).executeTakeFirst()
+}

@@ -1,0 +1,55 @@
+// Every route is protected unless it says otherwise: a route declares either `config.scope` (the
+// scope it needs) or `config.public: true`. A route with neither stops start-up, so nothing can be
+// exposed by forgetting. Authentication runs first (onRequest), before any body is read or stored.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { InsufficientScopeError, UnauthenticatedError } from '../http/problem.ts'
+import type { Actor, Scope } from './scopes.ts'
+import type { TokenVerifier } from './tokens.ts'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scope the caller's token must carry. */
+    scope?: Scope
+    /** No authentication (health, documentation, token endpoint). */
+    public?: boolean
+  }
+  interface FastifyRequest {
+    actor?: Actor
+  }
+}
+
+const PUBLIC_PREFIXES = ['/docs'] // routes registered by the documentation plugin
+
+export function installAuthentication(app: FastifyInstance, verifier: TokenVerifier): void {
+  app.addHook('onRoute', (route) => {
+    if (PUBLIC_PREFIXES.some((prefix) => route.url.startsWith(prefix))) route.config = { ...route.config, public: true, rateLimit: false }
+    const config = route.config as { scope?: Scope; public?: boolean } | undefined
+    if (!config?.public && !config?.scope) {
+      throw new Error(`Route ${route.method} ${route.url} declares neither config.scope nor config.public`)
+    }
+  })
+
+  app.addHook('onRequest', async (request) => {
+    const { scope, public: isPublic } = request.routeOptions.config
+    if (isPublic || !scope) return // unknown routes reach the not-found handler with no config
+    const token = bearerToken(request)
+    if (!token) throw new UnauthenticatedError()
+    const actor = await verifier.verify(token).catch(() => { throw new UnauthenticatedError('The access token is not valid (malformed, expired, wrongly signed, for another audience, or its client is disabled).') })
+    request.actor = actor
+    request.log = request.log.child({ clientId: actor.clientId, rto: actor.rto })
+    if (!actor.scopes.has(scope)) throw new InsufficientScopeError(scope)
+  })
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization
+  if (!header) return undefined
+  const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/.exec(header)
+  return match?.[1]
+}
+
+/** The authenticated caller of a protected route. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new UnauthenticatedError()
+  return request.actor
+}

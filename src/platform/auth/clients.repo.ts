@@ -1,0 +1,78 @@
+// SQL for API clients and the token issuance audit trail. One operation per function.
+import type { Generated, Selectable } from 'kysely'
+import type { Executor } from '../db/database.ts'
+
+export interface ApiClientTable {
+  client_id: string
+  rto_id: string
+  secret_hash: string
+  scopes: string[]
+  enabled: Generated<boolean>
+  is_demo: Generated<boolean>
+  created_at: Generated<Date>
+  secret_rotated_at: Date | null
+  disabled_at: Date | null
+}
+
+export interface TokenIssuanceTable {
+  token_id: string
+  client_id: string
+  rto_id: string
+  issued_at: Date
+  expires_at: Date
+}
+
+declare module '../db/schema.ts' {
+  interface Database {
+    api_client: ApiClientTable
+    token_issuance: TokenIssuanceTable
+  }
+}
+
+export type ApiClientRow = Selectable<ApiClientTable>
+
+export async function findClient(db: Executor, clientId: string): Promise<ApiClientRow | undefined> {
+  return db.selectFrom('api_client').selectAll().where('client_id', '=', clientId).executeTakeFirst()
+}
+
+export async function listClients(db: Executor): Promise<ApiClientRow[]> {
+  return db.selectFrom('api_client').selectAll().orderBy('rto_id').orderBy('client_id').execute()
+}
+
+export async function insertClient(db: Executor, client: { clientId: string; rto: string; secretHash: string; scopes: string[]; isDemo: boolean }): Promise<boolean> {
+  const result = await db.insertInto('api_client')
+    .values({ client_id: client.clientId, rto_id: client.rto, secret_hash: client.secretHash, scopes: client.scopes, is_demo: client.isDemo, secret_rotated_at: null, disabled_at: null })
+    .onConflict((conflict) => conflict.column('client_id').doNothing())
+    .executeTakeFirst()
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1
+}
+
+export async function setClientEnabled(db: Executor, clientId: string, enabled: boolean): Promise<boolean> {
+  const result = await db.updateTable('api_client')
+    .set({ enabled, disabled_at: enabled ? null : new Date() })
+    .where('client_id', '=', clientId)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
+
+export async function replaceClientSecret(db: Executor, clientId: string, secretHash: string): Promise<boolean> {
+  const result = await db.updateTable('api_client')
+    .set({ secret_hash: secretHash, secret_rotated_at: new Date() })
+    .where('client_id', '=', clientId)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
+
+export async function countDemoClients(db: Executor): Promise<number> {
+  const row = await db.selectFrom('api_client').select((eb) => eb.fn.countAll<string>().as('count')).where('is_demo', '=', true).executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+export async function recordTokenIssuance(db: Executor, issuance: TokenIssuanceTable): Promise<void> {
+  await db.insertInto('token_issuance').values(issuance).execute()
+}
+
+export async function deleteTokenIssuancesExpiredBefore(db: Executor, cutoff: Date): Promise<number> {
+  const result = await db.deleteFrom('token_issuance').where('expires_at', '<', cutoff).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}

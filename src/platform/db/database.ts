@@ -1,0 +1,43 @@
+// One SQL dialect, PostgreSQL, over two transports: embedded PGlite (the default, data in a directory
+// or in memory) and a real PostgreSQL server through DATABASE_URL. Everything above this file runs
+// the same Kysely code on both.
+import { mkdir } from 'node:fs/promises'
+import { PGlite } from '@electric-sql/pglite'
+import { Kysely, PGliteDialect, PostgresDialect, type Transaction } from 'kysely'
+import pg from 'pg'
+import type { Config } from '../../config/config.ts'
+import type { Database } from './schema.ts'
+
+export type Db = Kysely<Database>
+export type Tx = Transaction<Database>
+/** Either the database or an open transaction: repo functions accept both. */
+export type Executor = Db | Tx
+
+export interface DatabaseHandle {
+  db: Db
+  kind: 'pglite' | 'postgres'
+  /** The embedded instance, when there is one: the queue drives it through the same connection lock. */
+  pglite: PGlite | undefined
+  /** The PostgreSQL connection string, when there is one: the queue opens its own small pool. */
+  url: string | undefined
+  close(): Promise<void>
+}
+
+// Dates stay as 'YYYY-MM-DD' strings and bigints as strings on both transports, so a value read back
+// is the value written and JSON never meets a JS Date shifted by the server's time zone.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value)
+
+export async function openDatabase(config: Config['database']): Promise<DatabaseHandle> {
+  if (config.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize })
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+    return { db, kind: 'postgres', pglite: undefined, url: config.url, close: () => db.destroy() }
+  }
+  const inMemory = config.dataDir.startsWith('memory://')
+  if (!inMemory) await mkdir(config.dataDir, { recursive: true })
+  const pglite = await PGlite.create(inMemory ? undefined : config.dataDir, {
+    parsers: { 1082: (value: string) => value },
+  })
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
+  return { db, kind: 'pglite', pglite, url: undefined, close: () => db.destroy() }
+}

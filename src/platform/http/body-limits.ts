@@ -1,0 +1,65 @@
+// Request body limits (spec: Limits). Two limits, both configuration:
+//  - on the wire (default 1 MiB): enforced at protocol level, 413 with no problem body, whether the
+//    length is declared or the body is chunked;
+//  - decompressed (default 10 MiB): 413 problem details with business rule BRTS90400.
+// Bodies may be sent gzip, deflate or br encoded. Decoding is streamed and cut off at the limit, so a
+// decompression bomb is never buffered beyond it.
+import { Transform, pipeline, type Readable, type TransformCallback } from 'node:stream'
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import type { FastifyInstance } from 'fastify'
+import { DomainError } from './problem.ts'
+
+/** Over the wire limit: answered 413 with an empty body and the connection closed. */
+export class WireBodyTooLargeError extends Error {
+  readonly statusCode = 413
+  constructor() { super('request body exceeds the wire size limit') }
+}
+
+export class DecodedBodyTooLargeError extends DomainError {
+  readonly statusCode = 413
+  constructor(limit: number) {
+    super('payload-too-large', `The decompressed request body exceeds ${limit} bytes.`, { errorNumber: 'BRTS90400' })
+  }
+}
+
+class ByteCounter extends Transform {
+  count = 0
+  readonly #limit: number
+  readonly #tooLarge: () => Error
+  constructor(limit: number, tooLarge: () => Error) {
+    super()
+    this.#limit = limit
+    this.#tooLarge = tooLarge
+  }
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.count += chunk.length
+    if (this.count > this.#limit) callback(this.#tooLarge())
+    else callback(null, chunk)
+  }
+}
+
+const decoders: Record<string, (() => Transform) | undefined> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+}
+
+export function installBodyLimits(app: FastifyInstance, limits: { wireBodyBytes: number; decodedBodyBytes: number }): void {
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    const declaredLength = Number(request.headers['content-length'] ?? Number.NaN)
+    if (declaredLength > limits.wireBodyBytes) throw new WireBodyTooLargeError()
+    const encoding = (request.headers['content-encoding'] ?? 'identity').trim().toLowerCase()
+    const decoder = encoding === 'identity' ? undefined : decoders[encoding]
+    if (encoding !== 'identity' && !decoder) {
+      throw new DomainError('unsupported-media-type', `Content-Encoding ${encoding} is not supported; use gzip, deflate or br.`)
+    }
+    const wire = new ByteCounter(limits.wireBodyBytes, () => new WireBodyTooLargeError())
+    const decoded = new ByteCounter(limits.decodedBodyBytes, () => new DecodedBodyTooLargeError(limits.decodedBodyBytes))
+    const stages: (Readable | Transform)[] = [payload, wire, ...(decoder ? [decoder()] : []), decoded]
+    const body = pipeline(stages as [Readable, ...Transform[]], () => {}) as Transform & { receivedEncodedLength?: number }
+    // Fastify compares the declared Content-Length with the bytes on the wire, not the decoded ones.
+    Object.defineProperty(body, 'receivedEncodedLength', { get: () => wire.count })
+    return body
+  })
+}

@@ -1,0 +1,85 @@
+// One place maps every failure to an RFC 9457 response. Bodies never carry stack traces; 5xx details
+// stay in the logs under the request id.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { DomainError, InsufficientScopeError, problemTypes, problemTypeUri, type FieldError, type ProblemDetails, type ProblemKind } from './problem.ts'
+import { toFieldErrors } from './validation.ts'
+import { WireBodyTooLargeError } from './body-limits.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** String-rule failures found before schema validation; reported together with schema failures. */
+    stringFailures?: FieldError[]
+  }
+}
+
+const ROOT_BY_PART: Record<string, string> = { body: '$', querystring: 'query', params: 'path', headers: 'header' }
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, kind: ProblemKind, detail: string, extensions: Partial<ProblemDetails> = {}): FastifyReply {
+  const { status, title } = problemTypes[kind]
+  const body: ProblemDetails = {
+    type: problemTypeUri(kind),
+    title,
+    status,
+    detail,
+    instance: request.url.split('?')[0],
+    traceId: String(request.id),
+    ...extensions,
+  }
+  if (status === 401) reply.header('WWW-Authenticate', 'Bearer')
+  return reply.code(status).type('application/problem+json').send(body)
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(request, reply, 'not-found', `No operation ${request.method} ${request.url.split('?')[0]}.`))
+
+  app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
+    if (error instanceof WireBodyTooLargeError) {
+      // Protocol-level rejection: no problem body (spec: Limits), and the rest of the body is not read.
+      return reply.code(413).header('Connection', 'close').send()
+    }
+    if (error instanceof InsufficientScopeError) {
+      reply.header('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${error.scope}"`)
+      return sendProblem(request, reply, error.kind, error.message)
+    }
+    if (error instanceof DomainError) {
+      return sendProblem(request, reply, error.kind, error.message, error.extensions)
+    }
+    if (error.validation) {
+      const root = ROOT_BY_PART[error.validationContext ?? 'body'] ?? '$'
+      const errors = [...(request.stringFailures ?? []), ...toFieldErrors(error.validation as never, root)]
+      return sendProblem(request, reply, 'structural-validation',
+        `${errors.length} structural ${errors.length === 1 ? 'failure' : 'failures'}; nothing was stored.`, { errors })
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendProblem(request, reply, 'unsupported-media-type', `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported; send application/json.`)
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return sendProblem(request, reply, 'malformed-json', 'The body is empty; send a JSON document.')
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return sendProblem(request, reply, 'malformed-json', 'The body is not valid JSON.')
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendProblem(request, reply, 'payload-too-large', 'The decompressed request body is too large.', { errorNumber: 'BRTS90400' })
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return sendProblem(request, reply, 'malformed-json', 'The body length does not match Content-Length.')
+    }
+    if (error.statusCode === 429) return sendProblem(request, reply, 'rate-limited', error.message)
+    if (error instanceof SyntaxError && error.statusCode === 400) {
+      return sendProblem(request, reply, 'malformed-json', 'The body is not valid JSON.')
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      request.log.warn({ err: error }, 'client error without a problem kind')
+      return sendProblem(request, reply, 'structural-validation', error.message)
+    }
+    request.log.error({ err: error }, 'unexpected error')
+    return sendProblem(request, reply, 'internal-error', 'An unexpected error occurred; the request id identifies it in the service logs.')
+  })
+
+  // Schema failures and string-rule failures are reported together, every one of them.
+  app.addHook('preHandler', async (request) => {
+    if (request.stringFailures?.length) {
+      const errors = request.stringFailures
+      throw new DomainError('structural-validation', `${errors.length} structural ${errors.length === 1 ? 'failure' : 'failures'}; nothing was stored.`, { errors })
+    }
+  })
+}

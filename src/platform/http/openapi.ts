@@ -1,0 +1,54 @@
+// OpenAPI 3.1 generated from the route schemas, served at /openapi.json with interactive docs at /docs.
+// Every route declares the problem responses it can give: protected routes 401, 403 and 429; routes
+// with a body 400, 413 and 415; every route 500.
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { FastifyInstance } from 'fastify'
+import { ALL_SCOPES } from '../auth/scopes.ts'
+import { ProblemDetails } from './problem.ts'
+
+const problem = (description: string) => ({ ...ProblemDetails, description })
+
+export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
+  app.addHook('onRoute', (route) => {
+    const schema = (route.schema ??= {}) as Record<string, unknown> & { response?: Record<string, unknown>; security?: unknown; body?: unknown }
+    if (schema.hide) return
+    const responses = (schema.response ??= {})
+    const scope = route.config?.scope
+    if (scope) {
+      schema.security = [{ oauth2: [scope] }]
+      responses['401'] ??= problem('Missing, malformed, expired or invalid access token (WWW-Authenticate: Bearer). Nothing was persisted.')
+      responses['403'] ??= problem('The token lacks the required scope. Nothing was persisted.')
+    }
+    if (route.config?.rateLimit !== false) responses['429'] ??= problem('Rate limited: retry after Retry-After seconds, with back-off.')
+    if (schema.body) {
+      responses['400'] ??= problem('Structurally invalid request; every failure listed in errors. Nothing was stored.')
+      responses['413'] ??= problem('Decompressed body above the limit (errorNumber BRTS90400). A body above the wire limit gets 413 with no body.')
+      responses['415'] ??= problem('Unsupported Content-Type or Content-Encoding.')
+    }
+    responses['500'] ??= problem('Unexpected server error.')
+  })
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Vocational Training Reporting Service',
+        version: '1.0.0',
+        description: 'Record-by-record reporting of VET activity by student management systems acting for RTOs. Errors are RFC 9457 problem details; each problem type URI (/problems/{kind}) documents itself.',
+      },
+      servers: [{ url: publicBaseUrl }],
+      components: {
+        securitySchemes: {
+          oauth2: {
+            type: 'oauth2',
+            description: 'OAuth 2.0 client credentials. Send the token as Authorization: Bearer <token>.',
+            flows: { clientCredentials: { tokenUrl: '/oauth2/token', scopes: Object.fromEntries(ALL_SCOPES.map((scope) => [scope, `scope ${scope}`])) } },
+          },
+        },
+      },
+    },
+  })
+  await app.register(swaggerUi, { routePrefix: '/docs' })
+  app.get('/openapi.json', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async () => app.swagger())
+}

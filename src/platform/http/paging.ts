@@ -1,0 +1,42 @@
+// The shared paged envelope (spec: Paged response envelope, Limits). A page past the end is 200 with
+// empty results; out-of-range or non-integer page values are 400 through the query schema.
+import Type, { type Static, type TSchema } from 'typebox'
+
+export const MAX_PAGE_NUMBER = 2_147_483_647
+
+export const PageQuery = Type.Object({
+  pageNumber: Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUMBER, default: 1, description: 'page to return, from 1' }),
+  pageSize: Type.Integer({ minimum: 1, maximum: 500, default: 10, description: 'results per page, at most 500' }),
+}, { additionalProperties: false })
+export type PageQuery = Static<typeof PageQuery>
+
+export const PagedEnvelope = <Item extends TSchema>(item: Item, description: string) => Type.Object({
+  pageNumber: Type.Integer({ description: 'current page' }),
+  numberOfPages: Type.Integer({ description: 'total pages' }),
+  numberOfResults: Type.Integer({ description: 'total results across pages' }),
+  pageSize: Type.Integer({ description: 'maximum results per page' }),
+  results: Type.Array(item),
+}, { description })
+
+export interface Page<Item> {
+  pageNumber: number
+  numberOfPages: number
+  numberOfResults: number
+  pageSize: number
+  results: Item[]
+}
+
+export function toPage<Item>(results: Item[], numberOfResults: number, query: PageQuery): Page<Item> {
+  return {
+    pageNumber: query.pageNumber,
+    numberOfPages: Math.ceil(numberOfResults / query.pageSize),
+    numberOfResults,
+    pageSize: query.pageSize,
+    results,
+  }
+}
+
+/** Rows to skip for a page. Callers with large tables page by key instead (see docs/decisions.md). */
+export function offsetOf(query: PageQuery): number {
+  return (query.pageNumber - 1) * query.pageSize
+}

@@ -1,0 +1,84 @@
+// RFC 9457 problem details: the catalogue of problem types, their schema, and the domain errors that
+// services throw. Services know nothing of HTTP; the error handler turns these into responses.
+import Type, { type Static } from 'typebox'
+
+/** Every kind of problem the service answers with. `type` URIs are /problems/<kind>, documented there. */
+export const problemTypes = {
+  'structural-validation': { status: 400, title: 'The request is not structurally valid', description: 'A body, path or query value breaks the format rules (types, required fields, unknown properties, whitespace, dates, bounds). Every failure is listed in errors with its accessPath. Nothing was stored; correct the request and send it again.' },
+  'malformed-json': { status: 400, title: 'The request body is not valid JSON', description: 'The body could not be parsed as JSON. Nothing was stored.' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported media type or content encoding', description: 'Send JSON (application/json) and, if compressed, Content-Encoding gzip, deflate or br.' },
+  'unauthenticated': { status: 401, title: 'Authentication required', description: 'The access token is missing, malformed, expired or not valid for this service. Obtain a new token from /oauth2/token and retry the same request.' },
+  'invalid-client': { status: 401, title: 'Client authentication failed', description: 'The client id or secret is wrong, or the client is disabled (RFC 6749 section 5.2 invalid_client).' },
+  'invalid-grant-request': { status: 400, title: 'The token request is not valid', description: 'Only grant_type=client_credentials is supported, with client_id and client_secret in the form body or HTTP Basic authentication.' },
+  'insufficient-scope': { status: 403, title: 'The access token lacks the required scope', description: 'The client is not granted the scope this operation needs. Ask the data collector to grant it.' },
+  'not-found': { status: 404, title: 'Not found', description: 'The resource does not exist, or it belongs to another RTO.' },
+  'conflict': { status: 409, title: 'The request conflicts with the current state', description: 'The operation is not allowed in the resource\'s current state; detail says why and what to do.' },
+  'payload-too-large': { status: 413, title: 'The decompressed request body is too large', description: 'The body exceeds the decompressed size limit (business rule BRTS90400). Split the upload into smaller requests.' },
+  'rate-limited': { status: 429, title: 'Too many requests', description: 'The client exceeded its request rate. Wait for the number of seconds in Retry-After, then retry with back-off.' },
+  'internal-error': { status: 500, title: 'Unexpected server error', description: 'Something failed on the server. The request may be retried; quote the traceId when reporting it.' },
+  'service-unavailable': { status: 503, title: 'Service unavailable', description: 'The service is starting or shutting down. Retry with back-off.' },
+} as const satisfies Record<string, { status: number; title: string; description: string }>
+
+export type ProblemKind = keyof typeof problemTypes
+
+export const problemTypeUri = (kind: ProblemKind): string => `/problems/${kind}`
+
+export const FieldError = Type.Object({
+  accessPath: Type.String({ description: 'JSONPath-style path of the offending value, e.g. $.locations[0].deliveryLocationUID' }),
+  message: Type.String(),
+})
+export type FieldError = Static<typeof FieldError>
+
+export const ProblemDetails = Type.Object({
+  type: Type.String({ description: 'URI identifying the kind of problem; resolve it against the service base URL for documentation' }),
+  title: Type.String(),
+  status: Type.Integer(),
+  detail: Type.Optional(Type.String()),
+  instance: Type.Optional(Type.String({ description: 'the request path' })),
+  traceId: Type.String({ description: 'request id, also in the X-Request-Id response header and the logs' }),
+  errorNumber: Type.Optional(Type.String({ description: 'business rule code where the specification names one, e.g. BRTS90400' })),
+  errors: Type.Optional(Type.Array(FieldError, { description: 'every structural failure, not only the first' })),
+}, { additionalProperties: true, $id: 'ProblemDetails', description: 'RFC 9457 problem details (application/problem+json)' })
+export type ProblemDetails = Static<typeof ProblemDetails>
+
+/** A failure the caller can act on. Carries a problem kind; never an HTTP object. */
+export class DomainError extends Error {
+  readonly kind: ProblemKind
+  readonly extensions: Partial<Pick<ProblemDetails, 'errors' | 'errorNumber'>>
+  constructor(kind: ProblemKind, detail: string, extensions: DomainError['extensions'] = {}) {
+    super(detail)
+    this.name = 'DomainError'
+    this.kind = kind
+    this.extensions = extensions
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(detail: string) { super('not-found', detail) }
+}
+
+export class ConflictError extends DomainError {
+  readonly reason: string
+  constructor(reason: string, detail: string) {
+    super('conflict', detail)
+    this.reason = reason
+  }
+}
+
+export class StructuralError extends DomainError {
+  constructor(errors: FieldError[], detail = `${errors.length} structural ${errors.length === 1 ? 'failure' : 'failures'}; nothing was stored.`) {
+    super('structural-validation', detail, { errors })
+  }
+}
+
+export class UnauthenticatedError extends DomainError {
+  constructor(detail = 'A valid bearer access token is required.') { super('unauthenticated', detail) }
+}
+
+export class InsufficientScopeError extends DomainError {
+  readonly scope: string
+  constructor(scope: string) {
+    super('insufficient-scope', `This operation needs the scope ${scope}.`)
+    this.scope = scope
+  }
+}

@@ -1,0 +1,87 @@
+// The specification's string rules, applied to every string in a body, path or query before schema
+// validation: leading or trailing spaces are rejected; tabs, line breaks and non-ASCII whitespace are
+// rejected anywhere; spaces inside are accepted. Enum values are the exception: surrounding spaces
+// are trimmed and the value accepted (the spec allows it; clients should not rely on it).
+import type { FieldError } from './problem.ts'
+
+type JsonSchema = Record<string, unknown> & {
+  enum?: unknown[]; const?: unknown; properties?: Record<string, JsonSchema>; items?: JsonSchema
+  anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; allOf?: JsonSchema[]; additionalProperties?: boolean | JsonSchema
+}
+
+// \s covers tab, line feed, carriage return, vertical tab, form feed and the Unicode spaces; NEL,
+// Mongolian vowel separator and zero-width space are added since they read as whitespace too.
+const FORBIDDEN_WHITESPACE = /[^\S ]|[\u0085\u180e\u200b]/
+
+export function checkStrings(value: unknown, schema: JsonSchema | undefined, path: string, failures: FieldError[]): unknown {
+  if (typeof value === 'string') return checkString(value, schema, path, failures)
+  if (Array.isArray(value)) {
+    const items = schemaFor(schema, (s) => s.items)
+    for (let i = 0; i < value.length; i++) value[i] = checkStrings(value[i], items, `${path}[${i}]`, failures)
+    return value
+  }
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>
+    for (const key of Object.keys(record)) {
+      checkKey(key, path, failures)
+      const property = schemaFor(schema, (s) => s.properties?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined))
+      record[key] = checkStrings(record[key], property, childPath(path, key), failures)
+    }
+  }
+  return value
+}
+
+function checkString(value: string, schema: JsonSchema | undefined, path: string, failures: FieldError[]): string {
+  if (isEnum(schema)) {
+    const trimmed = value.replace(/^ +| +$/g, '')
+    if (trimmed !== value && !FORBIDDEN_WHITESPACE.test(trimmed)) return trimmed
+  }
+  if (FORBIDDEN_WHITESPACE.test(value)) {
+    failures.push({ accessPath: path, message: 'must not contain tabs, line breaks or non-ASCII whitespace' })
+  } else if (value.startsWith(' ') || value.endsWith(' ')) {
+    failures.push({ accessPath: path, message: 'must not have leading or trailing spaces' })
+  }
+  return value
+}
+
+function checkKey(key: string, path: string, failures: FieldError[]): void {
+  if (FORBIDDEN_WHITESPACE.test(key) || key.startsWith(' ') || key.endsWith(' ')) {
+    failures.push({ accessPath: childPath(path, key), message: 'property name must not contain surrounding spaces, tabs, line breaks or non-ASCII whitespace' })
+  }
+}
+
+function isEnum(schema: JsonSchema | undefined): boolean {
+  if (!schema) return false
+  if (Array.isArray(schema.enum) || typeof schema.const === 'string') return true
+  const branches = schema.anyOf ?? schema.oneOf
+  return Array.isArray(branches) && branches.length > 0 && branches.every(isEnum)
+}
+
+// Follows a step (property, items) through allOf/anyOf/oneOf; the first branch that knows it wins.
+function schemaFor(schema: JsonSchema | undefined, step: (s: JsonSchema) => JsonSchema | undefined): JsonSchema | undefined {
+  if (!schema) return undefined
+  const direct = step(schema)
+  if (direct) return direct
+  for (const branch of [...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) {
+    const found = schemaFor(branch, step)
+    if (found) return found
+  }
+  return undefined
+}
+
+/** JSONPath-style child path: $.name for plain names, $['odd name'] otherwise. */
+export function childPath(parent: string, key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key).replace(/^"|"$/g, "'")}]`
+}
+
+/** Applies the string rules to body, query and path of every request that has a schema for them. */
+export function installStringRules(app: import('fastify').FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    const schema = (request.routeOptions.schema ?? {}) as Record<string, JsonSchema | undefined>
+    const failures: FieldError[] = []
+    if (request.params && typeof request.params === 'object') checkStrings(request.params, schema.params, 'path', failures)
+    if (request.query && typeof request.query === 'object') checkStrings(request.query, schema.querystring, 'query', failures)
+    if (request.body !== undefined && request.body !== null) request.body = checkStrings(request.body, schema.body, '$', failures)
+    if (failures.length > 0) request.stringFailures = failures
+  })
+}

@@ -1,0 +1,25 @@
+// Shared schema building blocks. Enumerations use the JSON Schema `enum` keyword so that failures read
+// "must be one of ..." and the string rules can recognise (and trim) enum values.
+import Type, { type TSchema } from 'typebox'
+
+export const StringEnum = <const Values extends readonly string[]>(values: Values, options: Record<string, unknown> = {}) =>
+  Type.Unsafe<Values[number]>({ type: 'string', enum: [...values], ...options })
+
+/** A real calendar date, YYYY-MM-DD. */
+export const DateString = (options: Record<string, unknown> = {}) =>
+  Type.String({ format: 'date', description: 'calendar date, YYYY-MM-DD', ...options })
+
+/** An ISO 8601 date-time in UTC (ending in Z). */
+export const UtcDateTime = (options: Record<string, unknown> = {}) =>
+  Type.String({ format: 'utc-date-time', description: 'ISO 8601 date-time in UTC, e.g. 2026-01-01T00:00:00Z', ...options })
+
+/** A client-generated UUID version 4. */
+export const Uuid4 = (options: Record<string, unknown> = {}) =>
+  Type.String({ format: 'uuid-v4', description: 'UUID version 4', ...options })
+
+export const Jurisdictions = ['NAT', 'NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] as const
+export const Jurisdiction = StringEnum(Jurisdictions, { description: 'jurisdiction code' })
+
+/** Closed object: unknown properties are failures, never silently dropped. */
+export const Strict = <Properties extends Record<string, TSchema>>(properties: Properties, options: Record<string, unknown> = {}) =>
+  Type.Object(properties, { additionalProperties: false, ...options })

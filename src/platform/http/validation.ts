@@ -1,0 +1,74 @@
+// Schema validation for requests. Bodies are validated strictly (no type coercion: "5" is not 5);
+// path and query values arrive as text and are coerced to the schema's types. Every failure is
+// collected, and unknown properties fail instead of being dropped.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import addFormats from 'ajv-formats'
+import type { FastifyInstance } from 'fastify'
+import { childPath } from './strings.ts'
+import type { FieldError } from './problem.ts'
+
+const UTC_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?Z$/
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
+
+function isUtcDateTime(value: string): boolean {
+  const match = UTC_DATE_TIME.exec(value)
+  if (!match) return false
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number]
+  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second))
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day &&
+    hour < 24 && minute < 60 && second < 60
+}
+
+function createAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    removeAdditional: false,
+    useDefaults: true,
+    coerceTypes: coerce ? 'array' : false,
+    strict: false,
+  })
+  addFormats.default(ajv, ['date', 'date-time', 'email', 'uri', 'uuid'])
+  ajv.addFormat('utc-date-time', { type: 'string', validate: isUtcDateTime })
+  ajv.addFormat('uuid-v4', { type: 'string', validate: (value: string) => UUID_V4.test(value) })
+  return ajv
+}
+
+export function installValidators(app: FastifyInstance): void {
+  const strict = createAjv(false)
+  const coercing = createAjv(true)
+  const cache = new WeakMap<object, ValidateFunction>()
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? strict : coercing
+    const key = schema as object
+    const compiled = (httpPart === 'body' ? undefined : cache.get(key)) ?? ajv.compile(schema)
+    if (httpPart !== 'body') cache.set(key, compiled)
+    return compiled
+  })
+}
+
+const FORMAT_MESSAGES: Record<string, string> = {
+  'date': 'must be a real calendar date in the form YYYY-MM-DD',
+  'utc-date-time': 'must be an ISO 8601 date-time in UTC, e.g. 2026-01-01T00:00:00Z',
+  'uuid-v4': 'must be a UUID version 4',
+  'uuid': 'must be a UUID',
+  'email': 'must be an email address',
+}
+
+/** Turns Ajv failures into the problem body's errors, with JSONPath-style access paths. */
+export function toFieldErrors(errors: ErrorObject[], root: string): FieldError[] {
+  return errors
+    .filter((error) => error.keyword !== 'if')
+    .map((error) => {
+      const base = error.instancePath.split('/').slice(1).reduce((path, segment) => {
+        const key = segment.replace(/~1/g, '/').replace(/~0/g, '~')
+        return /^\d+$/.test(key) ? `${path}[${key}]` : childPath(path, key)
+      }, root)
+      switch (error.keyword) {
+        case 'required': return { accessPath: childPath(base, String(error.params.missingProperty)), message: 'is required' }
+        case 'additionalProperties': return { accessPath: childPath(base, String(error.params.additionalProperty)), message: 'is not a known property' }
+        case 'enum': return { accessPath: base, message: `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}` }
+        case 'format': return { accessPath: base, message: FORMAT_MESSAGES[String(error.params.format)] ?? `must match format ${error.params.format}` }
+        default: return { accessPath: base, message: error.message ?? 'is not valid' }
+      }
+    })
+}

@@ -1,0 +1,23 @@
+// Graceful shutdown on SIGTERM/SIGINT: stop accepting, finish in-flight requests and jobs, close the
+// database; give up after the configured timeout rather than hang a deployment.
+import type { Service } from '../app.ts'
+
+export function closeOnSignals(service: Service): void {
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    service.logger.info({ signal }, 'shutting down')
+    const deadline = setTimeout(() => {
+      service.logger.error('graceful shutdown timed out')
+      process.exit(1)
+    }, service.config.shutdownTimeoutSeconds * 1000)
+    deadline.unref()
+    service.close().then(() => process.exit(0), (error: unknown) => {
+      service.logger.error({ err: error }, 'shutdown failed')
+      process.exit(1)
+    })
+  }
+  process.once('SIGTERM', () => stop('SIGTERM'))
+  process.once('SIGINT', () => stop('SIGINT'))
+}

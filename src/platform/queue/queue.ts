@@ -1,0 +1,86 @@
+// Background work goes through pg-boss on the same database as the data, in both transports. A job is
+// enqueued with the transaction that changes state, so the change and its job commit together or not
+// at all. Delivery is at least once: every handler must be safe to run twice.
+import { PgBoss, fromKysely, fromPglite, type Db as IDatabase, type Job } from 'pg-boss'
+import type { Logger } from 'pino'
+import type { DatabaseHandle, Tx } from '../db/database.ts'
+
+export interface JobDefinition<Data extends object> {
+  name: string
+  /** Runs one job; must be idempotent (at-least-once delivery). */
+  handle(data: Data, job: Job<Data>): Promise<void>
+  retryLimit?: number
+  /** Optional cron schedule (UTC) on which the queue enqueues the job itself. */
+  schedule?: { cron: string; data: Data }
+}
+
+export interface Queue {
+  /** Enqueues inside the caller's transaction: the job exists only if that transaction commits. */
+  enqueue<Data extends object>(tx: Tx, job: JobDefinition<Data>, data: Data, options?: { singletonKey?: string }): Promise<string | null>
+  /** Starts polling for the registered jobs in this process. */
+  startWorkers(): Promise<void>
+  depth(): Promise<Record<string, number>>
+  stop(): Promise<void>
+}
+
+export type JobOutcome = 'completed' | 'failed'
+
+export async function createQueue(
+  database: DatabaseHandle,
+  jobs: JobDefinition<any>[],
+  logger: Logger,
+  observe: (job: string, outcome: JobOutcome) => void = () => {},
+): Promise<Queue> {
+  const boss = database.pglite
+    ? new PgBoss({ db: serialisedWithKysely(database, fromPglite(database.pglite)), backend: 'pglite', schema: 'pgboss' })
+    : new PgBoss({ connectionString: connectionStringOf(database), schema: 'pgboss', max: 4 })
+  boss.on('error', (error: Error) => logger.error({ err: error }, 'queue error'))
+  await boss.start()
+  for (const job of jobs) {
+    await boss.createQueue(job.name, { retryLimit: job.retryLimit ?? 5, retryBackoff: true })
+    if (job.schedule) await boss.schedule(job.name, job.schedule.cron, job.schedule.data, { tz: 'UTC' })
+  }
+
+  return {
+    enqueue: (tx, job, data, options = {}) => boss.send(job.name, data, { ...options, db: fromKysely(tx) }),
+    async startWorkers() {
+      for (const job of jobs) {
+        await boss.work(job.name, { pollingIntervalSeconds: 1 }, async (batch: Job<any>[]) => {
+          for (const item of batch) {
+            const log = logger.child({ job: job.name, jobId: item.id })
+            log.debug('job started')
+            try {
+              await job.handle(item.data, item)
+              log.info('job completed')
+              observe(job.name, 'completed')
+            } catch (error) {
+              log.error({ err: error }, 'job failed; it will be retried')
+              observe(job.name, 'failed')
+              throw error
+            }
+          }
+        })
+      }
+    },
+    async depth() {
+      const depths: Record<string, number> = {}
+      for (const job of jobs) depths[job.name] = (await boss.getQueue(job.name))?.queuedCount ?? 0
+      return depths
+    },
+    stop: () => boss.stop({ graceful: true, close: true, timeout: 20_000 }),
+  }
+}
+
+// PGlite has one connection. Kysely guards it with a lock held for a whole transaction; routing the
+// queue's statements through that same lock keeps them from landing inside somebody's transaction.
+function serialisedWithKysely(database: DatabaseHandle, inner: IDatabase): IDatabase {
+  return {
+    ...inner,
+    executeSql: (text, values) => database.db.connection().execute(() => inner.executeSql(text, values)),
+  }
+}
+
+function connectionStringOf(database: DatabaseHandle): string {
+  if (!database.url) throw new Error('PostgreSQL handle without a URL')
+  return database.url
+}
