@@ -22,6 +22,7 @@ import { installOpenApi } from './platform/http/openapi.ts'
 import { registerOperationalRoutes } from './platform/http/operational.routes.ts'
 import { createMetrics, installRequestMetrics } from './platform/observability/metrics.ts'
 import { housekeepingJob } from './modules/housekeeping/index.ts'
+import { Resources } from './platform/lifecycle.ts'
 
 export interface Service {
   config: Config
@@ -53,58 +54,56 @@ export async function createService(config: Config, options: ServiceOptions = {}
     // paths are redacted in case a future log call passes them.
     redact: ['req.headers.authorization', 'req.headers.cookie', 'client_secret', 'access_token', 'body'],
   })
-  const database = await openDatabase(config.database)
-  const migrated = await migrateToLatest(database.db)
-  if (migrated.length > 0) logger.info({ migrations: migrated }, 'database migrated')
-  await prepareDemoClients(database.db, config.mode)
+  // Closed in reverse order of opening, on shutdown or when start-up fails half-way, so a failed
+  // start never leaves a process hanging on an open database or queue.
+  const resources = new Resources()
+  try {
+    const database = resources.add(await openDatabase(config.database), (handle) => handle.close())
+    const migrated = await migrateToLatest(database.db)
+    if (migrated.length > 0) logger.info({ migrations: migrated }, 'database migrated')
+    await prepareDemoClients(database.db, config.mode)
 
-  const metrics = createMetrics()
-  const jobs = { housekeeping: housekeepingJob(database.db) }
-  const queue = await createQueue(database, Object.values(jobs) as JobDefinition<any>[], logger, metrics.observeJob)
-  metrics.setQueueDepthSource(() => queue.depth())
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false }) : undefined
-  redis?.on('error', (error) => logger.warn({ err: error }, 'redis error'))
+    const metrics = createMetrics()
+    const jobs = { housekeeping: housekeepingJob(database.db) }
+    const queue = resources.add(await createQueue(database, Object.values(jobs) as JobDefinition<any>[], logger, metrics.observeJob), (q) => q.stop())
+    metrics.setQueueDepthSource(() => queue.depth())
+    const redis = config.redisUrl ? resources.add(new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }), (r) => r.disconnect()) : undefined
+    redis?.on('error', (error) => logger.warn({ err: error }, 'redis error'))
 
-  const key = await loadSigningKey(database.db, config.auth.signingKeyPem)
-  const verifier = createTokenVerifier(database.db, key, config.auth)
+    const key = await loadSigningKey(database.db, config.auth.signingKeyPem)
+    const verifier = createTokenVerifier(database.db, key, config.auth)
 
-  const app = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
-    bodyLimit: config.limits.decodedBodyBytes + 1, // the body-limit hook answers first, with BRTS90400
-    genReqId: (request) => {
-      const incoming = request.headers['x-request-id']
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
-    },
-    return503OnClosing: true,
-    forceCloseConnections: 'idle',
-    routerOptions: { maxParamLength: 200 },
-  })
-  app.addHook('onRequest', async (request, reply) => { reply.header('X-Request-Id', request.id) })
-  installValidators(app)
-  installErrorHandling(app)
-  installBodyLimits(app, config.limits)
-  installStringRules(app)
-  await app.register(formBody)
-  await installOpenApi(app, config.http.publicBaseUrl)
-  installAuthentication(app, verifier)
-  await installRateLimit(app, { ...config.rateLimit, redis, namespace: options.redisNamespace ?? 'vetrs' })
-  installRequestMetrics(app, metrics)
+    const app = resources.add(Fastify({
+      loggerInstance: logger as FastifyBaseLogger,
+      bodyLimit: config.limits.decodedBodyBytes + 1, // the body-limit hook answers first, with BRTS90400
+      genReqId: (request) => {
+        const incoming = request.headers['x-request-id']
+        return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+      },
+      return503OnClosing: true,
+      forceCloseConnections: 'idle',
+      routerOptions: { maxParamLength: 200 },
+    }), (instance) => instance.close())
+    app.addHook('onRequest', async (request, reply) => { reply.header('X-Request-Id', request.id) })
+    installValidators(app)
+    installErrorHandling(app)
+    installBodyLimits(app, config.limits)
+    installStringRules(app)
+    await app.register(formBody)
+    await installOpenApi(app, config.http.publicBaseUrl)
+    installAuthentication(app, verifier)
+    await installRateLimit(app, { ...config.rateLimit, redis, namespace: options.redisNamespace ?? 'vetrs' })
+    installRequestMetrics(app, metrics)
 
-  registerOperationalRoutes(app, { db: database.db, queueReady: async () => (await queue.depth()) !== undefined })
-  registerAuthRoutes(app, { db: database.db, key, auth: config.auth })
-  options.extraRoutes?.(app, { database })
-  await app.ready()
+    registerOperationalRoutes(app, { db: database.db, queueReady: async () => (await queue.depth()) !== undefined })
+    registerAuthRoutes(app, { db: database.db, key, auth: config.auth })
+    options.extraRoutes?.(app, { database })
+    await app.ready()
 
-  if (options.workers ?? config.runWorkers) await queue.startWorkers()
-
-  let closing: Promise<void> | undefined
-  return {
-    config, app, database, queue, jobs, logger,
-    close: () => (closing ??= (async () => {
-      await app.close()
-      await queue.stop()
-      redis?.disconnect()
-      await database.close()
-    })()),
+    if (options.workers ?? config.runWorkers) await queue.startWorkers()
+    return { config, app, database, queue, jobs, logger, close: () => resources.closeAll() }
+  } catch (error) {
+    await resources.closeAll().catch(() => {})
+    throw error
   }
 }

@@ -21,3 +21,20 @@ export function closeOnSignals(service: Service): void {
   process.once('SIGTERM', () => stop('SIGTERM'))
   process.once('SIGINT', () => stop('SIGINT'))
 }
+
+/** Things opened at start-up, closed once, newest first. */
+export class Resources {
+  readonly #closers: (() => unknown)[] = []
+  #closing: Promise<void> | undefined
+
+  add<Resource>(resource: Resource, close: (resource: Resource) => unknown): Resource {
+    this.#closers.push(() => close(resource))
+    return resource
+  }
+
+  closeAll(): Promise<void> {
+    return (this.#closing ??= (async () => {
+      for (const close of this.#closers.reverse()) await close()
+    })())
+  }
+}

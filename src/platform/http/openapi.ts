@@ -3,7 +3,7 @@
 // with a body 400, 413 and 415; every route 500.
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifySchema } from 'fastify'
 import { ALL_SCOPES } from '../auth/scopes.ts'
 import { ProblemDetails } from './problem.ts'
 
@@ -11,9 +11,12 @@ const problem = (description: string) => ({ ...ProblemDetails, description })
 
 export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
   app.addHook('onRoute', (route) => {
-    const schema = (route.schema ??= {}) as Record<string, unknown> & { response?: Record<string, unknown>; security?: unknown; body?: unknown }
+    // Copies, never edits in place: a schema object may be shared by several routes.
+    const schema = { ...route.schema } as Record<string, unknown> & { response?: Record<string, unknown>; security?: unknown; body?: unknown }
     if (schema.hide) return
-    const responses = (schema.response ??= {})
+    const responses: Record<string, unknown> = { ...schema.response }
+    schema.response = responses
+    route.schema = schema as FastifySchema
     const scope = route.config?.scope
     if (scope) {
       schema.security = [{ oauth2: [scope] }]

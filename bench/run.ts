@@ -1,0 +1,274 @@
+// `npm run bench`: throughput and p99 latency of (A) the real service's authenticated, validated,
+// persisted POST against (B) a bare Fastify app doing the same validation and insert, on embedded
+// PGlite (always) and on PostgreSQL (when DATABASE_URL is set). See bench/README.md.
+import { execFileSync, fork, type ChildProcess } from 'node:child_process'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { cpus } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import pg from 'pg'
+import type { LoadRequest, LoadResult } from './load.ts'
+import { BENCH_PATH, UID_PLACEHOLDER, countBenchRows, sampleBody, truncateBenchTable } from './record.ts'
+import { startBare, startService, type Target } from './targets.ts'
+
+// ---- settings -------------------------------------------------------------------------------------
+
+function positiveInteger(name: string, fallback: number, maximum: number): number {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < 1 || value > maximum) {
+    throw new Error(`${name} must be an integer from 1 to ${maximum} (got ${JSON.stringify(raw)})`)
+  }
+  return value
+}
+
+const settings = {
+  runs: positiveInteger('BENCH_RUNS', 3, 50),
+  seconds: positiveInteger('BENCH_SECONDS', 5, 600),
+  warmupSeconds: positiveInteger('BENCH_WARMUP_SECONDS', 2, 60),
+  connections: positiveInteger('BENCH_CONNECTIONS', 10, 1000),
+}
+const adminUrl = process.env.DATABASE_URL || undefined
+
+const body = sampleBody()
+const [bodyBefore, bodyAfter] = body.split(UID_PLACEHOLDER) as [string, string]
+
+// Everything is bounded: if the whole benchmark overruns its budget, give up rather than hang.
+const databases = adminUrl ? 2 : 1
+const budgetSeconds = databases * (2 * (settings.warmupSeconds + settings.runs * (settings.seconds + 5)) + 120)
+const watchdog = setTimeout(() => {
+  console.error(`bench: gave up after ${budgetSeconds} s (over budget)`)
+  process.exit(2)
+}, budgetSeconds * 1000)
+watchdog.unref()
+
+// Ctrl-C stops the running load and lets the cleanup below close servers and drop the database.
+let interrupted = false
+let currentLoad: ChildProcess | undefined
+process.on('SIGINT', () => {
+  if (interrupted) process.exit(130)
+  interrupted = true
+  console.error('\nbench: interrupted, cleaning up (Ctrl-C again to quit at once)')
+  currentLoad?.kill('SIGTERM')
+})
+
+// ---- load -----------------------------------------------------------------------------------------
+
+const LOAD_SCRIPT = fileURLToPath(new URL('./load.ts', import.meta.url))
+
+function load(target: Target, seconds: number): Promise<LoadResult> {
+  if (interrupted) return Promise.reject(new Error('interrupted'))
+  const request: LoadRequest = {
+    url: `${target.url}${BENCH_PATH}`,
+    headers: target.headers,
+    bodyBefore,
+    bodyAfter,
+    connections: settings.connections,
+    seconds,
+  }
+  return new Promise((resolve, reject) => {
+    const child = fork(LOAD_SCRIPT, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    currentLoad = child
+    let answer: { result?: LoadResult; error?: string } | undefined
+    const timer = setTimeout(() => child.kill('SIGKILL'), (seconds + 30) * 1000)
+    child.on('message', (message) => { answer = message as typeof answer })
+    child.on('error', reject)
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer)
+      currentLoad = undefined
+      if (answer?.result) resolve(answer.result)
+      else reject(new Error(`load generator failed (exit ${code ?? signal}): ${answer?.error ?? 'no result'}`))
+    })
+    child.send(request)
+  })
+}
+
+// ---- checks ---------------------------------------------------------------------------------------
+
+/** Before measuring: the route writes (201), validation is live (400), and for A auth is live (401). */
+async function check(target: Target): Promise<void> {
+  const post = async (payload: string, headers: Record<string, string>) => {
+    const response = await fetch(`${target.url}${BENCH_PATH}`, {
+      method: 'POST', body: payload, headers: { 'content-type': 'application/json', ...headers }, signal: AbortSignal.timeout(10_000),
+    })
+    await response.arrayBuffer()
+    return response.status
+  }
+  const valid = bodyBefore + randomUUID() + bodyAfter
+  const expectations: [string, number, number][] = [
+    ['valid record', await post(valid, target.headers), 201],
+    ['invalid record', await post(valid.replace('"reportingYear":2026', '"reportingYear":"2026"'), target.headers), 400],
+  ]
+  if (target.name === 'A') expectations.push(['no bearer token', await post(valid, {}), 401])
+  const wrong = expectations.filter(([, got, expected]) => got !== expected)
+  if (wrong.length > 0) {
+    throw new Error(`${target.name} does not behave: ${wrong.map(([what, got, expected]) => `${what} gave ${got}, expected ${expected}`).join('; ')}`)
+  }
+}
+
+// ---- measurement ----------------------------------------------------------------------------------
+
+interface Run extends LoadResult { rows: number }
+
+interface Figures {
+  requestsPerSecond: number
+  p99Ms: number
+  runs: Run[]
+}
+
+interface DatabaseFigures {
+  database: 'pglite' | 'postgres'
+  A: Figures
+  B: Figures
+  ratio: { throughput: number; p99: number }
+  problems: string[]
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+function figures(runs: Run[]): Figures {
+  return { requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)), p99Ms: median(runs.map((run) => run.p99Ms)), runs }
+}
+
+async function measure(database: DatabaseFigures['database'], env: Record<string, string>): Promise<DatabaseFigures> {
+  const targets: Target[] = []
+  try {
+    targets.push(await startService(env))
+    targets.push(await startBare(env))
+    const [a, b] = targets as [Target, Target]
+    for (const target of targets) await check(target)
+
+    for (const target of targets) {
+      process.stdout.write(`  ${database} ${target.name}: warm-up ${settings.warmupSeconds} s\n`)
+      await load(target, settings.warmupSeconds)
+    }
+    const runs: Record<'A' | 'B', Run[]> = { A: [], B: [] }
+    const problems: string[] = []
+    for (let i = 0; i < settings.runs; i++) {
+      // Alternate the order so neither target always runs first (or on a warmer machine).
+      for (const target of i % 2 === 0 ? [a, b] : [b, a]) {
+        await truncateBenchTable(target.db)
+        const result = await load(target, settings.seconds)
+        const rows = await countBenchRows(target.db)
+        const run: Run = { ...result, rows }
+        runs[target.name].push(run)
+        process.stdout.write(`  ${database} ${target.name}: run ${i + 1}/${settings.runs}: ${fixed(run.requestsPerSecond, 0)} req/s, p99 ${fixed(run.p99Ms, 2)} ms\n`)
+        if (run.non2xx > 0 || run.errors > 0) {
+          problems.push(`${target.name} run ${i + 1}: ${run.non2xx} non-2xx, ${run.errors} errors (${run.timeouts} timeouts), status codes ${JSON.stringify(run.statusCodes)}`)
+        }
+        if (rows < run.ok) problems.push(`${target.name} run ${i + 1}: ${run.ok} successful responses but only ${rows} rows written`)
+      }
+    }
+    const A = figures(runs.A)
+    const B = figures(runs.B)
+    return {
+      database, A, B,
+      ratio: { throughput: A.requestsPerSecond / B.requestsPerSecond, p99: A.p99Ms / B.p99Ms },
+      problems,
+    }
+  } finally {
+    for (const target of targets.reverse()) await target.close()
+  }
+}
+
+async function withFreshPostgres<T>(url: string, body: (databaseUrl: string) => Promise<T>): Promise<T> {
+  const name = `vetrs_bench_${randomBytes(6).toString('hex')}`
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 })
+    await client.connect()
+    try { await client.query(statement) } finally { await client.end() }
+  }
+  await admin(`CREATE DATABASE ${name}`)
+  try {
+    const databaseUrl = new URL(url)
+    databaseUrl.pathname = `/${name}`
+    return await body(databaseUrl.toString())
+  } finally {
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  }
+}
+
+// ---- report ---------------------------------------------------------------------------------------
+
+function fixed(value: number, digits: number): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : 'n/a'
+}
+
+function commit(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== ''
+    return dirty ? `${head}-dirty` : head
+  } catch {
+    return 'unknown'
+  }
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
+  const line = (row: string[]) => row.map((cell, column) => column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)).join('   ')
+  return [line(rows[0]!), widths.map((width) => '-'.repeat(width)).join('   '), ...rows.slice(1).map(line)].join('\n')
+}
+
+async function main(): Promise<number> {
+  const meta = {
+    date: new Date().toISOString(),
+    commit: commit(),
+    node: process.version,
+    cpu: `${cpus()[0]?.model ?? 'unknown'} x${cpus().length}`,
+    bodyBytes: Buffer.byteLength(body), // the UUID that replaces the placeholder has the same length
+    ...settings,
+  }
+  console.log(`bench: ${meta.date}, commit ${meta.commit}, Node ${meta.node}, ${meta.cpu}`)
+  console.log(`bench: ${settings.runs} run(s) of ${settings.seconds} s after ${settings.warmupSeconds} s warm-up, ${settings.connections} connections, body ${meta.bodyBytes} bytes`)
+  if (!adminUrl) console.log('bench: no DATABASE_URL, PostgreSQL is skipped')
+
+  const results: DatabaseFigures[] = []
+  results.push(await measure('pglite', { DATA_DIR: 'memory://' }))
+  if (adminUrl) results.push(await withFreshPostgres(adminUrl, (url) => measure('postgres', { DATABASE_URL: url })))
+
+  const rows = [['database', 'target', 'req/s', 'p99 ms']]
+  for (const result of results) {
+    rows.push([result.database, 'A full platform', fixed(result.A.requestsPerSecond, 0), fixed(result.A.p99Ms, 2)])
+    rows.push([result.database, 'B bare Fastify', fixed(result.B.requestsPerSecond, 0), fixed(result.B.p99Ms, 2)])
+    rows.push([result.database, 'A/B', fixed(result.ratio.throughput, 3), fixed(result.ratio.p99, 3)])
+  }
+  console.log(`\nMedians of ${settings.runs} run(s); A/B is the throughput ratio (req/s) and the p99 ratio.\n`)
+  console.log(table(rows))
+  const problems = results.flatMap((result) => result.problems.map((problem) => `${result.database}: ${problem}`))
+  if (problems.length > 0) console.log(`\nProblems (figures are not trustworthy):\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+  console.log(`\n${JSON.stringify({
+    ...meta,
+    results: results.map((result) => ({
+      database: result.database,
+      A: { requestsPerSecond: round(result.A.requestsPerSecond, 1), p99Ms: round(result.A.p99Ms, 3) },
+      B: { requestsPerSecond: round(result.B.requestsPerSecond, 1), p99Ms: round(result.B.p99Ms, 3) },
+      ratio: { throughput: round(result.ratio.throughput, 4), p99: round(result.ratio.p99, 4) },
+      runs: {
+        A: result.A.runs.map(brief),
+        B: result.B.runs.map(brief),
+      },
+      problems: result.problems,
+    })),
+  })}`)
+  return problems.length > 0 ? 1 : 0
+}
+
+function round(value: number, digits: number): number | null {
+  return Number.isFinite(value) ? Number(value.toFixed(digits)) : null
+}
+
+function brief(run: Run) {
+  return { requestsPerSecond: round(run.requestsPerSecond, 1), p99Ms: round(run.p99Ms, 3), p50Ms: round(run.p50Ms, 3), ok: run.ok, non2xx: run.non2xx, errors: run.errors, rows: run.rows }
+}
+
+try {
+  process.exitCode = await main()
+} catch (error) {
+  console.error('bench failed:', error)
+  process.exitCode = interrupted ? 130 : 1
+}

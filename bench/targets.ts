@@ -1,0 +1,94 @@
+// The two servers under load, both on loopback with an ephemeral port.
+//  (A) the real service, built by createService, with the bench route registered on the platform
+//      (bearer token, body limits, string rules, validation, metrics, silent logging; no rate limit);
+//  (B) a bare Fastify app: no auth, no hooks, the platform's validator compiler only, same schema,
+//      same insert, its own database opened the same way.
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { Kysely } from 'kysely'
+import { loadConfig } from '../src/config/config.ts'
+import { createService } from '../src/app.ts'
+import { openDatabase, type DatabaseHandle } from '../src/platform/db/database.ts'
+import { installValidators } from '../src/platform/http/validation.ts'
+import { actorOf } from '../src/platform/auth/authenticate.ts'
+import { Scopes } from '../src/platform/auth/scopes.ts'
+import { BENCH_PATH, BenchCreated, BenchRecord, createBenchTable, insertRecord, type BenchTables } from './record.ts'
+
+export interface Target {
+  name: 'A' | 'B'
+  url: string
+  /** Headers every request carries (the bearer token for A). */
+  headers: Record<string, string>
+  /** The database the target writes to, for truncating and counting between runs. */
+  db: Kysely<any>
+  close(): Promise<void>
+}
+
+/** The RTO (B) writes for; (A) writes for the RTO of the token's client. */
+const BARE_RTO = 'bench-rto'
+
+// A fresh object per route: the platform's OpenAPI onRoute hook adds its problem responses to the
+// route's schema object in place, which would otherwise leak into (B).
+const routeSchema = () => ({ body: BenchRecord, response: { 201: BenchCreated } })
+
+function benchTables(database: DatabaseHandle): Kysely<BenchTables> {
+  return database.db.withTables<BenchTables>()
+}
+
+export async function startService(env: Record<string, string>): Promise<Target> {
+  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', RATE_LIMIT_MAX: '0', ...env })
+  const service = await createService(config, {
+    workers: false, // queue workers poll in the background; the request path is what is measured
+    redisNamespace: 'bench',
+    extraRoutes: (app, { database }) => {
+      const db = benchTables(database)
+      app.post(BENCH_PATH, { config: { scope: Scopes.report }, schema: routeSchema() }, async (request, reply) => {
+        const record = request.body as BenchRecord
+        await insertRecord(db, actorOf(request).rto, record)
+        return reply.code(201).send({ recordUid: record.recordUid })
+      })
+    },
+  })
+  try {
+    await createBenchTable(service.database.db)
+    const url = await service.app.listen({ port: 0, host: '127.0.0.1' })
+    const token = await fetchToken(url)
+    return { name: 'A', url, headers: { authorization: `Bearer ${token}` }, db: service.database.db, close: () => service.close() }
+  } catch (error) {
+    await service.close()
+    throw error
+  }
+}
+
+export async function startBare(env: Record<string, string>): Promise<Target> {
+  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', RATE_LIMIT_MAX: '0', ...env })
+  const database = await openDatabase(config.database)
+  let app: FastifyInstance | undefined
+  try {
+    await createBenchTable(database.db)
+    const db = benchTables(database)
+    app = Fastify()
+    installValidators(app)
+    app.post(BENCH_PATH, { schema: routeSchema() }, async (request, reply) => {
+      const record = request.body as BenchRecord
+      await insertRecord(db, BARE_RTO, record)
+      return reply.code(201).send({ recordUid: record.recordUid })
+    })
+    const url = await app.listen({ port: 0, host: '127.0.0.1' })
+    const server = app
+    return {
+      name: 'B', url, headers: {}, db: database.db,
+      close: async () => { await server.close(); await database.close() },
+    }
+  } catch (error) {
+    await app?.close()
+    await database.close()
+    throw error
+  }
+}
+
+async function fetchToken(baseUrl: string): Promise<string> {
+  const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-1', client_secret: 'demo-secret-1' })
+  const response = await fetch(`${baseUrl}/oauth2/token`, { method: 'POST', body, signal: AbortSignal.timeout(10_000) })
+  if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${await response.text()}`)
+  return ((await response.json()) as { access_token: string }).access_token
+}

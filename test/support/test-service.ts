@@ -1,0 +1,102 @@
+// Starts a real service on a loopback port for a test file, on the database the run is for:
+// TEST_DATABASE=postgres gives each service a fresh PostgreSQL database (created from DATABASE_URL,
+// dropped afterwards); otherwise an in-memory PGlite (or a PGlite directory, for restart tests).
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import type { FastifyInstance } from 'fastify'
+import type { Db } from '../../src/platform/db/database.ts'
+import { loadConfig } from '../../src/config/config.ts'
+import { createService, type Service, type ServiceOptions } from '../../src/app.ts'
+
+export const onPostgres = process.env.TEST_DATABASE === 'postgres'
+
+export interface TestService {
+  service: Service
+  baseUrl: string
+  /** Requests a token for a client (demo clients by default). */
+  token(clientId?: string, secret?: string, scope?: string): Promise<string>
+  close(): Promise<void>
+}
+
+export interface TestDatabase {
+  env: Record<string, string>
+  drop(): Promise<void>
+}
+
+/** A database of its own for one test file: a new PostgreSQL database, or an in-memory PGlite. */
+export async function createTestDatabase(dataDir = 'memory://'): Promise<TestDatabase> {
+  if (!onPostgres) return { env: { DATA_DIR: dataDir }, drop: async () => {} }
+  const adminUrl = process.env.DATABASE_URL
+  if (!adminUrl) throw new Error('TEST_DATABASE=postgres needs DATABASE_URL')
+  const name = `vetrs_test_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return {
+    env: { DATABASE_URL: url.toString() },
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl })
+      await client.connect()
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await client.end()
+    },
+  }
+}
+
+export async function startTestService(options: {
+  env?: Record<string, string>
+  database?: TestDatabase
+  service?: ServiceOptions
+  extraRoutes?: (app: FastifyInstance, db: Db) => void
+} = {}): Promise<TestService> {
+  const database = options.database ?? (await createTestDatabase())
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    RATE_LIMIT_MAX: '0',
+    AUTH_CLIENT_CACHE_SECONDS: '0',
+    ...database.env,
+    ...options.env,
+  })
+  const service = await createService(config, {
+    redisNamespace: `test-${randomBytes(4).toString('hex')}`,
+    ...options.service,
+    ...(options.extraRoutes ? { extraRoutes: (app, { database }) => options.extraRoutes!(app, database.db) } : {}),
+  })
+  const address = await service.app.listen({ port: 0, host: '127.0.0.1' })
+  return {
+    service,
+    baseUrl: address,
+    async token(clientId = 'demo-rto-1', secret = clientId === 'demo-rto-2' ? 'demo-secret-2' : 'demo-secret-1', scope?: string) {
+      const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret, ...(scope ? { scope } : {}) })
+      const response = await fetch(`${address}/oauth2/token`, { method: 'POST', body })
+      if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${await response.text()}`)
+      return ((await response.json()) as { access_token: string }).access_token
+    },
+    async close() {
+      await service.close()
+      if (!options.database) await database.drop()
+    },
+  }
+}
+
+/** Fetch with a bearer token and a JSON body. */
+export async function call(baseUrl: string, method: string, path: string, options: { token?: string; json?: unknown; headers?: Record<string, string>; body?: BodyInit } = {}) {
+  const headers: Record<string, string> = { ...options.headers }
+  if (options.token) headers.authorization = `Bearer ${options.token}`
+  let body = options.body
+  if (options.json !== undefined) {
+    headers['content-type'] ??= 'application/json'
+    body = JSON.stringify(options.json)
+  }
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body }) })
+  const text = await response.text()
+  return { status: response.status, headers: response.headers, text, json: text ? safeJson(text) : undefined }
+}
+
+function safeJson(text: string): any {
+  try { return JSON.parse(text) } catch { return undefined }
+}
