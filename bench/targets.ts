@@ -27,7 +27,7 @@ export interface Target {
 const BARE_RTO = 'bench-rto'
 
 // A fresh object per route: the platform's OpenAPI onRoute hook adds its problem responses to the
-// route's schema object in place, which would otherwise leak into (B).
+// route's schema object in place (it now copies; kept fresh per route all the same).
 const routeSchema = () => ({ body: BenchRecord, response: { 201: BenchCreated } })
 
 function benchTables(database: DatabaseHandle): Kysely<BenchTables> {
@@ -38,7 +38,6 @@ export async function startService(env: Record<string, string>): Promise<Target>
   const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', RATE_LIMIT_MAX: '0', ...env })
   const service = await createService(config, {
     workers: false, // queue workers poll in the background; the request path is what is measured
-    redisNamespace: 'bench',
     extraRoutes: (app, { database }) => {
       const db = benchTables(database)
       app.post(BENCH_PATH, { config: { scope: Scopes.report }, schema: routeSchema() }, async (request, reply) => {

@@ -39,8 +39,6 @@ export interface ServiceOptions {
   /** Run queue workers in this process (default: config.runWorkers). */
   workers?: boolean
   logger?: Logger
-  /** Namespace of shared counters in Redis (rate limits); tests isolate themselves with it. */
-  redisNamespace?: string
   /** Extra routes, registered with the platform's security and limits (benchmarks use it). */
   extraRoutes?: (app: FastifyInstance, service: Pick<Service, 'database'>) => void
 }
@@ -67,7 +65,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const jobs = { housekeeping: housekeepingJob(database.db) }
     const queue = resources.add(await createQueue(database, Object.values(jobs) as JobDefinition<any>[], logger, metrics.observeJob), (q) => q.stop())
     metrics.setQueueDepthSource(() => queue.depth())
-    const redis = config.redisUrl ? resources.add(new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }), (r) => r.disconnect()) : undefined
+    const redis = config.redis.url ? resources.add(new Redis(config.redis.url, { maxRetriesPerRequest: 1 }), (r) => r.disconnect()) : undefined
     redis?.on('error', (error) => logger.warn({ err: error }, 'redis error'))
 
     const key = await loadSigningKey(database.db, config.auth.signingKeyPem)
@@ -92,7 +90,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     await app.register(formBody)
     await installOpenApi(app, config.http.publicBaseUrl)
     installAuthentication(app, verifier)
-    await installRateLimit(app, { ...config.rateLimit, redis, namespace: options.redisNamespace ?? 'vetrs' })
+    await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })
     installRequestMetrics(app, metrics)
 
     registerOperationalRoutes(app, { db: database.db, queueReady: async () => (await queue.depth()) !== undefined })

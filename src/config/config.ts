@@ -18,6 +18,7 @@ export const EnvironmentSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATABASE_POOL_SIZE: integer(1, 10),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  REDIS_NAMESPACE: Type.String({ default: 'vetrs', pattern: '^[A-Za-z0-9_.-]+$', description: 'prefix of this deployment\'s keys in a shared Redis' }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
   RUN_WORKERS: Type.Boolean({ default: true, description: 'run queue workers inside the HTTP server process' }),
   SHUTDOWN_TIMEOUT_SECONDS: integer(1, 30),
@@ -46,7 +47,7 @@ export interface Config {
   mode: Environment['SERVICE_MODE']
   http: { port: number; host: string; publicBaseUrl: string }
   database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; poolSize: number }
-  redisUrl: string | undefined
+  redis: { url: string | undefined; namespace: string }
   logLevel: Environment['LOG_LEVEL']
   runWorkers: boolean
   shutdownTimeoutSeconds: number
@@ -95,9 +96,6 @@ function crossFieldProblems(env: Environment): string[] {
   if (env.LIMIT_DECODED_BODY_BYTES < env.LIMIT_WIRE_BODY_BYTES) {
     problems.push('LIMIT_DECODED_BODY_BYTES must not be smaller than LIMIT_WIRE_BODY_BYTES')
   }
-  if (env.SERVICE_MODE === 'production' && !env.DATABASE_URL) {
-    problems.push('SERVICE_MODE=production needs DATABASE_URL: the embedded database is for development and evaluation')
-  }
   return problems
 }
 
@@ -109,7 +107,7 @@ function toConfig(env: Environment): Config {
     database: env.DATABASE_URL
       ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
       : { kind: 'pglite', dataDir: env.DATA_DIR },
-    redisUrl: env.REDIS_URL,
+    redis: { url: env.REDIS_URL, namespace: env.REDIS_NAMESPACE },
     logLevel: env.LOG_LEVEL,
     runWorkers: env.RUN_WORKERS,
     shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,

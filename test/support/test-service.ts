@@ -58,11 +58,11 @@ export async function startTestService(options: {
     PORT: '0',
     RATE_LIMIT_MAX: '0',
     AUTH_CLIENT_CACHE_SECONDS: '0',
+    REDIS_NAMESPACE: `test-${randomBytes(4).toString('hex')}`,
     ...database.env,
     ...options.env,
   })
   const service = await createService(config, {
-    redisNamespace: `test-${randomBytes(4).toString('hex')}`,
     ...options.service,
     ...(options.extraRoutes ? { extraRoutes: (app, { database }) => options.extraRoutes!(app, database.db) } : {}),
   })

@@ -39,6 +39,10 @@ export async function createQueue(
   for (const job of jobs) {
     await boss.createQueue(job.name, { retryLimit: job.retryLimit ?? 5, retryBackoff: true })
     if (job.schedule) await boss.schedule(job.name, job.schedule.cron, job.schedule.data, { tz: 'UTC' })
+    // pg-boss looks a queue up on first use and caches it. Do that now, outside any transaction: on
+    // PGlite a look-up from inside a caller's transaction would wait for the connection that very
+    // transaction holds. (The read of a job that cannot exist is the cheapest call that caches it.)
+    await boss.getJobById(job.name, '00000000-0000-4000-8000-000000000000')
   }
 
   return {

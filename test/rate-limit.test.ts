@@ -1,0 +1,78 @@
+// Rate limiting (spec: Errors 429): per client id, not per address; 429 problem details with
+// Retry-After and the RateLimit fields; shared across processes through Redis.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { call, createTestDatabase, startTestService, type TestService } from './support/test-service.ts'
+import { startChildService } from './support/child-service.ts'
+import { registerProbeRoutes } from './support/probe-routes.ts'
+
+describe('rate limiting in one process', () => {
+  let t: TestService
+  before(async () => {
+    t = await startTestService({ env: { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60', REDIS_URL: '' }, extraRoutes: registerProbeRoutes })
+  })
+  after(() => t.close())
+
+  it('Errors 429: the sixth request of a client in the window is 429 problem details with Retry-After and RateLimit fields', async () => {
+    const token = await t.token('demo-rto-1') // the token request counts too: 1 of 5
+    const statuses: number[] = []
+    let limited
+    for (let i = 0; i < 6; i++) {
+      const response = await call(t.baseUrl, 'GET', '/probe/records', { token })
+      statuses.push(response.status)
+      if (response.status === 429) limited ??= response
+    }
+    assert.deepEqual(statuses, [200, 200, 200, 200, 429, 429])
+    assert.ok(limited)
+    assert.equal(limited.json.type, '/problems/rate-limited')
+    assert.match(limited.headers.get('content-type') ?? '', /problem\+json/)
+    assert.ok(Number(limited.headers.get('retry-after')) > 0)
+    assert.match(limited.headers.get('ratelimit') ?? '', /^limit=5, remaining=0, reset=\d+$/)
+    assert.equal(limited.headers.get('ratelimit-policy'), '5;w=60')
+  })
+
+  it('limits are per client, not per address: another client from the same address is not limited', async () => {
+    const token = await t.token('demo-rto-2')
+    const response = await call(t.baseUrl, 'GET', '/probe/records', { token })
+    assert.equal(response.status, 200)
+    assert.match(response.headers.get('ratelimit') ?? '', /^limit=5, remaining=3, reset=\d+$/)
+  })
+
+  it('health and documentation endpoints are exempt', async () => {
+    for (let i = 0; i < 8; i++) {
+      assert.equal((await call(t.baseUrl, 'GET', '/health/live')).status, 200)
+      assert.equal((await call(t.baseUrl, 'GET', '/openapi.json')).status, 200)
+    }
+  })
+})
+
+describe('rate limiting shared across processes through Redis', () => {
+  const redisUrl = process.env.REDIS_URL
+  it('two processes sharing Redis enforce one limit per client', { skip: redisUrl ? false : 'REDIS_URL is not set; CI sets it (.ci/run)' }, async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'vetrs-rl-'))
+    const database = await createTestDatabase(dataDir)
+    const namespace = `shared-${randomBytes(4).toString('hex')}`
+    const env = { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60', REDIS_URL: redisUrl! }
+    // Process A is this test process; process B is a separate `node src/main.ts` on its own database.
+    const a = await startTestService({ env: { ...env, REDIS_NAMESPACE: namespace } })
+    const b = await startChildService({ ...env, ...database.env, REDIS_NAMESPACE: namespace })
+    try {
+      // The token endpoint is limited per requested client id, so it serves as the probe on both.
+      const requestToken = (baseUrl: string) => call(baseUrl, 'POST', '/oauth2/token', {
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-1', client_secret: 'demo-secret-1' }),
+      })
+      const statuses = []
+      for (const baseUrl of [a.baseUrl, b.baseUrl, a.baseUrl, b.baseUrl, a.baseUrl, b.baseUrl]) statuses.push((await requestToken(baseUrl)).status)
+      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429])
+    } finally {
+      await b.stop()
+      await a.close()
+      await database.drop()
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})

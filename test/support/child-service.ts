@@ -1,0 +1,45 @@
+// Runs the service as a separate OS process (npm start's entry point) on a loopback port, for tests
+// about what several processes share.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
+    })
+  })
+}
+
+export interface ChildService {
+  baseUrl: string
+  stop(): Promise<void>
+}
+
+export async function startChildService(env: Record<string, string>): Promise<ChildService> {
+  const port = await freePort()
+  const child: ChildProcess = spawn(process.execPath, ['src/main.ts'], {
+    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const baseUrl = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`child service exited with ${child.exitCode}`)
+    const ready = await fetch(`${baseUrl}/health/ready`).then((r) => r.ok, () => false)
+    if (ready) {
+      return {
+        baseUrl,
+        stop: () => new Promise((resolve) => {
+          if (child.exitCode !== null) return resolve()
+          child.once('exit', () => resolve())
+          child.kill('SIGTERM')
+        }),
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  child.kill('SIGKILL')
+  throw new Error('child service did not become ready within 60 s')
+}
