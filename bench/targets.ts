@@ -26,8 +26,7 @@ export interface Target {
 /** The RTO (B) writes for; (A) writes for the RTO of the token's client. */
 const BARE_RTO = 'bench-rto'
 
-// A fresh object per route: the platform's OpenAPI onRoute hook adds its problem responses to the
-// route's schema object in place (it now copies; kept fresh per route all the same).
+// A fresh schema object per route, so whatever route hooks add to one never reaches the other.
 const routeSchema = () => ({ body: BenchRecord, response: { 201: BenchCreated } })
 
 function benchTables(database: DatabaseHandle): Kysely<BenchTables> {

@@ -7,7 +7,7 @@ const integer = (minimum: number, defaultValue: number, maximum?: number) =>
   Type.Integer({ minimum, default: defaultValue, ...(maximum === undefined ? {} : { maximum }) })
 
 export const EnvironmentSchema = Type.Object({
-  SERVICE_MODE: Type.Union([Type.Literal('development'), Type.Literal('production')], {
+  SERVICE_MODE: Type.Enum(['development', 'production'], {
     default: 'development',
     description: 'production never creates demo clients and refuses to start if they exist',
   }),
@@ -19,7 +19,7 @@ export const EnvironmentSchema = Type.Object({
   DATABASE_POOL_SIZE: integer(1, 10),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   REDIS_NAMESPACE: Type.String({ default: 'vetrs', pattern: '^[A-Za-z0-9_.-]+$', description: 'prefix of this deployment\'s keys in a shared Redis' }),
-  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+  LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   RUN_WORKERS: Type.Boolean({ default: true, description: 'run queue workers inside the HTTP server process' }),
   SHUTDOWN_TIMEOUT_SECONDS: integer(1, 30),
 
@@ -79,9 +79,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((name) => [name, env[name]]),
   )
   const value = Value.Default(EnvironmentSchema, Value.Convert(EnvironmentSchema, known)) as Environment
-  const problems = [...Value.Errors(EnvironmentSchema, value)]
-    .filter((error) => error.keyword !== 'const') // a union's branches repeat what anyOf already says
-    .map((error) => `${error.instancePath.slice(1) || '(root)'}: ${error.message} (got ${JSON.stringify(known[error.instancePath.slice(1)])})`)
+  // Checked one variable at a time, so that every bad variable is named, each once.
+  const problems = Object.entries(EnvironmentSchema.properties).flatMap(([name, schema]) => {
+    const current = (value as Record<string, unknown>)[name]
+    if (current === undefined) return []
+    const [first] = Value.Errors(schema, current)
+    return first ? [`${name}: ${first.message} (got ${JSON.stringify(known[name])})`] : []
+  })
   problems.push(...crossFieldProblems(value))
   if (problems.length > 0) throw new ConfigError([...new Set(problems)])
   return toConfig(value)

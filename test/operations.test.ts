@@ -1,0 +1,137 @@
+// Operability: OpenAPI, health, metrics, configuration, production safety and the admin CLI.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { ConfigError, loadConfig } from '../src/config/config.ts'
+import { call, createTestDatabase, startTestService, type TestService } from './support/test-service.ts'
+import { registerProbeRoutes } from './support/probe-routes.ts'
+
+const run = promisify(execFile)
+
+describe('OpenAPI, health and metrics', () => {
+  let t: TestService
+  before(async () => { t = await startTestService({ extraRoutes: registerProbeRoutes }) })
+  after(() => t.close())
+
+  it('serves a valid OpenAPI 3.1 description at /openapi.json', async () => {
+    const response = await call(t.baseUrl, 'GET', '/openapi.json')
+    assert.equal(response.status, 200)
+    assert.equal(response.json.openapi, '3.1.0')
+    const result = await new Validator().validate(response.json)
+    assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2)?.slice(0, 2000))
+  })
+
+  it('every operation declares its problem responses; protected ones their scope, 401 and 403', async () => {
+    const spec = (await call(t.baseUrl, 'GET', '/openapi.json')).json
+    const operations = Object.entries(spec.paths as Record<string, Record<string, any>>)
+      .flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })))
+    assert.ok(operations.length >= 6)
+    for (const { path, method, operation } of operations) {
+      assert.ok(operation.responses['500'], `${method} ${path} declares 500`)
+    }
+    const upload = spec.paths['/probe/records'].post
+    assert.deepEqual(upload.security, [{ oauth2: ['vet:report'] }])
+    for (const status of ['400', '401', '403', '413', '415', '429']) assert.ok(upload.responses[status], `upload declares ${status}`)
+    assert.ok(spec.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl)
+    assert.ok(spec.paths['/oauth2/token'].post.responses['401'] === undefined || spec.paths['/oauth2/token'].post.security === undefined)
+  })
+
+  it('serves interactive documentation at /docs', async () => {
+    const response = await fetch(`${t.baseUrl}/docs/`)
+    assert.equal(response.status, 200)
+    assert.match(await response.text(), /swagger/i)
+  })
+
+  it('liveness and readiness report the database and the queue', async () => {
+    assert.deepEqual((await call(t.baseUrl, 'GET', '/health/live')).json, { status: 'ok' })
+    const ready = await call(t.baseUrl, 'GET', '/health/ready')
+    assert.equal(ready.status, 200)
+    assert.deepEqual(ready.json, { status: 'ok', checks: { database: 'ok', queue: 'ok' } })
+  })
+
+  it('exposes Prometheus metrics: requests by route and status, latency, queue depth', async () => {
+    await call(t.baseUrl, 'GET', '/health/live')
+    const text = (await call(t.baseUrl, 'GET', '/metrics')).text
+    assert.match(text, /vetrs_http_requests_total\{route="\/health\/live",method="GET",status="200"\} \d+/)
+    assert.match(text, /vetrs_http_request_duration_seconds_bucket/)
+    assert.match(text, /vetrs_queue_depth\{job="housekeeping"\} \d+/)
+  })
+
+  it('echoes a safe X-Request-Id and makes one up otherwise', async () => {
+    const echoed = await call(t.baseUrl, 'GET', '/health/live', { headers: { 'x-request-id': 'sms-trace-42' } })
+    assert.equal(echoed.headers.get('x-request-id'), 'sms-trace-42')
+    const replaced = await call(t.baseUrl, 'GET', '/health/live', { headers: { 'x-request-id': 'bad id with spaces' } })
+    assert.match(replaced.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/)
+  })
+})
+
+describe('configuration', () => {
+  it('an invalid configuration stops start-up listing every problem', () => {
+    assert.throws(() => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', RATE_LIMIT_MAX: '-1', DATABASE_URL: 'mysql://x', AUTH_EXTERNAL_ISSUER: 'https://idp' }), (error: unknown) => {
+      assert.ok(error instanceof ConfigError)
+      const text = error.problems.join('\n')
+      for (const name of ['PORT', 'LOG_LEVEL', 'RATE_LIMIT_MAX', 'DATABASE_URL', 'AUTH_EXTERNAL_ISSUER']) assert.match(text, new RegExp(name))
+      return true
+    })
+  })
+
+  it('defaults: port 8080, embedded database in ./data, development mode', () => {
+    const config = loadConfig({})
+    assert.equal(config.http.port, 8080)
+    assert.deepEqual(config.database, { kind: 'pglite', dataDir: './data' })
+    assert.equal(config.mode, 'development')
+    assert.equal(config.limits.wireBodyBytes, 1024 * 1024)
+    assert.equal(config.limits.decodedBodyBytes, 10 * 1024 * 1024)
+  })
+})
+
+describe('production safety and the admin CLI', () => {
+  let dataDir: string
+  let database: Awaited<ReturnType<typeof createTestDatabase>>
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'vetrs-ops-'))
+    database = await createTestDatabase(dataDir)
+  })
+  after(async () => {
+    await database.drop()
+    await rm(dataDir, { recursive: true, force: true })
+  })
+
+  it('production mode creates no demo clients', async () => {
+    const t = await startTestService({ database, env: { SERVICE_MODE: 'production' } })
+    try {
+      const response = await call(t.baseUrl, 'POST', '/oauth2/token', { body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-1', client_secret: 'demo-secret-1' }) })
+      assert.equal(response.status, 401)
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('clients add prints a secret once that then obtains a token; list never shows secrets', async () => {
+    const env = { ...process.env, ...database.env, LOG_LEVEL: 'silent' }
+    const added = await run(process.execPath, ['src/cli/main.ts', 'clients', 'add', 'sms-vendor-a', '--rto', '91234', '--scopes', 'vet:report,vet:read'], { env })
+    const secret = /client_secret: (\S+)/.exec(added.stdout)?.[1]
+    assert.ok(secret)
+    const listed = await run(process.execPath, ['src/cli/main.ts', 'clients', 'list'], { env })
+    assert.match(listed.stdout, /sms-vendor-a/)
+    assert.ok(!listed.stdout.includes(secret))
+    const t = await startTestService({ database, env: { SERVICE_MODE: 'production' } })
+    try {
+      const token = await t.token('sms-vendor-a', secret)
+      assert.ok(token)
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('production mode refuses to start while demo clients exist', async () => {
+    const development = await startTestService({ database })
+    await development.close()
+    await assert.rejects(startTestService({ database, env: { SERVICE_MODE: 'production' } }), /Demo clients exist/)
+  })
+})
