@@ -18,7 +18,11 @@ function runHalf(name: string, database: 'pglite' | 'postgres'): Half {
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=tap', `--test-reporter-destination=${tap}`,
     ...extraArgs, ...files,
-  ], { stdio: 'inherit', env: { ...process.env, TEST_DATABASE: database } })
+  ], {
+    stdio: 'inherit',
+    // The embedded half must not see the PostgreSQL server at all, not even through a child process.
+    env: { ...process.env, TEST_DATABASE: database, ...(database === 'pglite' ? { DATABASE_URL: '' } : {}) },
+  })
   const summary = readFileSync(tap, 'utf8')
   const count = (label: string) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(summary)?.[1] ?? 0)
   return { name, passed: count('pass'), failed: count('fail') + count('cancelled'), skipped: count('skipped'), exitCode: result.status ?? 1 }

@@ -25,7 +25,8 @@ export interface TestDatabase {
 
 /** A database of its own for one test file: a new PostgreSQL database, or an in-memory PGlite. */
 export async function createTestDatabase(dataDir = 'memory://'): Promise<TestDatabase> {
-  if (!onPostgres) return { env: { DATA_DIR: dataDir }, drop: async () => {} }
+  // DATABASE_URL is blanked for PGlite so a child process does not inherit the runner's PostgreSQL.
+  if (!onPostgres) return { env: { DATA_DIR: dataDir, DATABASE_URL: '' }, drop: async () => {} }
   const adminUrl = process.env.DATABASE_URL
   if (!adminUrl) throw new Error('TEST_DATABASE=postgres needs DATABASE_URL')
   const name = `vetrs_test_${randomBytes(6).toString('hex')}`
