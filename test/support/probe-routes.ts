@@ -4,6 +4,7 @@
 import Type, { type Static } from 'typebox'
 import { sql } from 'kysely'
 import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Db } from '../../src/platform/db/database.ts'
 import { actorOf } from '../../src/platform/auth/authenticate.ts'
 import { DateString, Strict, StringEnum, Uuid4, UtcDateTime } from '../../src/platform/http/types.ts'
@@ -25,7 +26,8 @@ async function ensureTable(db: Db): Promise<void> {
   await sql`CREATE TABLE IF NOT EXISTS probe_record (rto_id text NOT NULL, record_uid uuid NOT NULL, body jsonb NOT NULL, PRIMARY KEY (rto_id, record_uid))`.execute(db)
 }
 
-export function registerProbeRoutes(app: FastifyInstance, db: Db): void {
+export function registerProbeRoutes(fastify: FastifyInstance, db: Db): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   let tableReady: Promise<void> | undefined
   const table = () => (tableReady ??= ensureTable(db))
 
@@ -34,7 +36,7 @@ export function registerProbeRoutes(app: FastifyInstance, db: Db): void {
     schema: { body: ProbeRecord, response: { 201: ProbeRecord, '4xx': ProblemDetails } },
   }, async (request, reply) => {
     await table()
-    const record = request.body as ProbeRecord
+    const record = request.body
     await sql`INSERT INTO probe_record (rto_id, record_uid, body) VALUES (${actorOf(request).rto}, ${record.recordUID}, ${JSON.stringify(record)}::jsonb)
               ON CONFLICT (rto_id, record_uid) DO UPDATE SET body = excluded.body`.execute(db)
     return reply.code(201).send(record)
@@ -45,7 +47,7 @@ export function registerProbeRoutes(app: FastifyInstance, db: Db): void {
     schema: { querystring: PageQuery, response: { 200: PagedEnvelope(ProbeRecord, 'probe records') } },
   }, async (request) => {
     await table()
-    const query = request.query as PageQuery
+    const query = request.query
     const rto = actorOf(request).rto
     const total = await sql<{ count: string }>`SELECT count(*) AS count FROM probe_record WHERE rto_id = ${rto}`.execute(db)
     const rows = await sql<{ body: ProbeRecord }>`SELECT body FROM probe_record WHERE rto_id = ${rto} ORDER BY record_uid LIMIT ${query.pageSize} OFFSET ${offsetOf(query)}`.execute(db)

@@ -1,6 +1,7 @@
 // OAuth 2.0 client credentials grant (RFC 6749 section 4.4) and the public keys that verify tokens.
 import Type from 'typebox'
 import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config } from '../../config/config.ts'
 import type { Db } from '../db/database.ts'
 import { DomainError, ProblemDetails } from '../http/problem.ts'
@@ -30,7 +31,8 @@ class OAuthError extends DomainError {
   }
 }
 
-export function registerAuthRoutes(app: FastifyInstance, deps: { db: Db; key: SigningKey; auth: Config['auth'] }): void {
+export function registerAuthRoutes(fastify: FastifyInstance, deps: { db: Db; key: SigningKey; auth: Config['auth'] }): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   app.post('/oauth2/token', {
     config: { public: true },
     schema: {
@@ -42,7 +44,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { db: Db; key: Si
       response: { 200: TokenResponse, '4xx': ProblemDetails },
     },
   }, async (request, reply) => {
-    const body = request.body as Type.Static<typeof TokenRequest>
+    const body = request.body
     if (body.grant_type !== 'client_credentials') {
       throw new OAuthError('invalid-grant-request', 'unsupported_grant_type', 'Only grant_type=client_credentials is supported.')
     }

@@ -29,14 +29,15 @@ export function installAuthentication(app: FastifyInstance, verifier: TokenVerif
     }
   })
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const { scope, public: isPublic } = request.routeOptions.config
     if (isPublic || !scope) return // unknown routes reach the not-found handler with no config
     const token = bearerToken(request)
     if (!token) throw new UnauthenticatedError()
     const actor = await verifier.verify(token).catch(() => { throw new UnauthenticatedError('The access token is not valid (malformed, expired, wrongly signed, for another audience, or its client is disabled).') })
     request.actor = actor
-    request.log = request.log.child({ clientId: actor.clientId, rto: actor.rto })
+    // Every later log line of this request, including the completion line, names client and RTO.
+    request.log = reply.log = request.log.child({ clientId: actor.clientId, rto: actor.rto })
     if (!actor.scopes.has(scope)) throw new InsufficientScopeError(scope)
   })
 }
