@@ -54,6 +54,9 @@ export function installBodyLimits(app: FastifyInstance, limits: { wireBodyBytes:
     if (encoding !== 'identity' && !decoder) {
       throw new DomainError('unsupported-media-type', `Content-Encoding ${encoding} is not supported; use gzip, deflate or br.`)
     }
+    // Fast path: an unencoded body of declared, allowed length needs no counting here; Fastify
+    // refuses a body whose length differs from the declared one.
+    if (!decoder && declaredLength <= limits.wireBodyBytes) return payload
     const wire = new ByteCounter(limits.wireBodyBytes, () => new WireBodyTooLargeError())
     const decoded = new ByteCounter(limits.decodedBodyBytes, () => new DecodedBodyTooLargeError(limits.decodedBodyBytes))
     const stages: (Readable | Transform)[] = [payload, wire, ...(decoder ? [decoder()] : []), decoded]
