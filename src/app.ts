@@ -56,7 +56,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // start never leaves a process hanging on an open database or queue.
   const resources = new Resources()
   try {
-    const database = resources.add(await openDatabase(config.database), (handle) => handle.close())
+    const database = resources.add(await openDatabase(config.database, logger), (handle) => handle.close())
     const migrated = await migrateToLatest(database.db)
     if (migrated.length > 0) logger.info({ migrations: migrated }, 'database migrated')
     await prepareDemoClients(database.db, config.mode)

@@ -5,6 +5,7 @@ import { mkdir } from 'node:fs/promises'
 import { PGlite } from '@electric-sql/pglite'
 import { Kysely, PGliteDialect, PostgresDialect, type Transaction } from 'kysely'
 import pg from 'pg'
+import type { Logger } from 'pino'
 import type { Config } from '../../config/config.ts'
 import type { Database } from './schema.ts'
 
@@ -27,9 +28,12 @@ export interface DatabaseHandle {
 // is the value written and JSON never meets a JS Date shifted by the server's time zone.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value)
 
-export async function openDatabase(config: Config['database']): Promise<DatabaseHandle> {
+export async function openDatabase(config: Config['database'], logger?: Pick<Logger, 'warn'>): Promise<DatabaseHandle> {
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize })
+    // An idle connection can be cut by the server (restart, failover, admin command). Without a
+    // listener that error would end the process; the pool replaces the connection on next use.
+    pool.on('error', (error) => logger?.warn({ err: error }, 'idle database connection closed by the server'))
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
     return { db, kind: 'postgres', pglite: undefined, url: config.url, close: () => db.destroy() }
   }
