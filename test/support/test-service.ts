@@ -101,3 +101,4 @@ export async function call(baseUrl: string, method: string, path: string, option
 function safeJson(text: string): any {
   try { return JSON.parse(text) } catch { return undefined }
 }
+

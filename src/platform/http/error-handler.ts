@@ -1,7 +1,7 @@
 // One place maps every failure to an RFC 9457 response. Bodies never carry stack traces; 5xx details
 // stay in the logs under the request id.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { DomainError, InsufficientScopeError, problemTypes, problemTypeUri, type FieldError, type ProblemDetails, type ProblemKind } from './problem.ts'
+import { DomainError, InsufficientScopeError, StructuralError, problemTypes, problemTypeUri, type FieldError, type ProblemDetails, type ProblemKind } from './problem.ts'
 import { toFieldErrors } from './validation.ts'
 import { WireBodyTooLargeError } from './body-limits.ts'
 
@@ -47,9 +47,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     if (error.validation) {
       const root = ROOT_BY_PART[error.validationContext ?? 'body'] ?? '$'
-      const errors = [...(request.stringFailures ?? []), ...toFieldErrors(error.validation as never, root)]
-      return sendProblem(request, reply, 'structural-validation',
-        `${errors.length} structural ${errors.length === 1 ? 'failure' : 'failures'}; nothing was stored.`, { errors })
+      const structural = new StructuralError([...(request.stringFailures ?? []), ...toFieldErrors(error.validation as never, root)])
+      return sendProblem(request, reply, structural.kind, structural.message, structural.extensions)
     }
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -77,9 +76,6 @@ export function installErrorHandling(app: FastifyInstance): void {
 
   // Schema failures and string-rule failures are reported together, every one of them.
   app.addHook('preHandler', async (request) => {
-    if (request.stringFailures?.length) {
-      const errors = request.stringFailures
-      throw new DomainError('structural-validation', `${errors.length} structural ${errors.length === 1 ? 'failure' : 'failures'}; nothing was stored.`, { errors })
-    }
+    if (request.stringFailures?.length) throw new StructuralError(request.stringFailures)
   })
 }
