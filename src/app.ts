@@ -1,5 +1,6 @@
 // Composition root: the one place that wires configuration, database, queue, security and routes.
 import { randomUUID } from 'node:crypto'
+import type { Duplex } from 'node:stream'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import formBody from '@fastify/formbody'
 import { Redis } from 'ioredis'
@@ -14,14 +15,18 @@ import { createTokenVerifier } from './platform/auth/tokens.ts'
 import { installAuthentication } from './platform/auth/authenticate.ts'
 import { registerAuthRoutes } from './platform/auth/auth.routes.ts'
 import { installValidators } from './platform/http/validation.ts'
+import { DomainError, problemTypeUri, problemTypes } from './platform/http/problem.ts'
 import { installErrorHandling } from './platform/http/error-handler.ts'
 import { installBodyLimits } from './platform/http/body-limits.ts'
 import { installStringRules } from './platform/http/strings.ts'
+import { installJsonBodyParser } from './platform/http/json-body.ts'
 import { installRateLimit } from './platform/http/rate-limit.ts'
 import { installOpenApi } from './platform/http/openapi.ts'
 import { registerOperationalRoutes } from './platform/http/operational.routes.ts'
 import { createMetrics, installRequestMetrics } from './platform/observability/metrics.ts'
 import { housekeepingJob } from './modules/housekeeping/index.ts'
+import { registerBatchRoutes } from './modules/batches/index.ts'
+import { registerResourceRoutes } from './modules/resources/index.ts'
 import { Resources } from './platform/lifecycle.ts'
 
 export interface Service {
@@ -44,6 +49,14 @@ export interface ServiceOptions {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
+
+// A request that is not even valid HTTP: answered as problem details, and the connection closed.
+function answerMalformedHttp(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) return void socket.destroy()
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+  const body = JSON.stringify({ type: problemTypeUri('malformed-http'), title: problemTypes['malformed-http'].title, status, detail: 'The request is not valid HTTP/1.1.' })
+  socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+}
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger ?? pino({
@@ -78,23 +91,35 @@ export async function createService(config: Config, options: ServiceOptions = {}
         const incoming = request.headers['x-request-id']
         return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
       },
-      return503OnClosing: true,
+      return503OnClosing: false, // answered below as problem details instead
+      clientErrorHandler: answerMalformedHttp,
       forceCloseConnections: 'idle',
       routerOptions: { maxParamLength: 200 },
     }), (instance) => instance.close())
-    app.addHook('onRequest', async (request, reply) => { reply.header('X-Request-Id', request.id) })
+    let closing = false
+    resources.add(undefined, () => { closing = true }) // closed first, before the HTTP server
+    app.addHook('onRequest', async (request, reply) => {
+      reply.header('X-Request-Id', request.id)
+      if (closing) {
+        reply.header('Connection', 'close').header('Retry-After', '5')
+        throw new DomainError('service-unavailable', 'The service is shutting down; retry shortly.')
+      }
+    })
     installValidators(app)
     installErrorHandling(app)
     installBodyLimits(app, config.limits)
     installStringRules(app)
+    installJsonBodyParser(app)
     await app.register(formBody)
+    installAuthentication(app, verifier) // first: its route guard must see every route, the docs' too
     await installOpenApi(app, config.http.publicBaseUrl)
-    installAuthentication(app, verifier)
     await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })
     installRequestMetrics(app, metrics)
 
-    registerOperationalRoutes(app, { db: database.db, queueReady: async () => (await queue.depth()) !== undefined })
+    registerOperationalRoutes(app, { db: database.db, queueReady: async () => { await queue.depth(); return true } })
     registerAuthRoutes(app, { db: database.db, key, auth: config.auth })
+    registerBatchRoutes(app, database.db)
+    registerResourceRoutes(app, database.db)
     options.extraRoutes?.(app, { database })
     await app.ready()
 

@@ -7,7 +7,10 @@ try {
   const config = loadConfig()
   const service = await createService(config)
   closeOnSignals(service)
-  await service.app.listen({ port: config.http.port, host: config.http.host })
+  await service.app.listen({ port: config.http.port, host: config.http.host }).catch(async (error: unknown) => {
+    await service.close() // e.g. the port is taken: release the database before exiting
+    throw error
+  })
   service.logger.info({ database: service.database.kind, workers: config.runWorkers, docs: `${config.http.publicBaseUrl}/docs` }, 'service ready')
 } catch (error) {
   if (error instanceof ConfigError) {

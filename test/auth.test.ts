@@ -10,8 +10,10 @@ import { loadSigningKey } from '../src/platform/auth/signing-key.ts'
 
 describe('authentication', () => {
   let t: TestService
+  let readerSecret = ''
   before(async () => {
     t = await startTestService({ extraRoutes: registerProbeRoutes })
+    readerSecret = (await clients.addClient(t.service.database.db, { clientId: 'reader-only', rto: '90001', scopes: ['vet:read'] })).secret
   })
   after(() => t.close())
 
@@ -54,14 +56,10 @@ describe('authentication', () => {
   })
 
   it('refuses a requested scope the client was not granted', async () => {
-    await clients.addClient(t.service.database.db, { clientId: 'reader-only', rto: '90001', scopes: ['vet:read'] })
-      .then(({ secret }) => (readerSecret = secret))
     const response = await call(t.baseUrl, 'POST', '/oauth2/token', { body: form({ grant_type: 'client_credentials', client_id: 'reader-only', client_secret: readerSecret, scope: 'vet:report' }) })
     assert.equal(response.status, 400)
     assert.equal(response.json.error, 'invalid_scope')
   })
-  let readerSecret = ''
-
   it('Authentication 2: a missing token is 401 with WWW-Authenticate: Bearer and nothing is persisted', async () => {
     const response = await call(t.baseUrl, 'POST', '/probe/records', { json: validRecord() })
     assert.equal(response.status, 401)
@@ -137,6 +135,9 @@ describe('authentication', () => {
     const other = (await call(t.baseUrl, 'GET', '/probe/records', { token: rto2 })).json
     assert.ok(own.results.some((r: { recordUID: string }) => r.recordUID === '7d0e8f1a-2b3c-4d5e-9f60-718293a4b5c6'))
     assert.equal(other.numberOfResults, 0)
+    const foreign = await call(t.baseUrl, 'GET', '/probe/records/7d0e8f1a-2b3c-4d5e-9f60-718293a4b5c6', { token: rto2 })
+    assert.equal(foreign.status, 404, 'another RTO\'s record is not found, never forbidden')
+    assert.equal((await call(t.baseUrl, 'GET', '/probe/records/7d0e8f1a-2b3c-4d5e-9f60-718293a4b5c6', { token: rto1 })).status, 200)
   })
 
   it('rotating a secret makes the old one stop working', async () => {

@@ -133,7 +133,7 @@ describe('paging', () => {
   })
 
   it('Errors 400: out-of-range or non-integer page values are rejected', async () => {
-    for (const query of ['?pageNumber=0', '?pageNumber=-1', '?pageNumber=2147483648', '?pageNumber=1.5', '?pageNumber=abc', '?pageSize=0', '?pageSize=501', '?pageSize=10.5']) {
+    for (const query of ['?pageNumber=0x10', '?pageSize=1e1', '?pageNumber=1.0', '?pageNumber=0', '?pageNumber=-1', '?pageNumber=2147483648', '?pageNumber=1.5', '?pageNumber=abc', '?pageSize=0', '?pageSize=501', '?pageSize=10.5']) {
       const response = await page(query)
       assert.equal(response.status, 400, query)
       assert.equal(response.json.type, '/problems/structural-validation')

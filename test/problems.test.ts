@@ -153,6 +153,24 @@ describe('problem details and structural validation', () => {
     assert.equal(response.json.errors[0].accessPath, 'query.pageSize')
   })
 
+  it('a problem type name that is not one is 404, whatever it is called', async () => {
+    for (const kind of ['constructor', '__proto__', 'toString', 'nope']) {
+      assert.equal((await call(t.baseUrl, 'GET', `/problems/${kind}`)).status, 404, kind)
+    }
+  })
+
+  it('Errors 400: a body nested deeper than any resource is refused, not walked', async () => {
+    const deep = '['.repeat(5000) + ']'.repeat(5000)
+    const response = await call(t.baseUrl, 'POST', '/probe/records', { token, body: deep, headers: { 'content-type': 'application/json' } })
+    assert.equal(response.status, 400)
+  })
+
+  it('Errors 400: a body that is not what its Content-Encoding says is an undecodable body', async () => {
+    const response = await call(t.baseUrl, 'POST', '/probe/records', { token, body: JSON.stringify(validRecord()), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } })
+    assert.equal(response.status, 400)
+    assert.equal(response.json.type, '/problems/malformed-body')
+  })
+
   it('Errors 500: an unexpected error is a problem without stack or internal detail', async () => {
     const response = await call(t.baseUrl, 'GET', '/probe/boom', { token })
     assert.equal(response.status, 500)

@@ -18,7 +18,7 @@ describe('rate limiting in one process', () => {
   after(() => t.close())
 
   it('Errors 429: the sixth request of a client in the window is 429 problem details with Retry-After and RateLimit fields', async () => {
-    const token = await t.token('demo-rto-1') // the token request counts too: 1 of 5
+    const token = await t.token('demo-rto-1') // unauthenticated: counts against the address, not the client
     const statuses: number[] = []
     let limited
     for (let i = 0; i < 6; i++) {
@@ -26,7 +26,7 @@ describe('rate limiting in one process', () => {
       statuses.push(response.status)
       if (response.status === 429) limited ??= response
     }
-    assert.deepEqual(statuses, [200, 200, 200, 200, 429, 429])
+    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429])
     assert.ok(limited)
     assert.equal(limited.json.type, '/problems/rate-limited')
     assert.match(limited.headers.get('content-type') ?? '', /problem\+json/)
@@ -39,13 +39,29 @@ describe('rate limiting in one process', () => {
     const token = await t.token('demo-rto-2')
     const response = await call(t.baseUrl, 'GET', '/probe/records', { token })
     assert.equal(response.status, 200)
-    assert.match(response.headers.get('ratelimit') ?? '', /^limit=5, remaining=3, reset=\d+$/)
+    assert.match(response.headers.get('ratelimit') ?? '', /^limit=5, remaining=4, reset=\d+$/)
+  })
+
+  it('nobody can spend a client\'s allowance by naming it: unauthenticated requests count against their address', async () => {
+    const victim = await startTestService({ env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '60' }, extraRoutes: registerProbeRoutes })
+    try {
+      const token = await victim.token('demo-rto-2') // address: 1 of 3
+      for (let i = 0; i < 3; i++) {
+        await call(victim.baseUrl, 'POST', '/oauth2/token', { body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-2', client_secret: 'guess' }) })
+      }
+      const tokenRequest = await call(victim.baseUrl, 'POST', '/oauth2/token', { body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-2', client_secret: 'guess' }) })
+      assert.equal(tokenRequest.status, 429, 'the guessing address is limited')
+      assert.equal((await call(victim.baseUrl, 'GET', '/probe/records', { token })).status, 200, 'the client is not')
+    } finally {
+      await victim.close()
+    }
   })
 
   it('health and documentation endpoints are exempt', async () => {
     for (let i = 0; i < 8; i++) {
       assert.equal((await call(t.baseUrl, 'GET', '/health/live')).status, 200)
       assert.equal((await call(t.baseUrl, 'GET', '/openapi.json')).status, 200)
+      assert.equal((await fetch(`${t.baseUrl}/docs/`)).status, 200)
     }
   })
 })
@@ -61,12 +77,14 @@ describe('rate limiting shared across processes through Redis', () => {
     const a = await startTestService({ env: { ...env, REDIS_NAMESPACE: namespace } })
     const b = await startChildService({ ...env, ...database.env, REDIS_NAMESPACE: namespace })
     try {
-      // The token endpoint is limited per requested client id, so it serves as the probe on both.
-      const requestToken = (baseUrl: string) => call(baseUrl, 'POST', '/oauth2/token', {
+      const tokenFor = async (baseUrl: string) => (await call(baseUrl, 'POST', '/oauth2/token', {
         body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-1', client_secret: 'demo-secret-1' }),
-      })
+      })).json.access_token as string
+      const tokens = { [a.baseUrl]: await tokenFor(a.baseUrl), [b.baseUrl]: await tokenFor(b.baseUrl) } // each process signs its own
       const statuses = []
-      for (const baseUrl of [a.baseUrl, b.baseUrl, a.baseUrl, b.baseUrl, a.baseUrl, b.baseUrl]) statuses.push((await requestToken(baseUrl)).status)
+      for (const baseUrl of [a.baseUrl, b.baseUrl, a.baseUrl, b.baseUrl, a.baseUrl, b.baseUrl]) {
+        statuses.push((await call(baseUrl, 'GET', '/vet-provider/v1/NSW/transaction-batch', { token: tokens[baseUrl] })).status)
+      }
       assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429])
     } finally {
       await b.stop()

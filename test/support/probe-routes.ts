@@ -57,8 +57,11 @@ export function registerProbeRoutes(fastify: FastifyInstance, db: Db): void {
   app.get('/probe/records/:recordUID', {
     config: { scope: 'vet:read' },
     schema: { params: Strict({ recordUID: Uuid4() }), response: { 200: ProbeRecord, '4xx': ProblemDetails } },
-  }, async () => {
-    throw new NotFoundError('No such record for this RTO.')
+  }, async (request) => {
+    await table()
+    const rows = await sql<{ body: ProbeRecord }>`SELECT body FROM probe_record WHERE rto_id = ${actorOf(request).rto} AND record_uid = ${request.params.recordUID}`.execute(db)
+    if (!rows.rows[0]) throw new NotFoundError('No such record for this RTO.')
+    return rows.rows[0].body
   })
 
   app.get('/probe/boom', { config: { scope: 'vet:read' } }, async () => {

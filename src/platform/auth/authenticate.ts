@@ -31,7 +31,8 @@ export function installAuthentication(app: FastifyInstance, verifier: TokenVerif
 
   app.addHook('onRequest', async (request, reply) => {
     const { scope, public: isPublic } = request.routeOptions.config
-    if (isPublic || !scope) return // unknown routes reach the not-found handler with no config
+    if (isPublic || request.is404) return // unknown routes go on to the not-found problem
+    if (!scope) throw new UnauthenticatedError() // unreachable: onRoute refuses such routes; fail closed all the same
     const token = bearerToken(request)
     if (!token) throw new UnauthenticatedError()
     const actor = await verifier.verify(token).catch(() => { throw new UnauthenticatedError('The access token is not valid (malformed, expired, wrongly signed, for another audience, or its client is disabled).') })

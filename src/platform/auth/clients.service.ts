@@ -57,7 +57,8 @@ export async function authenticateClient(db: Db, clientId: string, secret: strin
     await hashSecret(secret) // same work either way, so timing does not reveal which client ids exist
     return undefined
   }
-  return client.enabled && (await verifySecret(secret, client.secret_hash)) ? client : undefined
+  const secretMatches = await verifySecret(secret, client.secret_hash) // also for a disabled client: same timing
+  return secretMatches && client.enabled ? client : undefined
 }
 
 /** Development mode creates the demo clients; production refuses to run while any exist. */

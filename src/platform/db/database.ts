@@ -3,7 +3,7 @@
 // the same Kysely code on both.
 import { mkdir } from 'node:fs/promises'
 import { PGlite } from '@electric-sql/pglite'
-import { Kysely, PGliteDialect, PostgresDialect, type Transaction } from 'kysely'
+import { Kysely, PGliteDialect, PostgresDialect, sql, type Transaction } from 'kysely'
 import pg from 'pg'
 import type { Logger } from 'pino'
 import type { Config } from '../../config/config.ts'
@@ -44,4 +44,9 @@ export async function openDatabase(config: Config['database'], logger?: Pick<Log
   })
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
   return { db, kind: 'pglite', pglite, url: undefined, close: () => db.destroy() }
+}
+
+/** Resolves when the database answers a trivial query (readiness). */
+export async function pingDatabase(db: Db): Promise<void> {
+  await sql`SELECT 1`.execute(db)
 }

@@ -59,7 +59,10 @@ export function installBodyLimits(app: FastifyInstance, limits: { wireBodyBytes:
     if (!decoder && declaredLength <= limits.wireBodyBytes) return payload
     const wire = new ByteCounter(limits.wireBodyBytes, () => new WireBodyTooLargeError())
     const decoded = new ByteCounter(limits.decodedBodyBytes, () => new DecodedBodyTooLargeError(limits.decodedBodyBytes))
-    const stages: (Readable | Transform)[] = [payload, wire, ...(decoder ? [decoder()] : []), decoded]
+    const decoding = decoder?.()
+    // Marks zlib's own errors (not gzip, truncated...) so they are answered as an undecodable body.
+    decoding?.once('error', (error) => Object.assign(error, { statusCode: 400, bodyDecodingFailed: true }))
+    const stages: (Readable | Transform)[] = [payload, wire, ...(decoding ? [decoding] : []), decoded]
     const body = pipeline(stages as [Readable, ...Transform[]], () => {}) as Transform & { receivedEncodedLength?: number }
     // Fastify compares the declared Content-Length with the bytes on the wire, not the decoded ones.
     Object.defineProperty(body, 'receivedEncodedLength', { get: () => wire.count })

@@ -47,7 +47,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     if (error.validation) {
       const root = ROOT_BY_PART[error.validationContext ?? 'body'] ?? '$'
-      const structural = new StructuralError([...(request.stringFailures ?? []), ...toFieldErrors(error.validation as never, root)])
+      const stringFailures = request.stringFailures ?? []
+      const flagged = new Set(stringFailures.map((failure) => failure.accessPath))
+      const schemaFailures = toFieldErrors(error.validation as never, root).filter((failure) => !flagged.has(failure.accessPath))
+      const structural = new StructuralError([...stringFailures, ...schemaFailures])
       return sendProblem(request, reply, structural.kind, structural.message, structural.extensions)
     }
     switch (error.code) {
@@ -61,6 +64,9 @@ export function installErrorHandling(app: FastifyInstance): void {
         return sendProblem(request, reply, 'payload-too-large', 'The decompressed request body is too large.', { errorNumber: 'BRTS90400' })
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return sendProblem(request, reply, 'malformed-json', 'The body length does not match Content-Length.')
+    }
+    if ((error as { bodyDecodingFailed?: boolean }).bodyDecodingFailed) {
+      return sendProblem(request, reply, 'malformed-body', `The body could not be decoded as ${request.headers['content-encoding']}.`)
     }
     if (error.statusCode === 429) return sendProblem(request, reply, 'rate-limited', error.message)
     if (error instanceof SyntaxError && error.statusCode === 400) {

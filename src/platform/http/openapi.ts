@@ -12,7 +12,7 @@ const problem = (description: string) => ({ ...ProblemDetails, description })
 export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
   app.addHook('onRoute', (route) => {
     // Copies, never edits in place: a schema object may be shared by several routes.
-    const schema = { ...route.schema } as Record<string, unknown> & { response?: Record<string, unknown>; security?: unknown; body?: unknown }
+    const schema = { ...route.schema } as Record<string, unknown> & { response?: Record<string, unknown>; security?: unknown; body?: unknown; querystring?: unknown; params?: unknown }
     if (schema.hide) return
     const responses: Record<string, unknown> = { ...schema.response }
     schema.response = responses
@@ -24,8 +24,10 @@ export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string
       responses['403'] ??= problem('The token lacks the required scope. Nothing was persisted.')
     }
     if (route.config?.rateLimit !== false) responses['429'] ??= problem('Rate limited: retry after Retry-After seconds, with back-off.')
-    if (schema.body) {
+    if (schema.body || schema.querystring || schema.params) {
       responses['400'] ??= problem('Structurally invalid request; every failure listed in errors. Nothing was stored.')
+    }
+    if (schema.body) {
       responses['413'] ??= problem('Decompressed body above the limit (errorNumber BRTS90400). A body above the wire limit gets 413 with no body.')
       responses['415'] ??= problem('Unsupported Content-Type or Content-Encoding.')
     }

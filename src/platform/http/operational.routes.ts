@@ -1,8 +1,7 @@
 // Liveness, readiness and the documentation of problem types (the targets of problem `type` URIs).
 import Type from 'typebox'
-import { sql } from 'kysely'
 import type { FastifyInstance } from 'fastify'
-import type { Db } from '../db/database.ts'
+import { pingDatabase, type Db } from '../db/database.ts'
 import { ProblemDetails, problemTypes, type ProblemKind } from './problem.ts'
 import { StringEnum } from './types.ts'
 import { NotFoundError } from './problem.ts'
@@ -16,7 +15,7 @@ export function registerOperationalRoutes(app: FastifyInstance, deps: { db: Db; 
 
   app.get('/health/ready', { config: exempt, schema: { tags: ['Operations'], summary: 'Database and queue are reachable', response: { 200: Health, 503: Health } } },
     async (_request, reply) => {
-      const database = await sql`SELECT 1`.execute(deps.db).then(() => 'ok', () => 'unreachable')
+      const database = await pingDatabase(deps.db).then(() => 'ok', () => 'unreachable')
       const queue = await deps.queueReady().then((ready) => (ready ? 'ok' : 'unreachable'), () => 'unreachable')
       const healthy = database === 'ok' && queue === 'ok'
       return reply.code(healthy ? 200 : 503).send({ status: healthy ? 'ok' : 'unavailable', checks: { database, queue } })
@@ -31,8 +30,8 @@ export function registerOperationalRoutes(app: FastifyInstance, deps: { db: Db; 
     },
   }, async (request) => {
     const { kind } = request.params as { kind: string }
-    const problem = (problemTypes as Record<string, { status: number; title: string; description: string }>)[kind]
-    if (!problem) throw new NotFoundError(`No problem type ${kind}.`)
+    if (!Object.hasOwn(problemTypes, kind)) throw new NotFoundError(`No problem type ${kind}.`)
+    const problem = problemTypes[kind as ProblemKind]
     return { type: `/problems/${kind as ProblemKind}`, ...problem }
   })
 }

@@ -5,6 +5,8 @@ import Type, { type Static } from 'typebox'
 /** Every kind of problem the service answers with. `type` URIs are /problems/<kind>, documented there. */
 export const problemTypes = {
   'structural-validation': { status: 400, title: 'The request is not structurally valid', description: 'A body, path or query value breaks the format rules (types, required fields, unknown properties, whitespace, dates, bounds). Every failure is listed in errors with its accessPath. Nothing was stored; correct the request and send it again.' },
+  'malformed-http': { status: 400, title: 'The request is not valid HTTP', description: 'The request line or headers could not be parsed (431 when the headers are too large). The connection is closed.' },
+  'malformed-body': { status: 400, title: 'The request body cannot be decoded', description: 'The body does not match its Content-Encoding (for example, not valid gzip). Nothing was stored.' },
   'malformed-json': { status: 400, title: 'The request body is not valid JSON', description: 'The body could not be parsed as JSON. Nothing was stored.' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type or content encoding', description: 'Send JSON (application/json) and, if compressed, Content-Encoding gzip, deflate or br.' },
   'unauthenticated': { status: 401, title: 'Authentication required', description: 'The access token is missing, malformed, expired or not valid for this service. Obtain a new token from /oauth2/token and retry the same request.' },

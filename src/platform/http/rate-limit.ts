@@ -1,5 +1,7 @@
 // Rate limiting per client id (spec: Errors 429), shared across processes through Redis when REDIS_URL
-// is set. Answers 429 problem details with Retry-After; every limited response carries the IETF
+// is set. It runs right after authentication, so an authenticated request counts against its own
+// client and nobody else's; unauthenticated requests (the token endpoint) count against their address,
+// so nobody can spend another client's allowance by naming it. Answers 429 problem details with Retry-After; every limited response carries the IETF
 // RateLimit and RateLimit-Policy fields (draft-ietf-httpapi-ratelimit-headers). Health, metrics and
 // documentation are exempt.
 import rateLimit from '@fastify/rate-limit'
@@ -18,7 +20,7 @@ export async function installRateLimit(app: FastifyInstance, options: RateLimitO
   if (options.max === 0) return
   await app.register(rateLimit, {
     global: true,
-    hook: 'preHandler', // after authentication, so the key is the client rather than the address
+    hook: 'onRequest', // a route-level hook: runs after the global authentication hook
     max: options.max,
     timeWindow: options.windowSeconds * 1000,
     nameSpace: `${options.namespace}:rate-limit:`,
@@ -40,7 +42,5 @@ export async function installRateLimit(app: FastifyInstance, options: RateLimitO
 }
 
 function clientKey(request: FastifyRequest): string {
-  if (request.actor) return request.actor.clientId
-  const body = request.body as { client_id?: unknown } | undefined
-  return typeof body?.client_id === 'string' ? body.client_id : `ip:${request.ip}`
+  return request.actor ? request.actor.clientId : `ip:${request.ip}`
 }

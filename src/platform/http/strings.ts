@@ -13,11 +13,18 @@ type JsonSchema = Record<string, unknown> & {
 // Mongolian vowel separator and zero-width space are added since they read as whitespace too.
 const FORBIDDEN_WHITESPACE = /[^\S ]|[\u0085\u180e\u200b]/
 
-export function checkStrings(value: unknown, schema: JsonSchema | undefined, path: string, failures: FieldError[]): unknown {
+// Deeper than any resource; a body nested deeper is refused rather than walked (stack safety).
+const MAX_DEPTH = 32
+
+export function checkStrings(value: unknown, schema: JsonSchema | undefined, path: string, failures: FieldError[], depth = 0): unknown {
   if (typeof value === 'string') return checkString(value, schema, path, failures)
+  if (depth > MAX_DEPTH && value !== null && typeof value === 'object') {
+    failures.push({ accessPath: path, message: `is nested more than ${MAX_DEPTH} levels deep` })
+    return value
+  }
   if (Array.isArray(value)) {
     const items = schemaFor(schema, (s) => s.items)
-    for (let i = 0; i < value.length; i++) value[i] = checkStrings(value[i], items, `${path}[${i}]`, failures)
+    for (let i = 0; i < value.length; i++) value[i] = checkStrings(value[i], items, `${path}[${i}]`, failures, depth + 1)
     return value
   }
   if (value !== null && typeof value === 'object') {
@@ -25,7 +32,7 @@ export function checkStrings(value: unknown, schema: JsonSchema | undefined, pat
     for (const key of Object.keys(record)) {
       checkKey(key, path, failures)
       const property = schemaFor(schema, (s) => s.properties?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined))
-      record[key] = checkStrings(record[key], property, childPath(path, key), failures)
+      record[key] = checkStrings(record[key], property, childPath(path, key), failures, depth + 1)
     }
   }
   return value
@@ -35,6 +42,12 @@ function checkString(value: string, schema: JsonSchema | undefined, path: string
   if (isEnum(schema)) {
     const trimmed = value.replace(/^ +| +$/g, '')
     if (trimmed !== value && !FORBIDDEN_WHITESPACE.test(trimmed)) return trimmed
+  }
+  if (schema?.type === 'integer' && !path.startsWith('$') && !/^[+-]?\d+$/.test(value)) {
+    // Path and query text is converted to the schema's type; only plain digits count as an integer
+    // (not 0x10, 1e1 or 1.0, which a converter would otherwise accept).
+    failures.push({ accessPath: path, message: 'must be an integer' })
+    return value
   }
   if (FORBIDDEN_WHITESPACE.test(value)) {
     failures.push({ accessPath: path, message: 'must not contain tabs, line breaks or non-ASCII whitespace' })

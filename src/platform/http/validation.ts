@@ -19,7 +19,7 @@ function isUtcDateTime(value: string): boolean {
     hour < 24 && minute < 60 && second < 60
 }
 
-function createAjv(coerce: boolean): Ajv {
+export function createAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({
     allErrors: true,
     removeAdditional: false,

@@ -46,7 +46,11 @@ export async function createQueue(
   }
 
   return {
-    enqueue: (tx, job, data, options = {}) => boss.send(job.name, data, { ...options, db: fromKysely(tx) }),
+    enqueue: (tx, job, data, options = {}) => {
+      // An unregistered queue would be looked up through the connection the transaction holds (PGlite).
+      if (!jobs.some((registered) => registered.name === job.name)) throw new Error(`job ${job.name} is not registered with the queue`)
+      return boss.send(job.name, data, { ...options, db: fromKysely(tx) })
+    },
     async startWorkers() {
       for (const job of jobs) {
         await boss.work(job.name, { pollingIntervalSeconds: 1 }, async (batch: Job<any>[]) => {

@@ -2,7 +2,9 @@
 // databases in the field have already run it.
 import type { Migration } from 'kysely/migration'
 import * as foundation from './0001_foundation.ts'
+import * as transactionBatches from './0002_transaction_batches.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
+  '0002_transaction_batches': transactionBatches,
 }

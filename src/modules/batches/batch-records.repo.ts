@@ -1,0 +1,102 @@
+// SQL for the records held in a transaction batch: one row per resource, its whole JSON body
+// (child objects included), replaced as a whole on re-upload.
+import { sql, type Selectable } from 'kysely'
+import type { Executor } from '../../platform/db/database.ts'
+
+export interface BatchRecordTable {
+  rto_id: string
+  transaction_batch_token: string
+  resource_type: string
+  resource_uid: string
+  change_tracking_identifier: string | null
+  is_voided: boolean
+  body: unknown
+  uploaded_by_client: string
+  uploaded_at: Date
+}
+
+declare module '../../platform/db/schema.ts' {
+  interface Database {
+    batch_record: BatchRecordTable
+  }
+}
+
+export type BatchRecordRow = Selectable<BatchRecordTable>
+
+export interface RecordUpload {
+  rto: string
+  token: string
+  /** When given, the batch must be of this jurisdiction (the route's segment). */
+  jurisdiction: string | undefined
+  resourceType: string
+  resourceUID: string
+  changeTrackingIdentifier: string | null
+  isVoided: boolean
+  body: unknown
+  clientId: string
+}
+
+/**
+ * Creates or replaces a record in one statement, only while the batch is open, and marks the batch
+ * content as changed. The hot path of uploading: one round trip. Returns undefined when the batch is
+ * missing, of another jurisdiction, or submitted (the caller tells which).
+ */
+export async function upsertRecord(db: Executor, upload: RecordUpload): Promise<'created' | 'replaced' | undefined> {
+  const result = await sql<{ created: boolean }>`
+    WITH open_batch AS (
+      UPDATE transaction_batch
+         SET content_version = content_version + 1, updated_at = now()
+       WHERE rto_id = ${upload.rto} AND transaction_batch_token = ${upload.token}
+         AND status = 'NotSubmitted'
+         AND (${upload.jurisdiction ?? null}::text IS NULL OR jurisdiction = ${upload.jurisdiction ?? null}::text)
+      RETURNING rto_id, transaction_batch_token
+    )
+    INSERT INTO batch_record AS r (rto_id, transaction_batch_token, resource_type, resource_uid, change_tracking_identifier, is_voided, body, uploaded_by_client, uploaded_at)
+    SELECT rto_id, transaction_batch_token, ${upload.resourceType}, ${upload.resourceUID}::uuid, ${upload.changeTrackingIdentifier}, ${upload.isVoided}, ${JSON.stringify(upload.body)}::jsonb, ${upload.clientId}, now()
+      FROM open_batch
+    ON CONFLICT (rto_id, transaction_batch_token, resource_type, resource_uid) DO UPDATE
+       SET change_tracking_identifier = excluded.change_tracking_identifier, is_voided = excluded.is_voided,
+           body = excluded.body, uploaded_by_client = excluded.uploaded_by_client, uploaded_at = excluded.uploaded_at
+    RETURNING (xmax = 0) AS created`.execute(db)
+  const row = result.rows[0]
+  return row === undefined ? undefined : row.created ? 'created' : 'replaced'
+}
+
+export async function findRecord(db: Executor, rto: string, token: string, resourceType: string, resourceUID: string): Promise<BatchRecordRow | undefined> {
+  return db.selectFrom('batch_record').selectAll()
+    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token)
+    .where('resource_type', '=', resourceType).where('resource_uid', '=', resourceUID)
+    .executeTakeFirst()
+}
+
+export async function countRecords(db: Executor, rto: string, token: string, resourceType: string): Promise<number> {
+  const row = await db.selectFrom('batch_record').select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token).where('resource_type', '=', resourceType)
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+export async function listRecords(db: Executor, rto: string, token: string, resourceType: string, limit: number, offset: number): Promise<unknown[]> {
+  const rows = await db.selectFrom('batch_record').select('body')
+    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token).where('resource_type', '=', resourceType)
+    .orderBy('resource_uid')
+    .limit(limit).offset(offset)
+    .execute()
+  return rows.map((row) => row.body)
+}
+
+export async function deleteRecord(db: Executor, rto: string, token: string, resourceType: string, resourceUID: string): Promise<boolean> {
+  const result = await db.deleteFrom('batch_record')
+    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token)
+    .where('resource_type', '=', resourceType).where('resource_uid', '=', resourceUID)
+    .executeTakeFirst()
+  return Number(result.numDeletedRows) === 1
+}
+
+export async function countRecordsByType(db: Executor, rto: string, token: string): Promise<Map<string, number>> {
+  const rows = await db.selectFrom('batch_record').select(['resource_type', (eb) => eb.fn.countAll<string>().as('count')])
+    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token)
+    .groupBy('resource_type')
+    .execute()
+  return new Map(rows.map((row) => [row.resource_type, Number(row.count)]))
+}

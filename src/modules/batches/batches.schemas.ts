@@ -1,0 +1,39 @@
+import Type, { type Static } from 'typebox'
+import { Jurisdiction, StringEnum, Strict } from '../../platform/http/types.ts'
+import { PagedEnvelope } from '../../platform/http/paging.ts'
+
+export const BatchStatus = StringEnum(['NotSubmitted', 'Submitted'] as const, { description: 'NotSubmitted until the batch is submitted' })
+
+export const TransactionBatchToken = Type.String({ minLength: 1, maxLength: 100, description: 'opaque token returned when the batch was created' })
+
+export const JurisdictionParams = Strict({ jurisdiction: Jurisdiction })
+export const BatchParams = Strict({ jurisdiction: Jurisdiction, transactionBatchToken: TransactionBatchToken })
+/** The older route form without the jurisdiction segment (spec: Versioning 5). */
+export const LegacyBatchParams = Strict({ transactionBatchToken: TransactionBatchToken })
+
+const timestamps = {
+  createdAt: Type.String({ format: 'date-time', description: 'when the batch was created (UTC)' }),
+  updatedAt: Type.String({ format: 'date-time', description: 'when its content last changed (UTC)' }),
+  submittedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'when it was submitted; null until then' }),
+}
+
+export const BatchSummary = Type.Object({
+  transactionBatchToken: TransactionBatchToken,
+  status: BatchStatus,
+  jurisdiction: Jurisdiction,
+  ...timestamps,
+})
+export type BatchSummary = Static<typeof BatchSummary>
+
+export const RecordCounts = Type.Record(Type.String(), Type.Integer(), {
+  description: 'number of records in the batch per resource type (every type listed, zero included)',
+})
+
+export const BatchDetail = Type.Object({
+  ...BatchSummary.properties,
+  recordCounts: RecordCounts,
+  totalRecords: Type.Integer(),
+})
+export type BatchDetail = Static<typeof BatchDetail>
+
+export const BatchPage = PagedEnvelope(BatchSummary, 'the caller\'s transaction batches, newest first')

@@ -1,0 +1,86 @@
+// Transaction batch use cases: create, read, list, discard, and the rules every change to a batch's
+// content obeys (the batch is the caller's, of the route's jurisdiction, and not yet submitted).
+import { randomBytes } from 'node:crypto'
+import type { Db, Tx } from '../../platform/db/database.ts'
+import type { Actor } from '../../platform/auth/scopes.ts'
+import { ConflictError, NotFoundError } from '../../platform/http/problem.ts'
+import { offsetOf, toPage, type Page, type PageQuery } from '../../platform/http/paging.ts'
+import * as batches from './batches.repo.ts'
+import * as records from './batch-records.repo.ts'
+import type { BatchDetail, BatchSummary } from './batches.schemas.ts'
+
+/** The eight resource types a batch holds (spec: Resources and their fields). */
+export const BATCH_RESOURCE_TYPES = [
+  'Student', 'DeliveryLocation', 'Program', 'ProgramOffering', 'ProgramEnrolment', 'Subject', 'SubjectOffering', 'SubjectEnrolment',
+] as const
+
+/** A batch as a route names it: the token, and the jurisdiction segment when the route has one. */
+export interface BatchRef {
+  token: string
+  jurisdiction: string | undefined
+}
+
+export function newBatchToken(): string {
+  return randomBytes(24).toString('base64url') // 192 bits: unguessable, URL-safe, opaque
+}
+
+export async function createBatch(db: Db, actor: Actor, jurisdiction: string): Promise<BatchSummary> {
+  const row = await batches.insertBatch(db, { rto: actor.rto, token: newBatchToken(), jurisdiction, clientId: actor.clientId })
+  return toSummary(row)
+}
+
+export async function getBatch(db: Db, actor: Actor, ref: BatchRef): Promise<BatchDetail> {
+  const batch = await requireBatch(db, actor, ref)
+  const counts = await records.countRecordsByType(db, actor.rto, batch.transaction_batch_token)
+  const recordCounts = Object.fromEntries(BATCH_RESOURCE_TYPES.map((type) => [type, counts.get(type) ?? 0]))
+  return { ...toSummary(batch), recordCounts, totalRecords: [...counts.values()].reduce((sum, n) => sum + n, 0) }
+}
+
+export async function listBatches(db: Db, actor: Actor, jurisdiction: string | undefined, page: PageQuery): Promise<Page<BatchSummary>> {
+  const [total, rows] = await Promise.all([
+    batches.countBatches(db, actor.rto, jurisdiction),
+    batches.listBatches(db, actor.rto, jurisdiction, page.pageSize, offsetOf(page)),
+  ])
+  return toPage(rows.map(toSummary), total, page)
+}
+
+export async function discardBatch(db: Db, actor: Actor, ref: BatchRef): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    const batch = await lockOpenBatch(tx, actor, ref)
+    await batches.deleteBatch(tx, actor.rto, batch.transaction_batch_token)
+  })
+}
+
+/** The caller's batch under this route, or 404: another RTO's batch, or another jurisdiction's, does not exist here. */
+export async function requireBatch(db: Db | Tx, actor: Actor, ref: BatchRef): Promise<batches.BatchRow> {
+  const batch = await batches.findBatch(db, actor.rto, ref.token)
+  if (!batch || (ref.jurisdiction !== undefined && batch.jurisdiction !== ref.jurisdiction)) {
+    throw new NotFoundError(`No transaction batch ${ref.token}${ref.jurisdiction ? ` under ${ref.jurisdiction}` : ''} for this RTO.`)
+  }
+  return batch
+}
+
+/** Locks the caller's batch for a change of content; 404 when not found, 409 once submitted. */
+export async function lockOpenBatch(tx: Tx, actor: Actor, ref: BatchRef): Promise<batches.BatchRow> {
+  const batch = await batches.lockBatch(tx, actor.rto, ref.token)
+  if (!batch || (ref.jurisdiction !== undefined && batch.jurisdiction !== ref.jurisdiction)) return requireBatch(tx, actor, ref)
+  assertOpen(batch)
+  return batch
+}
+
+export function assertOpen(batch: batches.BatchRow): void {
+  if (batch.status !== 'NotSubmitted') {
+    throw new ConflictError('batch-submitted', `Transaction batch ${batch.transaction_batch_token} is ${batch.status}; its records can no longer change. Create a new batch.`)
+  }
+}
+
+function toSummary(row: batches.BatchRow): BatchSummary {
+  return {
+    transactionBatchToken: row.transaction_batch_token,
+    status: row.status,
+    jurisdiction: row.jurisdiction as BatchSummary['jurisdiction'],
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    submittedAt: row.submitted_at ? new Date(row.submitted_at).toISOString() : null,
+  }
+}
