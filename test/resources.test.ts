@@ -201,3 +201,20 @@ describe('resources inside a batch', () => {
     ), { numRuns: 150, seed: 20261122 })
   })
 })
+
+describe('the README\'s example', () => {
+  it('Standard workflows 2: npm run example:submit uploads the minimal unit record into a new batch', async () => {
+    const { execFile } = await import('node:child_process')
+    const { promisify } = await import('node:util')
+    const t = await startTestService()
+    try {
+      const { stdout } = await promisify(execFile)(process.execPath, ['scripts/example-submit.ts'], { env: { ...process.env, VETRS_URL: t.baseUrl } })
+      assert.match(stdout, /^transaction batch \S+ \(NSW, NotSubmitted\)$/m)
+      assert.match(stdout, /^9 records in the batch/m)
+      const rows = await t.service.database.db.selectFrom('batch_record').select('resource_type').execute()
+      assert.equal(rows.length, 9)
+    } finally {
+      await t.close()
+    }
+  })
+})
