@@ -14,11 +14,10 @@ import { loadSigningKey } from './platform/auth/signing-key.ts'
 import { createTokenVerifier } from './platform/auth/tokens.ts'
 import { installAuthentication } from './platform/auth/authenticate.ts'
 import { registerAuthRoutes } from './platform/auth/auth.routes.ts'
-import { installValidators } from './platform/http/validation.ts'
+import { installRequestValidation } from './platform/http/request-validation.ts'
 import { DomainError, problemTypeUri, problemTypes } from './platform/http/problem.ts'
 import { installErrorHandling } from './platform/http/error-handler.ts'
 import { installBodyLimits } from './platform/http/body-limits.ts'
-import { installStringRules } from './platform/http/strings.ts'
 import { installJsonBodyParser } from './platform/http/json-body.ts'
 import { installRateLimit } from './platform/http/rate-limit.ts'
 import { installOpenApi } from './platform/http/openapi.ts'
@@ -105,10 +104,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
         throw new DomainError('service-unavailable', 'The service is shutting down; retry shortly.')
       }
     })
-    installValidators(app)
+    installRequestValidation(app)
     installErrorHandling(app)
     installBodyLimits(app, config.limits)
-    installStringRules(app)
     installJsonBodyParser(app)
     await app.register(formBody)
     installAuthentication(app, verifier) // first: its route guard must see every route, the docs' too

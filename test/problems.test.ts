@@ -179,3 +179,20 @@ describe('problem details and structural validation', () => {
     assert.ok(!response.text.includes('.ts:'))
   })
 })
+
+describe('every failing part of a request is reported at once', () => {
+  let t: TestService
+  let token: string
+  before(async () => {
+    t = await startTestService({ extraRoutes: registerProbeRoutes })
+    token = await t.token()
+  })
+  after(() => t.close())
+
+  it('Errors 400: failures in the path, the query and the body come in one problem', async () => {
+    const response = await call(t.baseUrl, 'PUT', '/vet-provider/v1/XX/transaction-batch/abc/student/not-a-uuid', { token, json: { studentUID: 'x', extra: 1 } })
+    assert.equal(response.status, 400)
+    const paths = response.json.errors.map((e: { accessPath: string }) => e.accessPath)
+    for (const expected of ['path.jurisdiction', 'path.studentUID', '$.studentUID', '$.extra']) assert.ok(paths.includes(expected), `${expected} in ${paths}`)
+  })
+})

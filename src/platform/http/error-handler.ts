@@ -1,18 +1,9 @@
 // One place maps every failure to an RFC 9457 response. Bodies never carry stack traces; 5xx details
 // stay in the logs under the request id.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { DomainError, InsufficientScopeError, StructuralError, problemTypes, problemTypeUri, type FieldError, type ProblemDetails, type ProblemKind } from './problem.ts'
-import { toFieldErrors } from './validation.ts'
+import { DomainError, InsufficientScopeError, problemTypes, problemTypeUri, type ProblemDetails, type ProblemKind } from './problem.ts'
 import { WireBodyTooLargeError } from './body-limits.ts'
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** String-rule failures found before schema validation; reported together with schema failures. */
-    stringFailures?: FieldError[]
-  }
-}
-
-const ROOT_BY_PART: Record<string, string> = { body: '$', querystring: 'query', params: 'path', headers: 'header' }
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, kind: ProblemKind, detail: string, extensions: Partial<ProblemDetails> = {}): FastifyReply {
   const { status, title } = problemTypes[kind]
@@ -33,7 +24,7 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) =>
     sendProblem(request, reply, 'not-found', `No operation ${request.method} ${request.url.split('?')[0]}.`))
 
-  app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof WireBodyTooLargeError) {
       // Protocol-level rejection: no problem body (spec: Limits), and the rest of the body is not read.
       return reply.code(413).header('Connection', 'close').send()
@@ -44,14 +35,6 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     if (error instanceof DomainError) {
       return sendProblem(request, reply, error.kind, error.message, error.extensions)
-    }
-    if (error.validation) {
-      const root = ROOT_BY_PART[error.validationContext ?? 'body'] ?? '$'
-      const stringFailures = request.stringFailures ?? []
-      const flagged = new Set(stringFailures.map((failure) => failure.accessPath))
-      const schemaFailures = toFieldErrors(error.validation as never, root).filter((failure) => !flagged.has(failure.accessPath))
-      const structural = new StructuralError([...stringFailures, ...schemaFailures])
-      return sendProblem(request, reply, structural.kind, structural.message, structural.extensions)
     }
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -78,10 +61,5 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     request.log.error({ err: error }, 'unexpected error')
     return sendProblem(request, reply, 'internal-error', 'An unexpected error occurred; the request id identifies it in the service logs.')
-  })
-
-  // Schema failures and string-rule failures are reported together, every one of them.
-  app.addHook('preHandler', async (request) => {
-    if (request.stringFailures?.length) throw new StructuralError(request.stringFailures)
   })
 }

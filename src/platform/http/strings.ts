@@ -87,14 +87,3 @@ export function childPath(parent: string, key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key).replace(/^"|"$/g, "'")}]`
 }
 
-/** Applies the string rules to body, query and path of every request that has a schema for them. */
-export function installStringRules(app: import('fastify').FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    const schema = (request.routeOptions.schema ?? {}) as Record<string, JsonSchema | undefined>
-    const failures: FieldError[] = []
-    if (request.params && typeof request.params === 'object') checkStrings(request.params, schema.params, 'path', failures)
-    if (request.query && typeof request.query === 'object') checkStrings(request.query, schema.querystring, 'query', failures)
-    if (request.body !== undefined && request.body !== null) request.body = checkStrings(request.body, schema.body, '$', failures)
-    if (failures.length > 0) request.stringFailures = failures
-  })
-}
