@@ -13,6 +13,7 @@ export interface BatchRecordTable {
   body: unknown
   uploaded_by_client: string
   uploaded_at: Date
+  change_seq: import('kysely').Generated<string>
 }
 
 declare module '../../platform/db/schema.ts' {
@@ -37,26 +38,27 @@ export interface RecordUpload {
 }
 
 /**
- * Creates or replaces a record in one statement, only while the batch is open, and marks the batch
- * content as changed. The hot path of uploading: one round trip. Returns undefined when the batch is
- * missing, of another jurisdiction, or submitted (the caller tells which).
+ * Creates or replaces a record in one statement, only while the batch is open. The hot path of
+ * uploading: one round trip. The batch row is only share-locked (FOR KEY SHARE), so concurrent
+ * uploads to one batch do not queue on it, while a submit (FOR UPDATE) still waits for them.
+ * Returns undefined when the batch is missing, of another jurisdiction, or submitted.
  */
 export async function upsertRecord(db: Executor, upload: RecordUpload): Promise<'created' | 'replaced' | undefined> {
   const result = await sql<{ created: boolean }>`
     WITH open_batch AS (
-      UPDATE transaction_batch
-         SET content_version = content_version + 1, updated_at = now()
+      SELECT rto_id, transaction_batch_token FROM transaction_batch
        WHERE rto_id = ${upload.rto} AND transaction_batch_token = ${upload.token}
          AND status = 'NotSubmitted'
          AND (${upload.jurisdiction ?? null}::text IS NULL OR jurisdiction = ${upload.jurisdiction ?? null}::text)
-      RETURNING rto_id, transaction_batch_token
+         FOR KEY SHARE
     )
     INSERT INTO batch_record AS r (rto_id, transaction_batch_token, resource_type, resource_uid, change_tracking_identifier, is_voided, body, uploaded_by_client, uploaded_at)
     SELECT rto_id, transaction_batch_token, ${upload.resourceType}, ${upload.resourceUID}::uuid, ${upload.changeTrackingIdentifier}, ${upload.isVoided}, ${JSON.stringify(upload.body)}::jsonb, ${upload.clientId}, now()
       FROM open_batch
     ON CONFLICT (rto_id, transaction_batch_token, resource_type, resource_uid) DO UPDATE
        SET change_tracking_identifier = excluded.change_tracking_identifier, is_voided = excluded.is_voided,
-           body = excluded.body, uploaded_by_client = excluded.uploaded_by_client, uploaded_at = excluded.uploaded_at
+           body = excluded.body, uploaded_by_client = excluded.uploaded_by_client, uploaded_at = excluded.uploaded_at,
+           change_seq = excluded.change_seq
     RETURNING (xmax = 0) AS created`.execute(db)
   const row = result.rows[0]
   return row === undefined ? undefined : row.created ? 'created' : 'replaced'
@@ -99,4 +101,12 @@ export async function countRecordsByType(db: Executor, rto: string, token: strin
     .groupBy('resource_type')
     .execute()
   return new Map(rows.map((row) => [row.resource_type, Number(row.count)]))
+}
+
+/** When the batch's records last changed by upload (deletions move the batch's own updated_at). */
+export async function lastUpload(db: Executor, rto: string, token: string): Promise<Date | undefined> {
+  const row = await db.selectFrom('batch_record').select((eb) => eb.fn.max('uploaded_at').as('latest'))
+    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token)
+    .executeTakeFirst()
+  return row?.latest ? new Date(row.latest) : undefined
 }

@@ -31,9 +31,14 @@ export async function createBatch(db: Db, actor: Actor, jurisdiction: string): P
 
 export async function getBatch(db: Db, actor: Actor, ref: BatchRef): Promise<BatchDetail> {
   const batch = await requireBatch(db, actor, ref)
-  const counts = await records.countRecordsByType(db, actor.rto, batch.transaction_batch_token)
+  const [counts, lastUpload] = await Promise.all([
+    records.countRecordsByType(db, actor.rto, batch.transaction_batch_token),
+    records.lastUpload(db, actor.rto, batch.transaction_batch_token),
+  ])
   const recordCounts = Object.fromEntries(BATCH_RESOURCE_TYPES.map((type) => [type, counts.get(type) ?? 0]))
-  return { ...toSummary(batch), recordCounts, totalRecords: [...counts.values()].reduce((sum, n) => sum + n, 0) }
+  const summary = toSummary(batch)
+  const updatedAt = lastUpload && lastUpload.toISOString() > summary.updatedAt ? lastUpload.toISOString() : summary.updatedAt
+  return { ...summary, updatedAt, recordCounts, totalRecords: [...counts.values()].reduce((sum, n) => sum + n, 0) }
 }
 
 export async function listBatches(db: Db, actor: Actor, jurisdiction: string | undefined, page: PageQuery): Promise<Page<BatchSummary>> {
