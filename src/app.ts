@@ -26,6 +26,7 @@ import { createMetrics, installRequestMetrics } from './platform/observability/m
 import { housekeepingJob } from './modules/housekeeping/index.ts'
 import { registerBatchRoutes } from './modules/batches/index.ts'
 import { registerResourceRoutes } from './modules/resources/index.ts'
+import { createReferenceLookup, registerReferenceDataRoutes, seedReferenceData, type ReferenceLookup } from './modules/reference-data/index.ts'
 import { Resources } from './platform/lifecycle.ts'
 
 export interface Service {
@@ -34,6 +35,8 @@ export interface Service {
   database: DatabaseHandle
   queue: Queue
   jobs: { housekeeping: ReturnType<typeof housekeepingJob> }
+  /** Reference datasets in memory, for business rules. */
+  referenceLookup: ReferenceLookup
   logger: Logger
   /** Stops accepting requests, lets in-flight requests and jobs finish, then closes the database. */
   close(): Promise<void>
@@ -72,6 +75,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const migrated = await migrateToLatest(database.db)
     if (migrated.length > 0) logger.info({ migrations: migrated }, 'database migrated')
     await prepareDemoClients(database.db, config.mode)
+    const seeded = await seedReferenceData(database.db)
+    if (seeded.length > 0) logger.info({ datasets: seeded.map((s) => `${s.dataset}:${s.created}`) }, 'reference data seeded')
+    const referenceLookup = createReferenceLookup(database.db)
 
     const metrics = createMetrics()
     const jobs = { housekeeping: housekeepingJob(database.db) }
@@ -118,11 +124,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
     registerAuthRoutes(app, { db: database.db, key, auth: config.auth })
     registerBatchRoutes(app, database.db)
     registerResourceRoutes(app, database.db)
+    registerReferenceDataRoutes(app, database.db)
     options.extraRoutes?.(app, { database })
     await app.ready()
 
     if (options.workers ?? config.runWorkers) await queue.startWorkers()
-    return { config, app, database, queue, jobs, logger, close: () => resources.closeAll() }
+    return { config, app, database, queue, jobs, referenceLookup, logger, close: () => resources.closeAll() }
   } catch (error) {
     await resources.closeAll().catch(() => {})
     throw error

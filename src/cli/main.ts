@@ -2,12 +2,14 @@
 //   npm run migrate
 //   npm run cli -- clients add <clientId> --rto 90001 [--scopes vet:report,vet:read]
 //   npm run cli -- clients list | disable <clientId> | enable <clientId> | rotate-secret <clientId>
+//   npm run cli -- reference-data load <dataset> <file.csv|tsv>   |   reference-data list
 import { Command } from 'commander'
 import { loadConfig } from '../config/config.ts'
 import { openDatabase, type Db } from '../platform/db/database.ts'
 import { migrateToLatest } from '../platform/db/migrate.ts'
 import * as clients from '../platform/auth/clients.service.ts'
 import { ALL_SCOPES } from '../platform/auth/scopes.ts'
+import { datasets, loadReleaseFile, ReleaseFileError } from '../modules/reference-data/index.ts'
 
 async function withDatabase(action: (db: Db) => Promise<void>): Promise<void> {
   const handle = await openDatabase(loadConfig().database)
@@ -54,9 +56,22 @@ clientCommand.command('rotate-secret <clientId>').description('issue a new secre
   console.log(`client_id:     ${clientId}\nclient_secret: ${secret}\nStore the secret now: it is kept only as a hash and cannot be shown again.`)
 }))
 
+const referenceData = program.command('reference-data').description('reference and classification datasets')
+
+referenceData.command('load <dataset> <file>').description('load a release (CSV or TSV) as a diff against what is held')
+  .action((dataset: string, file: string) => withDatabase(async (db) => {
+    const summary = await loadReleaseFile(db, dataset, file)
+    console.log(`${dataset}: ${summary.created} created, ${summary.updated} updated, ${summary.endDated} end-dated, ${summary.unchanged} unchanged` +
+      (summary.sysEffectiveFrom ? ` (sysEffectiveFrom ${summary.sysEffectiveFrom})` : ' (nothing changed)'))
+  }))
+
+referenceData.command('list').description('the datasets and where they come from').action(() => {
+  console.table(datasets.map((d) => ({ name: d.name, kind: d.kind, source: d.source })))
+})
+
 try {
   await program.parseAsync()
 } catch (error) {
-  console.error(error instanceof clients.ClientInputError ? `error: ${error.message}` : error)
+  console.error(error instanceof clients.ClientInputError || error instanceof ReleaseFileError ? `error: ${error.message}` : error)
   process.exitCode = 1
 }

@@ -1,0 +1,112 @@
+// SQL for reference data versions. Writers are serialised (one transaction-scoped advisory lock) and
+// stamp their versions after taking the lock, strictly later than every version before: so versions
+// become visible in the order of their sysEffectiveFrom, which is what makes the watermark safe.
+import { sql, type Generated } from 'kysely'
+import type { Executor, Tx } from '../../platform/db/database.ts'
+
+export interface ReferenceRecordVersionTable {
+  version_id: Generated<string>
+  dataset: string
+  record_id: string
+  code: string
+  description: string
+  avetmiss_code: string | null
+  business_effective_from: string | null
+  business_effective_to: string | null
+  status: 'Active' | 'Inactive'
+  sys_effective_from: string
+  is_current: Generated<boolean>
+}
+
+declare module '../../platform/db/schema.ts' {
+  interface Database {
+    reference_record_version: ReferenceRecordVersionTable
+  }
+}
+
+export interface CurrentRecord {
+  recordId: string
+  code: string
+  description: string
+  avetmissCode: string | null
+  businessEffectiveFrom: string | null
+  businessEffectiveTo: string | null
+  status: 'Active' | 'Inactive'
+}
+
+export interface SyncedRecord extends CurrentRecord {
+  versionId: number
+  sysEffectiveFrom: string
+}
+
+const WRITE_LOCK = 7_410_321 // arbitrary, fixed: the one advisory lock reference data writers take
+
+/** Serialises writers until the transaction ends, then gives the instant this write is stamped with. */
+export async function lockForWriting(tx: Tx): Promise<string> {
+  await sql`SELECT pg_advisory_xact_lock(${WRITE_LOCK})`.execute(tx)
+  const result = await sql<{ stamp: string }>`
+    SELECT to_char(GREATEST(clock_timestamp(), COALESCE(max(sys_effective_from) + interval '1 microsecond', clock_timestamp())) AT TIME ZONE 'UTC',
+                   'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS stamp
+      FROM reference_record_version`.execute(tx)
+  return result.rows[0]!.stamp
+}
+
+export async function currentRecords(db: Executor, dataset: string): Promise<CurrentRecord[]> {
+  const rows = await db.selectFrom('reference_record_version')
+    .select(['record_id', 'code', 'description', 'avetmiss_code', 'business_effective_from', 'business_effective_to', 'status'])
+    .where('dataset', '=', dataset).where('is_current', '=', true)
+    .execute()
+  return rows.map((row) => ({
+    recordId: row.record_id, code: row.code, description: row.description, avetmissCode: row.avetmiss_code,
+    businessEffectiveFrom: row.business_effective_from, businessEffectiveTo: row.business_effective_to, status: row.status,
+  }))
+}
+
+export async function hasRecords(db: Executor, dataset: string): Promise<boolean> {
+  return (await db.selectFrom('reference_record_version').select('version_id').where('dataset', '=', dataset).limit(1).executeTakeFirst()) !== undefined
+}
+
+/** Adds new versions stamped `stamp`; the records' earlier versions stop being current. */
+export async function addVersions(tx: Tx, dataset: string, stamp: string, versions: CurrentRecord[]): Promise<void> {
+  const CHUNK = 1000
+  for (let start = 0; start < versions.length; start += CHUNK) {
+    const chunk = versions.slice(start, start + CHUNK)
+    await tx.updateTable('reference_record_version').set({ is_current: false })
+      .where('dataset', '=', dataset).where('is_current', '=', true).where('code', 'in', chunk.map((v) => v.code))
+      .execute()
+    await tx.insertInto('reference_record_version').values(chunk.map((v) => ({
+      dataset, record_id: v.recordId, code: v.code, description: v.description, avetmiss_code: v.avetmissCode,
+      business_effective_from: v.businessEffectiveFrom, business_effective_to: v.businessEffectiveTo,
+      status: v.status, sys_effective_from: stamp,
+    }))).execute()
+  }
+}
+
+export async function countChangesSince(db: Executor, dataset: string, changedSince: string): Promise<number> {
+  const row = await db.selectFrom('reference_record_version').select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('dataset', '=', dataset).where('sys_effective_from', '>=', changedSince)
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+/** Versions stamped at or after changedSince, oldest first (ties by version): a sequence that only grows at its end. */
+export async function changesSince(db: Executor, dataset: string, changedSince: string, limit: number, offset: number): Promise<SyncedRecord[]> {
+  const result = await sql<{ version_id: string; record_id: string; code: string; description: string; avetmiss_code: string | null; business_effective_from: string | null; business_effective_to: string | null; status: 'Active' | 'Inactive'; stamp: string }>`
+    SELECT version_id, record_id, code, description, avetmiss_code, business_effective_from, business_effective_to, status,
+           to_char(sys_effective_from AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS stamp
+      FROM reference_record_version
+     WHERE dataset = ${dataset} AND sys_effective_from >= ${changedSince}::timestamptz
+     ORDER BY sys_effective_from, version_id
+     LIMIT ${limit} OFFSET ${offset}`.execute(db)
+  return result.rows.map((row) => ({
+    recordId: row.record_id, versionId: Number(row.version_id), code: row.code, description: row.description, avetmissCode: row.avetmiss_code,
+    businessEffectiveFrom: row.business_effective_from, businessEffectiveTo: row.business_effective_to, status: row.status, sysEffectiveFrom: row.stamp,
+  }))
+}
+
+/** The latest change of every dataset, for cache invalidation. */
+export async function latestChanges(db: Executor): Promise<Map<string, string>> {
+  const result = await sql<{ dataset: string; latest: string }>`
+    SELECT dataset, max(sys_effective_from)::text AS latest FROM reference_record_version GROUP BY dataset`.execute(db)
+  return new Map(result.rows.map((row) => [row.dataset, row.latest]))
+}

@@ -1,0 +1,59 @@
+// HTTP wiring for reference data synchronisation (spec: Endpoints, Reference data synchronisation).
+import Type from 'typebox'
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { Db } from '../../platform/db/database.ts'
+import { Scopes } from '../../platform/auth/scopes.ts'
+import { MAX_PAGE_NUMBER, PagedEnvelope } from '../../platform/http/paging.ts'
+import { Strict, UtcDateTime } from '../../platform/http/types.ts'
+import { API_PREFIX } from '../batches/index.ts'
+import { datasets } from './datasets.ts'
+import * as service from './reference-data.service.ts'
+
+export const DEFAULT_SYNC_PAGE_SIZE = 500
+
+const syncQuery = {
+  changedSince: UtcDateTime({ description: 'watermark, inclusive: versions stamped at or after it are returned; 1901-01-01T00:00:00Z for a full load' }),
+  PageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUMBER, description: 'default 1' })),
+  PageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: `default ${DEFAULT_SYNC_PAGE_SIZE}` })),
+}
+
+const ReferenceRecord = Type.Object({
+  recordId: Type.String({ format: 'uuid', description: 'stable identity of the record across its versions: upsert by it' }),
+  versionId: Type.Integer({ description: 'this version; orders versions stamped in the same instant' }),
+  code: Type.String(),
+  description: Type.String(),
+  avetmissCode: Type.Union([Type.String(), Type.Null()], { description: 'the AVETMISS 8.0 code of a word, where there is one' }),
+  businessEffectiveFrom: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+  businessEffectiveTo: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+  status: Type.Union([Type.Literal('Active'), Type.Literal('Inactive')]),
+  sysEffectiveFrom: Type.String({ description: 'system time of this version, UTC, microseconds: the watermark to store is the largest seen' }),
+})
+
+const description = 'Versions of the dataset\'s records stamped at or after changedSince, oldest first. Process every page, then store the largest sysEffectiveFrom seen as the next changedSince; upsert by recordId. Records missing from a response are not deleted.'
+
+export function registerReferenceDataRoutes(fastify: FastifyInstance, db: Db): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+  const config = { scope: Scopes.referenceData }
+  const pageOf = (query: { PageNumber?: number; PageSize?: number }) => ({ pageNumber: query.PageNumber ?? 1, pageSize: query.PageSize ?? DEFAULT_SYNC_PAGE_SIZE })
+  const names = (kind: string) => datasets.filter((d) => d.kind === kind).map((d) => d.name).join(', ')
+
+  app.get(`${API_PREFIX}/reference-data/:dataset`, {
+    config,
+    schema: {
+      tags: ['Reference data'], summary: 'Synchronise one reference dataset', description: `${description} Datasets: ${names('reference')}.`,
+      params: Strict({ dataset: Type.String({ minLength: 1, maxLength: 100 }) }),
+      querystring: Strict(syncQuery),
+      response: { 200: PagedEnvelope(ReferenceRecord, 'reference records') },
+    },
+  }, async (request) => service.changesSince(db, request.params.dataset, 'reference', request.query.changedSince, pageOf(request.query)))
+
+  app.get(`${API_PREFIX}/classification`, {
+    config,
+    schema: {
+      tags: ['Reference data'], summary: 'Synchronise one classification', description: `${description} The classification is chosen with the classification parameter: ${names('classification')}.`,
+      querystring: Strict({ classification: Type.String({ minLength: 1, maxLength: 100, description: 'which classification' }), ...syncQuery }),
+      response: { 200: PagedEnvelope(ReferenceRecord, 'classification records') },
+    },
+  }, async (request) => service.changesSince(db, request.query.classification, 'classification', request.query.changedSince, pageOf(request.query)))
+}

@@ -1,0 +1,93 @@
+// Loading releases of reference datasets (as a diff against what is held) and synchronising them
+// out by watermark (spec: Reference data synchronisation).
+import { randomUUID } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import type { Db } from '../../platform/db/database.ts'
+import { NotFoundError } from '../../platform/http/problem.ts'
+import { offsetOf, toPage, type Page, type PageQuery } from '../../platform/http/paging.ts'
+import { datasets, type DatasetDefinition } from './datasets.ts'
+import { parseReleaseFile, type ReleaseRecord } from './release-file.ts'
+import * as repo from './reference-data.repo.ts'
+
+export interface LoadSummary {
+  dataset: string
+  created: number
+  updated: number
+  endDated: number
+  unchanged: number
+  sysEffectiveFrom: string | null
+}
+
+export function findDataset(name: string, kind?: DatasetDefinition['kind']): DatasetDefinition | undefined {
+  return (datasets as readonly DatasetDefinition[]).find((dataset) => dataset.name === name && (kind === undefined || dataset.kind === kind))
+}
+
+const sameContent = (held: repo.CurrentRecord, release: ReleaseRecord) =>
+  held.description === release.description && held.avetmissCode === release.avetmissCode &&
+  held.businessEffectiveFrom === release.businessEffectiveFrom && held.businessEffectiveTo === release.businessEffectiveTo
+
+/**
+ * Applies a release: new codes are created, changed ones updated, codes missing from the release
+ * end-dated (made Inactive, never deleted), unchanged ones left alone. Idempotent: the same release
+ * twice changes nothing the second time.
+ */
+export async function loadRelease(db: Db, dataset: string, release: ReleaseRecord[], options: { today?: string; onlyIfEmpty?: boolean } = {}): Promise<LoadSummary> {
+  const today = options.today ?? new Date().toISOString().slice(0, 10)
+  return db.transaction().execute(async (tx) => {
+    const stamp = await repo.lockForWriting(tx)
+    const summary: LoadSummary = { dataset, created: 0, updated: 0, endDated: 0, unchanged: 0, sysEffectiveFrom: null }
+    if (options.onlyIfEmpty && (await repo.hasRecords(tx, dataset))) return summary
+    const held = new Map((await repo.currentRecords(tx, dataset)).map((record) => [record.code, record]))
+    const versions: repo.CurrentRecord[] = []
+    for (const record of release) {
+      const current = held.get(record.code)
+      held.delete(record.code)
+      if (!current) {
+        versions.push({ ...record, recordId: randomUUID(), status: 'Active' })
+        summary.created++
+      } else if (current.status === 'Inactive' || !sameContent(current, record)) {
+        versions.push({ ...record, recordId: current.recordId, status: 'Active' })
+        summary.updated++
+      } else {
+        summary.unchanged++
+      }
+    }
+    for (const missing of held.values()) {
+      if (missing.status === 'Inactive') continue // already end-dated by an earlier release
+      const endDate = missing.businessEffectiveTo && missing.businessEffectiveTo < today ? missing.businessEffectiveTo : today
+      versions.push({ ...missing, status: 'Inactive', businessEffectiveTo: endDate })
+      summary.endDated++
+    }
+    if (versions.length > 0) {
+      await repo.addVersions(tx, dataset, stamp, versions)
+      summary.sysEffectiveFrom = stamp
+    }
+    return summary
+  })
+}
+
+export async function loadReleaseFile(db: Db, dataset: string, path: string): Promise<LoadSummary> {
+  if (!findDataset(dataset)) throw new Error(`unknown dataset ${dataset}; known: ${datasets.map((d) => d.name).join(', ')}`)
+  return loadRelease(db, dataset, parseReleaseFile(await readFile(path, 'utf8'), path))
+}
+
+/** At first start, every dataset that holds nothing yet gets its seed release, through the same loader. */
+export async function seedReferenceData(db: Db): Promise<LoadSummary[]> {
+  const summaries: LoadSummary[] = []
+  for (const dataset of datasets as readonly DatasetDefinition[]) {
+    if (await repo.hasRecords(db, dataset.name)) continue
+    const file = new URL(`./seed/${dataset.seedFile}`, import.meta.url)
+    const release = parseReleaseFile(await readFile(file, 'utf8'), dataset.seedFile)
+    summaries.push(await loadRelease(db, dataset.name, release, { onlyIfEmpty: true }))
+  }
+  return summaries
+}
+
+export async function changesSince(db: Db, name: string, kind: DatasetDefinition['kind'], changedSince: string, page: PageQuery): Promise<Page<repo.SyncedRecord>> {
+  if (!findDataset(name, kind)) throw new NotFoundError(`No ${kind === 'reference' ? 'reference dataset' : 'classification'} ${name}.`)
+  const [total, records] = await Promise.all([
+    repo.countChangesSince(db, name, changedSince),
+    repo.changesSince(db, name, changedSince, page.pageSize, offsetOf(page)),
+  ])
+  return toPage(records, total, page)
+}
