@@ -8,7 +8,7 @@ import autocannon from 'autocannon'
 export interface LoadRequest {
   url: string
   headers: Record<string, string>
-  /** The body, split around the recordUid placeholder. */
+  /** The body, split around the placeholder of the record's UID. */
   bodyBefore: string
   bodyAfter: string
   connections: number

@@ -1,14 +1,16 @@
 // `npm run bench`: throughput and p99 latency of (A) the real service's authenticated, validated,
-// persisted POST against (B) a bare Fastify app doing the same validation and insert, on embedded
-// PGlite (always) and on PostgreSQL (when DATABASE_URL is set). See bench/README.md.
+// persisted POST against (B) a bare Fastify app doing the same validation and insert, and of (U) the
+// service's Student upload into a transaction batch against the same (B) at 50 connections, on
+// embedded PGlite (always) and on PostgreSQL (when DATABASE_URL is set). See bench/README.md.
 import { execFileSync, fork, type ChildProcess } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { cpus } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import type { LoadRequest, LoadResult } from './load.ts'
-import { BENCH_PATH, UID_PLACEHOLDER, countBenchRows, sampleBody, truncateBenchTable } from './record.ts'
-import { startBare, startService, type Target } from './targets.ts'
+import { UID_PLACEHOLDER, sampleBody } from './record.ts'
+import { sampleStudentBody } from './student.ts'
+import { startBare, startService, startUpload, type Target } from './targets.ts'
 
 // ---- settings -------------------------------------------------------------------------------------
 
@@ -27,15 +29,19 @@ const settings = {
   seconds: positiveInteger('BENCH_SECONDS', 5, 600),
   warmupSeconds: positiveInteger('BENCH_WARMUP_SECONDS', 2, 60),
   connections: positiveInteger('BENCH_CONNECTIONS', 10, 1000),
+  uploadConnections: positiveInteger('BENCH_UPLOAD_CONNECTIONS', 50, 1000),
 }
 const adminUrl = process.env.DATABASE_URL || undefined
 
-const body = sampleBody()
-const [bodyBefore, bodyAfter] = body.split(UID_PLACEHOLDER) as [string, string]
+/** Issue 3: the Student upload must reach at least this share of the bare route's throughput. */
+const UPLOAD_TARGET_RATIO = 0.6
 
 // Everything is bounded: if the whole benchmark overruns its budget, give up rather than hang.
+// Per database: two comparisons of two targets, each a warm-up and the runs (with some seconds per
+// run for starting the load generator, truncating and counting), plus starting and stopping.
 const databases = adminUrl ? 2 : 1
-const budgetSeconds = databases * (2 * (settings.warmupSeconds + settings.runs * (settings.seconds + 5)) + 120)
+const comparisonSeconds = 2 * (settings.warmupSeconds + settings.runs * (settings.seconds + 10))
+const budgetSeconds = databases * (2 * comparisonSeconds + 150)
 const watchdog = setTimeout(() => {
   console.error(`bench: gave up after ${budgetSeconds} s (over budget)`)
   process.exit(2)
@@ -56,14 +62,15 @@ process.on('SIGINT', () => {
 
 const LOAD_SCRIPT = fileURLToPath(new URL('./load.ts', import.meta.url))
 
-function load(target: Target, seconds: number): Promise<LoadResult> {
+function load(target: Target, connections: number, seconds: number): Promise<LoadResult> {
   if (interrupted) return Promise.reject(new Error('interrupted'))
+  const [bodyBefore, bodyAfter] = target.body.split(UID_PLACEHOLDER) as [string, string]
   const request: LoadRequest = {
-    url: `${target.url}${BENCH_PATH}`,
+    url: `${target.url}${target.path}`,
     headers: target.headers,
     bodyBefore,
     bodyAfter,
-    connections: settings.connections,
+    connections,
     seconds,
   }
   return new Promise((resolve, reject) => {
@@ -85,24 +92,31 @@ function load(target: Target, seconds: number): Promise<LoadResult> {
 
 // ---- checks ---------------------------------------------------------------------------------------
 
-/** Before measuring: the route writes (201), validation is live (400), and for A auth is live (401). */
+/**
+ * Before measuring: the route writes (201), validation is live (400), for A and U auth is live (401),
+ * and for U a second upload of the same student replaces it (200), so fresh UIDs mean new records.
+ */
 async function check(target: Target): Promise<void> {
+  const answers = new Map<number, string>() // the last body seen per status, for the error message
   const post = async (payload: string, headers: Record<string, string>) => {
-    const response = await fetch(`${target.url}${BENCH_PATH}`, {
+    const response = await fetch(`${target.url}${target.path}`, {
       method: 'POST', body: payload, headers: { 'content-type': 'application/json', ...headers }, signal: AbortSignal.timeout(10_000),
     })
-    await response.arrayBuffer()
+    const text = await response.text()
+    answers.set(response.status, text)
     return response.status
   }
-  const valid = bodyBefore + randomUUID() + bodyAfter
+  const valid = target.body.replace(UID_PLACEHOLDER, randomUUID())
   const expectations: [string, number, number][] = [
     ['valid record', await post(valid, target.headers), 201],
-    ['invalid record', await post(valid.replace('"reportingYear":2026', '"reportingYear":"2026"'), target.headers), 400],
+    ['invalid record', await post(target.invalid(valid), target.headers), 400],
   ]
-  if (target.name === 'A') expectations.push(['no bearer token', await post(valid, {}), 401])
+  if (target.name !== 'B') expectations.push(['no bearer token', await post(valid, {}), 401])
+  if (target.name === 'U') expectations.push(['the same student again', await post(valid, target.headers), 200])
   const wrong = expectations.filter(([, got, expected]) => got !== expected)
   if (wrong.length > 0) {
-    throw new Error(`${target.name} does not behave: ${wrong.map(([what, got, expected]) => `${what} gave ${got}, expected ${expected}`).join('; ')}`)
+    throw new Error(`${target.name} does not behave: ${wrong.map(([what, got, expected]) => `${what} gave ${got}, expected ${expected}`).join('; ')}`
+      + ` (last ${wrong[0]![1]} answer: ${answers.get(wrong[0]![1])?.slice(0, 1000)})`)
   }
 }
 
@@ -116,11 +130,15 @@ interface Figures {
   runs: Run[]
 }
 
+interface Ratio { throughput: number; p99: number }
+
 interface DatabaseFigures {
   database: 'pglite' | 'postgres'
   A: Figures
   B: Figures
-  ratio: { throughput: number; p99: number }
+  ratio: Ratio
+  /** The Student upload (U) against the same bare route (B), both at settings.uploadConnections. */
+  upload: { U: Figures; B: Figures; ratio: Ratio; pass: boolean }
   problems: string[]
 }
 
@@ -134,44 +152,58 @@ function figures(runs: Run[]): Figures {
   return { requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)), p99Ms: median(runs.map((run) => run.p99Ms)), runs }
 }
 
-async function measure(database: DatabaseFigures['database'], env: Record<string, string>): Promise<DatabaseFigures> {
-  const targets: Target[] = []
-  try {
-    targets.push(await startService(env))
-    targets.push(await startBare(env))
-    const [a, b] = targets as [Target, Target]
-    for (const target of targets) await check(target)
-
-    for (const target of targets) {
-      process.stdout.write(`  ${database} ${target.name}: warm-up ${settings.warmupSeconds} s\n`)
-      await load(target, settings.warmupSeconds)
-    }
-    const runs: Record<'A' | 'B', Run[]> = { A: [], B: [] }
-    const problems: string[] = []
-    for (let i = 0; i < settings.runs; i++) {
-      // Alternate the order so neither target always runs first (or on a warmer machine).
-      for (const target of i % 2 === 0 ? [a, b] : [b, a]) {
-        await truncateBenchTable(target.db)
-        const result = await load(target, settings.seconds)
-        const rows = await countBenchRows(target.db)
-        const run: Run = { ...result, rows }
-        runs[target.name].push(run)
-        process.stdout.write(`  ${database} ${target.name}: run ${i + 1}/${settings.runs}: ${fixed(run.requestsPerSecond, 0)} req/s, p99 ${fixed(run.p99Ms, 2)} ms\n`)
-        if (run.non2xx > 0 || run.errors > 0) {
-          problems.push(`${target.name} run ${i + 1}: ${run.non2xx} non-2xx, ${run.errors} errors (${run.timeouts} timeouts), status codes ${JSON.stringify(run.statusCodes)}`)
-        }
-        if (rows < run.ok) problems.push(`${target.name} run ${i + 1}: ${run.ok} successful responses but only ${rows} rows written`)
+/**
+ * One comparison: each target warmed up, then settings.runs runs each, the two alternating, every
+ * run starting from an emptied table. `tag` marks the progress lines and problems of a comparison.
+ */
+async function compare(database: string, pair: [Target, Target], connections: number, tag: string, problems: string[]): Promise<[Figures, Figures]> {
+  const label = (target: Target) => `${target.name}${tag}`
+  for (const target of pair) {
+    process.stdout.write(`  ${database} ${label(target)}: warm-up ${settings.warmupSeconds} s\n`)
+    await load(target, connections, settings.warmupSeconds)
+  }
+  const runs = new Map<Target, Run[]>(pair.map((target) => [target, []]))
+  for (let i = 0; i < settings.runs; i++) {
+    // Alternate the order so neither target always runs first (or on a warmer machine).
+    for (const target of i % 2 === 0 ? pair : [pair[1], pair[0]]) {
+      await target.reset()
+      const result = await load(target, connections, settings.seconds)
+      const rows = await target.count()
+      const run: Run = { ...result, rows }
+      runs.get(target)!.push(run)
+      process.stdout.write(`  ${database} ${label(target)}: run ${i + 1}/${settings.runs}: ${fixed(run.requestsPerSecond, 0)} req/s, p99 ${fixed(run.p99Ms, 2)} ms\n`)
+      if (run.non2xx > 0 || run.errors > 0) {
+        problems.push(`${label(target)} run ${i + 1}: ${run.non2xx} non-2xx, ${run.errors} errors (${run.timeouts} timeouts), status codes ${JSON.stringify(run.statusCodes)}`)
       }
+      if (rows < run.ok) problems.push(`${label(target)} run ${i + 1}: ${run.ok} successful responses but only ${rows} rows written`)
     }
-    const A = figures(runs.A)
-    const B = figures(runs.B)
+  }
+  return [figures(runs.get(pair[0])!), figures(runs.get(pair[1])!)]
+}
+
+const ratioOf = (x: Figures, y: Figures): Ratio => ({ throughput: x.requestsPerSecond / y.requestsPerSecond, p99: x.p99Ms / y.p99Ms })
+
+async function measure(database: DatabaseFigures['database'], env: Record<string, string>): Promise<DatabaseFigures> {
+  const servers: Target[] = []
+  try {
+    servers.push(await startService(env))
+    servers.push(await startBare(env))
+    const [a, b] = servers as [Target, Target]
+    const u = await startUpload(a) // the same server as A: closed with it
+    for (const target of [a, b, u]) await check(target)
+
+    const problems: string[] = []
+    const [A, B] = await compare(database, [a, b], settings.connections, '', problems)
+    const [uploadU, uploadB] = await compare(database, [u, b], settings.uploadConnections, `@${settings.uploadConnections}`, problems)
+    const uploadRatio = ratioOf(uploadU, uploadB)
     return {
       database, A, B,
-      ratio: { throughput: A.requestsPerSecond / B.requestsPerSecond, p99: A.p99Ms / B.p99Ms },
+      ratio: ratioOf(A, B),
+      upload: { U: uploadU, B: uploadB, ratio: uploadRatio, pass: uploadRatio.throughput >= UPLOAD_TARGET_RATIO },
       problems,
     }
   } finally {
-    for (const target of targets.reverse()) await target.close()
+    for (const server of servers.reverse()) await server.close()
   }
 }
 
@@ -220,11 +252,15 @@ async function main(): Promise<number> {
     commit: commit(),
     node: process.version,
     cpu: `${cpus()[0]?.model ?? 'unknown'} x${cpus().length}`,
-    bodyBytes: Buffer.byteLength(body), // the UUID that replaces the placeholder has the same length
+    // The UUID that replaces the placeholder has the same length.
+    bodyBytes: Buffer.byteLength(sampleBody()),
+    studentBodyBytes: Buffer.byteLength(sampleStudentBody()),
     ...settings,
+    uploadTargetRatio: UPLOAD_TARGET_RATIO,
   }
   console.log(`bench: ${meta.date}, commit ${meta.commit}, Node ${meta.node}, ${meta.cpu}`)
   console.log(`bench: ${settings.runs} run(s) of ${settings.seconds} s after ${settings.warmupSeconds} s warm-up, ${settings.connections} connections, body ${meta.bodyBytes} bytes`)
+  console.log(`bench: Student upload (U) vs bare route (B) at ${settings.uploadConnections} connections, Student body ${meta.studentBodyBytes} bytes`)
   if (!adminUrl) console.log('bench: no DATABASE_URL, PostgreSQL is skipped')
 
   const results: DatabaseFigures[] = []
@@ -239,6 +275,18 @@ async function main(): Promise<number> {
   }
   console.log(`\nMedians of ${settings.runs} run(s); A/B is the throughput ratio (req/s) and the p99 ratio.\n`)
   console.log(table(rows))
+
+  const target = `U/B >= ${UPLOAD_TARGET_RATIO.toFixed(2)}`
+  const uploadRows = [['database', 'target', 'req/s', 'p99 ms', target]]
+  for (const result of results) {
+    const { U, B, ratio, pass } = result.upload
+    uploadRows.push([result.database, 'U Student upload', fixed(U.requestsPerSecond, 0), fixed(U.p99Ms, 2), ''])
+    uploadRows.push([result.database, 'B bare Fastify', fixed(B.requestsPerSecond, 0), fixed(B.p99Ms, 2), ''])
+    uploadRows.push([result.database, 'U/B', fixed(ratio.throughput, 3), fixed(ratio.p99, 3), pass ? 'PASS' : 'FAIL'])
+  }
+  console.log(`\nStudent upload (U) vs bare route (B) at ${settings.uploadConnections} connections: medians of ${settings.runs} run(s);`)
+  console.log(`U/B is the throughput ratio and the p99 ratio; the target is U at least ${UPLOAD_TARGET_RATIO * 100} % of B's req/s.\n`)
+  console.log(table(uploadRows))
   const problems = results.flatMap((result) => result.problems.map((problem) => `${result.database}: ${problem}`))
   if (problems.length > 0) console.log(`\nProblems (figures are not trustworthy):\n${problems.map((p) => `  - ${p}`).join('\n')}`)
   console.log(`\n${JSON.stringify({
@@ -251,6 +299,17 @@ async function main(): Promise<number> {
       runs: {
         A: result.A.runs.map(brief),
         B: result.B.runs.map(brief),
+      },
+      upload: {
+        connections: settings.uploadConnections,
+        U: { requestsPerSecond: round(result.upload.U.requestsPerSecond, 1), p99Ms: round(result.upload.U.p99Ms, 3) },
+        B: { requestsPerSecond: round(result.upload.B.requestsPerSecond, 1), p99Ms: round(result.upload.B.p99Ms, 3) },
+        ratio: { throughput: round(result.upload.ratio.throughput, 4), p99: round(result.upload.ratio.p99, 4) },
+        pass: result.upload.pass,
+        runs: {
+          U: result.upload.U.runs.map(brief),
+          B: result.upload.B.runs.map(brief),
+        },
       },
       problems: result.problems,
     })),

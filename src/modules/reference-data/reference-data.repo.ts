@@ -16,6 +16,8 @@ export interface ReferenceRecordVersionTable {
   status: 'Active' | 'Inactive'
   sys_effective_from: string
   is_current: Generated<boolean>
+  /** Dense position within the dataset, in stamping order: pages are ranges of it. */
+  dataset_seq: string
 }
 
 declare module '../../platform/db/schema.ts' {
@@ -69,6 +71,9 @@ export async function hasRecords(db: Executor, dataset: string): Promise<boolean
 /** Adds new versions stamped `stamp`; the records' earlier versions stop being current. */
 export async function addVersions(tx: Tx, dataset: string, stamp: string, versions: CurrentRecord[]): Promise<void> {
   const CHUNK = 1000
+  const last = await tx.selectFrom('reference_record_version').select((eb) => eb.fn.max('dataset_seq').as('last'))
+    .where('dataset', '=', dataset).executeTakeFirst()
+  let position = Number(last?.last ?? 0) // safe: writers hold the lock
   for (let start = 0; start < versions.length; start += CHUNK) {
     const chunk = versions.slice(start, start + CHUNK)
     await tx.updateTable('reference_record_version').set({ is_current: false })
@@ -77,27 +82,34 @@ export async function addVersions(tx: Tx, dataset: string, stamp: string, versio
     await tx.insertInto('reference_record_version').values(chunk.map((v) => ({
       dataset, record_id: v.recordId, code: v.code, description: v.description, avetmiss_code: v.avetmissCode,
       business_effective_from: v.businessEffectiveFrom, business_effective_to: v.businessEffectiveTo,
-      status: v.status, sys_effective_from: stamp,
+      status: v.status, sys_effective_from: stamp, dataset_seq: String(++position),
     }))).execute()
   }
 }
 
-export async function countChangesSince(db: Executor, dataset: string, changedSince: string): Promise<number> {
-  const row = await db.selectFrom('reference_record_version').select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('dataset', '=', dataset).where('sys_effective_from', '>=', changedSince)
-    .executeTakeFirstOrThrow()
-  return Number(row.count)
+/**
+ * Where the versions stamped at or after changedSince start, and how many there are: positions
+ * follow stamping order, so they are the positions from the first such version to the last.
+ */
+export async function changeRange(db: Executor, dataset: string, changedSince: string): Promise<{ first: number; count: number }> {
+  const result = await sql<{ first: string | null; last: string | null }>`
+    SELECT (SELECT dataset_seq FROM reference_record_version
+             WHERE dataset = ${dataset} AND sys_effective_from >= ${changedSince}::timestamptz
+             ORDER BY sys_effective_from, version_id LIMIT 1) AS first,
+           (SELECT max(dataset_seq) FROM reference_record_version WHERE dataset = ${dataset}) AS last`.execute(db)
+  const row = result.rows[0]
+  if (!row?.first || !row.last) return { first: 0, count: 0 }
+  return { first: Number(row.first), count: Number(row.last) - Number(row.first) + 1 }
 }
 
-/** Versions stamped at or after changedSince, oldest first (ties by version): a sequence that only grows at its end. */
-export async function changesSince(db: Executor, dataset: string, changedSince: string, limit: number, offset: number): Promise<SyncedRecord[]> {
+/** The versions at positions from..from+limit-1, oldest first: an index range, however deep. */
+export async function versionsFrom(db: Executor, dataset: string, from: number, limit: number): Promise<SyncedRecord[]> {
   const result = await sql<{ version_id: string; record_id: string; code: string; description: string; avetmiss_code: string | null; business_effective_from: string | null; business_effective_to: string | null; status: 'Active' | 'Inactive'; stamp: string }>`
     SELECT version_id, record_id, code, description, avetmiss_code, business_effective_from, business_effective_to, status,
            to_char(sys_effective_from AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS stamp
       FROM reference_record_version
-     WHERE dataset = ${dataset} AND sys_effective_from >= ${changedSince}::timestamptz
-     ORDER BY sys_effective_from, version_id
-     LIMIT ${limit} OFFSET ${offset}`.execute(db)
+     WHERE dataset = ${dataset} AND dataset_seq >= ${from} AND dataset_seq < ${from + limit}
+     ORDER BY dataset_seq`.execute(db)
   return result.rows.map((row) => ({
     recordId: row.record_id, versionId: Number(row.version_id), code: row.code, description: row.description, avetmissCode: row.avetmiss_code,
     businessEffectiveFrom: row.business_effective_from, businessEffectiveTo: row.business_effective_to, status: row.status, sysEffectiveFrom: row.stamp,

@@ -85,9 +85,8 @@ export async function seedReferenceData(db: Db): Promise<LoadSummary[]> {
 
 export async function changesSince(db: Db, name: string, kind: DatasetDefinition['kind'], changedSince: string, page: PageQuery): Promise<Page<repo.SyncedRecord>> {
   if (!findDataset(name, kind)) throw new NotFoundError(`No ${kind === 'reference' ? 'reference dataset' : 'classification'} ${name}.`)
-  const [total, records] = await Promise.all([
-    repo.countChangesSince(db, name, changedSince),
-    repo.changesSince(db, name, changedSince, page.pageSize, offsetOf(page)),
-  ])
-  return toPage(records, total, page)
+  const range = await repo.changeRange(db, name, changedSince)
+  const offset = offsetOf(page)
+  const records = range.count > offset ? await repo.versionsFrom(db, name, range.first + offset, Math.min(page.pageSize, range.count - offset)) : []
+  return toPage(records, range.count, page)
 }

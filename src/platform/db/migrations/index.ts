@@ -5,10 +5,12 @@ import * as foundation from './0001_foundation.ts'
 import * as transactionBatches from './0002_transaction_batches.ts'
 import * as referenceData from './0003_reference_data.ts'
 import * as batchRecordChangeSequence from './0004_batch_record_change_sequence.ts'
+import * as referenceDatasetSequence from './0005_reference_dataset_sequence.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_transaction_batches': transactionBatches,
   '0003_reference_data': referenceData,
   '0004_batch_record_change_sequence': batchRecordChangeSequence,
+  '0005_reference_dataset_sequence': referenceDatasetSequence,
 }
