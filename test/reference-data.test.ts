@@ -14,7 +14,7 @@ const FULL = '1901-01-01T00:00:00Z'
 
 interface SyncedRecord { recordId: string; versionId: number; code: string; description: string; status: string; sysEffectiveFrom: string; businessEffectiveTo: string | null }
 
-/** A consumer written from the README: page to the end, then advance the watermark; upsert by recordId. */
+/** A consumer written from the README: page while the latest answer says more follow, then advance the watermark; upsert by recordId. */
 async function synchronise(t: TestService, token: string, path: string, store: { watermark: string; records: Map<string, SyncedRecord> }, pageSize = 7, onPage?: (page: number) => Promise<void>) {
   let largest = store.watermark
   const seen: SyncedRecord[] = []
@@ -25,6 +25,7 @@ async function synchronise(t: TestService, token: string, path: string, store: {
     if (response.json.results.length === 0) break
     seen.push(...response.json.results)
     await onPage?.(pageNumber)
+    if (pageNumber >= response.json.numberOfPages) break // the latest answer's count, never an earlier one
   }
   for (const record of seen) {
     store.records.set(record.recordId, record)

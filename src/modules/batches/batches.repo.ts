@@ -60,8 +60,9 @@ export async function listBatches(db: Executor, rto: string, jurisdiction: strin
     .execute()
 }
 
+/** Deletes the batch and its records; call inside a transaction holding the batch lock. */
 export async function deleteBatch(db: Executor, rto: string, token: string): Promise<void> {
-  // Records go with it (ON DELETE CASCADE).
+  await db.deleteFrom('batch_record').where('rto_id', '=', rto).where('transaction_batch_token', '=', token).execute()
   await db.deleteFrom('transaction_batch').where('rto_id', '=', rto).where('transaction_batch_token', '=', token).execute()
 }
 

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import { Jurisdiction, StringEnum, Strict } from '../../platform/http/types.ts'
+import { Jurisdiction, Nullable, StringEnum, Strict } from '../../platform/http/types.ts'
 import { PagedEnvelope } from '../../platform/http/paging.ts'
 
 export const BatchStatus = StringEnum(['NotSubmitted', 'Submitted'] as const, { description: 'NotSubmitted until the batch is submitted' })
@@ -14,7 +14,7 @@ export const LegacyBatchParams = Strict({ transactionBatchToken: TransactionBatc
 const timestamps = {
   createdAt: Type.String({ format: 'date-time', description: 'when the batch was created (UTC)' }),
   updatedAt: Type.String({ format: 'date-time', description: 'when its content last changed (UTC)' }),
-  submittedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'when it was submitted; null until then' }),
+  submittedAt: Nullable(Type.String({ format: 'date-time' }), { description: 'when it was submitted; null until then' }),
 }
 
 export const BatchSummary = Type.Object({

@@ -88,32 +88,32 @@ export async function addVersions(tx: Tx, dataset: string, stamp: string, versio
 }
 
 /**
- * Where the versions stamped at or after changedSince start, and how many there are: positions
- * follow stamping order, so they are the positions from the first such version to the last.
+ * One page of the versions stamped at or after changedSince, oldest first, and how many there are,
+ * in one statement. Positions follow stamping order, so those versions are the positions from the
+ * first such version to the last, and a page is an index range however deep it is.
  */
-export async function changeRange(db: Executor, dataset: string, changedSince: string): Promise<{ first: number; count: number }> {
-  const result = await sql<{ first: string | null; last: string | null }>`
-    SELECT (SELECT dataset_seq FROM reference_record_version
-             WHERE dataset = ${dataset} AND sys_effective_from >= ${changedSince}::timestamptz
-             ORDER BY sys_effective_from, version_id LIMIT 1) AS first,
-           (SELECT max(dataset_seq) FROM reference_record_version WHERE dataset = ${dataset}) AS last`.execute(db)
-  const row = result.rows[0]
-  if (!row?.first || !row.last) return { first: 0, count: 0 }
-  return { first: Number(row.first), count: Number(row.last) - Number(row.first) + 1 }
-}
-
-/** The versions at positions from..from+limit-1, oldest first: an index range, however deep. */
-export async function versionsFrom(db: Executor, dataset: string, from: number, limit: number): Promise<SyncedRecord[]> {
-  const result = await sql<{ version_id: string; record_id: string; code: string; description: string; avetmiss_code: string | null; business_effective_from: string | null; business_effective_to: string | null; status: 'Active' | 'Inactive'; stamp: string }>`
-    SELECT version_id, record_id, code, description, avetmiss_code, business_effective_from, business_effective_to, status,
-           to_char(sys_effective_from AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS stamp
-      FROM reference_record_version
-     WHERE dataset = ${dataset} AND dataset_seq >= ${from} AND dataset_seq < ${from + limit}
-     ORDER BY dataset_seq`.execute(db)
-  return result.rows.map((row) => ({
+export async function changesPage(db: Executor, dataset: string, changedSince: string, offset: number, limit: number): Promise<{ total: number; records: SyncedRecord[] }> {
+  const result = await sql<{ total: string; version_id: string | null; record_id: string; code: string; description: string; avetmiss_code: string | null; business_effective_from: string | null; business_effective_to: string | null; status: 'Active' | 'Inactive'; stamp: string }>`
+    WITH range AS (
+      SELECT (SELECT dataset_seq FROM reference_record_version
+               WHERE dataset = ${dataset} AND sys_effective_from >= ${changedSince}::timestamptz
+               ORDER BY sys_effective_from, version_id LIMIT 1) AS first,
+             (SELECT max(dataset_seq) FROM reference_record_version WHERE dataset = ${dataset}) AS last
+    )
+    SELECT COALESCE(range.last - range.first + 1, 0) AS total, v.version_id, v.record_id, v.code, v.description, v.avetmiss_code,
+           v.business_effective_from, v.business_effective_to, v.status,
+           to_char(v.sys_effective_from AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS stamp
+      FROM range
+      LEFT JOIN reference_record_version v
+        ON v.dataset = ${dataset} AND v.dataset_seq >= range.first + ${offset} AND v.dataset_seq < range.first + ${offset + limit}
+           AND v.dataset_seq <= range.last
+     ORDER BY v.dataset_seq`.execute(db)
+  const total = Number(result.rows[0]?.total ?? 0)
+  const records = result.rows.filter((row) => row.version_id !== null).map((row) => ({
     recordId: row.record_id, versionId: Number(row.version_id), code: row.code, description: row.description, avetmissCode: row.avetmiss_code,
     businessEffectiveFrom: row.business_effective_from, businessEffectiveTo: row.business_effective_to, status: row.status, sysEffectiveFrom: row.stamp,
   }))
+  return { total, records }
 }
 
 /** The latest change of every dataset, for cache invalidation. */

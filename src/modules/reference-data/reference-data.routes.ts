@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Db } from '../../platform/db/database.ts'
 import { Scopes } from '../../platform/auth/scopes.ts'
 import { MAX_PAGE_NUMBER, PagedEnvelope } from '../../platform/http/paging.ts'
-import { Strict, UtcDateTime } from '../../platform/http/types.ts'
+import { Nullable, Strict, StringEnum, UtcDateTime } from '../../platform/http/types.ts'
 import { API_PREFIX } from '../batches/index.ts'
 import { datasets } from './datasets.ts'
 import * as service from './reference-data.service.ts'
@@ -23,10 +23,10 @@ const ReferenceRecord = Type.Object({
   versionId: Type.Integer({ description: 'this version; orders versions stamped in the same instant' }),
   code: Type.String(),
   description: Type.String(),
-  avetmissCode: Type.Union([Type.String(), Type.Null()], { description: 'the AVETMISS 8.0 code of a word, where there is one' }),
-  businessEffectiveFrom: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
-  businessEffectiveTo: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
-  status: Type.Union([Type.Literal('Active'), Type.Literal('Inactive')]),
+  avetmissCode: Nullable(Type.String(), { description: 'the AVETMISS 8.0 code of a word, where there is one' }),
+  businessEffectiveFrom: Nullable(Type.String({ format: 'date' })),
+  businessEffectiveTo: Nullable(Type.String({ format: 'date' })),
+  status: StringEnum(['Active', 'Inactive'] as const),
   sysEffectiveFrom: Type.String({ description: 'system time of this version, UTC, microseconds: the watermark to store is the largest seen' }),
 })
 

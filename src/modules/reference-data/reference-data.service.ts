@@ -85,8 +85,6 @@ export async function seedReferenceData(db: Db): Promise<LoadSummary[]> {
 
 export async function changesSince(db: Db, name: string, kind: DatasetDefinition['kind'], changedSince: string, page: PageQuery): Promise<Page<repo.SyncedRecord>> {
   if (!findDataset(name, kind)) throw new NotFoundError(`No ${kind === 'reference' ? 'reference dataset' : 'classification'} ${name}.`)
-  const range = await repo.changeRange(db, name, changedSince)
-  const offset = offsetOf(page)
-  const records = range.count > offset ? await repo.versionsFrom(db, name, range.first + offset, Math.min(page.pageSize, range.count - offset)) : []
-  return toPage(records, range.count, page)
+  const { total, records } = await repo.changesPage(db, name, changedSince, offsetOf(page), page.pageSize)
+  return toPage(records, total, page)
 }

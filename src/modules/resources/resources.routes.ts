@@ -8,7 +8,7 @@ import type { Db } from '../../platform/db/database.ts'
 import { actorOf } from '../../platform/auth/authenticate.ts'
 import { Scopes } from '../../platform/auth/scopes.ts'
 import { PageQuery, PagedEnvelope } from '../../platform/http/paging.ts'
-import { Jurisdiction, Strict, Uuid4 } from '../../platform/http/types.ts'
+import { Jurisdiction, Nullable, Strict, Uuid4 } from '../../platform/http/types.ts'
 import { API_PREFIX } from '../batches/index.ts'
 import { resourceDefinitions, type ResourceDefinition } from './resource.schemas.ts'
 import * as service from './resources.service.ts'
@@ -18,7 +18,7 @@ const TransactionBatchToken = Type.String({ minLength: 1, maxLength: 100 })
 const UploadResult = Type.Object({
   resourceType: Type.String(),
   resourceUID: Type.String({ format: 'uuid' }),
-  changeTrackingIdentifier: Type.Union([Type.String(), Type.Null()], { description: 'as uploaded, unchanged' }),
+  changeTrackingIdentifier: Nullable(Type.String(), { description: 'as uploaded, unchanged' }),
   transactionBatchToken: Type.String(),
   hasBlockingValidationFailures: Type.Boolean({ description: 'false for every accepted upload: upload checks structure only, and a structural failure is a 400' }),
   hasNonBlockingValidationFailures: Type.Boolean(),

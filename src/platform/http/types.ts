@@ -1,6 +1,6 @@
 // Shared schema building blocks. Enumerations use the JSON Schema `enum` keyword so that failures read
 // "must be one of ..." and the string rules can recognise (and trim) enum values.
-import Type, { type TSchema } from 'typebox'
+import Type, { type Static, type TSchema } from 'typebox'
 
 export const StringEnum = <const Values extends readonly string[]>(values: Values, options: Record<string, unknown> = {}) =>
   Type.Unsafe<Values[number]>({ type: 'string', enum: [...values], ...options })
@@ -23,3 +23,10 @@ export const Jurisdiction = StringEnum(Jurisdictions, { description: 'jurisdicti
 /** Closed object: unknown properties are failures, never silently dropped. */
 export const Strict = <Properties extends Record<string, TSchema>>(properties: Properties, options: Record<string, unknown> = {}) =>
   Type.Object(properties, { additionalProperties: false, ...options })
+
+/**
+ * A value of the schema or null, as `type: [T, 'null']` rather than anyOf: the response serialiser
+ * handles a type list directly, while anyOf makes it validate every value against each branch.
+ */
+export const Nullable = <Schema extends TSchema & { type: string }>(schema: Schema, options: Record<string, unknown> = {}) =>
+  Type.Unsafe<Static<Schema> | null>({ ...schema, type: [schema.type, 'null'], ...options })
