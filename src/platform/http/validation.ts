@@ -33,6 +33,7 @@ export function createAjv(coerce: boolean): Ajv {
   return ajv
 }
 
+/** Fastify's own per-part validation with the platform's Ajv settings: only the benchmark's bare route uses it. */
 export function installValidators(app: FastifyInstance): void {
   const strict = createAjv(false)
   const coercing = createAjv(true)
