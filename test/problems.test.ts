@@ -178,16 +178,6 @@ describe('problem details and structural validation', () => {
     assert.ok(!response.text.includes('internal detail'))
     assert.ok(!response.text.includes('.ts:'))
   })
-})
-
-describe('every failing part of a request is reported at once', () => {
-  let t: TestService
-  let token: string
-  before(async () => {
-    t = await startTestService({ extraRoutes: registerProbeRoutes })
-    token = await t.token()
-  })
-  after(() => t.close())
 
   it('Errors 400: failures in the path, the query and the body come in one problem', async () => {
     const response = await call(t.baseUrl, 'PUT', '/vet-provider/v1/XX/transaction-batch/abc/student/not-a-uuid', { token, json: { studentUID: 'x', extra: 1 } })
