@@ -27,6 +27,8 @@ import { housekeepingJob } from './modules/housekeeping/index.ts'
 import { registerBatchRoutes } from './modules/batches/index.ts'
 import { registerResourceRoutes } from './modules/resources/index.ts'
 import { createReferenceLookup, registerReferenceDataRoutes, seedReferenceData, type ReferenceLookup } from './modules/reference-data/index.ts'
+import { registerValidationRoutes, validationJob } from './modules/validation/index.ts'
+import { registerHoldingsRoutes } from './modules/holdings/index.ts'
 import { Resources } from './platform/lifecycle.ts'
 
 export interface Service {
@@ -34,7 +36,7 @@ export interface Service {
   app: FastifyInstance
   database: DatabaseHandle
   queue: Queue
-  jobs: { housekeeping: ReturnType<typeof housekeepingJob> }
+  jobs: { housekeeping: ReturnType<typeof housekeepingJob>; validation: ReturnType<typeof validationJob> }
   /** Reference datasets in memory, for business rules. */
   referenceLookup: ReferenceLookup
   logger: Logger
@@ -80,8 +82,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const referenceLookup = createReferenceLookup(database.db)
 
     const metrics = createMetrics()
-    const jobs = { housekeeping: housekeepingJob(database.db) }
-    const queue = resources.add(await createQueue(database, Object.values(jobs) as JobDefinition<any>[], logger, metrics.observeJob), (q) => q.stop())
+    const jobs = {
+      housekeeping: housekeepingJob(database.db),
+      validation: validationJob({ db: database.db, referenceLookup, logger }),
+    }
+    const queue = resources.add(await createQueue(database, Object.values(jobs) as JobDefinition<any>[], logger, metrics.observeJob, config.queue), (q) => q.stop())
     metrics.setQueueDepthSource(() => queue.depth())
     const redis = config.redis.url ? resources.add(new Redis(config.redis.url, { maxRetriesPerRequest: 1 }), (r) => r.disconnect()) : undefined
     redis?.on('error', (error) => logger.warn({ err: error }, 'redis error'))
@@ -125,6 +130,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     registerBatchRoutes(app, database.db)
     registerResourceRoutes(app, database.db)
     registerReferenceDataRoutes(app, database.db)
+    registerValidationRoutes(app, { db: database.db, queue, job: jobs.validation })
+    registerHoldingsRoutes(app, database.db)
     options.extraRoutes?.(app, { database })
     await app.ready()
 

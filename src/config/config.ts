@@ -22,6 +22,8 @@ export const EnvironmentSchema = Type.Object({
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   RUN_WORKERS: Type.Boolean({ default: true, description: 'run queue workers inside the HTTP server process' }),
   SHUTDOWN_TIMEOUT_SECONDS: integer(1, 30),
+  QUEUE_HEARTBEAT_SECONDS: integer(10, 30, 3600),
+  QUEUE_SUPERVISE_INTERVAL_SECONDS: integer(1, 30, 3600),
 
   AUTH_TOKEN_TTL_SECONDS: integer(1, 1800),
   AUTH_ISSUER: Type.Optional(Type.String({ minLength: 1, description: 'iss of issued tokens; default PUBLIC_BASE_URL' })),
@@ -51,6 +53,8 @@ export interface Config {
   logLevel: Environment['LOG_LEVEL']
   runWorkers: boolean
   shutdownTimeoutSeconds: number
+  /** A job whose worker stops sending heartbeats (it died) is retried after about heartbeat + supervise interval. */
+  queue: { heartbeatSeconds: number; superviseIntervalSeconds: number }
   auth: {
     tokenTtlSeconds: number
     issuer: string
@@ -115,6 +119,7 @@ function toConfig(env: Environment): Config {
     logLevel: env.LOG_LEVEL,
     runWorkers: env.RUN_WORKERS,
     shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,
+    queue: { heartbeatSeconds: env.QUEUE_HEARTBEAT_SECONDS, superviseIntervalSeconds: env.QUEUE_SUPERVISE_INTERVAL_SECONDS },
     auth: {
       tokenTtlSeconds: env.AUTH_TOKEN_TTL_SECONDS,
       issuer: env.AUTH_ISSUER ?? publicBaseUrl,

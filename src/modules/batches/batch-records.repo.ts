@@ -110,3 +110,20 @@ export async function lastUpload(db: Executor, rto: string, token: string): Prom
     .executeTakeFirst()
   return row?.latest ? new Date(row.latest) : undefined
 }
+
+export interface RecordChunkRow {
+  resource_type: string
+  resource_uid: string
+  change_tracking_identifier: string | null
+  body: unknown
+}
+
+/** The next chunk of the batch's records after a (type, uid) key: for reading a large batch in flat memory. */
+export async function recordsAfter(db: Executor, rto: string, token: string, after: { type: string; uid: string } | undefined, limit: number): Promise<RecordChunkRow[]> {
+  return db.selectFrom('batch_record').select(['resource_type', 'resource_uid', 'change_tracking_identifier', 'body'])
+    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token)
+    .$if(after !== undefined, (query) => query.where((eb) => eb(eb.refTuple('resource_type', 'resource_uid'), '>', eb.tuple(after!.type, after!.uid))))
+    .orderBy('resource_type').orderBy('resource_uid')
+    .limit(limit)
+    .execute()
+}

@@ -73,3 +73,12 @@ export async function touchBatch(db: Executor, rto: string, token: string): Prom
     .where('rto_id', '=', rto).where('transaction_batch_token', '=', token)
     .execute()
 }
+
+/** Closes the batch: Submitted, with the time. Call inside the transaction that promoted its records. */
+export async function markSubmitted(db: Executor, rto: string, token: string): Promise<BatchRow> {
+  return db.updateTable('transaction_batch')
+    .set({ status: 'Submitted', submitted_at: sql`now()`, updated_at: sql`now()` })
+    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token)
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}

@@ -79,7 +79,7 @@ export function assertOpen(batch: batches.BatchRow): void {
   }
 }
 
-function toSummary(row: batches.BatchRow): BatchSummary {
+export function toSummary(row: batches.BatchRow): BatchSummary {
   return {
     transactionBatchToken: row.transaction_batch_token,
     status: row.status,

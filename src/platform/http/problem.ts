@@ -40,13 +40,14 @@ export const ProblemDetails = Type.Object({
   traceId: Type.String({ description: 'request id, also in the X-Request-Id response header and the logs' }),
   errorNumber: Type.Optional(Type.String({ description: 'business rule code where the specification names one, e.g. BRTS90400' })),
   errors: Type.Optional(Type.Array(FieldError, { description: 'every structural failure, not only the first' })),
+  reason: Type.Optional(Type.String({ description: 'for a 409, which condition failed, stable for programs to act on (e.g. batch-submitted, validation-stale, blocking-validation-failures)' })),
 }, { additionalProperties: true, $id: 'ProblemDetails', description: 'RFC 9457 problem details (application/problem+json)' })
 export type ProblemDetails = Static<typeof ProblemDetails>
 
 /** A failure the caller can act on. Carries a problem kind; never an HTTP object. */
 export class DomainError extends Error {
   readonly kind: ProblemKind
-  readonly extensions: Partial<Pick<ProblemDetails, 'errors' | 'errorNumber'>>
+  readonly extensions: Partial<Pick<ProblemDetails, 'errors' | 'errorNumber' | 'reason'>>
   constructor(kind: ProblemKind, detail: string, extensions: DomainError['extensions'] = {}) {
     super(detail)
     this.name = 'DomainError'
@@ -62,7 +63,7 @@ export class NotFoundError extends DomainError {
 export class ConflictError extends DomainError {
   readonly reason: string
   constructor(reason: string, detail: string) {
-    super('conflict', detail)
+    super('conflict', detail, { reason })
     this.reason = reason
   }
 }

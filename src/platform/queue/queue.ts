@@ -10,6 +10,11 @@ export interface JobDefinition<Data extends object> {
   /** Runs one job; must be idempotent (at-least-once delivery). */
   handle(data: Data, job: Job<Data>): Promise<void>
   retryLimit?: number
+  /**
+   * Long jobs send heartbeats while they run: when the worker dies mid-job the heartbeats stop and the
+   * job is retried (after about the queue's heartbeat plus supervise interval) instead of staying active.
+   */
+  heartbeat?: boolean
   /** Optional cron schedule (UTC) on which the queue enqueues the job itself. */
   schedule?: { cron: string; data: Data }
 }
@@ -25,19 +30,28 @@ export interface Queue {
 
 export type JobOutcome = 'completed' | 'failed'
 
+export interface QueueSettings {
+  heartbeatSeconds: number
+  superviseIntervalSeconds: number
+}
+
 export async function createQueue(
   database: DatabaseHandle,
   jobs: JobDefinition<any>[],
   logger: Logger,
   observe: (job: string, outcome: JobOutcome) => void = () => {},
+  settings: QueueSettings = { heartbeatSeconds: 30, superviseIntervalSeconds: 30 },
 ): Promise<Queue> {
+  const supervision = { superviseIntervalSeconds: settings.superviseIntervalSeconds }
   const boss = database.pglite
-    ? new PgBoss({ db: serialisedWithKysely(database, fromPglite(database.pglite)), backend: 'pglite', schema: 'pgboss' })
-    : new PgBoss({ connectionString: connectionStringOf(database), schema: 'pgboss', max: 4 })
+    ? new PgBoss({ db: serialisedWithKysely(database, fromPglite(database.pglite)), backend: 'pglite', schema: 'pgboss', ...supervision })
+    : new PgBoss({ connectionString: connectionStringOf(database), schema: 'pgboss', max: 4, ...supervision })
   boss.on('error', (error: Error) => logger.error({ err: error }, 'queue error'))
   await boss.start()
   for (const job of jobs) {
-    await boss.createQueue(job.name, { retryLimit: job.retryLimit ?? 5, retryBackoff: true })
+    const heartbeat = job.heartbeat ? { heartbeatSeconds: settings.heartbeatSeconds } : {}
+    await boss.createQueue(job.name, { retryLimit: job.retryLimit ?? 5, retryBackoff: true, ...heartbeat })
+    if (job.heartbeat) await boss.updateQueue(job.name, { ...heartbeat }) // a queue created by an older release
     if (job.schedule) await boss.schedule(job.name, job.schedule.cron, job.schedule.data, { tz: 'UTC' })
     // pg-boss looks a queue up on first use and caches it. Do that now, outside any transaction: on
     // PGlite a look-up from inside a caller's transaction would wait for the connection that very

@@ -7,6 +7,7 @@ import * as referenceData from './0003_reference_data.ts'
 import * as batchRecordChangeSequence from './0004_batch_record_change_sequence.ts'
 import * as referenceDatasetSequence from './0005_reference_dataset_sequence.ts'
 import * as batchRecordWithoutForeignKey from './0006_batch_record_without_foreign_key.ts'
+import * as validationAndHoldings from './0007_validation_and_holdings.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0004_batch_record_change_sequence': batchRecordChangeSequence,
   '0005_reference_dataset_sequence': referenceDatasetSequence,
   '0006_batch_record_without_foreign_key': batchRecordWithoutForeignKey,
+  '0007_validation_and_holdings': validationAndHoldings,
 }

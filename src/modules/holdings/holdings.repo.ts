@@ -1,0 +1,116 @@
+// SQL for the held dataset: every submitted version of every record, per RTO. Rows are only ever
+// inserted, and the previous current version of a UID loses is_current, so history stays for audit.
+import { sql, type Selectable } from 'kysely'
+import type { Executor } from '../../platform/db/database.ts'
+
+export type StateInSubmission = 'In submission' | 'Voided in submission' | 'Not found in submission'
+
+export interface HeldRecordTable {
+  rto_id: string
+  resource_type: string
+  resource_uid: string
+  submission_seq: string
+  is_current: boolean
+  state_in_submission: Exclude<StateInSubmission, 'Not found in submission'>
+  voided_reason: string | null
+  jurisdiction: string
+  transaction_batch_token: string
+  submitted_by_client: string
+  submitted_at: Date
+  change_tracking_identifier: string | null
+  student_activity_date: string | null
+  body: unknown
+}
+
+export interface ReportingPeriodSubmissionTable {
+  rto_id: string
+  jurisdiction: string
+  reporting_period: number
+  last_submitted_at: Date
+  last_submission_seq: string
+}
+
+declare module '../../platform/db/schema.ts' {
+  interface Database {
+    held_record: HeldRecordTable
+    reporting_period_submission: ReportingPeriodSubmissionTable
+  }
+}
+
+export type HeldRecordRow = Selectable<HeldRecordTable>
+
+/** Serialises submissions of one RTO for the rest of the transaction: later submissions take later numbers. */
+export async function lockRtoForSubmission(db: Executor, rto: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`vetrs:submit:${rto}`}))`.execute(db)
+}
+
+export async function nextSubmissionSeq(db: Executor): Promise<string> {
+  const result = await sql<{ seq: string }>`SELECT nextval('submission_seq')::text AS seq`.execute(db)
+  return result.rows[0]!.seq
+}
+
+export interface Promotion {
+  rto: string
+  token: string
+  jurisdiction: string
+  clientId: string
+  submissionSeq: string
+}
+
+/**
+ * Makes every record of the batch the current held version of its UID: the previous current versions
+ * step back, and the batch's records are inserted as new versions (voids as Voided in submission).
+ * Two statements over the whole batch, inside the caller's transaction. Returns the versions written.
+ */
+export async function promoteBatch(db: Executor, p: Promotion): Promise<number> {
+  await sql`
+    UPDATE held_record h SET is_current = false
+      FROM batch_record b
+     WHERE b.rto_id = ${p.rto} AND b.transaction_batch_token = ${p.token}
+       AND h.rto_id = b.rto_id AND h.resource_type = b.resource_type AND h.resource_uid = b.resource_uid AND h.is_current`.execute(db)
+  const inserted = await sql`
+    INSERT INTO held_record (rto_id, resource_type, resource_uid, submission_seq, is_current, state_in_submission, voided_reason,
+      jurisdiction, transaction_batch_token, submitted_by_client, submitted_at, change_tracking_identifier, student_activity_date, body)
+    SELECT b.rto_id, b.resource_type, b.resource_uid, ${p.submissionSeq}::bigint, true,
+           CASE WHEN b.is_voided THEN 'Voided in submission' ELSE 'In submission' END,
+           CASE WHEN b.is_voided THEN b.body->>'voidedReason' END,
+           ${p.jurisdiction}, b.transaction_batch_token, ${p.clientId}, now(), b.change_tracking_identifier,
+           (SELECT max(l.value->>'studentActivityDate') FROM jsonb_array_elements(
+              CASE WHEN jsonb_typeof(b.body->'lifecycle') = 'array' THEN b.body->'lifecycle' ELSE '[]'::jsonb END) AS l(value))::date,
+           b.body
+      FROM batch_record b
+     WHERE b.rto_id = ${p.rto} AND b.transaction_batch_token = ${p.token}`.execute(db)
+  return Number(inserted.numAffectedRows ?? 0)
+}
+
+/**
+ * Leaves the signal data quality assessments read: the reporting periods this submission touched
+ * (every lifecycle date of its enrolments, and the period it was submitted in), with when.
+ */
+export async function recordReportingPeriods(db: Executor, p: Promotion, firstPeriod: number): Promise<void> {
+  await sql`
+    INSERT INTO reporting_period_submission (rto_id, jurisdiction, reporting_period, last_submitted_at, last_submission_seq)
+    SELECT ${p.rto}, ${p.jurisdiction}, period, now(), ${p.submissionSeq}::bigint
+      FROM (SELECT DISTINCT (extract(year FROM d) * 100 + extract(quarter FROM d))::int AS period
+              FROM (SELECT (l.value->>'studentActivityDate')::date AS d
+                      FROM batch_record b CROSS JOIN LATERAL jsonb_array_elements(
+                             CASE WHEN jsonb_typeof(b.body->'lifecycle') = 'array' THEN b.body->'lifecycle' ELSE '[]'::jsonb END) AS l(value)
+                     WHERE b.rto_id = ${p.rto} AND b.transaction_batch_token = ${p.token}
+                    UNION SELECT (now() AT TIME ZONE 'UTC')::date) AS dates) AS periods
+     WHERE period >= ${firstPeriod}
+    ON CONFLICT (rto_id, jurisdiction, reporting_period)
+    DO UPDATE SET last_submitted_at = excluded.last_submitted_at, last_submission_seq = excluded.last_submission_seq`.execute(db)
+}
+
+export async function currentVersion(db: Executor, rto: string, resourceType: string, resourceUID: string): Promise<HeldRecordRow | undefined> {
+  return db.selectFrom('held_record').selectAll()
+    .where('rto_id', '=', rto).where('resource_type', '=', resourceType).where('resource_uid', '=', resourceUID).where('is_current', '=', true)
+    .executeTakeFirst()
+}
+
+export async function countVersions(db: Executor, rto: string, resourceType: string, resourceUID: string): Promise<number> {
+  const row = await db.selectFrom('held_record').select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('rto_id', '=', rto).where('resource_type', '=', resourceType).where('resource_uid', '=', resourceUID)
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}

@@ -1,0 +1,87 @@
+// Runs one validation of a batch. Record rules stream over the batch in chunks (memory stays flat
+// however large the batch); set rules run one after another as SQL inside the database. Results are
+// written per attempt, so a worker that dies part-way leaves nothing a reader or the retry will use.
+import { randomUUID } from 'node:crypto'
+import type { Logger } from 'pino'
+import type { Db } from '../../platform/db/database.ts'
+import type { ReferenceLookup } from '../reference-data/index.ts'
+import { batchRecords } from '../batches/index.ts'
+import type { ResourceType } from '../resources/index.ts'
+import { rules } from './rules/index.ts'
+import type { RecordContext, RecordRule, SetRule } from './rule.ts'
+import { utcToday } from './reporting-period.ts'
+import * as repo from './validation.repo.ts'
+
+export interface EngineDependencies {
+  db: Db
+  referenceLookup: ReferenceLookup
+  logger: Logger
+}
+
+const CHUNK_SIZE = 2000
+const WRITE_BATCH = 1000
+
+const recordRules = rules.filter((rule): rule is RecordRule => rule.kind === 'record')
+const setRules = rules.filter((rule): rule is SetRule => rule.kind === 'set')
+const recordRulesByType = new Map<string, RecordRule[]>()
+for (const rule of recordRules) {
+  for (const type of rule.resourceTypes) recordRulesByType.set(type, [...(recordRulesByType.get(type) ?? []), rule])
+}
+
+export type RunOutcome = 'validated' | 'abandoned' | 'not-runnable'
+
+export async function runValidation(deps: EngineDependencies, rto: string, runId: string): Promise<RunOutcome> {
+  const { db } = deps
+  const claim = await repo.claimRun(db, rto, runId)
+  if (!claim) return 'not-runnable' // already Validated or Cancelled, or its batch is gone
+  const { attempt, token } = claim
+  const log = deps.logger.child({ rto, runId, attempt })
+  await repo.deleteOtherAttempts(db, rto, runId, attempt)
+  await deps.referenceLookup.refresh()
+  const today = utcToday()
+  const context: RecordContext = { today, reference: deps.referenceLookup }
+
+  const pending: repo.ResultRow[] = []
+  const flush = async () => { await repo.insertResults(db, pending.splice(0)) }
+  let after: { type: string; uid: string } | undefined
+  let records = 0
+  for (;;) {
+    const chunk = await batchRecords.recordsAfter(db, rto, token, after, CHUNK_SIZE)
+    if (chunk.length === 0) break
+    for (const row of chunk) {
+      for (const rule of recordRulesByType.get(row.resource_type) ?? []) {
+        for (const found of rule.check(row.body as never, row.resource_type as ResourceType, context)) {
+          pending.push({
+            rto_id: rto, run_id: runId, attempt,
+            validation_grouping_id: randomUUID(), related_validation_result_count: 1, // one record, no other resource involved
+            error_number: rule.technicalRuleId, rule_id: rule.ruleId, technical_rule_id: rule.technicalRuleId,
+            validation_message_level: rule.level, corrective_action: rule.correctiveAction, message: found.message,
+            resource_type: row.resource_type, resource_uid: row.resource_uid, access_path: found.accessPath,
+            change_tracking_identifier: row.change_tracking_identifier, data_source: 'Transaction_batch',
+          })
+          if (pending.length >= WRITE_BATCH) await flush()
+        }
+      }
+    }
+    records += chunk.length
+    const last = chunk[chunk.length - 1]!
+    after = { type: last.resource_type, uid: last.resource_uid }
+    await flush()
+    if (!(await repo.isLive(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
+  }
+
+  const scope = { rto, token, today }
+  for (const rule of setRules) {
+    await repo.insertSetRuleResults(db, rule, scope, runId, attempt)
+    if (!(await repo.isLive(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
+  }
+  if (!(await repo.completeRun(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
+  log.info({ records }, 'batch validated')
+  return 'validated'
+}
+
+async function abandoned(deps: EngineDependencies, log: Logger, rto: string, runId: string, attempt: number): Promise<RunOutcome> {
+  await repo.deleteAttempt(deps.db, rto, runId, attempt)
+  log.info('validation run cancelled or superseded; its results are discarded')
+  return 'abandoned'
+}

@@ -1,0 +1,98 @@
+// What a business rule is. Each rule is one module: metadata first (the catalogue is built from it),
+// then its check. Record rules look at one record at a time and run in JavaScript over the batch in
+// chunks; set rules are one SQL query over the batch and the RTO's held dataset, for everything that
+// relates records to each other (references, orphans, duplicates, lifecycle against held history).
+import type { RawBuilder } from 'kysely'
+import type { Static } from 'typebox'
+import type { ReferenceLookup } from '../reference-data/index.ts'
+import type {
+  DeliveryLocation, Program, ProgramEnrolment, ProgramOffering, ResourceType, Student, Subject, SubjectEnrolment, SubjectOffering,
+} from '../resources/index.ts'
+
+export type MessageLevel = 'Error' | 'Warning'
+export type DataSource = 'Transaction_batch' | 'Previously_submitted_data'
+
+export interface RuleMetadata {
+  /** Identifier of the implementation; also the result's errorNumber. Never reused. */
+  technicalRuleId: string
+  /** Identifier of the business rule the implementation checks. Never reused. */
+  ruleId: string
+  /** Error blocks submission; Warning does not. */
+  level: MessageLevel
+  /** The resource types whose records the rule can report. */
+  resourceTypes: readonly ResourceType[]
+  title: string
+  /** What the rule checks, in plain language. */
+  description: string
+  /** The minimum change that satisfies the rule. */
+  correctiveAction: string
+}
+
+/** The records of each type as the upload schemas define them. */
+export interface RecordOf {
+  Student: Static<typeof Student>
+  DeliveryLocation: Static<typeof DeliveryLocation>
+  Program: Static<typeof Program>
+  ProgramOffering: Static<typeof ProgramOffering>
+  ProgramEnrolment: Static<typeof ProgramEnrolment>
+  Subject: Static<typeof Subject>
+  SubjectOffering: Static<typeof SubjectOffering>
+  SubjectEnrolment: Static<typeof SubjectEnrolment>
+}
+
+export interface RecordContext {
+  /** Today in UTC, YYYY-MM-DD: the run's one notion of "now". */
+  today: string
+  reference: ReferenceLookup
+}
+
+/** One failure of a record rule: the attributes involved and a message naming the offending value. */
+export interface Finding {
+  accessPath: string[]
+  message: string
+}
+
+export interface RecordRule<Type extends ResourceType = ResourceType> extends RuleMetadata {
+  kind: 'record'
+  resourceTypes: readonly Type[]
+  check(record: RecordOf[Type], resourceType: Type, context: RecordContext): Finding[]
+}
+
+/** What a set rule's query sees: the batch being validated, and the caller's RTO. */
+export interface RunScope {
+  rto: string
+  token: string
+  today: string
+}
+
+/**
+ * A row of a set rule's query. Rows with the same group_key are one execution of the rule and share
+ * a validationGroupingId (for example a voided location and the enrolments that still reference it).
+ */
+export interface SetFindingRow {
+  group_key: string
+  resource_type: ResourceType
+  resource_uid: string
+  access_path: string[]
+  change_tracking_identifier: string | null
+  data_source: DataSource
+  message: string
+}
+
+export interface SetRule extends RuleMetadata {
+  kind: 'set'
+  query(scope: RunScope): RawBuilder<SetFindingRow>
+}
+
+export type Rule = RecordRule<any> | SetRule
+
+export function defineRecordRule<Type extends ResourceType>(rule: Omit<RecordRule<Type>, 'kind'>): RecordRule<Type> {
+  return { kind: 'record', ...rule }
+}
+
+export function defineSetRule(rule: Omit<SetRule, 'kind'>): SetRule {
+  return { kind: 'set', ...rule }
+}
+
+/** A failure at the given attributes. */
+export const finding = (accessPath: string[], message: string): Finding => ({ accessPath, message })

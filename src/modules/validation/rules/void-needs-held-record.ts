@@ -1,0 +1,22 @@
+// BRTS02200: only records held by the service can be voided (spec: Standard workflows 3).
+import { sql } from 'kysely'
+import { defineSetRule, type SetFindingRow } from '../rule.ts'
+
+export default defineSetRule({
+  technicalRuleId: 'BRTS02200',
+  ruleId: 'BRDG00053',
+  level: 'Error',
+  resourceTypes: ['Student', 'DeliveryLocation', 'Program', 'ProgramOffering', 'Subject', 'SubjectOffering', 'ProgramEnrolment', 'SubjectEnrolment'],
+  title: 'Only a held record can be voided',
+  description: 'A record uploaded with isVoided true must be held for the RTO and in submission (submitted earlier and not voided since).',
+  correctiveAction: 'Delete the record from the batch instead: a record never submitted, or already voided, has nothing to void.',
+  query: (scope) => sql<SetFindingRow>`
+    SELECT b.resource_type || ':' || b.resource_uid AS group_key, b.resource_type, b.resource_uid,
+           ARRAY['$.isVoided'] AS access_path, b.change_tracking_identifier, 'Transaction_batch' AS data_source,
+           format('%s %s is voided, but no record with this UID is in submission for this RTO (%s).', b.resource_type, b.resource_uid,
+                  coalesce(h.state_in_submission, 'Not found in submission')) AS message
+      FROM batch_record b
+      LEFT JOIN held_record h ON h.rto_id = b.rto_id AND h.resource_type = b.resource_type AND h.resource_uid = b.resource_uid AND h.is_current
+     WHERE b.rto_id = ${scope.rto} AND b.transaction_batch_token = ${scope.token} AND b.is_voided
+       AND (h.state_in_submission IS NULL OR h.state_in_submission <> 'In submission')`,
+})

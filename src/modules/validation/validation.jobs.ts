@@ -1,0 +1,14 @@
+// The queue job that runs a validation. At-least-once delivery is safe: a redelivered job finds its
+// run Validated or Cancelled and does nothing, and a retry after a crash starts a fresh attempt.
+import type { JobDefinition } from '../../platform/queue/queue.ts'
+import { runValidation, type EngineDependencies } from './engine.ts'
+import type { ValidateJobData } from './validation.service.ts'
+
+export function validationJob(deps: EngineDependencies): JobDefinition<ValidateJobData> {
+  return {
+    name: 'validate-batch',
+    heartbeat: true,
+    retryLimit: 5,
+    handle: async (data) => { await runValidation(deps, data.rto, data.runId) },
+  }
+}

@@ -1,0 +1,193 @@
+// SQL for validation runs and their results. Every statement is scoped by the caller's RTO.
+import { sql, type Generated, type Selectable } from 'kysely'
+import type { Executor } from '../../platform/db/database.ts'
+import type { DataSource, MessageLevel, RunScope, SetRule } from './rule.ts'
+
+export type RunStatus = 'Queued' | 'InProgress' | 'Validated' | 'Cancelled'
+
+export interface ValidationRunTable {
+  rto_id: string
+  run_id: string
+  transaction_batch_token: string
+  status: RunStatus
+  attempt: Generated<number>
+  requested_by_client: string
+  requested_at: Generated<Date>
+  started_at: Date | null
+  completed_at: Date | null
+  content_version: string | null
+  record_count: string | null
+  change_seq_sum: string | null
+  has_blocking_failures: boolean | null
+  has_non_blocking_failures: boolean | null
+  result_count: number | null
+}
+
+export interface ValidationResultTable {
+  rto_id: string
+  run_id: string
+  attempt: number
+  seq: Generated<string>
+  validation_grouping_id: string
+  related_validation_result_count: number
+  error_number: string
+  rule_id: string
+  technical_rule_id: string
+  validation_message_level: MessageLevel
+  corrective_action: string
+  message: string
+  resource_type: string
+  resource_uid: string
+  access_path: string[]
+  change_tracking_identifier: string | null
+  data_source: DataSource
+}
+
+declare module '../../platform/db/schema.ts' {
+  interface Database {
+    validation_run: ValidationRunTable
+    validation_result: ValidationResultTable
+  }
+}
+
+export type RunRow = Selectable<ValidationRunTable>
+export type ResultRow = Omit<Selectable<ValidationResultTable>, 'seq'>
+
+/** The batch's content as a fingerprint: any upload, replacement or deletion since changes it. */
+export interface Fingerprint {
+  content_version: string
+  record_count: string
+  change_seq_sum: string
+}
+
+export async function insertRun(db: Executor, run: { rto: string; runId: string; token: string; clientId: string }): Promise<RunRow> {
+  return db.insertInto('validation_run')
+    .values({ rto_id: run.rto, run_id: run.runId, transaction_batch_token: run.token, status: 'Queued', requested_by_client: run.clientId, started_at: null, completed_at: null, content_version: null, record_count: null, change_seq_sum: null, has_blocking_failures: null, has_non_blocking_failures: null, result_count: null })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+/** The batch's latest run that was not cancelled: what GET validate reports. */
+export async function latestRun(db: Executor, rto: string, token: string): Promise<RunRow | undefined> {
+  return db.selectFrom('validation_run').selectAll()
+    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token).where('status', '<>', 'Cancelled')
+    .orderBy('requested_at', 'desc').orderBy('run_id')
+    .limit(1)
+    .executeTakeFirst()
+}
+
+/** The batch's latest completed run: the one whose results are read. */
+export async function latestCompletedRun(db: Executor, rto: string, token: string): Promise<RunRow | undefined> {
+  return db.selectFrom('validation_run').selectAll()
+    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token).where('status', '=', 'Validated')
+    .orderBy('completed_at', 'desc').orderBy('run_id')
+    .limit(1)
+    .executeTakeFirst()
+}
+
+export async function pendingRuns(db: Executor, rto: string, token: string): Promise<RunRow[]> {
+  return db.selectFrom('validation_run').selectAll()
+    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token).where('status', 'in', ['Queued', 'InProgress'])
+    .orderBy('requested_at', 'desc')
+    .execute()
+}
+
+export async function cancelRuns(db: Executor, rto: string, runIds: string[]): Promise<void> {
+  if (runIds.length === 0) return
+  await db.updateTable('validation_run').set({ status: 'Cancelled', completed_at: sql`now()` })
+    .where('rto_id', '=', rto).where('run_id', 'in', runIds).where('status', 'in', ['Queued', 'InProgress'])
+    .execute()
+}
+
+export async function fingerprintOf(db: Executor, rto: string, token: string): Promise<Fingerprint | undefined> {
+  const result = await sql<Fingerprint>`
+    SELECT b.content_version::text AS content_version, f.record_count::text AS record_count, f.change_seq_sum::text AS change_seq_sum
+      FROM transaction_batch b,
+           LATERAL (SELECT count(*) AS record_count, coalesce(sum(change_seq), 0) AS change_seq_sum
+                      FROM batch_record r WHERE r.rto_id = b.rto_id AND r.transaction_batch_token = b.transaction_batch_token) f
+     WHERE b.rto_id = ${rto} AND b.transaction_batch_token = ${token}`.execute(db)
+  return result.rows[0]
+}
+
+export function sameContent(run: RunRow, fingerprint: Fingerprint | undefined): boolean {
+  // Compared as text: the drivers return bigint and numeric as strings or numbers depending on size.
+  return fingerprint !== undefined && String(run.content_version) === fingerprint.content_version
+    && String(run.record_count) === fingerprint.record_count && String(run.change_seq_sum) === fingerprint.change_seq_sum
+}
+
+/**
+ * Takes a run up for one attempt: InProgress, attempt + 1, and the batch's fingerprint as it stands
+ * now. A run already Validated or Cancelled (a redelivered job) is not taken up: undefined.
+ */
+export async function claimRun(db: Executor, rto: string, runId: string): Promise<{ attempt: number; token: string } | undefined> {
+  const result = await sql<{ attempt: number; token: string }>`
+    UPDATE validation_run r
+       SET status = 'InProgress', attempt = r.attempt + 1, started_at = now(),
+           content_version = b.content_version, record_count = f.record_count, change_seq_sum = f.change_seq_sum
+      FROM transaction_batch b,
+           LATERAL (SELECT count(*) AS record_count, coalesce(sum(change_seq), 0) AS change_seq_sum
+                      FROM batch_record x WHERE x.rto_id = b.rto_id AND x.transaction_batch_token = b.transaction_batch_token) f
+     WHERE r.rto_id = ${rto} AND r.run_id = ${runId} AND r.status IN ('Queued', 'InProgress')
+       AND b.rto_id = r.rto_id AND b.transaction_batch_token = r.transaction_batch_token
+    RETURNING r.attempt, r.transaction_batch_token AS token`.execute(db)
+  return result.rows[0]
+}
+
+/** Whether this attempt is still the run's live one (not cancelled, superseded or taken over). */
+export async function isLive(db: Executor, rto: string, runId: string, attempt: number): Promise<boolean> {
+  const row = await db.selectFrom('validation_run').select('run_id')
+    .where('rto_id', '=', rto).where('run_id', '=', runId).where('status', '=', 'InProgress').where('attempt', '=', attempt)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+/** Removes what earlier attempts of the run wrote (a worker that died part-way). */
+export async function deleteOtherAttempts(db: Executor, rto: string, runId: string, attempt: number): Promise<void> {
+  await db.deleteFrom('validation_result').where('rto_id', '=', rto).where('run_id', '=', runId).where('attempt', '<>', attempt).execute()
+}
+
+export async function deleteAttempt(db: Executor, rto: string, runId: string, attempt: number): Promise<void> {
+  await db.deleteFrom('validation_result').where('rto_id', '=', rto).where('run_id', '=', runId).where('attempt', '=', attempt).execute()
+}
+
+export async function insertResults(db: Executor, rows: ResultRow[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('validation_result').values(rows).execute()
+}
+
+/** Runs a set rule's query and stores its rows as results, in one statement inside the database. */
+export async function insertSetRuleResults(db: Executor, rule: SetRule, scope: RunScope, runId: string, attempt: number): Promise<void> {
+  await sql`
+    INSERT INTO validation_result (rto_id, run_id, attempt, validation_grouping_id, related_validation_result_count, error_number, rule_id,
+      technical_rule_id, validation_message_level, corrective_action, message, resource_type, resource_uid, access_path,
+      change_tracking_identifier, data_source)
+    SELECT ${scope.rto}, ${runId}::uuid, ${attempt}::int, md5(${`${runId}:${attempt}:${rule.technicalRuleId}:`}::text || f.group_key)::uuid,
+           count(*) OVER (PARTITION BY f.group_key), ${rule.technicalRuleId}::text, ${rule.ruleId}::text, ${rule.technicalRuleId}::text,
+           ${rule.level}::text, ${rule.correctiveAction}::text, f.message, f.resource_type, f.resource_uid, f.access_path,
+           f.change_tracking_identifier, f.data_source
+      FROM (${rule.query(scope)}) AS f
+     ORDER BY f.group_key, f.data_source DESC, f.resource_type, f.resource_uid`.execute(db)
+}
+
+/** Marks the attempt's run Validated with its indicators, if the attempt is still the live one. */
+export async function completeRun(db: Executor, rto: string, runId: string, attempt: number): Promise<boolean> {
+  const result = await sql`
+    UPDATE validation_run r
+       SET status = 'Validated', completed_at = now(),
+           has_blocking_failures = s.blocking, has_non_blocking_failures = s.non_blocking, result_count = s.total
+      FROM (SELECT coalesce(bool_or(validation_message_level = 'Error'), false) AS blocking,
+                   coalesce(bool_or(validation_message_level <> 'Error'), false) AS non_blocking,
+                   count(*)::int AS total
+              FROM validation_result WHERE rto_id = ${rto} AND run_id = ${runId} AND attempt = ${attempt}) s
+     WHERE r.rto_id = ${rto} AND r.run_id = ${runId} AND r.status = 'InProgress' AND r.attempt = ${attempt}`.execute(db)
+  return Number(result.numAffectedRows ?? 0) === 1
+}
+
+export async function listResults(db: Executor, run: RunRow, limit: number, offset: number) {
+  return db.selectFrom('validation_result')
+    .select(['validation_grouping_id', 'related_validation_result_count', 'error_number', 'rule_id', 'technical_rule_id', 'validation_message_level',
+      'corrective_action', 'message', 'resource_type', 'resource_uid', 'access_path', 'change_tracking_identifier', 'data_source'])
+    .where('rto_id', '=', run.rto_id).where('run_id', '=', run.run_id).where('attempt', '=', run.attempt)
+    .orderBy('seq')
+    .limit(limit).offset(offset)
+    .execute()
+}
