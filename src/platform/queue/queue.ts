@@ -42,7 +42,9 @@ export async function createQueue(
   observe: (job: string, outcome: JobOutcome) => void = () => {},
   settings: QueueSettings = { heartbeatSeconds: 30, superviseIntervalSeconds: 30 },
 ): Promise<Queue> {
-  const supervision = { superviseIntervalSeconds: settings.superviseIntervalSeconds }
+  // LISTEN/NOTIFY wakes a worker the moment a job commits (a validation should not wait out a poll);
+  // polling stays on as the backstop.
+  const supervision = { superviseIntervalSeconds: settings.superviseIntervalSeconds, useListenNotify: true }
   const boss = database.pglite
     ? new PgBoss({ db: serialisedWithKysely(database, fromPglite(database.pglite)), backend: 'pglite', schema: 'pgboss', ...supervision })
     : new PgBoss({ connectionString: connectionStringOf(database), schema: 'pgboss', max: 4, ...supervision })
@@ -50,8 +52,8 @@ export async function createQueue(
   await boss.start()
   for (const job of jobs) {
     const heartbeat = job.heartbeat ? { heartbeatSeconds: settings.heartbeatSeconds } : {}
-    await boss.createQueue(job.name, { retryLimit: job.retryLimit ?? 5, retryBackoff: true, ...heartbeat })
-    if (job.heartbeat) await boss.updateQueue(job.name, { ...heartbeat }) // a queue created by an older release
+    await boss.createQueue(job.name, { retryLimit: job.retryLimit ?? 5, retryBackoff: true, notify: true, ...heartbeat })
+    await boss.updateQueue(job.name, { notify: true, ...heartbeat }) // a queue created by an older release
     if (job.schedule) await boss.schedule(job.name, job.schedule.cron, job.schedule.data, { tz: 'UTC' })
     // pg-boss looks a queue up on first use and caches it. Do that now, outside any transaction: on
     // PGlite a look-up from inside a caller's transaction would wait for the connection that very
@@ -67,7 +69,7 @@ export async function createQueue(
     },
     async startWorkers() {
       for (const job of jobs) {
-        await boss.work(job.name, { pollingIntervalSeconds: 1 }, async (batch: Job<any>[]) => {
+        await boss.work(job.name, { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 5 }, async (batch: Job<any>[]) => {
           for (const item of batch) {
             const log = logger.child({ job: job.name, jobId: item.id })
             log.debug('job started')
