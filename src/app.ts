@@ -84,7 +84,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const metrics = createMetrics()
     const jobs = {
       housekeeping: housekeepingJob(database.db),
-      validation: validationJob({ db: database.db, referenceLookup, logger }),
+      validation: validationJob({ db: database.db, referenceLookup, logger, chunkSize: config.validation.chunkSize }),
     }
     const queue = resources.add(await createQueue(database, Object.values(jobs) as JobDefinition<any>[], logger, metrics.observeJob, config.queue), (q) => q.stop())
     metrics.setQueueDepthSource(() => queue.depth())

@@ -23,6 +23,7 @@ export const EnvironmentSchema = Type.Object({
   RUN_WORKERS: Type.Boolean({ default: true, description: 'run queue workers inside the HTTP server process' }),
   SHUTDOWN_TIMEOUT_SECONDS: integer(1, 30),
   QUEUE_HEARTBEAT_SECONDS: integer(10, 30, 3600),
+  VALIDATION_CHUNK_SIZE: integer(1, 2000, 100000),
   QUEUE_SUPERVISE_INTERVAL_SECONDS: integer(1, 30, 3600),
 
   AUTH_TOKEN_TTL_SECONDS: integer(1, 1800),
@@ -55,6 +56,8 @@ export interface Config {
   shutdownTimeoutSeconds: number
   /** A job whose worker stops sending heartbeats (it died) is retried after about heartbeat + supervise interval. */
   queue: { heartbeatSeconds: number; superviseIntervalSeconds: number }
+  /** Records a validation run reads per round trip: memory per run against round trips. */
+  validation: { chunkSize: number }
   auth: {
     tokenTtlSeconds: number
     issuer: string
@@ -120,6 +123,7 @@ function toConfig(env: Environment): Config {
     runWorkers: env.RUN_WORKERS,
     shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,
     queue: { heartbeatSeconds: env.QUEUE_HEARTBEAT_SECONDS, superviseIntervalSeconds: env.QUEUE_SUPERVISE_INTERVAL_SECONDS },
+    validation: { chunkSize: env.VALIDATION_CHUNK_SIZE },
     auth: {
       tokenTtlSeconds: env.AUTH_TOKEN_TTL_SECONDS,
       issuer: env.AUTH_ISSUER ?? publicBaseUrl,

@@ -11,7 +11,7 @@ export interface GoldenCase {
   held?: (w: World) => Upload[]
   batch: (w: World) => Upload[]
   /** Further checks of the rule's results (failing cases). */
-  expect?: (results: Record<string, any>[], w: World) => void
+  expect?: (results: any[], w: World) => void
 }
 
 export interface GoldenCases {

@@ -75,9 +75,9 @@ export async function touchBatch(db: Executor, rto: string, token: string): Prom
 }
 
 /** Closes the batch: Submitted, with the time. Call inside the transaction that promoted its records. */
-export async function markSubmitted(db: Executor, rto: string, token: string): Promise<BatchRow> {
+export async function markSubmitted(db: Executor, rto: string, token: string, at: Date): Promise<BatchRow> {
   return db.updateTable('transaction_batch')
-    .set({ status: 'Submitted', submitted_at: sql`now()`, updated_at: sql`now()` })
+    .set({ status: 'Submitted', submitted_at: at, updated_at: at })
     .where('rto_id', '=', rto).where('transaction_batch_token', '=', token)
     .returningAll()
     .executeTakeFirstOrThrow()

@@ -44,9 +44,14 @@ export async function lockRtoForSubmission(db: Executor, rto: string): Promise<v
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`vetrs:submit:${rto}`}))`.execute(db)
 }
 
-export async function nextSubmissionSeq(db: Executor): Promise<string> {
-  const result = await sql<{ seq: string }>`SELECT nextval('submission_seq')::text AS seq`.execute(db)
-  return result.rows[0]!.seq
+/**
+ * The submission's number and time, taken once the RTO's lock is held, so that both follow the order
+ * submissions of the RTO are applied in (now() would be the transaction's start, before the wait).
+ */
+export async function nextSubmission(db: Executor): Promise<{ seq: string; at: Date }> {
+  const result = await sql<{ seq: string; at: Date }>`SELECT nextval('submission_seq')::text AS seq, clock_timestamp() AS at`.execute(db)
+  const row = result.rows[0]!
+  return { seq: row.seq, at: new Date(row.at) }
 }
 
 export interface Promotion {
@@ -55,6 +60,7 @@ export interface Promotion {
   jurisdiction: string
   clientId: string
   submissionSeq: string
+  submittedAt: Date
 }
 
 /**
@@ -74,7 +80,7 @@ export async function promoteBatch(db: Executor, p: Promotion): Promise<number> 
     SELECT b.rto_id, b.resource_type, b.resource_uid, ${p.submissionSeq}::bigint, true,
            CASE WHEN b.is_voided THEN 'Voided in submission' ELSE 'In submission' END,
            CASE WHEN b.is_voided THEN b.body->>'voidedReason' END,
-           ${p.jurisdiction}, b.transaction_batch_token, ${p.clientId}, now(), b.change_tracking_identifier,
+           ${p.jurisdiction}, b.transaction_batch_token, ${p.clientId}, ${p.submittedAt}::timestamptz, b.change_tracking_identifier,
            (SELECT max(l.value->>'studentActivityDate') FROM jsonb_array_elements(
               CASE WHEN jsonb_typeof(b.body->'lifecycle') = 'array' THEN b.body->'lifecycle' ELSE '[]'::jsonb END) AS l(value))::date,
            b.body
@@ -90,13 +96,13 @@ export async function promoteBatch(db: Executor, p: Promotion): Promise<number> 
 export async function recordReportingPeriods(db: Executor, p: Promotion, firstPeriod: number): Promise<void> {
   await sql`
     INSERT INTO reporting_period_submission (rto_id, jurisdiction, reporting_period, last_submitted_at, last_submission_seq)
-    SELECT ${p.rto}, ${p.jurisdiction}, period, now(), ${p.submissionSeq}::bigint
+    SELECT ${p.rto}, ${p.jurisdiction}, period, ${p.submittedAt}::timestamptz, ${p.submissionSeq}::bigint
       FROM (SELECT DISTINCT (extract(year FROM d) * 100 + extract(quarter FROM d))::int AS period
               FROM (SELECT (l.value->>'studentActivityDate')::date AS d
                       FROM batch_record b CROSS JOIN LATERAL jsonb_array_elements(
                              CASE WHEN jsonb_typeof(b.body->'lifecycle') = 'array' THEN b.body->'lifecycle' ELSE '[]'::jsonb END) AS l(value)
                      WHERE b.rto_id = ${p.rto} AND b.transaction_batch_token = ${p.token}
-                    UNION SELECT (now() AT TIME ZONE 'UTC')::date) AS dates) AS periods
+                    UNION SELECT (${p.submittedAt}::timestamptz AT TIME ZONE 'UTC')::date) AS dates) AS periods
      WHERE period >= ${firstPeriod}
     ON CONFLICT (rto_id, jurisdiction, reporting_period)
     DO UPDATE SET last_submitted_at = excluded.last_submitted_at, last_submission_seq = excluded.last_submission_seq`.execute(db)

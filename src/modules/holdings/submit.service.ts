@@ -18,10 +18,11 @@ export async function submitBatch(db: Db, actor: Actor, ref: BatchRef): Promise<
     await holdings.lockRtoForSubmission(tx, actor.rto)
     const blocker = await submitBlocker(tx, actor.rto, token)
     if (blocker) throw blocker
-    const promotion = { rto: actor.rto, token, jurisdiction: batch.jurisdiction, clientId: actor.clientId, submissionSeq: await holdings.nextSubmissionSeq(tx) }
+    const submission = await holdings.nextSubmission(tx)
+    const promotion = { rto: actor.rto, token, jurisdiction: batch.jurisdiction, clientId: actor.clientId, submissionSeq: submission.seq, submittedAt: submission.at }
     const numberOfRecords = await holdings.promoteBatch(tx, promotion)
     await holdings.recordReportingPeriods(tx, promotion, FIRST_REPORTING_PERIOD)
-    const submitted = await markSubmitted(tx, actor.rto, token)
+    const submitted = await markSubmitted(tx, actor.rto, token, submission.at)
     return { ...toSummary(submitted), numberOfRecordsSubmitted: numberOfRecords }
   })
 }

@@ -16,6 +16,8 @@ export interface EngineDependencies {
   db: Db
   referenceLookup: ReferenceLookup
   logger: Logger
+  /** Records read per round trip (default 2000). */
+  chunkSize?: number
 }
 
 const CHUNK_SIZE = 2000
@@ -46,7 +48,7 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   let after: { type: string; uid: string } | undefined
   let records = 0
   for (;;) {
-    const chunk = await batchRecords.recordsAfter(db, rto, token, after, CHUNK_SIZE)
+    const chunk = await batchRecords.recordsAfter(db, rto, token, after, deps.chunkSize ?? CHUNK_SIZE)
     if (chunk.length === 0) break
     for (const row of chunk) {
       for (const rule of recordRulesByType.get(row.resource_type) ?? []) {
