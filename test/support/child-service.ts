@@ -15,6 +15,8 @@ async function freePort(): Promise<number> {
 export interface ChildService {
   baseUrl: string
   stop(): Promise<void>
+  /** Ends the process at once (SIGKILL), as a crash would: nothing is flushed or closed. */
+  crash(): Promise<void>
 }
 
 export async function startChildService(env: Record<string, string>): Promise<ChildService> {
@@ -35,6 +37,11 @@ export async function startChildService(env: Record<string, string>): Promise<Ch
           if (child.exitCode !== null) return resolve()
           child.once('exit', () => resolve())
           child.kill('SIGTERM')
+        }),
+        crash: () => new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve()
+          child.once('exit', () => resolve())
+          child.kill('SIGKILL')
         }),
       }
     }

@@ -2,6 +2,7 @@
 // however large the batch); set rules run one after another as SQL inside the database. Results are
 // written per attempt, so a worker that dies part-way leaves nothing a reader or the retry will use.
 import { randomUUID } from 'node:crypto'
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import type { Db } from '../../platform/db/database.ts'
 import type { ReferenceLookup } from '../reference-data/index.ts'
@@ -70,12 +71,16 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
     after = { type: last.resource_type, uid: last.resource_uid }
     await flush()
     if (!(await repo.isLive(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
+    // The embedded database answers without I/O, so without this the loop would hold the event loop
+    // (and every HTTP request) until the run ends.
+    await yieldToEventLoop()
   }
 
   const scope = { rto, token, today }
   for (const rule of setRules) {
     await repo.insertSetRuleResults(db, rule, scope, runId, attempt)
     if (!(await repo.isLive(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
+    await yieldToEventLoop()
   }
   if (!(await repo.completeRun(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
   log.info({ records }, 'batch validated')

@@ -44,7 +44,9 @@ export async function createQueue(
 ): Promise<Queue> {
   // LISTEN/NOTIFY wakes a worker the moment a job commits (a validation should not wait out a poll);
   // polling stays on as the backstop.
-  const supervision = { superviseIntervalSeconds: settings.superviseIntervalSeconds, useListenNotify: true }
+  // The supervisor fails jobs whose heartbeats stopped, once per monitor pass: both intervals follow
+  // the one setting.
+  const supervision = { superviseIntervalSeconds: settings.superviseIntervalSeconds, monitorIntervalSeconds: settings.superviseIntervalSeconds, useListenNotify: true }
   const boss = database.pglite
     ? new PgBoss({ db: serialisedWithKysely(database, fromPglite(database.pglite)), backend: 'pglite', schema: 'pgboss', ...supervision })
     : new PgBoss({ connectionString: connectionStringOf(database), schema: 'pgboss', max: 4, ...supervision })

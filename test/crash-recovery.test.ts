@@ -1,0 +1,125 @@
+// Crash recovery (issue: a crash of a worker mid-run leaves the run to be retried, never stuck
+// InProgress and never with duplicated results; submit is atomic even if the process dies mid-way).
+// The service runs as a real OS process on a database that outlives it, and is killed with SIGKILL.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { randomUUID } from 'node:crypto'
+import { createTestDatabase, onPostgres, startTestService, type TestDatabase } from './support/test-service.ts'
+import { startChildService, type ChildService } from './support/child-service.ts'
+import { Reporter } from './support/reporting.ts'
+import { world } from './support/world.ts'
+
+const RECORDS = 1500
+/** i as three letters, so every student has a name of its own (no duplicate-student warnings). */
+const letters = (i: number) => [i % 26, Math.floor(i / 26) % 26, Math.floor(i / 676)].map((n) => String.fromCharCode(97 + n)).join('')
+
+describe('crash recovery', () => {
+  let dataDir: string
+  let database: TestDatabase
+  let env: Record<string, string>
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'vetrs-crash-'))
+    database = await createTestDatabase(onPostgres ? 'memory://' : dataDir)
+    // Short heartbeats and supervision, so a dead worker's job is retried within seconds; one record
+    // per chunk, so that a run of a few hundred records lasts long enough to be killed half-way.
+    env = { ...database.env, QUEUE_HEARTBEAT_SECONDS: '10', QUEUE_SUPERVISE_INTERVAL_SECONDS: '1', VALIDATION_CHUNK_SIZE: '1', RATE_LIMIT_MAX: '0' }
+  })
+  after(async () => {
+    await database.drop()
+    await rm(dataDir, { recursive: true, force: true })
+  })
+
+  const reporterFor = async (child: ChildService) => {
+    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-1', client_secret: 'demo-secret-1' })
+    const token = ((await (await fetch(`${child.baseUrl}/oauth2/token`, { method: 'POST', body })).json()) as { access_token: string }).access_token
+    return new Reporter(child.baseUrl, token)
+  }
+
+  /** RECORDS students uploaded eight at a time; with `email: false` each fails BRTS01180 once. */
+  const studentsBatch = async (r: Reporter, email: boolean) => {
+    const batch = await r.newBatch()
+    const w = await world()
+    const students = Array.from({ length: RECORDS }, (_, i) => ({
+      segment: 'student',
+      body: { ...w.student, studentUID: randomUUID(), familyName: `${w.student.familyName}${letters(i)}`, ...(email ? {} : { emailAddressPrimary: undefined }) },
+    }))
+    for (let i = 0; i < students.length; i += 8) await Promise.all(students.slice(i, i + 8).map((upload) => r.upload(batch, [upload])))
+    return { batch, students }
+  }
+
+  it('a worker killed mid-run: the run is retried and completes, never stuck InProgress, with no duplicated results', { timeout: 180_000 }, async () => {
+    const first = await startChildService(env)
+    let r: Reporter
+    let batch: string
+    try {
+      r = await reporterFor(first)
+      batch = (await studentsBatch(r, false)).batch
+      assert.equal((await r.request('POST', r.batchPath(batch, '/validate'))).status, 201)
+      for (;;) {
+        const status = (await r.request('GET', r.batchPath(batch, '/validate'))).json
+        assert.notEqual(status.validationStatus, 'Validated', 'the run ended before it could be killed')
+        if (status.validationStatus === 'InProgress') break
+        await new Promise((resolve) => setTimeout(resolve, 5))
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20)) // part of the results written
+    } finally {
+      await first.crash()
+    }
+
+    const second = await startChildService(env)
+    try {
+      r = await reporterFor(second)
+      const status = await r.waitForValidated(batch, 120_000)
+      assert.equal(status.numberOfResults, RECORDS)
+      const results = await r.allResults(batch)
+      assert.equal(results.length, RECORDS)
+      assert.equal(new Set(results.map((result) => result.resourceUID)).size, RECORDS, 'each record reported once')
+      assert.ok(results.every((result) => result.errorNumber === 'BRTS01180'))
+    } finally {
+      await second.stop()
+    }
+  })
+
+  it('a server killed mid-submit: the batch is either wholly submitted or not at all, and can be submitted after the restart', { timeout: 180_000 }, async () => {
+    const first = await startChildService({ ...env, VALIDATION_CHUNK_SIZE: '2000' })
+    let r: Reporter
+    let batch: string
+    let students: { body: Record<string, unknown> }[]
+    try {
+      r = await reporterFor(first)
+      ;({ batch, students } = await studentsBatch(r, true))
+      const { status } = await r.validate(batch)
+      assert.equal(status.hasBlockingValidationFailures, false)
+      const submitting = r.submit(batch).catch(() => undefined) // the connection dies with the process
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 40)))
+      await first.crash()
+      await submitting
+    } finally {
+      await first.crash()
+    }
+
+    const second = await startChildService(env)
+    try {
+      r = await reporterFor(second)
+      const state = (await r.request('GET', r.batchPath(batch))).json.status
+      const held = await Promise.all([students[0]!, students[RECORDS - 1]!].map((s) => r.heldState('student', String(s.body.studentUID))))
+      const expected = state === 'Submitted' ? 'In submission' : 'Not found in submission'
+      assert.deepEqual(held.map((h) => h.stateInSubmission), [expected, expected], `batch ${state}`)
+      if (state === 'NotSubmitted') assert.equal((await r.submit(batch)).status, 200)
+    } finally {
+      await second.stop()
+    }
+    // Every record of the batch is held exactly once: nothing half-applied, nothing lost.
+    const check = await startTestService({ database, service: { workers: false } })
+    try {
+      const rows = await check.service.database.db.selectFrom('held_record').select((eb) => eb.fn.countAll<string>().as('count'))
+        .where('transaction_batch_token', '=', batch).executeTakeFirstOrThrow()
+      assert.equal(Number(rows.count), RECORDS)
+    } finally {
+      await check.close()
+    }
+  })
+})
