@@ -22,6 +22,8 @@ export interface EngineDependencies {
 }
 
 const CHUNK_SIZE = 2000
+/** From this many records, set rules run with hash joins only (see insertSetRuleResults). */
+const LARGE_BATCH = 2000
 const WRITE_BATCH = 1000
 
 const recordRules = rules.filter((rule): rule is RecordRule => rule.kind === 'record')
@@ -44,6 +46,7 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   const today = utcToday()
   const context: RecordContext = { today, reference: deps.referenceLookup }
 
+  const started = performance.now()
   const pending: repo.ResultRow[] = []
   const flush = async () => { await repo.insertResults(db, pending.splice(0)) }
   let after: { type: string; uid: string } | undefined
@@ -77,13 +80,16 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   }
 
   const scope = { rto, token, today }
+  const timings: Record<string, number> = { records: Math.round(performance.now() - started) }
   for (const rule of setRules) {
-    await repo.insertSetRuleResults(db, rule, scope, runId, attempt)
+    const ruleStarted = performance.now()
+    await repo.insertSetRuleResults(db, rule, scope, runId, attempt, records >= LARGE_BATCH)
+    timings[rule.technicalRuleId] = Math.round(performance.now() - ruleStarted)
     if (!(await repo.isLive(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
     await yieldToEventLoop()
   }
   if (!(await repo.completeRun(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
-  log.info({ records }, 'batch validated')
+  log.info({ records, milliseconds: timings }, 'batch validated')
   return 'validated'
 }
 

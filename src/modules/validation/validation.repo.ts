@@ -1,6 +1,6 @@
 // SQL for validation runs and their results. Every statement is scoped by the caller's RTO.
 import { sql, type Generated, type Selectable } from 'kysely'
-import type { Executor } from '../../platform/db/database.ts'
+import type { Db, Executor } from '../../platform/db/database.ts'
 import type { DataSource, MessageLevel, RunScope, SetRule } from './rule.ts'
 
 export type RunStatus = 'Queued' | 'InProgress' | 'Validated' | 'Cancelled'
@@ -154,8 +154,23 @@ export async function insertResults(db: Executor, rows: ResultRow[]): Promise<vo
   if (rows.length > 0) await db.insertInto('validation_result').values(rows).execute()
 }
 
-/** Runs a set rule's query and stores its rows as results, in one statement inside the database. */
-export async function insertSetRuleResults(db: Executor, rule: SetRule, scope: RunScope, runId: string, attempt: number): Promise<void> {
+/**
+ * Runs a set rule's query and stores its rows as results, in one statement inside the database.
+ * The planner cannot know how many records one batch holds (a new token is never in its statistics,
+ * so it guesses a handful) and then picks nested loops that grow with the square of a large batch.
+ * For a large batch, nested loops are switched off for this statement, leaving hash and merge joins,
+ * which grow linearly; a small batch keeps the planner's choice (index look-ups into held data).
+ * JIT compilation is off too: these many-branch statements cost seconds to compile and run in less.
+ */
+export async function insertSetRuleResults(db: Db, rule: SetRule, scope: RunScope, runId: string, attempt: number, largeBatch: boolean): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await sql`SET LOCAL jit = off`.execute(tx)
+    if (largeBatch) await sql`SET LOCAL enable_nestloop = off`.execute(tx)
+    await insertSetRuleResultsWith(tx, rule, scope, runId, attempt)
+  })
+}
+
+async function insertSetRuleResultsWith(db: Executor, rule: SetRule, scope: RunScope, runId: string, attempt: number): Promise<void> {
   await sql`
     INSERT INTO validation_result (rto_id, run_id, attempt, validation_grouping_id, related_validation_result_count, error_number, rule_id,
       technical_rule_id, validation_message_level, corrective_action, message, resource_type, resource_uid, access_path,
