@@ -1,5 +1,6 @@
-// Uploads the minimal unit record (examples/minimal-unit-record) into a new transaction batch with
-// the demo client, and prints what the service answered:
+// Standard workflows 1 and 2 with the demo client: uploads the minimal unit record
+// (examples/minimal-unit-record) into a new transaction batch, validates it, prints any failed
+// results, and submits it when nothing blocks:
 //   npm start                  (in another terminal)
 //   npm run example:submit     (VETRS_URL, VETRS_CLIENT_ID, VETRS_CLIENT_SECRET, VETRS_JURISDICTION to change defaults)
 import { readFile } from 'node:fs/promises'
@@ -30,5 +31,22 @@ for (const file of files) {
   const result = await request('POST', `/vet-provider/v1/${jurisdiction}/transaction-batch/${batch.transactionBatchToken}/${segment}`, { token, json: record })
   console.log(`  ${result.resourceType.padEnd(17)} ${result.resourceUID}  changeTrackingIdentifier=${result.changeTrackingIdentifier ?? '-'}`)
 }
-const detail = await request('GET', `/vet-provider/v1/${jurisdiction}/transaction-batch/${batch.transactionBatchToken}`, { token })
-console.log(`${detail.totalRecords} records in the batch; it stays ${detail.status} until it is validated and submitted.`)
+const batchPath = `/vet-provider/v1/${jurisdiction}/transaction-batch/${batch.transactionBatchToken}`
+const detail = await request('GET', batchPath, { token })
+console.log(`${detail.totalRecords} records in the batch; validating...`)
+await request('POST', `${batchPath}/validate`, { token })
+let status
+do {
+  await new Promise((resolve) => setTimeout(resolve, 250))
+  status = await request('GET', `${batchPath}/validate`, { token })
+} while (status.validationStatus !== 'Validated')
+const results = await request('GET', `${batchPath}/failed-validation-results?pageSize=500`, { token })
+for (const result of results.results) {
+  console.log(`  ${result.validationMessageLevel.padEnd(7)} ${result.errorNumber} ${result.resourceType} ${result.resourceUID} ${result.accessPath.join(', ')}: ${result.message}`)
+}
+if (status.hasBlockingValidationFailures) {
+  console.log('Blocking failures: correct and re-upload, then validate again. Not submitted.')
+} else {
+  const submitted = await request('POST', `${batchPath}/submit`, { token })
+  console.log(`${submitted.status} at ${submitted.submittedAt}: ${submitted.numberOfRecordsSubmitted} records are now held.`)
+}

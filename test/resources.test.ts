@@ -203,7 +203,7 @@ describe('resources inside a batch', () => {
 })
 
 describe('the README\'s example', () => {
-  it('Standard workflows 2: npm run example:submit uploads the minimal unit record into a new batch', async () => {
+  it('Standard workflows 1 and 2: npm run example:submit uploads the minimal unit record, validates it with no blocking result and submits it', async () => {
     const { execFile } = await import('node:child_process')
     const { promisify } = await import('node:util')
     const t = await startTestService()
@@ -211,7 +211,9 @@ describe('the README\'s example', () => {
       const { stdout } = await promisify(execFile)(process.execPath, ['scripts/example-submit.ts'], { env: { ...process.env, VETRS_URL: t.baseUrl } })
       assert.match(stdout, /^transaction batch \S+ \(NSW, NotSubmitted\)$/m)
       assert.match(stdout, /^9 records in the batch/m)
-      const rows = await t.service.database.db.selectFrom('batch_record').select('resource_type').execute()
+      assert.match(stdout, /^Submitted at \S+: 9 records are now held\.$/m)
+      assert.doesNotMatch(stdout, /Error/)
+      const rows = await t.service.database.db.selectFrom('held_record').select('resource_type').where('is_current', '=', true).execute()
       assert.equal(rows.length, 9)
     } finally {
       await t.close()

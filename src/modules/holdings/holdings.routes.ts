@@ -5,6 +5,7 @@ import type { Db } from '../../platform/db/database.ts'
 import { actorOf } from '../../platform/auth/authenticate.ts'
 import { Scopes } from '../../platform/auth/scopes.ts'
 import { Strict, Uuid4 } from '../../platform/http/types.ts'
+import { problemResponse } from '../../platform/http/openapi.ts'
 import { API_PREFIX, BatchParams, LegacyBatchParams } from '../batches/index.ts'
 import { resourceDefinitions } from '../resources/index.ts'
 import { HeldState, SubmittedBatch } from './holdings.schemas.ts'
@@ -22,7 +23,7 @@ export function registerHoldingsRoutes(fastify: FastifyInstance, db: Db): void {
         tags: ['Transaction batches'], ...(legacy ? { deprecated: true } : {}), params: legacy ? LegacyBatchParams : BatchParams,
         summary: 'Submit the batch',
         description: '200 with status Submitted when the latest validation is Validated, current (no record changed since it started) and has no blocking failures; otherwise 409 saying which condition failed. Atomic: every record becomes part of the held dataset, or none does. The batch is then closed.',
-        response: { 200: SubmittedBatch },
+        response: { 200: SubmittedBatch, 409: problemResponse('Not submitted; reason says why: validation-not-requested, validation-pending, validation-stale, blocking-validation-failures or batch-submitted.') },
       },
     }, async (request) => {
       const params = request.params as { transactionBatchToken: string; jurisdiction?: string }

@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { actorOf } from '../../platform/auth/authenticate.ts'
 import { Scopes } from '../../platform/auth/scopes.ts'
 import { PageQuery } from '../../platform/http/paging.ts'
+import { problemResponse } from '../../platform/http/openapi.ts'
 import { API_PREFIX, BatchParams, LegacyBatchParams } from '../batches/index.ts'
 import { catalogue } from './catalogue.ts'
 import { BusinessRuleCatalogue, ValidationResultPage, ValidationStatus } from './validation.schemas.ts'
@@ -30,7 +31,7 @@ export function registerValidationRoutes(fastify: FastifyInstance, deps: service
       schema: {
         tags, ...deprecated, params, summary: 'Request validation of the batch',
         description: 'Queues a validation run of the batch and answers 201 with validationStatus Queued. While a run is still Queued, a repeated request answers that run with 200; a run InProgress is superseded by a new one (201). 409 once the batch is submitted.',
-        response: { 200: ValidationStatus, 201: ValidationStatus },
+        response: { 200: ValidationStatus, 201: ValidationStatus, 409: problemResponse('The batch is submitted (reason batch-submitted).') },
       },
     }, async (request, reply) => {
       const { created, status } = await service.requestValidation(deps, actorOf(request), refOf(request.params))
@@ -51,7 +52,7 @@ export function registerValidationRoutes(fastify: FastifyInstance, deps: service
       schema: {
         tags, ...deprecated, params, summary: 'Cancel a Queued or InProgress validation run',
         description: '204 when a run was cancelled (its partial results are discarded, never promoted); 409 when no run is Queued or InProgress. Results of an earlier completed run stay readable.',
-        response: { 204: Type.Null({ description: 'cancelled' }) },
+        response: { 204: Type.Null({ description: 'cancelled' }), 409: problemResponse('No run is Queued or InProgress (reason no-pending-validation), or the batch is submitted (batch-submitted).') },
       },
     }, async (request, reply) => {
       await service.cancelValidation(db, actorOf(request), refOf(request.params))

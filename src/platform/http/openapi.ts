@@ -1,6 +1,7 @@
 // OpenAPI 3.1 generated from the route schemas, served at /openapi.json with interactive docs at /docs.
 // Every route declares the problem responses it can give: protected routes 401, 403 and 429; routes
-// with a body 400, 413 and 415; every route 500.
+// with a body 400, 413 and 415; routes with path parameters 404; every route 500. A route declares
+// its own 409.
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance, FastifySchema } from 'fastify'
@@ -8,6 +9,8 @@ import { ALL_SCOPES } from '../auth/scopes.ts'
 import { ProblemDetails } from './problem.ts'
 
 const problem = (description: string) => ({ ...ProblemDetails, description })
+/** A problem response a route declares itself (404 and 409 depend on what the route does). */
+export const problemResponse = problem
 
 export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
   app.addHook('onRoute', (route) => {
@@ -27,6 +30,7 @@ export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string
     if (schema.body || schema.querystring || schema.params) {
       responses['400'] ??= problem('Structurally invalid request; every failure listed in errors. Nothing was stored.')
     }
+    if (schema.params && scope) responses['404'] ??= problem('Not found: no such batch or record for the caller\'s RTO (another RTO\'s data is not found either).')
     if (schema.body) {
       responses['413'] ??= problem('Decompressed body above the limit (errorNumber BRTS90400). A body above the wire limit gets 413 with no body.')
       responses['415'] ??= problem('Unsupported Content-Type or Content-Encoding.')

@@ -14,7 +14,7 @@ export const problemTypes = {
   'invalid-grant-request': { status: 400, title: 'The token request is not valid', description: 'Only grant_type=client_credentials is supported, with client_id and client_secret in the form body or HTTP Basic authentication.' },
   'insufficient-scope': { status: 403, title: 'The access token lacks the required scope', description: 'The client is not granted the scope this operation needs. Ask the data collector to grant it.' },
   'not-found': { status: 404, title: 'Not found', description: 'The resource does not exist, or it belongs to another RTO.' },
-  'conflict': { status: 409, title: 'The request conflicts with the current state', description: 'The operation is not allowed in the resource\'s current state; detail says why and what to do.' },
+  'conflict': { status: 409, title: 'The request conflicts with the current state', description: 'The operation is not allowed in the resource\'s current state; reason names the condition (for example batch-submitted, validation-stale, blocking-validation-failures) and detail says what to do.' },
   'payload-too-large': { status: 413, title: 'The decompressed request body is too large', description: 'The body exceeds the decompressed size limit (business rule BRTS90400). Split the upload into smaller requests.' },
   'rate-limited': { status: 429, title: 'Too many requests', description: 'The client exceeded its request rate. Wait for the number of seconds in Retry-After, then retry with back-off.' },
   'internal-error': { status: 500, title: 'Unexpected server error', description: 'Something failed on the server. The request may be retried; quote the traceId when reporting it.' },
