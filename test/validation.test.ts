@@ -205,4 +205,22 @@ describe('batch validation', () => {
     const w = await world()
     assert.equal((await r.request('POST', r.batchPath(batch, '/student'), w.student)).status, 409)
   })
+
+  it('only the latest completed run keeps results, and a discarded batch takes its runs and results with it', async () => {
+    const w = await world()
+    const batch = await r.batchWith([{ segment: 'student', body: { ...w.student, emailAddressPrimary: undefined } }])
+    const stored = async () => {
+      const rows = await sql<{ runs: string; results: string }>`
+        SELECT (SELECT count(*) FROM validation_run WHERE transaction_batch_token = ${batch})::text AS runs,
+               (SELECT count(*) FROM validation_result x JOIN validation_run v USING (rto_id, run_id) WHERE v.transaction_batch_token = ${batch})::text AS results`.execute(t.service.database.db)
+      return rows.rows[0]
+    }
+    for (let i = 0; i < 2; i++) {
+      await r.request('POST', r.batchPath(batch, '/validate'))
+      await runQueuedJobs()
+    }
+    assert.deepEqual(await stored(), { runs: '2', results: '1' })
+    assert.equal((await r.request('DELETE', r.batchPath(batch))).status, 204)
+    assert.deepEqual(await stored(), { runs: '0', results: '0' })
+  })
 })

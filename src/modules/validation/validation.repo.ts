@@ -194,7 +194,14 @@ export async function completeRun(db: Executor, rto: string, runId: string, atte
                    count(*)::int AS total
               FROM validation_result WHERE rto_id = ${rto} AND run_id = ${runId} AND attempt = ${attempt}) s
      WHERE r.rto_id = ${rto} AND r.run_id = ${runId} AND r.status = 'InProgress' AND r.attempt = ${attempt}`.execute(db)
-  return Number(result.numAffectedRows ?? 0) === 1
+  if (Number(result.numAffectedRows ?? 0) !== 1) return false
+  // Only the latest completed run's results are ever read: earlier runs' results go.
+  await sql`
+    DELETE FROM validation_result x USING validation_run r
+     WHERE r.rto_id = ${rto} AND r.run_id <> ${runId}
+       AND r.transaction_batch_token = (SELECT transaction_batch_token FROM validation_run WHERE rto_id = ${rto} AND run_id = ${runId})
+       AND x.rto_id = r.rto_id AND x.run_id = r.run_id`.execute(db)
+  return true
 }
 
 export async function listResults(db: Executor, run: RunRow, limit: number, offset: number) {

@@ -8,6 +8,7 @@ import * as batchRecordChangeSequence from './0004_batch_record_change_sequence.
 import * as referenceDatasetSequence from './0005_reference_dataset_sequence.ts'
 import * as batchRecordWithoutForeignKey from './0006_batch_record_without_foreign_key.ts'
 import * as validationAndHoldings from './0007_validation_and_holdings.ts'
+import * as validationCascades from './0008_validation_cascades.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0005_reference_dataset_sequence': referenceDatasetSequence,
   '0006_batch_record_without_foreign_key': batchRecordWithoutForeignKey,
   '0007_validation_and_holdings': validationAndHoldings,
+  '0008_validation_cascades': validationCascades,
 }
