@@ -29,6 +29,7 @@ import { registerResourceRoutes } from './modules/resources/index.ts'
 import { createReferenceLookup, registerReferenceDataRoutes, seedReferenceData, type ReferenceLookup } from './modules/reference-data/index.ts'
 import { registerValidationRoutes, validationJob } from './modules/validation/index.ts'
 import { registerHoldingsRoutes } from './modules/holdings/index.ts'
+import { registerReconciliationRoutes } from './modules/reconciliation/index.ts'
 import { Resources } from './platform/lifecycle.ts'
 
 export interface Service {
@@ -132,6 +133,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     registerReferenceDataRoutes(app, database.db)
     registerValidationRoutes(app, { db: database.db, queue, job: jobs.validation })
     registerHoldingsRoutes(app, database.db)
+    registerReconciliationRoutes(app, database.db)
     options.extraRoutes?.(app, { database })
     await app.ready()
 

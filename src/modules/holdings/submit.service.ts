@@ -8,6 +8,7 @@ import { lockOpenBatch, markSubmitted, toSummary, type BatchRef } from '../batch
 import { submitBlocker } from '../validation/index.ts'
 import { FIRST_REPORTING_PERIOD } from '../validation/reporting-period.ts'
 import * as holdings from './holdings.repo.ts'
+import { indexSubmission } from './reconciliation-index.repo.ts'
 import type { SubmittedBatch } from './holdings.schemas.ts'
 
 export async function submitBatch(db: Db, actor: Actor, ref: BatchRef): Promise<SubmittedBatch> {
@@ -22,6 +23,7 @@ export async function submitBatch(db: Db, actor: Actor, ref: BatchRef): Promise<
     const promotion = { rto: actor.rto, token, jurisdiction: batch.jurisdiction, clientId: actor.clientId, submissionSeq: submission.seq, submittedAt: submission.at }
     const numberOfRecords = await holdings.promoteBatch(tx, promotion)
     await holdings.recordReportingPeriods(tx, promotion, FIRST_REPORTING_PERIOD)
+    await indexSubmission(tx, { rto: actor.rto, token, submittedAt: submission.at })
     const submitted = await markSubmitted(tx, actor.rto, token, submission.at)
     return { ...toSummary(submitted), numberOfRecordsSubmitted: numberOfRecords }
   })

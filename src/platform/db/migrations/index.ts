@@ -9,6 +9,7 @@ import * as referenceDatasetSequence from './0005_reference_dataset_sequence.ts'
 import * as batchRecordWithoutForeignKey from './0006_batch_record_without_foreign_key.ts'
 import * as validationAndHoldings from './0007_validation_and_holdings.ts'
 import * as validationCascades from './0008_validation_cascades.ts'
+import * as reconciliation from './0009_reconciliation.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0006_batch_record_without_foreign_key': batchRecordWithoutForeignKey,
   '0007_validation_and_holdings': validationAndHoldings,
   '0008_validation_cascades': validationCascades,
+  '0009_reconciliation': reconciliation,
 }

@@ -1,0 +1,108 @@
+// Keeps reconciliation's tables current inside the submit transaction: the links between held records
+// (held_link) and one reconciliation item per record in submission (reconciliation_item), with the
+// activity date each is searched and sorted by (docs/decisions.md, "Activity dates"):
+//   enrolments: their latest lifecycle studentActivityDate;
+//   subject offering: latest of its subject enrolments; program offering: latest of its program
+//   enrolments and subject offerings; subject: latest of its subject offerings; program: latest of its
+//   program offerings; student: latest of its enrolments; delivery location: latest of the subject
+//   enrolments held there. A record nothing dates has none, and no period finds it.
+// Only what the batch touches is recomputed: its records, and what they referenced before or now.
+import { sql, type RawBuilder } from 'kysely'
+import type { Executor } from '../../platform/db/database.ts'
+import { referenceFields, resourceTypes, type ResourceType } from '../resources/index.ts'
+
+export interface ReconciliationTables {
+  held_link: { rto_id: string; source_type: string; source_uid: string; target_type: string; target_uid: string }
+  reconciliation_item: { rto_id: string; resource_type: string; resource_uid: string; student_activity_date: string | null; submitted_at: Date; change_tracking_identifier: string | null }
+}
+
+declare module '../../platform/db/schema.ts' {
+  interface Database extends ReconciliationTables {}
+}
+
+/** Whose activity dates a record's date is the latest of, in the order they must be computed. */
+const DATED_BY: readonly (readonly [ResourceType, readonly ResourceType[]])[] = [
+  ['SubjectOffering', ['SubjectEnrolment']],
+  ['ProgramOffering', ['ProgramEnrolment', 'SubjectOffering']],
+  ['Subject', ['SubjectOffering']],
+  ['Program', ['ProgramOffering']],
+  ['Student', ['ProgramEnrolment', 'SubjectEnrolment']],
+  ['DeliveryLocation', ['SubjectEnrolment']],
+]
+
+const ENROLMENTS = ['ProgramEnrolment', 'SubjectEnrolment']
+
+/** The UIDs a reference field of batch record `b` holds: `(target uuid)`, as a lateral table. */
+function targetsOf(field: string): RawBuilder<unknown> {
+  const array = /^(\w+)\[\]\.(\w+)$/.exec(field)
+  if (array) {
+    const [, list, key] = array as unknown as [string, string, string]
+    return sql`LATERAL (SELECT (e.value->>${key})::uuid AS uid FROM jsonb_array_elements(b.body->${list}) AS e(value)) AS t`
+  }
+  return sql`LATERAL (SELECT (b.body->>${field})::uuid AS uid WHERE b.body->>${field} IS NOT NULL) AS t`
+}
+
+export async function indexSubmission(db: Executor, p: { rto: string; token: string; submittedAt: Date }): Promise<void> {
+  const inBatch = sql`b.rto_id = ${p.rto} AND b.transaction_batch_token = ${p.token}`
+  await sql`CREATE TEMP TABLE reconciliation_affected (resource_type text, resource_uid uuid, PRIMARY KEY (resource_type, resource_uid)) ON COMMIT DROP`.execute(db)
+  await sql`INSERT INTO reconciliation_affected SELECT b.resource_type, b.resource_uid FROM batch_record b WHERE ${inBatch} ON CONFLICT DO NOTHING`.execute(db)
+
+  // Links: the batch's records drop the links of their previous versions and add their own (a void adds none).
+  await sql`
+    WITH old AS (
+      DELETE FROM held_link l USING batch_record b
+       WHERE ${inBatch} AND l.rto_id = b.rto_id AND l.source_type = b.resource_type AND l.source_uid = b.resource_uid
+      RETURNING l.target_type, l.target_uid)
+    INSERT INTO reconciliation_affected SELECT DISTINCT target_type, target_uid FROM old ON CONFLICT DO NOTHING`.execute(db)
+  const newLinks = resourceTypes.flatMap((source) => referenceFields[source].map(({ field, references }) => sql`
+    SELECT b.rto_id, b.resource_type, b.resource_uid, ${references}::text, t.uid
+      FROM batch_record b CROSS JOIN ${targetsOf(field)}
+     WHERE ${inBatch} AND b.resource_type = ${source} AND NOT b.is_voided`))
+  await sql`
+    WITH added AS (
+      INSERT INTO held_link (rto_id, source_type, source_uid, target_type, target_uid)
+      ${sql.join(newLinks, sql` UNION `)}
+      ON CONFLICT DO NOTHING
+      RETURNING target_type, target_uid)
+    INSERT INTO reconciliation_affected SELECT DISTINCT target_type, target_uid FROM added ON CONFLICT DO NOTHING`.execute(db)
+  // An offering's date feeds its subject, program offering and program: two steps up.
+  for (let step = 0; step < 2; step++) {
+    await sql`
+      INSERT INTO reconciliation_affected
+      SELECT DISTINCT l.target_type, l.target_uid
+        FROM reconciliation_affected a JOIN held_link l
+          ON l.rto_id = ${p.rto} AND l.source_type = a.resource_type AND l.source_uid = a.resource_uid
+       WHERE a.resource_type IN ('SubjectOffering', 'ProgramOffering')
+      ON CONFLICT DO NOTHING`.execute(db)
+  }
+
+  // Items: a void removes the record's item; every other record of the batch gets its latest version's.
+  await sql`
+    DELETE FROM reconciliation_item r USING batch_record b
+     WHERE ${inBatch} AND b.is_voided AND r.rto_id = b.rto_id AND r.resource_type = b.resource_type AND r.resource_uid = b.resource_uid`.execute(db)
+  await sql`
+    INSERT INTO reconciliation_item (rto_id, resource_type, resource_uid, student_activity_date, submitted_at, change_tracking_identifier)
+    SELECT b.rto_id, b.resource_type, b.resource_uid,
+           CASE WHEN b.resource_type IN (${sql.join(ENROLMENTS)})
+                THEN (SELECT max(l.value->>'studentActivityDate') FROM jsonb_array_elements(b.body->'lifecycle') AS l(value))::date END,
+           ${p.submittedAt}::timestamptz, b.change_tracking_identifier
+      FROM batch_record b
+     WHERE ${inBatch} AND NOT b.is_voided
+    ON CONFLICT (rto_id, resource_type, resource_uid) DO UPDATE
+       SET student_activity_date = excluded.student_activity_date, submitted_at = excluded.submitted_at,
+           change_tracking_identifier = excluded.change_tracking_identifier`.execute(db)
+
+  // Derived dates, in dependency order, for the affected records only.
+  for (const [type, sources] of DATED_BY) {
+    await sql`
+      UPDATE reconciliation_item r
+         SET student_activity_date = (
+           SELECT max(c.student_activity_date)
+             FROM held_link l JOIN reconciliation_item c
+               ON c.rto_id = l.rto_id AND c.resource_type = l.source_type AND c.resource_uid = l.source_uid
+            WHERE l.rto_id = r.rto_id AND l.target_type = r.resource_type AND l.target_uid = r.resource_uid
+              AND l.source_type IN (${sql.join([...sources])}))
+        FROM reconciliation_affected a
+       WHERE r.rto_id = ${p.rto} AND r.resource_type = ${type} AND a.resource_type = ${type} AND a.resource_uid = r.resource_uid`.execute(db)
+  }
+}

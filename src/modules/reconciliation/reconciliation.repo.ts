@@ -1,0 +1,100 @@
+// Read-only SQL over reconciliation_item and held_link (kept by every submission). Every statement is
+// scoped by the caller's RTO and reads current records only.
+import { sql, type RawBuilder } from 'kysely'
+import type { Executor } from '../../platform/db/database.ts'
+import type { ResourceType } from '../resources/index.ts'
+
+export interface ItemRow {
+  resource_uid: string
+  resource_type: ResourceType
+  submitted_at: Date
+  change_tracking_identifier: string | null
+  student_activity_date: string | null
+}
+
+export interface DateRange { from: string; to: string }
+
+const ITEM_COLUMNS = sql`resource_uid, resource_type, submitted_at, change_tracking_identifier, student_activity_date`
+
+/**
+ * One page of a type's items whose activity date falls in the ranges, newest first then by UID.
+ * Each range is read from the activity index in result order and the ranges are merged, so a page
+ * reads about offset + limit index entries whatever the size of the RTO's data.
+ */
+export async function itemsInRanges(db: Executor, rto: string, type: string, ranges: DateRange[], limit: number, offset: number): Promise<ItemRow[]> {
+  const branches = ranges.map((range) => sql`(
+    SELECT ${ITEM_COLUMNS} FROM reconciliation_item
+     WHERE rto_id = ${rto} AND resource_type = ${type} AND student_activity_date BETWEEN ${range.from}::date AND ${range.to}::date
+     ORDER BY student_activity_date DESC, resource_uid
+     LIMIT ${limit + offset})`)
+  const result = await sql<ItemRow>`
+    SELECT ${ITEM_COLUMNS} FROM (${sql.join(branches, sql` UNION ALL `)}) AS items
+     ORDER BY student_activity_date DESC, resource_uid
+     LIMIT ${limit} OFFSET ${offset}`.execute(db)
+  return result.rows
+}
+
+export async function countInRanges(db: Executor, rto: string, type: string, ranges: DateRange[]): Promise<number> {
+  const conditions = ranges.map((range) => sql`student_activity_date BETWEEN ${range.from}::date AND ${range.to}::date`)
+  const result = await sql<{ count: string }>`
+    SELECT count(*)::text AS count FROM reconciliation_item
+     WHERE rto_id = ${rto} AND resource_type = ${type} AND (${sql.join(conditions, sql` OR `)})`.execute(db)
+  return Number(result.rows[0]!.count)
+}
+
+/** The items of the requested UIDs (absent when not held), one row per UID, in request order. */
+export async function itemsByUid(db: Executor, rto: string, type: string, uids: string[]): Promise<(ItemRow & { requested: string; held: boolean })[]> {
+  const result = await sql<ItemRow & { requested: string; held: boolean }>`
+    SELECT u.uid::text AS requested, r.resource_uid IS NOT NULL AS held, r.resource_uid, r.resource_type, r.submitted_at, r.change_tracking_identifier, r.student_activity_date
+      FROM unnest(${uids}::uuid[]) WITH ORDINALITY AS u(uid, n)
+      LEFT JOIN reconciliation_item r ON r.rto_id = ${rto} AND r.resource_type = ${type} AND r.resource_uid = u.uid
+     ORDER BY u.n`.execute(db)
+  return result.rows
+}
+
+export async function findItem(db: Executor, rto: string, type: string, uid: string): Promise<ItemRow | undefined> {
+  const result = await sql<ItemRow>`SELECT ${ITEM_COLUMNS} FROM reconciliation_item WHERE rto_id = ${rto} AND resource_type = ${type} AND resource_uid = ${uid}::uuid`.execute(db)
+  return result.rows[0]
+}
+
+/**
+ * A set of related records reached from other sets through links: `targets` follows references a
+ * record makes (an enrolment to its student), `sources` follows references made to it.
+ */
+export interface TraversalSet {
+  name: string
+  type: ResourceType
+  from: readonly { set: string; via: 'targets' | 'sources' }[]
+}
+
+/** Related records of the start (a set named `start`), as one page of items plus their count. */
+export async function relatedItems(db: Executor, rto: string, start: { type: ResourceType; uid: string }, sets: readonly TraversalSet[], limit: number, offset: number): Promise<{ rows: ItemRow[]; total: number }> {
+  const typeOf = new Map<string, ResourceType>([['start', start.type], ...sets.map((s) => [s.name, s.type] as const)])
+  const ctes: RawBuilder<unknown>[] = [sql`start AS (SELECT ${start.uid}::uuid AS uid)`]
+  for (const set of sets) {
+    const parts = set.from.map(({ set: from, via }) => via === 'targets'
+      ? sql`SELECT l.target_uid AS uid FROM held_link l
+             WHERE l.rto_id = ${rto} AND l.source_type = ${typeOf.get(from)!} AND l.source_uid IN (SELECT uid FROM ${sql.table(from)}) AND l.target_type = ${set.type}`
+      : sql`SELECT l.source_uid AS uid FROM held_link l
+             WHERE l.rto_id = ${rto} AND l.target_type = ${typeOf.get(from)!} AND l.target_uid IN (SELECT uid FROM ${sql.table(from)}) AND l.source_type = ${set.type}`)
+    ctes.push(sql`${sql.table(set.name)} AS (${sql.join(parts, sql` UNION `)})`)
+  }
+  const related = sql.join(sets.map((set) => sql`SELECT ${set.type}::text AS type, uid FROM ${sql.table(set.name)}`), sql` UNION `)
+  const result = await sql<ItemRow & { total: string }>`
+    WITH ${sql.join(ctes)}
+    SELECT r.resource_uid, r.resource_type, r.submitted_at, r.change_tracking_identifier, r.student_activity_date, count(*) OVER ()::text AS total
+      FROM (${related}) AS x
+      JOIN reconciliation_item r ON r.rto_id = ${rto} AND r.resource_type = x.type AND r.resource_uid = x.uid
+     ORDER BY r.student_activity_date DESC NULLS LAST, r.resource_uid
+     LIMIT ${limit} OFFSET ${offset}`.execute(db)
+  const total = result.rows[0] ? Number(result.rows[0].total) : offset > 0 ? await countRelated(db, rto, ctes, related) : 0
+  return { rows: result.rows, total }
+}
+
+async function countRelated(db: Executor, rto: string, ctes: RawBuilder<unknown>[], related: RawBuilder<unknown>): Promise<number> {
+  const result = await sql<{ count: string }>`
+    WITH ${sql.join(ctes)}
+    SELECT count(*)::text AS count FROM (${related}) AS x
+      JOIN reconciliation_item r ON r.rto_id = ${rto} AND r.resource_type = x.type AND r.resource_uid = x.uid`.execute(db)
+  return Number(result.rows[0]!.count)
+}

@@ -1,0 +1,221 @@
+// Reconciliation (spec: Reconciliation item; Endpoints, Reconciliation; Errors 400; Limits):
+// search-by-period, uid-match and related-resources over the held dataset, through the API.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { startTestService, type TestService } from './support/test-service.ts'
+import { Reporter, V1 } from './support/reporting.ts'
+import { allOf, voided, world, type World } from './support/world.ts'
+
+describe('reconciliation', () => {
+  let t: TestService
+  let r: Reporter
+  let other: Reporter
+  before(async () => {
+    t = await startTestService()
+    r = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
+    other = new Reporter(t.baseUrl, await t.token('demo-rto-2'))
+  })
+  after(() => t.close())
+
+  const search = (query: string, reporter = r) => reporter.request('GET', `${V1}/search-by-period?${query}`)
+  const uidMatch = (body: unknown, reporter = r) => reporter.request('POST', `${V1}/uid-match`, body)
+  const related = (segment: string, uid: string, query = 'pageSize=500', reporter = r) => reporter.request('GET', `${V1}/${segment}/${uid}/related-resources?${query}`)
+  const uidsOf = (response: { json: any }) => response.json.results.map((item: any) => item.resourceUID)
+
+  /** A world whose subject offering belongs to its program offering, so every traversal path exists. */
+  const linkedWorld = async (): Promise<World> => {
+    const w = await world()
+    w.subjectOffering.programOfferingUID = w.programOffering.programOfferingUID
+    return w
+  }
+
+  it('search-by-period returns the held records of the queried type whose studentActivityDate falls in the periods, with every item field', async () => {
+    const w = await linkedWorld()
+    await r.submitted(allOf(w))
+    const found = await search('resourceType=SubjectEnrolment&reportingPeriods=202604&pageSize=500')
+    assert.equal(found.status, 200, found.text)
+    const item = found.json.results.find((x: any) => x.resourceUID === w.subjectEnrolment.subjectEnrolmentUID)
+    assert.deepEqual(Object.keys(item).sort(), ['changeTrackingIdentifier', 'resourceType', 'resourceUID', 'studentActivityDate', 'submissionDateTime'])
+    assert.deepEqual([item.resourceType, item.changeTrackingIdentifier, item.studentActivityDate], ['SubjectEnrolment', w.subjectEnrolment.changeTrackingIdentifier, '2026-10-05'])
+    assert.ok(found.json.results.every((x: any) => x.resourceType === 'SubjectEnrolment'))
+    assert.deepEqual(uidsOf(await search('resourceType=SubjectEnrolment&reportingPeriods=202601,202602,202603')).filter((u: string) => u === w.subjectEnrolment.subjectEnrolmentUID), [])
+    const byRange = await search('resourceType=SubjectEnrolment&activityDateFrom=2026-10-05&activityDateTo=2026-10-05&pageSize=500')
+    assert.ok(uidsOf(byRange).includes(w.subjectEnrolment.subjectEnrolmentUID))
+    assert.ok(!uidsOf(await search('resourceType=SubjectEnrolment&activityDateFrom=2026-10-06&activityDateTo=2026-12-31&pageSize=500')).includes(w.subjectEnrolment.subjectEnrolmentUID))
+  })
+
+  it('activity dates of records that are not enrolments come from the enrolments that reference them, directly or through offerings', async () => {
+    const w = await linkedWorld()
+    await r.submitted(allOf(w))
+    for (const [type, uid] of [['Student', w.student.studentUID], ['SubjectOffering', w.subjectOffering.subjectOfferingUID], ['ProgramOffering', w.programOffering.programOfferingUID], ['Subject', w.subject.subjectUID], ['Program', w.program.programUID]] as const) {
+      const response = await uidMatch({ resourceType: type, reportingPeriod: '202604', resourceUIDs: [uid] })
+      assert.deepEqual([response.json.results[0].resourceInSubmission, response.json.results[0].studentActivityDate], [true, '2026-10-05'], type)
+    }
+    // A later state of one enrolment moves the student, the offering, the subject and the program with it.
+    const later = { ...w.subjectEnrolment, changeTrackingIdentifier: 'v2', lifecycle: [...w.subjectEnrolment.lifecycle, { studentStatus: 'Cancelled', studentActivityDate: '2026-11-02', studentStatusReason: 'Formal_withdrawal' }] }
+    await r.submitted([{ segment: 'subjectenrolment', body: later }])
+    for (const [type, uid] of [['Student', w.student.studentUID], ['Subject', w.subject.subjectUID], ['Program', w.program.programUID], ['SubjectEnrolment', w.subjectEnrolment.subjectEnrolmentUID]] as const) {
+      const response = await uidMatch({ resourceType: type, reportingPeriod: '202604', resourceUIDs: [uid] })
+      assert.equal(response.json.results[0].studentActivityDate, '2026-11-02', type)
+    }
+  })
+
+  it('results are sorted by studentActivityDate newest first, then by resourceUID, and paged with the shared envelope', async () => {
+    const w = await linkedWorld()
+    const dates = ['2026-10-07', '2026-10-09', '2026-10-08', '2026-10-09', '2026-10-06']
+    const enrolments = dates.map((date, i) => ({ segment: 'subjectenrolment', body: { ...w.subjectEnrolment, subjectEnrolmentUID: `${i}aaaaaaa-0000-4000-8000-${w.student.studentUID.slice(-12)}`, changeTrackingIdentifier: `e${i}`, lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: date }] } }))
+    await r.submitted([...allOf(w), ...enrolments])
+    const query = `resourceType=SubjectEnrolment&activityDateFrom=2026-10-06&activityDateTo=2026-10-09`
+    const all = await search(`${query}&pageSize=500`)
+    const ours = all.json.results.filter((x: any) => x.resourceUID.endsWith(w.student.studentUID.slice(-12)))
+    assert.deepEqual(ours.map((x: any) => x.changeTrackingIdentifier), ['e1', 'e3', 'e2', 'e0', 'e4'])
+    const sorted = [...all.json.results].sort((a: any, b: any) => b.studentActivityDate.localeCompare(a.studentActivityDate) || a.resourceUID.localeCompare(b.resourceUID))
+    assert.deepEqual(all.json.results, sorted)
+    const paged = []
+    for (let page = 1; page <= Math.ceil(all.json.numberOfResults / 2); page++) {
+      const response = await search(`${query}&pageSize=2&pageNumber=${page}`)
+      assert.equal(response.json.numberOfResults, all.json.numberOfResults)
+      paged.push(...response.json.results)
+    }
+    assert.deepEqual(paged, all.json.results)
+    const past = await search(`${query}&pageNumber=2147483647`)
+    assert.deepEqual([past.status, past.json.results], [200, []])
+  })
+
+  it('only the latest version of a resubmitted record is returned, once; a voided record is excluded', async () => {
+    const w = await linkedWorld()
+    await r.submitted(allOf(w))
+    await r.submitted([{ segment: 'subjectenrolment', body: { ...w.subjectEnrolment, changeTrackingIdentifier: 'second' } }])
+    const found = (await search('resourceType=SubjectEnrolment&reportingPeriods=202604&pageSize=500')).json.results.filter((x: any) => x.resourceUID === w.subjectEnrolment.subjectEnrolmentUID)
+    assert.deepEqual(found.map((x: any) => x.changeTrackingIdentifier), ['second'])
+    await r.submitted([{ segment: 'subjectenrolment', body: voided(w.subjectEnrolment) }])
+    assert.ok(!uidsOf(await search('resourceType=SubjectEnrolment&reportingPeriods=202604&pageSize=500')).includes(w.subjectEnrolment.subjectEnrolmentUID))
+  })
+
+  it('search-by-period 400s: more than 10 codes, a bad code, a repeated code, a bad date, a reversed range, an unsupported type, neither or both filters, page bounds', async () => {
+    const bad = [
+      'resourceType=Student&reportingPeriods=202601,202602,202603,202604,202501,202502,202503,202504,202401,202402,202403',
+      'resourceType=Student&reportingPeriods=202605',
+      'resourceType=Student&reportingPeriods=2026Q1',
+      'resourceType=Student&reportingPeriods=202601,202601',
+      'resourceType=Student&activityDateFrom=2026-02-30&activityDateTo=2026-03-01',
+      'resourceType=Student&activityDateFrom=2026-03-02&activityDateTo=2026-03-01',
+      'resourceType=Student&activityDateFrom=2026-03-01',
+      'resourceType=DeliveryLocation&reportingPeriods=202601',
+      'resourceType=student&reportingPeriods=202601',
+      'resourceType=Student',
+      'resourceType=Student&reportingPeriods=202601&activityDateFrom=2026-01-01&activityDateTo=2026-01-31',
+      'reportingPeriods=202601',
+      'resourceType=Student&reportingPeriods=202601&pageSize=501',
+      'resourceType=Student&reportingPeriods=202601&pageNumber=-1',
+      'resourceType=Student&reportingPeriods=202601&pageNumber=2147483648',
+    ]
+    for (const query of bad) {
+      const response = await search(query)
+      assert.equal(response.status, 400, query)
+      assert.equal(response.json.type, '/problems/structural-validation', query)
+    }
+    assert.equal((await search('resourceType=Student&reportingPeriods=202601,202602,202603,202604,202501,202502,202503,202504,202401,202402')).status, 200)
+  })
+
+  it('uid-match answers one item per requested UID in request order, with resourceInSubmission for the period', async () => {
+    const w = await linkedWorld()
+    await r.submitted(allOf(w))
+    const unknown = '11111111-2222-4333-8444-555555555555'
+    const response = await uidMatch({ resourceType: 'SubjectEnrolment', reportingPeriod: '202604', resourceUIDs: [unknown, w.subjectEnrolmentInProgram.subjectEnrolmentUID, w.subjectEnrolment.subjectEnrolmentUID] })
+    assert.equal(response.status, 200, response.text)
+    assert.deepEqual(response.json.results.map((x: any) => [x.resourceUID, x.resourceInSubmission]), [
+      [unknown, false], [w.subjectEnrolmentInProgram.subjectEnrolmentUID, true], [w.subjectEnrolment.subjectEnrolmentUID, true],
+    ])
+    assert.deepEqual([response.json.results[0].submissionDateTime, response.json.results[0].changeTrackingIdentifier], [null, null])
+    assert.equal(response.json.results[2].changeTrackingIdentifier, w.subjectEnrolment.changeTrackingIdentifier)
+    // Held, but not for another period.
+    const other = await uidMatch({ resourceType: 'SubjectEnrolment', reportingPeriod: '202603', resourceUIDs: [w.subjectEnrolment.subjectEnrolmentUID] })
+    assert.deepEqual([other.json.results[0].resourceInSubmission, other.json.results[0].studentActivityDate], [false, '2026-10-05'])
+    // The wrong type for the UID: not held as that type.
+    const wrongType = await uidMatch({ resourceType: 'ProgramEnrolment', reportingPeriod: '202604', resourceUIDs: [w.subjectEnrolment.subjectEnrolmentUID] })
+    assert.equal(wrongType.json.results[0].resourceInSubmission, false)
+  })
+
+  it('uid-match 400s: duplicate UIDs, malformed UIDs, more than 500 UIDs, an empty list, a bad period, an unsupported type', async () => {
+    const uid = '11111111-2222-4333-8444-555555555555'
+    const many = Array.from({ length: 501 }, (_, i) => `11111111-2222-4333-8444-${String(i).padStart(12, '0')}`)
+    const bad = [
+      { resourceType: 'Student', reportingPeriod: '202604', resourceUIDs: [uid, uid.toUpperCase()] },
+      { resourceType: 'Student', reportingPeriod: '202604', resourceUIDs: ['not-a-uid'] },
+      { resourceType: 'Student', reportingPeriod: '202604', resourceUIDs: many },
+      { resourceType: 'Student', reportingPeriod: '202604', resourceUIDs: [] },
+      { resourceType: 'Student', reportingPeriod: '202606', resourceUIDs: [uid] },
+      { resourceType: 'DeliveryLocation', reportingPeriod: '202604', resourceUIDs: [uid] },
+      { resourceType: 'Student', resourceUIDs: [uid] },
+    ]
+    for (const body of bad) assert.equal((await uidMatch(body)).status, 400, JSON.stringify(body).slice(0, 120))
+    const duplicate = await uidMatch(bad[0])
+    assert.deepEqual(duplicate.json.errors.map((e: any) => e.accessPath), ['$.resourceUIDs[1]'])
+    assert.equal((await uidMatch({ resourceType: 'Student', reportingPeriod: '202604', resourceUIDs: many.slice(0, 500) })).status, 200)
+  })
+
+  it('related-resources follows the spec\'s traversal from a student, a program enrolment and a subject enrolment', async () => {
+    const w = await linkedWorld()
+    await r.submitted(allOf(w))
+    const pairs = (response: { json: any }) => response.json.results.map((x: any) => `${x.resourceType}:${x.resourceUID}`).sort()
+    const p = (type: string, uid: string) => `${type}:${uid}`
+    const student = await related('student', w.student.studentUID)
+    assert.equal(student.status, 200, student.text)
+    assert.deepEqual(pairs(student), [
+      p('SubjectEnrolment', w.subjectEnrolment.subjectEnrolmentUID), p('SubjectEnrolment', w.subjectEnrolmentInProgram.subjectEnrolmentUID),
+      p('ProgramEnrolment', w.programEnrolment.programEnrolmentUID), p('SubjectOffering', w.subjectOffering.subjectOfferingUID),
+      p('ProgramOffering', w.programOffering.programOfferingUID), p('Subject', w.subject.subjectUID), p('Program', w.program.programUID),
+      p('DeliveryLocation', w.location.deliveryLocationUID),
+    ].sort())
+    assert.equal(student.json.numberOfResults, 8)
+    assert.deepEqual(pairs(await related('programenrolment', w.programEnrolment.programEnrolmentUID)), [
+      p('Student', w.student.studentUID), p('ProgramOffering', w.programOffering.programOfferingUID), p('Program', w.program.programUID),
+    ].sort())
+    const base = [p('Student', w.student.studentUID), p('SubjectOffering', w.subjectOffering.subjectOfferingUID), p('Subject', w.subject.subjectUID),
+      p('DeliveryLocation', w.location.deliveryLocationUID), p('ProgramOffering', w.programOffering.programOfferingUID), p('Program', w.program.programUID)]
+    assert.deepEqual(pairs(await related('subjectenrolment', w.subjectEnrolment.subjectEnrolmentUID)), [...base].sort())
+    assert.deepEqual(pairs(await related('subjectenrolment', w.subjectEnrolmentInProgram.subjectEnrolmentUID)), [...base, p('ProgramEnrolment', w.programEnrolment.programEnrolmentUID)].sort())
+    // Paged and sorted like the other reconciliation queries.
+    const firstPage = await related('student', w.student.studentUID, 'pageSize=3')
+    assert.deepEqual([firstPage.json.numberOfResults, firstPage.json.numberOfPages, firstPage.json.results.length], [8, 3, 3])
+    // Never content: only item fields.
+    assert.deepEqual(Object.keys(student.json.results[0]).sort(), ['changeTrackingIdentifier', 'resourceType', 'resourceUID', 'studentActivityDate', 'submissionDateTime'])
+  })
+
+  it('related-resources: another starting type is 400; an unknown, voided or other RTO\'s UID is 404', async () => {
+    const w = await linkedWorld()
+    await r.submitted(allOf(w))
+    assert.equal((await related('subject', w.subject.subjectUID)).status, 400)
+    assert.equal((await related('deliverylocation', w.location.deliveryLocationUID)).status, 400)
+    assert.equal((await related('student', 'not-a-uid')).status, 400)
+    assert.equal((await related('student', '11111111-2222-4333-8444-555555555555')).status, 404)
+    assert.equal((await related('student', w.student.studentUID, 'pageSize=10', other)).status, 404)
+  })
+
+  it('only the caller\'s RTO\'s data, ever: another RTO finds nothing by period, by UID or around a record', async () => {
+    const w = await linkedWorld()
+    await r.submitted(allOf(w))
+    assert.ok(!uidsOf(await search('resourceType=Student&reportingPeriods=202604&pageSize=500', other)).includes(w.student.studentUID))
+    const match = await uidMatch({ resourceType: 'Student', reportingPeriod: '202604', resourceUIDs: [w.student.studentUID] }, other)
+    assert.deepEqual([match.json.results[0].resourceInSubmission, match.json.results[0].submissionDateTime], [false, null])
+  })
+
+  it('Standard workflow 3 confirmed through reconciliation: after the void is submitted, uid-match says the record is no longer in submission', async () => {
+    const w = await linkedWorld()
+    await r.submitted(allOf(w))
+    const before = await uidMatch({ resourceType: 'SubjectEnrolment', reportingPeriod: '202604', resourceUIDs: [w.subjectEnrolment.subjectEnrolmentUID] })
+    assert.equal(before.json.results[0].resourceInSubmission, true)
+    await r.submitted([{ segment: 'subjectenrolment', body: voided(w.subjectEnrolment, 'remove_duplicate_record') }])
+    const afterVoid = await uidMatch({ resourceType: 'SubjectEnrolment', reportingPeriod: '202604', resourceUIDs: [w.subjectEnrolment.subjectEnrolmentUID] })
+    assert.deepEqual([afterVoid.json.results[0].resourceInSubmission, afterVoid.json.results[0].submissionDateTime], [false, null])
+    // The student's related records no longer include it.
+    const around = await related('student', w.student.studentUID)
+    assert.ok(!uidsOf(around).includes(w.subjectEnrolment.subjectEnrolmentUID))
+  })
+
+  it('reconciliation needs the vet:read scope', async () => {
+    const reportOnly = new Reporter(t.baseUrl, await t.token('demo-rto-1', undefined, 'vet:report'))
+    assert.equal((await search('resourceType=Student&reportingPeriods=202604', reportOnly)).status, 403)
+  })
+})
