@@ -28,7 +28,7 @@ import { registerBatchRoutes } from './modules/batches/index.ts'
 import { registerResourceRoutes } from './modules/resources/index.ts'
 import { createReferenceLookup, registerReferenceDataRoutes, seedReferenceData, type ReferenceLookup } from './modules/reference-data/index.ts'
 import { registerValidationRoutes, validationJob } from './modules/validation/index.ts'
-import { registerHoldingsRoutes } from './modules/holdings/index.ts'
+import { reconciliationJob, registerHoldingsRoutes } from './modules/holdings/index.ts'
 import { registerReconciliationRoutes } from './modules/reconciliation/index.ts'
 import { Resources } from './platform/lifecycle.ts'
 
@@ -37,7 +37,7 @@ export interface Service {
   app: FastifyInstance
   database: DatabaseHandle
   queue: Queue
-  jobs: { housekeeping: ReturnType<typeof housekeepingJob>; validation: ReturnType<typeof validationJob> }
+  jobs: { housekeeping: ReturnType<typeof housekeepingJob>; validation: ReturnType<typeof validationJob>; reconciliation: ReturnType<typeof reconciliationJob> }
   /** Reference datasets in memory, for business rules. */
   referenceLookup: ReferenceLookup
   logger: Logger
@@ -86,6 +86,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const jobs = {
       housekeeping: housekeepingJob(database.db),
       validation: validationJob({ db: database.db, referenceLookup, logger, chunkSize: config.validation.chunkSize }),
+      reconciliation: reconciliationJob(database.db),
     }
     const queue = resources.add(await createQueue(database, Object.values(jobs) as JobDefinition<any>[], logger, metrics.observeJob, config.queue), (q) => q.stop())
     metrics.setQueueDepthSource(() => queue.depth())
@@ -132,7 +133,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     registerResourceRoutes(app, database.db)
     registerReferenceDataRoutes(app, database.db)
     registerValidationRoutes(app, { db: database.db, queue, job: jobs.validation })
-    registerHoldingsRoutes(app, database.db)
+    registerHoldingsRoutes(app, { db: database.db, queue, reconcileJob: jobs.reconciliation })
     registerReconciliationRoutes(app, database.db)
     options.extraRoutes?.(app, { database })
     await app.ready()

@@ -214,6 +214,19 @@ describe('reconciliation', () => {
     assert.ok(!uidsOf(around).includes(w.subjectEnrolment.subjectEnrolmentUID))
   })
 
+  it('a submission is indexed for reconciliation by a queued job: reconciledAt is null until then, and set once it is reflected', async () => {
+    const w = await linkedWorld()
+    const batch = await r.batchWith(allOf(w))
+    assert.equal((await r.request('GET', r.batchPath(batch))).json.reconciledAt, null)
+    await r.validate(batch)
+    assert.equal((await r.submit(batch)).status, 200)
+    await r.waitForReconciled(batch)
+    const match = await uidMatch({ resourceType: 'Student', reportingPeriod: '202604', resourceUIDs: [w.student.studentUID] })
+    assert.equal(match.json.results[0].resourceInSubmission, true)
+    const submittedAt = (await r.request('GET', r.batchPath(batch))).json.submittedAt
+    assert.equal(match.json.results[0].submissionDateTime, submittedAt)
+  })
+
   it('reconciliation needs the vet:read scope', async () => {
     const reportOnly = new Reporter(t.baseUrl, await t.token('demo-rto-1', undefined, 'vet:report'))
     assert.equal((await search('resourceType=Student&reportingPeriods=202604', reportOnly)).status, 403)

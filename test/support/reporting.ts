@@ -94,14 +94,26 @@ export class Reporter {
     return this.request('POST', this.batchPath(batch, '/submit'))
   }
 
-  /** Uploads, validates (asserting no blocking result) and submits: records become held. */
+  /** Uploads, validates (asserting no blocking result) and submits; returns once reconciliation reflects it. */
   async submitted(uploads: Upload[]): Promise<string> {
     const batch = await this.batchWith(uploads)
     const { results } = await this.validate(batch)
     assert.deepEqual(results.filter((r) => r.validationMessageLevel === 'Error'), [], 'no blocking result expected')
     const submitted = await this.submit(batch)
     assert.equal(submitted.status, 200, submitted.text)
+    await this.waitForReconciled(batch)
     return batch
+  }
+
+  /** Polls the batch until reconciliation reflects its submission (reconciledAt set). */
+  async waitForReconciled(batch: string, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const detail = await this.request('GET', this.batchPath(batch))
+      if (detail.json.reconciledAt) return
+      if (Date.now() > deadline) assert.fail(`batch ${batch} not reconciled after ${timeoutMs} ms`)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
   }
 
   async heldState(segment: string, uid: string) {

@@ -12,6 +12,7 @@ export interface TransactionBatchTable {
   created_at: Generated<Date>
   updated_at: Generated<Date>
   submitted_at: Date | null
+  reconciled_at: Generated<Date | null>
 }
 
 declare module '../../platform/db/schema.ts' {

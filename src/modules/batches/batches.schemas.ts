@@ -31,6 +31,7 @@ export const RecordCounts = Type.Record(Type.String(), Type.Integer(), {
 
 export const BatchDetail = Type.Object({
   ...BatchSummary.properties,
+  reconciledAt: Nullable(Type.String({ format: 'date-time' }), { description: 'when reconciliation (search-by-period, uid-match, related-resources) began to reflect this submission; null before, and for a batch not submitted' }),
   recordCounts: RecordCounts,
   totalRecords: Type.Integer(),
 })

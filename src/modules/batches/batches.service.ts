@@ -38,7 +38,10 @@ export async function getBatch(db: Db, actor: Actor, ref: BatchRef): Promise<Bat
   const recordCounts = Object.fromEntries(BATCH_RESOURCE_TYPES.map((type) => [type, counts.get(type) ?? 0]))
   const summary = toSummary(batch)
   const updatedAt = lastUpload && lastUpload.toISOString() > summary.updatedAt ? lastUpload.toISOString() : summary.updatedAt
-  return { ...summary, updatedAt, recordCounts, totalRecords: [...counts.values()].reduce((sum, n) => sum + n, 0) }
+  return {
+    ...summary, updatedAt, recordCounts, totalRecords: [...counts.values()].reduce((sum, n) => sum + n, 0),
+    reconciledAt: batch.reconciled_at ? new Date(batch.reconciled_at).toISOString() : null,
+  }
 }
 
 export async function listBatches(db: Db, actor: Actor, jurisdiction: string | undefined, page: PageQuery): Promise<Page<BatchSummary>> {

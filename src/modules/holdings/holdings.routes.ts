@@ -1,7 +1,6 @@
 // HTTP wiring for submit (both batch route forms) and the held state of one record.
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { Db } from '../../platform/db/database.ts'
 import { actorOf } from '../../platform/auth/authenticate.ts'
 import { Scopes } from '../../platform/auth/scopes.ts'
 import { Strict, Uuid4 } from '../../platform/http/types.ts'
@@ -10,9 +9,10 @@ import { API_PREFIX, BatchParams, LegacyBatchParams } from '../batches/index.ts'
 import { resourceDefinitions } from '../resources/index.ts'
 import { HeldState, SubmittedBatch } from './holdings.schemas.ts'
 import { heldState } from './holdings.service.ts'
-import { submitBatch } from './submit.service.ts'
+import { submitBatch, type SubmitDependencies } from './submit.service.ts'
 
-export function registerHoldingsRoutes(fastify: FastifyInstance, db: Db): void {
+export function registerHoldingsRoutes(fastify: FastifyInstance, deps: SubmitDependencies): void {
+  const { db } = deps
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
 
   for (const legacy of [false, true]) {
@@ -27,7 +27,7 @@ export function registerHoldingsRoutes(fastify: FastifyInstance, db: Db): void {
       },
     }, async (request) => {
       const params = request.params as { transactionBatchToken: string; jurisdiction?: string }
-      return submitBatch(db, actorOf(request), { token: params.transactionBatchToken, jurisdiction: params.jurisdiction })
+      return submitBatch(deps, actorOf(request), { token: params.transactionBatchToken, jurisdiction: params.jurisdiction })
     })
   }
 

@@ -3,3 +3,5 @@
 export { registerHoldingsRoutes } from './holdings.routes.ts'
 export { submitBatch } from './submit.service.ts'
 export { heldState } from './holdings.service.ts'
+export { submitWithoutValidation } from './bulk-load.ts'
+export { reconciliationJob } from './reconciliation.jobs.ts'

@@ -42,10 +42,18 @@ function targetsOf(field: string): RawBuilder<unknown> {
   return sql`LATERAL (SELECT (b.body->>${field})::uuid AS uid WHERE b.body->>${field} IS NOT NULL) AS t`
 }
 
+/** From this many records, the statements below run with hash joins only (as validation's set rules do). */
+const LARGE_BATCH = 2000
+
 export async function indexSubmission(db: Executor, p: { rto: string; token: string; submittedAt: Date }): Promise<void> {
   const inBatch = sql`b.rto_id = ${p.rto} AND b.transaction_batch_token = ${p.token}`
   await sql`CREATE TEMP TABLE reconciliation_affected (resource_type text, resource_uid uuid, PRIMARY KEY (resource_type, resource_uid)) ON COMMIT DROP`.execute(db)
-  await sql`INSERT INTO reconciliation_affected SELECT b.resource_type, b.resource_uid FROM batch_record b WHERE ${inBatch} ON CONFLICT DO NOTHING`.execute(db)
+  const batchSize = await sql`INSERT INTO reconciliation_affected SELECT b.resource_type, b.resource_uid FROM batch_record b WHERE ${inBatch} ON CONFLICT DO NOTHING`.execute(db)
+  // The planner has no statistics for rows this transaction wrote (the batch's new versions and
+  // links): with a large batch its guesses would pick nested loops that grow with the square of it.
+  const large = Number(batchSize.numAffectedRows ?? 0) >= LARGE_BATCH
+  if (large) await sql`SET LOCAL enable_nestloop = off`.execute(db)
+  await sql`SET LOCAL jit = off`.execute(db) // compiling these statements costs more than running them
 
   // Links: the batch's records drop the links of their previous versions and add their own (a void adds none).
   await sql`
@@ -61,7 +69,7 @@ export async function indexSubmission(db: Executor, p: { rto: string; token: str
   await sql`
     WITH added AS (
       INSERT INTO held_link (rto_id, source_type, source_uid, target_type, target_uid)
-      ${sql.join(newLinks, sql` UNION `)}
+      ${sql.join(newLinks, sql` UNION ALL `)}
       ON CONFLICT DO NOTHING
       RETURNING target_type, target_uid)
     INSERT INTO reconciliation_affected SELECT DISTINCT target_type, target_uid FROM added ON CONFLICT DO NOTHING`.execute(db)
@@ -92,17 +100,23 @@ export async function indexSubmission(db: Executor, p: { rto: string; token: str
        SET student_activity_date = excluded.student_activity_date, submitted_at = excluded.submitted_at,
            change_tracking_identifier = excluded.change_tracking_identifier`.execute(db)
 
+  await sql`ANALYZE reconciliation_affected`.execute(db)
+
   // Derived dates, in dependency order, for the affected records only.
   for (const [type, sources] of DATED_BY) {
     await sql`
       UPDATE reconciliation_item r
-         SET student_activity_date = (
-           SELECT max(c.student_activity_date)
-             FROM held_link l JOIN reconciliation_item c
-               ON c.rto_id = l.rto_id AND c.resource_type = l.source_type AND c.resource_uid = l.source_uid
-            WHERE l.rto_id = r.rto_id AND l.target_type = r.resource_type AND l.target_uid = r.resource_uid
-              AND l.source_type IN (${sql.join([...sources])}))
-        FROM reconciliation_affected a
-       WHERE r.rto_id = ${p.rto} AND r.resource_type = ${type} AND a.resource_type = ${type} AND a.resource_uid = r.resource_uid`.execute(db)
+         SET student_activity_date = d.latest
+        FROM (SELECT a.resource_uid, max(c.student_activity_date) AS latest
+                FROM reconciliation_affected a
+                LEFT JOIN held_link l
+                  ON l.rto_id = ${p.rto} AND l.target_type = ${type} AND l.target_uid = a.resource_uid AND l.source_type IN (${sql.join([...sources])})
+                LEFT JOIN reconciliation_item c
+                  ON c.rto_id = l.rto_id AND c.resource_type = l.source_type AND c.resource_uid = l.source_uid
+               WHERE a.resource_type = ${type}
+               GROUP BY a.resource_uid) AS d
+       WHERE r.rto_id = ${p.rto} AND r.resource_type = ${type} AND r.resource_uid = d.resource_uid
+         AND r.student_activity_date IS DISTINCT FROM d.latest`.execute(db)
   }
+  if (large) await sql`SET LOCAL enable_nestloop = on`.execute(db)
 }

@@ -1,17 +1,26 @@
 // Submitting a batch (spec: States and transitions, Transaction batch; Endpoints, submit). One
 // transaction: the batch is locked against uploads, submissions of the RTO are serialised, the latest
 // validation must be Validated, current and free of blocking failures, and then every record of the
-// batch becomes part of the held dataset and the batch closes, all together or not at all.
+// batch becomes part of the held dataset and the batch closes, all together or not at all. Indexing
+// the submission for reconciliation is queued in the same transaction and follows within moments.
 import type { Db } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import { lockOpenBatch, markSubmitted, toSummary, type BatchRef } from '../batches/index.ts'
 import { submitBlocker } from '../validation/index.ts'
 import { FIRST_REPORTING_PERIOD } from '../validation/reporting-period.ts'
 import * as holdings from './holdings.repo.ts'
-import { indexSubmission } from './reconciliation-index.repo.ts'
+import type { JobDefinition, Queue } from '../../platform/queue/queue.ts'
+import type { ReconcileJobData } from './reconciliation.jobs.ts'
 import type { SubmittedBatch } from './holdings.schemas.ts'
 
-export async function submitBatch(db: Db, actor: Actor, ref: BatchRef): Promise<SubmittedBatch> {
+export interface SubmitDependencies {
+  db: Db
+  queue: Queue
+  /** Indexes the submission for reconciliation, after it commits, in submission order. */
+  reconcileJob: JobDefinition<ReconcileJobData>
+}
+
+export async function submitBatch({ db, queue, reconcileJob }: SubmitDependencies, actor: Actor, ref: BatchRef): Promise<SubmittedBatch> {
   return db.transaction().execute(async (tx) => {
     const batch = await lockOpenBatch(tx, actor, ref)
     const token = batch.transaction_batch_token
@@ -23,7 +32,7 @@ export async function submitBatch(db: Db, actor: Actor, ref: BatchRef): Promise<
     const promotion = { rto: actor.rto, token, jurisdiction: batch.jurisdiction, clientId: actor.clientId, submissionSeq: submission.seq, submittedAt: submission.at }
     const numberOfRecords = await holdings.promoteBatch(tx, promotion)
     await holdings.recordReportingPeriods(tx, promotion, FIRST_REPORTING_PERIOD)
-    await indexSubmission(tx, { rto: actor.rto, token, submittedAt: submission.at })
+    await queue.enqueue(tx, reconcileJob, { rto: actor.rto })
     const submitted = await markSubmitted(tx, actor.rto, token, submission.at)
     return { ...toSummary(submitted), numberOfRecordsSubmitted: numberOfRecords }
   })

@@ -10,6 +10,7 @@ import * as batchRecordWithoutForeignKey from './0006_batch_record_without_forei
 import * as validationAndHoldings from './0007_validation_and_holdings.ts'
 import * as validationCascades from './0008_validation_cascades.ts'
 import * as reconciliation from './0009_reconciliation.ts'
+import * as batchReconciledAt from './0010_batch_reconciled_at.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0007_validation_and_holdings': validationAndHoldings,
   '0008_validation_cascades': validationCascades,
   '0009_reconciliation': reconciliation,
+  '0010_batch_reconciled_at': batchReconciledAt,
 }
