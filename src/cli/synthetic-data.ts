@@ -5,6 +5,7 @@
 // path (the same promotion and indexing as submit, without validation).
 import { randomBytes, randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
+import { sql } from 'kysely'
 import type { Db } from '../platform/db/database.ts'
 import { submitWithoutValidation } from '../modules/holdings/index.ts'
 
@@ -117,5 +118,9 @@ async function writeBatch(db: Db, rto: string, jurisdiction: string, rows: Row[]
       uploaded_by_client: 'synthetic', uploaded_at: new Date(),
     }))).execute()
   }
-  return submitWithoutValidation(db, { rto, token, jurisdiction, clientId: 'synthetic' })
+  const held = await submitWithoutValidation(db, { rto, token, jurisdiction, clientId: 'synthetic' })
+  // A bulk load outruns autovacuum: without fresh statistics the planner takes the growing tables for
+  // small ones and later batches get nested-loop plans over thousands of rows.
+  await sql`ANALYZE batch_record, held_record, held_link, reconciliation_item`.execute(db)
+  return held
 }
