@@ -58,6 +58,8 @@ async function measure(database: string, env: Record<string, string>, records: n
              (SELECT count(*) FROM reconciliation_item WHERE rto_id = '90001')::text AS rto_items,
              (SELECT count(*) FROM held_link)::text AS links`.execute(service.database.db)
     const { items, rto_items: rtoItems } = counts.rows[0]!
+    const size = await sql<{ size: string }>`SELECT pg_size_pretty(pg_database_size(current_database())) AS size`.execute(service.database.db)
+    console.error(`  ${database}: ${items} reconciliation items, ${counts.rows[0]!.links} links, database ${size.rows[0]!.size}`)
 
     const baseUrl = await service.app.listen({ port: 0, host: '127.0.0.1' })
     const tokenResponse = await fetch(`${baseUrl}/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-1', client_secret: 'demo-secret-1' }) })
