@@ -15,7 +15,8 @@ export async function submitWithoutValidation(db: Db, batch: { rto: string; toke
     const count = await holdings.promoteBatch(tx, promotion)
     await holdings.recordReportingPeriods(tx, promotion, FIRST_REPORTING_PERIOD)
     await markSubmitted(tx, batch.rto, batch.token, submission.at)
-    await indexNextSubmission(tx, batch.rto) // this batch, now: synthetic loads have no queue to wait for
+    // Indexed now (with any submission still waiting before it): synthetic loads have no queue to wait for.
+    while (await indexNextSubmission(tx, batch.rto)) { /* next */ }
     return count
   })
 }

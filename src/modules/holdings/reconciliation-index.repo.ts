@@ -12,6 +12,7 @@ import type { Executor } from '../../platform/db/database.ts'
 import { referenceFields, resourceTypes, type ResourceType } from '../resources/index.ts'
 
 export interface ReconciliationTables {
+  reconciliation_day_count: { rto_id: string; resource_type: string; student_activity_date: string; items: number }
   held_link: { rto_id: string; source_type: string; source_uid: string; target_type: string; target_uid: string }
   reconciliation_item: { rto_id: string; resource_type: string; resource_uid: string; student_activity_date: string | null; submitted_at: Date; change_tracking_identifier: string | null }
 }
@@ -84,6 +85,10 @@ export async function indexSubmission(db: Executor, p: { rto: string; token: str
       ON CONFLICT DO NOTHING`.execute(db)
   }
 
+  // The days whose counts may change: every affected item's date before and after.
+  await sql`CREATE TEMP TABLE reconciliation_touched_day (resource_type text, day date, PRIMARY KEY (resource_type, day)) ON COMMIT DROP`.execute(db)
+  await noteTouchedDays(db, p.rto)
+
   // Items: a void removes the record's item; every other record of the batch gets its latest version's.
   await sql`
     DELETE FROM reconciliation_item r USING batch_record b
@@ -118,5 +123,26 @@ export async function indexSubmission(db: Executor, p: { rto: string; token: str
        WHERE r.rto_id = ${p.rto} AND r.resource_type = ${type} AND r.resource_uid = d.resource_uid
          AND r.student_activity_date IS DISTINCT FROM d.latest`.execute(db)
   }
+  await noteTouchedDays(db, p.rto)
+  await sql`
+    DELETE FROM reconciliation_day_count c USING reconciliation_touched_day t
+     WHERE c.rto_id = ${p.rto} AND c.resource_type = t.resource_type AND c.student_activity_date = t.day`.execute(db)
+  await sql`
+    INSERT INTO reconciliation_day_count (rto_id, resource_type, student_activity_date, items)
+    SELECT ${p.rto}, t.resource_type, t.day, n.items
+      FROM reconciliation_touched_day t
+      CROSS JOIN LATERAL (SELECT count(*)::int AS items FROM reconciliation_item r
+                           WHERE r.rto_id = ${p.rto} AND r.resource_type = t.resource_type AND r.student_activity_date = t.day) AS n
+     WHERE n.items > 0`.execute(db)
   if (large) await sql`SET LOCAL enable_nestloop = on`.execute(db)
+}
+
+async function noteTouchedDays(db: Executor, rto: string): Promise<void> {
+  await sql`
+    INSERT INTO reconciliation_touched_day
+    SELECT DISTINCT r.resource_type, r.student_activity_date
+      FROM reconciliation_affected a JOIN reconciliation_item r
+        ON r.rto_id = ${rto} AND r.resource_type = a.resource_type AND r.resource_uid = a.resource_uid
+     WHERE r.student_activity_date IS NOT NULL
+    ON CONFLICT DO NOTHING`.execute(db)
 }

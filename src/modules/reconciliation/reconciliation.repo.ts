@@ -16,30 +16,35 @@ export interface DateRange { from: string; to: string }
 
 const ITEM_COLUMNS = sql`resource_uid, resource_type, submitted_at, change_tracking_identifier, student_activity_date`
 
-/**
- * One page of a type's items whose activity date falls in the ranges, newest first then by UID.
- * Each range is read from the activity index in result order and the ranges are merged, so a page
- * reads about offset + limit index entries whatever the size of the RTO's data.
- */
-export async function itemsInRanges(db: Executor, rto: string, type: string, ranges: DateRange[], limit: number, offset: number): Promise<ItemRow[]> {
-  const branches = ranges.map((range) => sql`(
-    SELECT ${ITEM_COLUMNS} FROM reconciliation_item
-     WHERE rto_id = ${rto} AND resource_type = ${type} AND student_activity_date BETWEEN ${range.from}::date AND ${range.to}::date
-     ORDER BY student_activity_date DESC, resource_uid
-     LIMIT ${limit + offset})`)
-  const result = await sql<ItemRow>`
-    SELECT ${ITEM_COLUMNS} FROM (${sql.join(branches, sql` UNION ALL `)}) AS items
-     ORDER BY student_activity_date DESC, resource_uid
-     LIMIT ${limit} OFFSET ${offset}`.execute(db)
+/** Items per activity date of a type within the ranges, newest day first (kept by the indexing job). */
+export async function dayCounts(db: Executor, rto: string, type: string, ranges: DateRange[]): Promise<{ day: string; items: number }[]> {
+  const conditions = ranges.map((range) => sql`student_activity_date BETWEEN ${range.from}::date AND ${range.to}::date`)
+  const result = await sql<{ day: string; items: number }>`
+    SELECT student_activity_date::text AS day, items FROM reconciliation_day_count
+     WHERE rto_id = ${rto} AND resource_type = ${type} AND (${sql.join(conditions, sql` OR `)})
+     ORDER BY student_activity_date DESC`.execute(db)
   return result.rows
 }
 
-export async function countInRanges(db: Executor, rto: string, type: string, ranges: DateRange[]): Promise<number> {
-  const conditions = ranges.map((range) => sql`student_activity_date BETWEEN ${range.from}::date AND ${range.to}::date`)
-  const result = await sql<{ count: string }>`
-    SELECT count(*)::text AS count FROM reconciliation_item
-     WHERE rto_id = ${rto} AND resource_type = ${type} AND (${sql.join(conditions, sql` OR `)})`.execute(db)
-  return Number(result.rows[0]!.count)
+/**
+ * One page of a type's items whose activity date falls in the ranges, newest first then by UID,
+ * starting at `fromDay` (no item dated after it is on the page) and skipping `skip` items from there.
+ * Each range is read from the activity index in result order and the ranges are merged, so a page
+ * reads about skip + limit index entries, however deep the page.
+ */
+export async function itemsInRanges(db: Executor, rto: string, type: string, ranges: DateRange[], fromDay: string, skip: number, limit: number): Promise<ItemRow[]> {
+  const branches = ranges.filter((range) => range.from <= fromDay).map((range) => sql`(
+    SELECT ${ITEM_COLUMNS} FROM reconciliation_item
+     WHERE rto_id = ${rto} AND resource_type = ${type}
+       AND student_activity_date BETWEEN ${range.from}::date AND ${range.to < fromDay ? range.to : fromDay}::date
+     ORDER BY student_activity_date DESC, resource_uid
+     LIMIT ${limit + skip})`)
+  if (branches.length === 0) return []
+  const result = await sql<ItemRow>`
+    SELECT ${ITEM_COLUMNS} FROM (${sql.join(branches, sql` UNION ALL `)}) AS items
+     ORDER BY student_activity_date DESC, resource_uid
+     LIMIT ${limit} OFFSET ${skip}`.execute(db)
+  return result.rows
 }
 
 /** The items of the requested UIDs (absent when not held), one row per UID, in request order. */

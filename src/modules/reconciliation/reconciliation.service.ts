@@ -74,10 +74,19 @@ const toItem = (row: repo.ItemRow): ReconciliationItem => ({
 export async function searchByPeriod(db: Db, actor: Actor, query: SearchByPeriodQuery): Promise<Page<ReconciliationItem>> {
   const ranges = rangesOf(query)
   const page: PageQuery = { pageNumber: query.pageNumber, pageSize: query.pageSize }
-  const [total, rows] = await Promise.all([
-    repo.countInRanges(db, actor.rto, query.resourceType, ranges),
-    repo.itemsInRanges(db, actor.rto, query.resourceType, ranges, page.pageSize, offsetOf(page)),
-  ])
+  // The per-day counts give the total, and the day a deep page starts on: the items of newer days
+  // are skipped by date, not one by one.
+  const days = await repo.dayCounts(db, actor.rto, query.resourceType, ranges)
+  const total = days.reduce((sum, day) => sum + day.items, 0)
+  const offset = offsetOf(page)
+  if (offset >= total) return toPage([], total, page)
+  let before = 0
+  let start = days[0]!
+  for (const day of days) {
+    if (before + day.items > offset) { start = day; break }
+    before += day.items
+  }
+  const rows = await repo.itemsInRanges(db, actor.rto, query.resourceType, ranges, start.day, offset - before, page.pageSize)
   return toPage(rows.map(toItem), total, page)
 }
 

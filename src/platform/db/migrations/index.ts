@@ -11,6 +11,7 @@ import * as validationAndHoldings from './0007_validation_and_holdings.ts'
 import * as validationCascades from './0008_validation_cascades.ts'
 import * as reconciliation from './0009_reconciliation.ts'
 import * as batchReconciledAt from './0010_batch_reconciled_at.ts'
+import * as reconciliationDayCount from './0011_reconciliation_day_count.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0008_validation_cascades': validationCascades,
   '0009_reconciliation': reconciliation,
   '0010_batch_reconciled_at': batchReconciledAt,
+  '0011_reconciliation_day_count': reconciliationDayCount,
 }
