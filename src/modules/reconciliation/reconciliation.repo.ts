@@ -72,16 +72,30 @@ export interface TraversalSet {
   from: readonly { set: string; via: 'targets' | 'sources' }[]
 }
 
-/** Related records of the start (a set named `start`), as one page of items plus their count. */
+/**
+ * Related records of the start (a set named `start`), as one page of items plus their count. Each set
+ * that is traversed from is looked up once in each direction (all its links out, all links in), and
+ * the sets reached from it take their type's share, so a busy student costs one index look-up per
+ * enrolment and direction rather than one per enrolment and related type.
+ */
 export async function relatedItems(db: Executor, rto: string, start: { type: ResourceType; uid: string }, sets: readonly TraversalSet[], limit: number, offset: number): Promise<{ rows: ItemRow[]; total: number }> {
   const typeOf = new Map<string, ResourceType>([['start', start.type], ...sets.map((s) => [s.name, s.type] as const)])
   const ctes: RawBuilder<unknown>[] = [sql`start AS (SELECT ${start.uid}::uuid AS uid)`]
+  const links = new Set<string>()
+  const linksOf = (from: string, via: 'targets' | 'sources') => {
+    const name = `${via === 'targets' ? 'out' : 'in'}_${from}`
+    if (!links.has(name)) {
+      links.add(name)
+      ctes.push(via === 'targets'
+        ? sql`${sql.table(name)} AS (SELECT l.target_type AS type, l.target_uid AS uid FROM held_link l
+               WHERE l.rto_id = ${rto} AND l.source_type = ${typeOf.get(from)!} AND l.source_uid IN (SELECT uid FROM ${sql.table(from)}))`
+        : sql`${sql.table(name)} AS (SELECT l.source_type AS type, l.source_uid AS uid FROM held_link l
+               WHERE l.rto_id = ${rto} AND l.target_type = ${typeOf.get(from)!} AND l.target_uid IN (SELECT uid FROM ${sql.table(from)}))`)
+    }
+    return name
+  }
   for (const set of sets) {
-    const parts = set.from.map(({ set: from, via }) => via === 'targets'
-      ? sql`SELECT l.target_uid AS uid FROM held_link l
-             WHERE l.rto_id = ${rto} AND l.source_type = ${typeOf.get(from)!} AND l.source_uid IN (SELECT uid FROM ${sql.table(from)}) AND l.target_type = ${set.type}`
-      : sql`SELECT l.source_uid AS uid FROM held_link l
-             WHERE l.rto_id = ${rto} AND l.target_type = ${typeOf.get(from)!} AND l.target_uid IN (SELECT uid FROM ${sql.table(from)}) AND l.source_type = ${set.type}`)
+    const parts = set.from.map(({ set: from, via }) => sql`SELECT uid FROM ${sql.table(linksOf(from, via))} WHERE type = ${set.type}`)
     ctes.push(sql`${sql.table(set.name)} AS (${sql.join(parts, sql` UNION `)})`)
   }
   const related = sql.join(sets.map((set) => sql`SELECT ${set.type}::text AS type, uid FROM ${sql.table(set.name)}`), sql` UNION `)
