@@ -30,6 +30,8 @@ import { createReferenceLookup, registerReferenceDataRoutes, seedReferenceData, 
 import { registerValidationRoutes, validationJob } from './modules/validation/index.ts'
 import { reconciliationJob, registerHoldingsRoutes } from './modules/holdings/index.ts'
 import { registerReconciliationRoutes } from './modules/reconciliation/index.ts'
+import { assessmentJob, assessmentRules, registerAssessmentRoutes, type AssessmentRule } from './modules/assessment/index.ts'
+import { registerDeclarationRoutes } from './modules/declarations/index.ts'
 import { Resources } from './platform/lifecycle.ts'
 
 export interface Service {
@@ -37,7 +39,7 @@ export interface Service {
   app: FastifyInstance
   database: DatabaseHandle
   queue: Queue
-  jobs: { housekeeping: ReturnType<typeof housekeepingJob>; validation: ReturnType<typeof validationJob>; reconciliation: ReturnType<typeof reconciliationJob> }
+  jobs: { housekeeping: ReturnType<typeof housekeepingJob>; validation: ReturnType<typeof validationJob>; reconciliation: ReturnType<typeof reconciliationJob>; assessment: ReturnType<typeof assessmentJob> }
   /** Reference datasets in memory, for business rules. */
   referenceLookup: ReferenceLookup
   logger: Logger
@@ -51,6 +53,11 @@ export interface ServiceOptions {
   logger?: Logger
   /** Extra routes, registered with the platform's security and limits (benchmarks use it). */
   extraRoutes?: (app: FastifyInstance, service: Pick<Service, 'database'>) => void
+  /**
+   * Test instrumentation of data quality assessments: rules run after the catalogue's (a test uses one
+   * to cause a technical error), and a hook awaited after each rule (a test holds a run In Progress).
+   */
+  assessment?: { extraRules?: readonly AssessmentRule[]; afterRule?: (technicalRuleId: string) => Promise<void> }
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -87,6 +94,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       housekeeping: housekeepingJob(database.db),
       validation: validationJob({ db: database.db, referenceLookup, logger, chunkSize: config.validation.chunkSize }),
       reconciliation: reconciliationJob(database.db),
+      assessment: assessmentJob({ db: database.db, logger, rules: [...assessmentRules, ...(options.assessment?.extraRules ?? [])], afterRule: options.assessment?.afterRule }),
     }
     const queue = resources.add(await createQueue(database, Object.values(jobs) as JobDefinition<any>[], logger, metrics.observeJob, config.queue), (q) => q.stop())
     metrics.setQueueDepthSource(() => queue.depth())
@@ -135,6 +143,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     registerValidationRoutes(app, { db: database.db, queue, job: jobs.validation })
     registerHoldingsRoutes(app, { db: database.db, queue, reconcileJob: jobs.reconciliation })
     registerReconciliationRoutes(app, database.db)
+    registerAssessmentRoutes(app, { db: database.db, queue, job: jobs.assessment })
+    registerDeclarationRoutes(app, database.db)
     options.extraRoutes?.(app, { database })
     await app.ready()
 

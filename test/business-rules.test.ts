@@ -21,7 +21,7 @@ describe('business-rule catalogue', () => {
   it('GET /business-rules serves every rule with its identifiers, level and corrective action', async () => {
     const response = await reporter.request('GET', `${V1}/business-rules`)
     assert.equal(response.status, 200)
-    assert.equal(response.json.numberOfRules, rules.length)
+    assert.equal(response.json.numberOfRules, catalogue().length)
     assert.deepEqual(response.json.rules, catalogue())
     const spec = response.json.rules.find((rule: any) => rule.technicalRuleId === 'BRTS01180')
     assert.deepEqual([spec.ruleId, spec.errorNumber, spec.validationMessageLevel], ['BRDG00017', 'BRTS01180', 'Error'])

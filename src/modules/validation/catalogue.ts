@@ -1,7 +1,9 @@
 // The catalogue as it is published: served at GET /vet-provider/v1/business-rules and written to
-// docs/business-rules.md (npm run docs:rules), both from the rules' own metadata.
+// docs/business-rules.md (npm run docs:rules), both from the rules' own metadata: the batch
+// validation rules, then the data quality assessment rules.
 import type { Rule } from './rule.ts'
 import { rules } from './rules/index.ts'
+import { assessmentRules } from '../assessment/rules/index.ts'
 
 export interface CatalogueEntry {
   technicalRuleId: string
@@ -12,11 +14,32 @@ export interface CatalogueEntry {
   description: string
   correctiveAction: string
   resourceTypes: string[]
-  /** record: checked one record at a time; set: checked across the batch and the held dataset */
-  scope: 'record' | 'set'
+  /**
+   * record: checked one record at a time; set: checked across the batch and the held dataset (both by
+   * batch validation); assessment: checked period-wide over the held data by a data quality assessment
+   */
+  scope: 'record' | 'set' | 'assessment'
 }
 
 export function catalogue(): CatalogueEntry[] {
+  return [...batchRuleEntries(), ...assessmentRuleEntries()]
+}
+
+function assessmentRuleEntries(): CatalogueEntry[] {
+  return assessmentRules.map((rule) => ({
+    technicalRuleId: rule.technicalRuleId,
+    ruleId: rule.ruleId,
+    errorNumber: rule.technicalRuleId,
+    validationMessageLevel: rule.level,
+    title: rule.title,
+    description: rule.description,
+    correctiveAction: rule.correctiveAction,
+    resourceTypes: [...rule.resourceTypes],
+    scope: 'assessment',
+  }))
+}
+
+function batchRuleEntries(): CatalogueEntry[] {
   return rules.map((rule) => ({
     technicalRuleId: rule.technicalRuleId,
     ruleId: rule.ruleId,
@@ -35,8 +58,9 @@ export function catalogueMarkdown(): string {
     '# Business rules',
     '',
     'Generated from the rule modules in `src/modules/validation/rules/` by `npm run docs:rules`; do not edit by hand.',
-    'The same catalogue is served at `GET /vet-provider/v1/business-rules`. An Error blocks submission; a Warning does not.',
-    'Record rules check one record at a time; set rules check records against each other and against the data previously submitted for the RTO.',
+    'The same catalogue is served at `GET /vet-provider/v1/business-rules`.',
+    'Batch validation runs the record and set rules: record rules check one record at a time; set rules check records against each other and against the data previously submitted for the RTO. There an Error blocks submission; a Warning does not.',
+    'Data quality assessments run the assessment rules (`src/modules/assessment/rules/`) period-wide over the RTO\'s held data for one jurisdiction and reporting period. There an Error blocks declaring; a Warning does not.',
     '',
     '| errorNumber (technicalRuleId) | ruleId | Level | Scope | Resource types | Rule |',
     '|---|---|---|---|---|---|',

@@ -74,7 +74,7 @@ export function registerValidationRoutes(fastify: FastifyInstance, deps: service
     config,
     schema: {
       tags, summary: 'The business-rule catalogue',
-      description: 'Every rule validation runs, with its identifiers, level, resource types and corrective action (also in docs/business-rules.md).',
+      description: 'Every batch validation rule and every data quality assessment rule, with its identifiers, level, scope, resource types and corrective action (also in docs/business-rules.md).',
       response: { 200: BusinessRuleCatalogue },
     },
   }, async () => ({ numberOfRules: rules.length, rules }))

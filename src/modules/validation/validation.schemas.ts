@@ -43,10 +43,10 @@ export const BusinessRule = Type.Object({
   description: Type.String(),
   correctiveAction: Type.String(),
   resourceTypes: Type.Array(Type.String()),
-  scope: StringEnum(['record', 'set'] as const, { description: 'record: one record at a time; set: records against each other and the held dataset' }),
+  scope: StringEnum(['record', 'set', 'assessment'] as const, { description: 'record: one record at a time; set: records against each other and the held dataset (batch validation; an Error blocks submit); assessment: period-wide over the held data (data quality assessment; an Error blocks declaring)' }),
 })
 
 export const BusinessRuleCatalogue = Type.Object({
   numberOfRules: Type.Integer(),
   rules: Type.Array(BusinessRule),
-}, { description: 'every business rule validation runs, in the order it runs them' })
+}, { description: 'every batch validation rule, in the order validation runs them, then every data quality assessment rule' })

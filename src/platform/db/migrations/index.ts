@@ -12,6 +12,7 @@ import * as validationCascades from './0008_validation_cascades.ts'
 import * as reconciliation from './0009_reconciliation.ts'
 import * as batchReconciledAt from './0010_batch_reconciled_at.ts'
 import * as reconciliationDayCount from './0011_reconciliation_day_count.ts'
+import * as assessmentsAndDeclarations from './0012_assessments_and_declarations.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0009_reconciliation': reconciliation,
   '0010_batch_reconciled_at': batchReconciledAt,
   '0011_reconciliation_day_count': reconciliationDayCount,
+  '0012_assessments_and_declarations': assessmentsAndDeclarations,
 }

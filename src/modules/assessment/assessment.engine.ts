@@ -1,0 +1,65 @@
+// Runs one data quality assessment: every rule's query over the period's held data, one after another,
+// results written per attempt. A cancelled or superseded attempt drops what it wrote; only the attempt
+// that completes is ever read. A technical error is the caller's to turn into Fault (assessment.jobs.ts).
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
+import type { Logger } from 'pino'
+import type { Db } from '../../platform/db/database.ts'
+import { firstDayOf, lastDayOf, utcToday } from '../validation/reporting-period.ts'
+import type { AssessmentRule, AssessmentScope } from './assessment-rule.ts'
+import * as repo from './assessment.repo.ts'
+
+export interface AssessmentEngineDependencies {
+  db: Db
+  logger: Logger
+  rules: readonly AssessmentRule[]
+  /** Awaited after each rule; tests use it to hold a run In Progress. */
+  afterRule?: ((technicalRuleId: string) => Promise<void>) | undefined
+}
+
+export type AssessmentOutcome = 'completed' | 'abandoned' | 'not-runnable'
+
+/** Thrown for a technical error during a live attempt: the attempt it happened in is the one to mark Fault. */
+export class AssessmentFailure extends Error {
+  readonly attempt: number
+  constructor(attempt: number, cause: unknown) {
+    super('data quality assessment failed', { cause })
+    this.attempt = attempt
+  }
+}
+
+export async function runAssessment(deps: AssessmentEngineDependencies, rto: string, runId: string): Promise<AssessmentOutcome> {
+  const { db } = deps
+  const run = await repo.claimRun(db, rto, runId)
+  if (!run) return 'not-runnable' // completed, cancelled or faulted already (a redelivered job)
+  const { attempt } = run
+  const log = deps.logger.child({ rto, runId, attempt, period: run.reporting_period, jurisdiction: run.jurisdiction })
+  try {
+    await repo.deleteOtherAttempts(db, rto, runId, attempt)
+    const periodEnd = lastDayOf(run.reporting_period)
+    const today = utcToday()
+    const scope: AssessmentScope = {
+      rto, jurisdiction: run.jurisdiction, period: run.reporting_period,
+      periodStart: firstDayOf(run.reporting_period), periodEnd, asAt: today < periodEnd ? today : periodEnd,
+    }
+    const timings: Record<string, number> = {}
+    for (const rule of deps.rules) {
+      const started = performance.now()
+      await repo.insertRuleResults(db, rule, scope, runId, attempt)
+      timings[rule.technicalRuleId] = Math.round(performance.now() - started)
+      await deps.afterRule?.(rule.technicalRuleId)
+      if (!(await repo.isLive(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
+      await yieldToEventLoop() // the embedded database would otherwise hold the event loop for the whole run
+    }
+    if (!(await repo.completeRun(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
+    log.info({ milliseconds: timings }, 'data quality assessment completed')
+    return 'completed'
+  } catch (error) {
+    throw new AssessmentFailure(attempt, error)
+  }
+}
+
+async function abandoned(deps: AssessmentEngineDependencies, log: Logger, rto: string, runId: string, attempt: number): Promise<AssessmentOutcome> {
+  await repo.deleteAttempt(deps.db, rto, runId, attempt)
+  log.info('data quality assessment cancelled; its partial results are discarded')
+  return 'abandoned'
+}

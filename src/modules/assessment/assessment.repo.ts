@@ -1,0 +1,187 @@
+// SQL for data quality assessment runs and their results. Every statement is scoped by the caller's RTO.
+import { sql, type Generated, type Selectable } from 'kysely'
+import type { Db, Executor } from '../../platform/db/database.ts'
+import type { MessageLevel } from '../validation/rule.ts'
+import type { AssessmentRule, AssessmentScope } from './assessment-rule.ts'
+
+export type RunStatus = 'Queued' | 'InProgress' | 'Completed' | 'Cancelled' | 'Fault'
+
+export interface AssessmentRunTable {
+  rto_id: string
+  run_id: string
+  jurisdiction: string
+  reporting_period: number
+  status: RunStatus
+  attempt: Generated<number>
+  requested_by_client: string
+  requested_at: Generated<Date>
+  started_at: Date | null
+  completed_at: Date | null
+  basis_submission_seq: string | null
+  has_blocking_failures: boolean | null
+  has_non_blocking_failures: boolean | null
+  result_count: number | null
+}
+
+export interface AssessmentResultTable {
+  rto_id: string
+  run_id: string
+  attempt: number
+  seq: Generated<string>
+  assessment_grouping_id: string
+  technical_rule_id: string
+  rule_id: string
+  message_level: MessageLevel
+  corrective_action: string
+  message: string
+  resource_type: string
+  resource_uid: string
+  change_tracking_identifier: string | null
+  submitted_by_client: string
+}
+
+declare module '../../platform/db/schema.ts' {
+  interface Database {
+    assessment_run: AssessmentRunTable
+    assessment_result: AssessmentResultTable
+  }
+}
+
+export type RunRow = Selectable<AssessmentRunTable>
+
+/** One RTO's assessment of one jurisdiction and reporting period. */
+export interface PeriodRef {
+  rto: string
+  jurisdiction: string
+  period: number
+}
+
+/** Serialises requests and cancellations for one period for the rest of the transaction. */
+export async function lockPeriod(db: Executor, ref: PeriodRef): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`vetrs:assess:${ref.rto}:${ref.jurisdiction}:${ref.period}`}))`.execute(db)
+}
+
+export async function insertRun(db: Executor, ref: PeriodRef, runId: string, clientId: string): Promise<RunRow> {
+  return db.insertInto('assessment_run')
+    .values({ rto_id: ref.rto, run_id: runId, jurisdiction: ref.jurisdiction, reporting_period: ref.period, status: 'Queued', requested_by_client: clientId, started_at: null, completed_at: null, basis_submission_seq: null, has_blocking_failures: null, has_non_blocking_failures: null, result_count: null })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+const forPeriod = (ref: PeriodRef) => (qb: any) => qb.where('rto_id', '=', ref.rto).where('jurisdiction', '=', ref.jurisdiction).where('reporting_period', '=', ref.period)
+
+/** The period's latest request, whatever became of it: the status a client sees derives from it. */
+export async function latestRun(db: Executor, ref: PeriodRef): Promise<RunRow | undefined> {
+  return db.selectFrom('assessment_run').selectAll().$call(forPeriod(ref))
+    .orderBy('requested_at', 'desc').orderBy('run_id').limit(1)
+    .executeTakeFirst()
+}
+
+/** The period's latest completed run: the one whose results are read and that declarations rely on. */
+export async function latestCompletedRun(db: Executor, ref: PeriodRef): Promise<RunRow | undefined> {
+  return db.selectFrom('assessment_run').selectAll().$call(forPeriod(ref)).where('status', '=', 'Completed')
+    .orderBy('completed_at', 'desc').orderBy('run_id').limit(1)
+    .executeTakeFirst()
+}
+
+export async function pendingRun(db: Executor, ref: PeriodRef): Promise<RunRow | undefined> {
+  return db.selectFrom('assessment_run').selectAll().$call(forPeriod(ref)).where('status', 'in', ['Queued', 'InProgress'])
+    .executeTakeFirst()
+}
+
+export async function cancelRun(db: Executor, rto: string, runId: string): Promise<void> {
+  await db.updateTable('assessment_run').set({ status: 'Cancelled', completed_at: sql`now()` })
+    .where('rto_id', '=', rto).where('run_id', '=', runId).where('status', 'in', ['Queued', 'InProgress'])
+    .execute()
+}
+
+/** The number of the period's latest submission (0 when none): data submitted later makes a completed assessment stale. */
+export async function latestSubmissionSeq(db: Executor, ref: PeriodRef): Promise<string> {
+  const row = await db.selectFrom('reporting_period_submission').select(sql<string>`last_submission_seq::text`.as('seq'))
+    .where('rto_id', '=', ref.rto).where('jurisdiction', '=', ref.jurisdiction).where('reporting_period', '=', ref.period)
+    .executeTakeFirst()
+  return row?.seq ?? '0'
+}
+
+/**
+ * Takes a run up for one attempt: InProgress, attempt + 1, and the period's latest submission number
+ * as the basis the results will be current for. Undefined when the run is no longer pending.
+ */
+export async function claimRun(db: Executor, rto: string, runId: string): Promise<RunRow | undefined> {
+  const result = await sql<RunRow>`
+    UPDATE assessment_run r
+       SET status = 'InProgress', attempt = r.attempt + 1, started_at = now(),
+           basis_submission_seq = coalesce((SELECT s.last_submission_seq FROM reporting_period_submission s
+                                             WHERE s.rto_id = r.rto_id AND s.jurisdiction = r.jurisdiction AND s.reporting_period = r.reporting_period), 0)
+     WHERE r.rto_id = ${rto} AND r.run_id = ${runId} AND r.status IN ('Queued', 'InProgress')
+    RETURNING r.*`.execute(db)
+  return result.rows[0]
+}
+
+export async function isLive(db: Executor, rto: string, runId: string, attempt: number): Promise<boolean> {
+  const row = await db.selectFrom('assessment_run').select('run_id')
+    .where('rto_id', '=', rto).where('run_id', '=', runId).where('status', '=', 'InProgress').where('attempt', '=', attempt)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+export async function deleteOtherAttempts(db: Executor, rto: string, runId: string, attempt: number): Promise<void> {
+  await db.deleteFrom('assessment_result').where('rto_id', '=', rto).where('run_id', '=', runId).where('attempt', '<>', attempt).execute()
+}
+
+export async function deleteAttempt(db: Executor, rto: string, runId: string, attempt: number): Promise<void> {
+  await db.deleteFrom('assessment_result').where('rto_id', '=', rto).where('run_id', '=', runId).where('attempt', '=', attempt).execute()
+}
+
+/** Runs one rule's query and stores its rows as results, in one statement inside the database. */
+export async function insertRuleResults(db: Db, rule: AssessmentRule, scope: AssessmentScope, runId: string, attempt: number): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await sql`SET LOCAL jit = off`.execute(tx) // see validation.repo insertSetRuleResults
+    await sql`
+      INSERT INTO assessment_result (rto_id, run_id, attempt, assessment_grouping_id, technical_rule_id, rule_id, message_level,
+        corrective_action, message, resource_type, resource_uid, change_tracking_identifier, submitted_by_client)
+      SELECT ${scope.rto}, ${runId}::uuid, ${attempt}::int, md5(${`${runId}:${attempt}:${rule.technicalRuleId}:`}::text || f.group_key)::uuid,
+             ${rule.technicalRuleId}::text, ${rule.ruleId}::text, ${rule.level}::text, ${rule.correctiveAction}::text,
+             f.message, f.resource_type, f.resource_uid, f.change_tracking_identifier, f.submitted_by_client
+        FROM (${rule.query(scope)}) AS f
+       ORDER BY f.group_key, f.resource_type, f.resource_uid`.execute(tx)
+  })
+}
+
+/** Marks the attempt's run Completed with its indicators, if it is still the live attempt; earlier runs' results go. */
+export async function completeRun(db: Executor, rto: string, runId: string, attempt: number): Promise<boolean> {
+  const result = await sql`
+    UPDATE assessment_run r
+       SET status = 'Completed', completed_at = now(),
+           has_blocking_failures = s.blocking, has_non_blocking_failures = s.non_blocking, result_count = s.total
+      FROM (SELECT coalesce(bool_or(message_level = 'Error'), false) AS blocking,
+                   coalesce(bool_or(message_level <> 'Error'), false) AS non_blocking,
+                   count(*)::int AS total
+              FROM assessment_result WHERE rto_id = ${rto} AND run_id = ${runId} AND attempt = ${attempt}) s
+     WHERE r.rto_id = ${rto} AND r.run_id = ${runId} AND r.status = 'InProgress' AND r.attempt = ${attempt}`.execute(db)
+  if (Number(result.numAffectedRows ?? 0) !== 1) return false
+  await sql`
+    DELETE FROM assessment_result x USING assessment_run r, assessment_run me
+     WHERE me.rto_id = ${rto} AND me.run_id = ${runId}
+       AND r.rto_id = me.rto_id AND r.jurisdiction = me.jurisdiction AND r.reporting_period = me.reporting_period AND r.run_id <> me.run_id
+       AND x.rto_id = r.rto_id AND x.run_id = r.run_id`.execute(db)
+  return true
+}
+
+/** Marks the attempt's run Fault (a technical error), if it is still the live attempt, and drops its partial results. */
+export async function faultRun(db: Executor, rto: string, runId: string, attempt: number): Promise<void> {
+  await db.updateTable('assessment_run').set({ status: 'Fault', completed_at: sql`now()` })
+    .where('rto_id', '=', rto).where('run_id', '=', runId).where('status', '=', 'InProgress').where('attempt', '=', attempt)
+    .execute()
+  await deleteAttempt(db, rto, runId, attempt)
+}
+
+export async function listResults(db: Executor, run: RunRow, limit: number, offset: number) {
+  return db.selectFrom('assessment_result')
+    .select(['assessment_grouping_id', 'technical_rule_id', 'rule_id', 'message_level', 'corrective_action', 'message', 'resource_type',
+      'resource_uid', 'change_tracking_identifier', 'submitted_by_client'])
+    .where('rto_id', '=', run.rto_id).where('run_id', '=', run.run_id).where('attempt', '=', run.attempt)
+    .orderBy('seq')
+    .limit(limit).offset(offset)
+    .execute()
+}

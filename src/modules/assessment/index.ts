@@ -1,0 +1,7 @@
+export { registerAssessmentRoutes } from './assessment.routes.ts'
+export { assessmentJob } from './assessment.jobs.ts'
+export { assessmentRules } from './rules/index.ts'
+export { declarationReadiness, periodRefOf } from './assessment.service.ts'
+export type { AssessmentRule, AssessmentScope, AssessmentFindingRow } from './assessment-rule.ts'
+export { defineAssessmentRule } from './assessment-rule.ts'
+export type { PeriodRef } from './assessment.repo.ts'

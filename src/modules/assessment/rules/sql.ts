@@ -1,0 +1,62 @@
+// SQL building blocks the assessment rules share. An assessment reads the current held version of
+// each record in submission (voided ones are out of the dataset). Enrolments are those reported under
+// the assessment's jurisdiction; the records they refer to (students, subjects, offerings, locations)
+// are looked up across the RTO's held data, whichever batch jurisdiction carried them.
+// Values reach the database as parameters; only the code's own aliases are spliced in.
+import { sql, type RawBuilder } from 'kysely'
+import type { ResourceType } from '../../resources/index.ts'
+import type { AssessmentScope } from '../assessment-rule.ts'
+
+/** Current held records of a type in submission: uid, ctid, body, client, submitted_at, jurisdiction. */
+export function held(scope: AssessmentScope, type: ResourceType): RawBuilder<unknown> {
+  return sql`(SELECT resource_uid AS uid, change_tracking_identifier AS ctid, body, submitted_by_client AS client, submitted_at, jurisdiction
+      FROM held_record
+     WHERE rto_id = ${scope.rto} AND resource_type = ${type} AND is_current AND state_in_submission = 'In submission')`
+}
+
+/** Whether any lifecycle state of the record aliased `alias` is dated within the period. */
+function lifecycleInPeriod(scope: AssessmentScope, alias: string): RawBuilder<boolean> {
+  return sql<boolean>`EXISTS (
+    SELECT 1 FROM jsonb_array_elements(${sql.raw(alias)}.body->'lifecycle') AS l(value)
+     WHERE l.value->>'studentActivityDate' BETWEEN ${scope.periodStart} AND ${scope.periodEnd})`
+}
+
+/**
+ * Subject enrolments of the period under the jurisdiction: a lifecycle state dated in the period, or
+ * training (activityStartDate to activityEndDate) overlapping it.
+ */
+export function subjectEnrolmentsInPeriod(scope: AssessmentScope): RawBuilder<unknown> {
+  return sql`(SELECT se.* FROM ${held(scope, 'SubjectEnrolment')} AS se
+     WHERE se.jurisdiction = ${scope.jurisdiction}
+       AND (${lifecycleInPeriod(scope, 'se')}
+            OR (se.body->>'activityStartDate' <= ${scope.periodEnd} AND se.body->>'activityEndDate' >= ${scope.periodStart})))`
+}
+
+/** Program enrolments of the period under the jurisdiction: a lifecycle state dated in it, or a subject enrolment of it in the period. */
+export function programEnrolmentsInPeriod(scope: AssessmentScope): RawBuilder<unknown> {
+  return sql`(SELECT pe.* FROM ${held(scope, 'ProgramEnrolment')} AS pe
+     WHERE pe.jurisdiction = ${scope.jurisdiction}
+       AND (${lifecycleInPeriod(scope, 'pe')}
+            OR pe.uid IN (SELECT (s.body->>'programEnrolmentUID')::uuid FROM ${subjectEnrolmentsInPeriod(scope)} AS s
+                           WHERE s.body->>'programEnrolmentUID' IS NOT NULL)))`
+}
+
+/** Students with an enrolment (subject or program) in the period under the jurisdiction. */
+export function studentsInPeriod(scope: AssessmentScope): RawBuilder<unknown> {
+  return sql`(SELECT st.* FROM ${held(scope, 'Student')} AS st
+     WHERE st.uid IN (SELECT (e.body->>'studentUID')::uuid FROM ${subjectEnrolmentsInPeriod(scope)} AS e
+                      UNION SELECT (e.body->>'studentUID')::uuid FROM ${programEnrolmentsInPeriod(scope)} AS e))`
+}
+
+/** The enrolment's state as it stood on a day: the latest lifecycle entry dated on or before it. */
+export function statusAsAt(alias: string, date: string): RawBuilder<string> {
+  return sql<string>`(
+    SELECT l.value->>'studentStatus'
+      FROM jsonb_array_elements(${sql.raw(alias)}.body->'lifecycle') WITH ORDINALITY AS l(value, n)
+     WHERE l.value->>'studentActivityDate' <= ${date}
+     ORDER BY l.value->>'studentActivityDate' DESC, l.n DESC
+     LIMIT 1)`
+}
+
+/** Outcomes that show the subject was achieved (AVETMISS outcome 20, 51, 60, 81). */
+export const SUCCESSFUL_OUTCOMES = ['Competency_achieved', 'RPL_granted', 'Credit_transfer', 'Non_assessable_satisfactorily_completed'] as const

@@ -1,0 +1,167 @@
+// Declarations (spec: Declaration; States and transitions, Declarations; Endpoints, Declarations;
+// Errors, Declaration rejections). A declaration is accepted only when the period's data quality
+// assessment is Validated without blocking outcomes; the latest one supersedes earlier ones, and it
+// locks nothing. Decisions: docs/decisions.md, Declarations.
+import { randomUUID } from 'node:crypto'
+import type { Db } from '../../platform/db/database.ts'
+import type { Actor } from '../../platform/auth/scopes.ts'
+import { StructuralError, type FieldError } from '../../platform/http/problem.ts'
+import { toPage, type Page } from '../../platform/http/paging.ts'
+import { Jurisdictions } from '../../platform/http/types.ts'
+import { declarationReadiness, type PeriodRef } from '../assessment/index.ts'
+import { FIRST_REPORTING_PERIOD, firstDayOf, nextPeriodOf, reportingPeriodOf, unsupportedPeriodReason, utcToday } from '../validation/reporting-period.ts'
+import { declarationDueDate, isLate, type DeclarationType } from './due-dates.ts'
+import * as repo from './declarations.repo.ts'
+import { lockPeriod } from '../assessment/assessment.repo.ts'
+import { declarationTypes, type DeclarationQuery, type DeclarationRecord, type DeclarationRequest, type DeclarationSaved, type PeriodDeclarationRequest } from './declarations.schemas.ts'
+
+const MAX_PERIODS = 10
+
+/** POST /declaration: the body names the period and jurisdiction. */
+export async function declare(db: Db, actor: Actor, body: DeclarationRequest): Promise<DeclarationSaved> {
+  return save(db, actor, body, String(body.reportingPeriodNumber), body.jurisdiction, [])
+}
+
+/** POST /reporting-period/{jurisdiction}/{ReportingPeriodNumber}/declaration: the path names them; the body may repeat them. */
+export async function declareForPeriod(db: Db, actor: Actor, path: { jurisdiction: string; ReportingPeriodNumber: string }, body: PeriodDeclarationRequest): Promise<DeclarationSaved> {
+  const errors: FieldError[] = []
+  if (body.reportingPeriodNumber !== undefined && String(body.reportingPeriodNumber) !== path.ReportingPeriodNumber) {
+    errors.push({ accessPath: '$.reportingPeriodNumber', message: `must match the path's reporting period ${path.ReportingPeriodNumber} (or be left out)` })
+  }
+  if (body.jurisdiction !== undefined && body.jurisdiction !== path.jurisdiction) {
+    errors.push({ accessPath: '$.jurisdiction', message: `must match the path's jurisdiction ${path.jurisdiction} (or be left out)` })
+  }
+  return save(db, actor, body, path.ReportingPeriodNumber, path.jurisdiction, errors, 'path.ReportingPeriodNumber')
+}
+
+async function save(db: Db, actor: Actor, body: PeriodDeclarationRequest, periodCode: string, jurisdiction: string, errors: FieldError[], periodPath = '$.reportingPeriodNumber'): Promise<DeclarationSaved> {
+  const periodProblem = unsupportedPeriodReason(periodCode)
+  if (periodProblem) errors.push({ accessPath: periodPath, message: periodProblem })
+  const period = Number(periodCode)
+  if (body.RTOAcceptanceOfDeclaration !== true) errors.push({ accessPath: '$.RTOAcceptanceOfDeclaration', message: 'must be true: the RTO accepts the declaration' })
+  const lastActivity = body.dateOfLastReportableActivity ?? undefined
+  if (body.declarationType === 'Nil_activity_report') {
+    if (lastActivity === undefined) errors.push({ accessPath: '$.dateOfLastReportableActivity', message: 'is required for a Nil_activity_report' })
+    else if (!periodProblem && lastActivity >= firstDayOf(period)) {
+      errors.push({ accessPath: '$.dateOfLastReportableActivity', message: `must be earlier than ${firstDayOf(period)}, the first day of reporting period ${period}` })
+    }
+  } else if (lastActivity !== undefined) {
+    errors.push({ accessPath: '$.dateOfLastReportableActivity', message: 'is given only with declarationType Nil_activity_report' })
+  }
+  if (errors.length > 0) throw new StructuralError(errors)
+
+  const ref: PeriodRef = { rto: actor.rto, jurisdiction, period }
+  const row = await db.transaction().execute(async (tx) => {
+    await lockPeriod(tx, ref) // a declaration and an assessment request of the period do not interleave
+    const readiness = await declarationReadiness(tx, ref)
+    if ('refusal' in readiness) throw readiness.refusal
+    return repo.insertCurrent(tx, {
+      rto_id: actor.rto, declaration_id: randomUUID(), jurisdiction, reporting_period: period,
+      declaration_type: body.declarationType, date_of_last_reportable_activity: lastActivity ?? null,
+      rto_user_name: body.RTOUserName, rto_user_email_address: body.RTOUserEmailAddress,
+      declared_by_client: actor.clientId, assessment_run_id: readiness.run.run_id,
+    })
+  })
+  const declaration = toRecord({ ...row, date_of_last_reportable_activity: lastActivity ?? null })
+  const kind = declaration.declarationType === 'Declaration' ? 'Declaration' : 'Nil activity report'
+  const late = declaration.isLate
+    ? ' It was made more than one month after the reporting period ended; the RTO may be contacted for a reason for late reporting.'
+    : ''
+  return { message: `${kind} saved for reporting period ${period} and jurisdiction ${jurisdiction}.${late}`, declaration }
+}
+
+function toRecord(row: repo.DeclarationRow): DeclarationRecord {
+  const declaredAt = new Date(row.declared_at)
+  const type = row.declaration_type
+  return {
+    declarationId: row.declaration_id,
+    reportingPeriodNumber: row.reporting_period,
+    jurisdiction: row.jurisdiction as DeclarationRecord['jurisdiction'],
+    declarationType: type,
+    dateOfLastReportableActivity: row.date_of_last_reportable_activity,
+    RTOAcceptanceOfDeclaration: true,
+    RTOUserName: row.rto_user_name,
+    RTOUserEmailAddress: row.rto_user_email_address,
+    declaredAt: declaredAt.toISOString(),
+    declaredByClient: row.declared_by_client,
+    declarationDueDate: declarationDueDate(row.reporting_period, type),
+    isLate: isLate(declaredAt.toISOString().slice(0, 10), row.reporting_period, type),
+    isCurrent: row.is_current,
+  }
+}
+
+/** The reporting periods a listing asks for, checked (spec: GET declaration query parameters). */
+function periodsOf(query: DeclarationQuery, today: string): number[] {
+  const errors: FieldError[] = []
+  const hasRange = query.startDate !== undefined || query.endDate !== undefined
+  if (query.reportingPeriodNumber !== undefined && hasRange) {
+    errors.push({ accessPath: 'query.reportingPeriodNumber', message: 'give either reportingPeriodNumber or startDate and endDate, not both' })
+  } else if (query.reportingPeriodNumber !== undefined) {
+    const codes = query.reportingPeriodNumber.split(',')
+    if (codes.length > MAX_PERIODS) errors.push({ accessPath: 'query.reportingPeriodNumber', message: `must hold 1 to ${MAX_PERIODS} reporting periods (got ${codes.length})` })
+    codes.forEach((code, i) => {
+      const reason = unsupportedPeriodReason(code, today)
+      if (reason) errors.push({ accessPath: `query.reportingPeriodNumber[${i}]`, message: reason })
+    })
+    if (new Set(codes).size !== codes.length) errors.push({ accessPath: 'query.reportingPeriodNumber', message: 'must not repeat a reporting period' })
+    if (errors.length === 0) return codes.map(Number)
+  } else if (hasRange) {
+    const first = firstDayOf(FIRST_REPORTING_PERIOD)
+    for (const [name, value] of [['startDate', query.startDate], ['endDate', query.endDate]] as const) {
+      if (value === undefined) errors.push({ accessPath: `query.${name}`, message: `is required with ${name === 'startDate' ? 'endDate' : 'startDate'}` })
+      else if (value < first) errors.push({ accessPath: `query.${name}`, message: `must be on or after ${first} (reporting period ${FIRST_REPORTING_PERIOD})` })
+      else if (value > today) errors.push({ accessPath: `query.${name}`, message: `must not be later than today (${today})` })
+    }
+    if (errors.length === 0 && query.startDate! > query.endDate!) errors.push({ accessPath: 'query.endDate', message: `must not be before startDate (${query.startDate})` })
+    if (errors.length === 0) {
+      const periods: number[] = []
+      for (let p = reportingPeriodOf(query.startDate!); p <= reportingPeriodOf(query.endDate!); p = nextPeriodOf(p)) periods.push(p)
+      return periods
+    }
+  } else {
+    errors.push({ accessPath: 'query.reportingPeriodNumber', message: 'give reportingPeriodNumber (1 to 10 periods) or startDate and endDate' })
+  }
+  throw new StructuralError(errors)
+}
+
+function typesOf(query: DeclarationQuery): DeclarationType[] {
+  if (query.declarationTypes === undefined) return [...declarationTypes]
+  const values = query.declarationTypes.split(',')
+  const errors = values.flatMap((value, i) => (declarationTypes as readonly string[]).includes(value) ? [] : [{ accessPath: `query.declarationTypes[${i}]`, message: `${JSON.stringify(value)} is not one of ${declarationTypes.join(', ')}` }])
+  if (errors.length > 0) throw new StructuralError(errors)
+  return values as DeclarationType[]
+}
+
+/** GET /declaration: a row per period and jurisdiction, the declaration or null with its due date. */
+export async function listDeclarations(db: Db, actor: Actor, query: DeclarationQuery): Promise<Page<{ reportingPeriodNumber: number; jurisdiction: DeclarationRecord['jurisdiction']; declarationDueDate: string; declaration: DeclarationRecord | null }>> {
+  const today = utcToday()
+  const periods = periodsOf(query, today)
+  const types = typesOf(query)
+  const undeclaredType: DeclarationType = types.length === 1 ? types[0]! : 'Declaration'
+  const jurisdictions = query.jurisdiction ? [query.jurisdiction] : sortJurisdictions(await repo.knownJurisdictions(db, actor.rto))
+  const declarations = await repo.declarationsOf(db, actor.rto, periods, query.jurisdiction, query.includeSuperseded)
+  const direction = query.sortOrder === 'Asc' ? 1 : -1
+  const rows = []
+  for (const period of [...periods].sort((a, b) => (a - b) * direction)) {
+    for (const jurisdiction of jurisdictions) {
+      const found = declarations.filter((d) => d.reporting_period === period && d.jurisdiction === jurisdiction)
+      const base = { reportingPeriodNumber: period, jurisdiction: jurisdiction as DeclarationRecord['jurisdiction'] }
+      if (found.length === 0) {
+        rows.push({ ...base, declarationDueDate: declarationDueDate(period, undeclaredType), declaration: null })
+        continue
+      }
+      for (const row of found) {
+        if (!types.includes(row.declaration_type)) continue
+        rows.push({ ...base, declarationDueDate: declarationDueDate(period, row.declaration_type), declaration: toRecord(row) })
+      }
+    }
+  }
+  const page = { pageNumber: query.pageNumber, pageSize: query.pageSize }
+  const start = (page.pageNumber - 1) * page.pageSize
+  return toPage(rows.slice(start, start + page.pageSize), rows.length, page)
+}
+
+/** Jurisdictions in the spec's order (NAT first, then the states and territories). */
+function sortJurisdictions(values: string[]): string[] {
+  return [...Jurisdictions].filter((j) => values.includes(j))
+}
