@@ -30,7 +30,7 @@ import { createReferenceLookup, registerReferenceDataRoutes, seedReferenceData, 
 import { registerValidationRoutes, validationJob } from './modules/validation/index.ts'
 import { reconciliationJob, registerHoldingsRoutes } from './modules/holdings/index.ts'
 import { registerReconciliationRoutes } from './modules/reconciliation/index.ts'
-import { assessmentJob, assessmentRules, registerAssessmentRoutes, type AssessmentRule } from './modules/assessment/index.ts'
+import { assessmentJob, assessmentRules, registerAssessmentRoutes, type AssessmentRule, type AssessmentScope } from './modules/assessment/index.ts'
 import { registerDeclarationRoutes } from './modules/declarations/index.ts'
 import { Resources } from './platform/lifecycle.ts'
 
@@ -57,7 +57,7 @@ export interface ServiceOptions {
    * Test instrumentation of data quality assessments: rules run after the catalogue's (a test uses one
    * to cause a technical error), and a hook awaited after each rule (a test holds a run In Progress).
    */
-  assessment?: { extraRules?: readonly AssessmentRule[]; afterRule?: (technicalRuleId: string) => Promise<void> }
+  assessment?: { extraRules?: readonly AssessmentRule[]; afterRule?: (technicalRuleId: string, scope: AssessmentScope) => Promise<void> }
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/

@@ -13,7 +13,7 @@ export interface AssessmentEngineDependencies {
   logger: Logger
   rules: readonly AssessmentRule[]
   /** Awaited after each rule; tests use it to hold a run In Progress. */
-  afterRule?: ((technicalRuleId: string) => Promise<void>) | undefined
+  afterRule?: ((technicalRuleId: string, scope: AssessmentScope) => Promise<void>) | undefined
 }
 
 export type AssessmentOutcome = 'completed' | 'abandoned' | 'not-runnable'
@@ -46,7 +46,7 @@ export async function runAssessment(deps: AssessmentEngineDependencies, rto: str
       const started = performance.now()
       await repo.insertRuleResults(db, rule, scope, runId, attempt)
       timings[rule.technicalRuleId] = Math.round(performance.now() - started)
-      await deps.afterRule?.(rule.technicalRuleId)
+      await deps.afterRule?.(rule.technicalRuleId, scope)
       if (!(await repo.isLive(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
       await yieldToEventLoop() // the embedded database would otherwise hold the event loop for the whole run
     }
