@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { globSync } from 'node:fs'
 
-const files = globSync(['test/**/*.test.ts', 'src/**/*.test.ts']).sort()
+const files = globSync(['test/**/*.test.ts', 'src/**/*.test.ts', 'packages/*/test/**/*.test.ts']).sort()
 const extraArgs = process.argv.slice(2)
 mkdirSync('.test-results', { recursive: true })
 

@@ -1,0 +1,147 @@
+// One request to the service, done properly: typed by the generated OpenAPI types, a fresh token on
+// every attempt, the body gzip-compressed and checked against both size limits before it leaves,
+// back-off on 429 (any request) and on 503 or a lost connection (requests safe to repeat), and on a
+// 401 one new token and one more try of the same request (spec: Authentication 2).
+import { promisify } from 'node:util'
+import { gzip as gzipCallback } from 'node:zlib'
+import type { paths } from './generated/openapi.ts'
+import { NetworkError, ServiceError, UsageError, type ProblemDetails } from './errors.ts'
+import { defaultLimits, type Limits } from './limits.ts'
+import { defaultRetryPolicy, delayBeforeRetry, isRetryable, sleep, type Outcome, type RetryPolicy } from './retry.ts'
+import { TokenSource, type Credentials } from './token.ts'
+
+const gzip = promisify(gzipCallback)
+
+export type Method = 'get' | 'post' | 'put' | 'delete'
+export type Path = keyof paths
+export type Operation<P extends Path, M extends Method> = M extends keyof paths[P] ? NonNullable<paths[P][M]> : never
+type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never
+/** The JSON body of a successful answer to the operation (undefined for 204). */
+export type Success<O> = O extends { responses: infer R } ? (200 extends keyof R ? JsonOf<R[200]> : never) | (201 extends keyof R ? JsonOf<R[201]> : never) | (204 extends keyof R ? undefined : never) : never
+type PathParams<O> = O extends { parameters: { path: infer X } } ? X : never
+type QueryParams<O> = O extends { parameters: { query?: infer Q } } ? Partial<Q> : never
+type BodyOf<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never
+
+export interface RequestArgs<O> {
+  path?: PathParams<O>
+  query?: QueryParams<O>
+  body?: BodyOf<O>
+  /** Safe to send again after a 503 or a lost connection. GET, PUT and DELETE are; POST only when said. */
+  idempotent?: boolean
+}
+
+export interface RetryNotice {
+  method: string
+  path: string
+  attempt: number
+  delayMs: number
+  /** The status answered, or 'network' for no answer at all. */
+  cause: number | 'network'
+}
+
+export interface HttpOptions {
+  /** The service root, e.g. https://vetrs.example.gov.au (no /vet-provider/v1). */
+  baseUrl: string
+  credentials: Credentials
+  retry?: Partial<RetryPolicy>
+  limits?: Partial<Limits>
+  /** Replaces the global fetch (for proxies, instrumentation). */
+  fetch?: typeof fetch
+  /** Told before each wait, so a caller can show or log it. */
+  onRetry?: (notice: RetryNotice) => void
+}
+
+export class Http {
+  readonly baseUrl: string
+  readonly limits: Limits
+  readonly retry: RetryPolicy
+  readonly tokens: TokenSource
+  readonly #fetch: typeof fetch
+  readonly #onRetry: ((notice: RetryNotice) => void) | undefined
+
+  constructor(options: HttpOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '')
+    this.limits = { ...defaultLimits, ...options.limits }
+    this.retry = { ...defaultRetryPolicy, ...options.retry }
+    this.#fetch = options.fetch ?? fetch
+    this.tokens = new TokenSource(options.credentials, this.baseUrl, this.#fetch, this.retry)
+    this.#onRetry = options.onRetry
+  }
+
+  /** Sends the operation and answers its parsed JSON body; a failure is a ServiceError or NetworkError. */
+  async send<P extends Path, M extends Method>(method: M, template: P, args: RequestArgs<Operation<P, M>> = {}): Promise<Success<Operation<P, M>>> {
+    const path = fillPath(template, args.path as Record<string, string> | undefined) + queryString(args.query as Record<string, unknown> | undefined)
+    const verb = method.toUpperCase()
+    const body = args.body === undefined ? undefined : await this.encode(verb, path, args.body)
+    const idempotent = args.idempotent ?? method !== 'post'
+    let renewedToken = false
+    for (let attempt = 1; ; attempt++) {
+      const token = await this.tokens.token()
+      const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json, application/problem+json' }
+      if (body) Object.assign(headers, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+      let outcome: Outcome
+      let response: Response | undefined
+      try {
+        response = await this.#fetch(`${this.baseUrl}${path}`, { method: verb, headers, ...(body ? { body: body as Uint8Array<ArrayBuffer> } : {}) })
+        outcome = { status: response.status, retryAfter: response.headers.get('retry-after') }
+      } catch (error) {
+        outcome = { networkError: error }
+      }
+      if (response?.status === 401 && !renewedToken) {
+        await response.body?.cancel()
+        this.tokens.invalidate(token)
+        renewedToken = true
+        attempt-- // the renewed-token try does not count against the retry budget
+        continue
+      }
+      if (response?.ok) return (await readJson(response)) as Success<Operation<P, M>>
+      if (attempt < this.retry.maxAttempts && isRetryable(outcome, idempotent)) {
+        await response?.body?.cancel()
+        const delayMs = delayBeforeRetry(attempt, this.retry, 'status' in outcome ? outcome.retryAfter : null)
+        this.#onRetry?.({ method: verb, path, attempt, delayMs, cause: 'status' in outcome ? outcome.status : 'network' })
+        await sleep(delayMs)
+        continue
+      }
+      if (!response) throw new NetworkError(verb, path, (outcome as { networkError: unknown }).networkError)
+      throw new ServiceError(verb, path, response.status, (await readJson(response).catch(() => undefined)) as ProblemDetails | undefined)
+    }
+  }
+
+  /** The JSON body gzip-compressed, refused here if it would exceed either size limit. */
+  async encode(verb: string, path: string, value: unknown): Promise<Uint8Array> {
+    const json = Buffer.from(JSON.stringify(value))
+    if (json.length > this.limits.decompressedBytes) {
+      throw new UsageError(`${verb} ${path}: the body is ${json.length} bytes, above the ${this.limits.decompressedBytes}-byte decompressed limit`)
+    }
+    const compressed = await gzip(json)
+    if (compressed.length > this.limits.compressedBytes) {
+      throw new UsageError(`${verb} ${path}: the body is ${compressed.length} bytes compressed, above the ${this.limits.compressedBytes}-byte limit`)
+    }
+    return compressed
+  }
+
+  /** Size of a value's body as sent: [decompressed, compressed] bytes. */
+  async sizeOf(value: unknown): Promise<[number, number]> {
+    const json = Buffer.from(JSON.stringify(value))
+    return [json.length, (await gzip(json)).length]
+  }
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text()
+  return text ? JSON.parse(text) : undefined
+}
+
+function fillPath(template: string, params: Record<string, string> | undefined): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params?.[name]
+    if (value === undefined) throw new UsageError(`${template}: path parameter ${name} is missing`)
+    return encodeURIComponent(String(value))
+  })
+}
+
+function queryString(query: Record<string, unknown> | undefined): string {
+  if (!query) return ''
+  const entries = Object.entries(query).filter(([, value]) => value !== undefined && value !== null)
+  return entries.length === 0 ? '' : `?${new URLSearchParams(entries.map(([key, value]) => [key, String(value)]))}`
+}

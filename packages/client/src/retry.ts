@@ -1,0 +1,41 @@
+// When and how long to wait before trying a request again (spec: Errors, 429; Authentication 2).
+// 429 is refused at protocol level before anything is processed, so any request may be sent again;
+// 503 and a lost connection may follow processing, so only requests that are safe to repeat are.
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included (default 6). */
+  maxAttempts: number
+  /** Back-off before the second attempt, doubled each time (default 250 ms). */
+  baseDelayMs: number
+  /** Longest wait between attempts, also the cap on a Retry-After (default 30 s). */
+  maxDelayMs: number
+}
+
+export const defaultRetryPolicy: RetryPolicy = { maxAttempts: 6, baseDelayMs: 250, maxDelayMs: 30_000 }
+
+export type Outcome = { status: number; retryAfter: string | null } | { networkError: unknown }
+
+/** Whether to try again after this outcome; never for 400, 404, 409, 413 or any other answer. */
+export function isRetryable(outcome: Outcome, idempotent: boolean): boolean {
+  if ('networkError' in outcome) return idempotent
+  if (outcome.status === 429) return true
+  if (outcome.status === 503) return idempotent
+  return false
+}
+
+/** Exponential back-off with full jitter; a Retry-After (seconds or HTTP date) is honoured as the least wait. */
+export function delayBeforeRetry(attempt: number, policy: RetryPolicy, retryAfter: string | null, random = Math.random, now = Date.now()): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1))
+  const jittered = Math.round(random() * ceiling)
+  const asked = retryAfterMs(retryAfter, now)
+  return asked === undefined ? jittered : Math.min(policy.maxDelayMs, Math.max(asked, jittered))
+}
+
+function retryAfterMs(value: string | null, now: number): number | undefined {
+  if (!value) return undefined
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000
+  const at = Date.parse(value)
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now)
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))

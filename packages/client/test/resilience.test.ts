@@ -1,0 +1,180 @@
+// What the spec tells clients to handle (Authentication 2; Errors, 429 and protocol errors; Limits),
+// proven against a real service behind a loopback proxy that injects the failures.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
+import { NetworkError, ServiceError, UsageError, collect, type ResourceRecord, type RetryNotice } from '../src/index.ts'
+import { FaultProxy } from './support/fault-proxy.ts'
+import { newRto, sdkFor, startTestService, type TestRto, type TestService } from './support/service.ts'
+import { world } from '../../../test/support/world.ts'
+
+const records = async () => Object.values(await world()) as ResourceRecord[]
+const uploads = /\/transaction-batch\/[^/]+\/(student|deliverylocation|program|programoffering|programenrolment|subject|subjectoffering|subjectenrolment)$/
+
+describe('SDK resilience', () => {
+  let t: TestService
+  let proxy: FaultProxy
+  let rto: TestRto
+  before(async () => {
+    t = await startTestService()
+    proxy = await new FaultProxy(t.baseUrl).start()
+    rto = await newRto(t)
+  })
+  after(async () => {
+    await proxy.close()
+    await t.close()
+  })
+
+  it('429 with Retry-After on uploads: retried after back-off, every record uploaded exactly once, the workflow completes', async () => {
+    proxy.clear()
+    proxy.injectTimes(4, { status: 429, headers: { 'retry-after': '0' } }, (r) => r.method === 'POST' && uploads.test(r.path))
+    const notices: RetryNotice[] = []
+    const sdk = sdkFor(proxy.baseUrl, rto, { onRetry: (n) => notices.push(n) })
+    const outcome = await sdk.submit(await records(), { jurisdiction: 'NSW' })
+    assert.equal(outcome.submitted?.numberOfRecordsSubmitted, 9)
+    assert.equal(notices.filter((n) => n.cause === 429).length, 4)
+    const forwarded = proxy.forwarded('POST', uploads)
+    assert.equal(forwarded.length, 9, 'each upload reached the service once')
+    assert.equal(new Set(forwarded.map((s) => s.path)).size, 9 - 1, 'nine uploads on eight segments (two subject enrolments)')
+  })
+
+  it('429 on a POST that is not safe to repeat (submit) is retried too: the service refused it before processing', async () => {
+    proxy.clear()
+    proxy.injectTimes(2, { status: 429, headers: { 'retry-after': '0' } }, (r) => r.method === 'POST' && r.path.endsWith('/submit'))
+    const outcome = await sdkFor(proxy.baseUrl, rto).submit(await records(), { jurisdiction: 'NSW' })
+    assert.equal(outcome.submitted?.status, 'Submitted')
+    assert.equal(proxy.forwarded('POST', /\/submit$/).length, 1)
+  })
+
+  it('503 and dropped connections on requests safe to repeat (GET, uploads) are retried; the workflow completes without duplicates', async () => {
+    proxy.clear()
+    proxy.injectTimes(2, { status: 503 }, (r) => r.method === 'GET' && r.path.endsWith('/validate'))
+    proxy.injectTimes(2, 'drop', (r) => r.method === 'POST' && uploads.test(r.path))
+    const outcome = await sdkFor(proxy.baseUrl, rto).submit(await records(), { jurisdiction: 'NSW' })
+    assert.equal(outcome.submitted?.numberOfRecordsSubmitted, 9)
+    assert.equal(proxy.forwarded('POST', /\/transaction-batch$/).length, 1, 'one batch')
+  })
+
+  it('503 and dropped connections on submit (not safe to repeat) are not retried: a typed error, sent once', async () => {
+    const sdk = sdkFor(proxy.baseUrl, rto)
+    const batch = (await sdk.createBatch('NSW')).transactionBatchToken
+    proxy.clear()
+    proxy.injectTimes(1, { status: 503 }, (r) => r.path.endsWith('/submit'))
+    await assert.rejects(sdk.submitBatch('NSW', batch), (error: unknown) => error instanceof ServiceError && error.status === 503)
+    proxy.injectTimes(1, 'drop', (r) => r.path.endsWith('/submit'))
+    await assert.rejects(sdk.submitBatch('NSW', batch), (error: unknown) => error instanceof NetworkError)
+    assert.equal(proxy.seen.filter((s) => s.path.endsWith('/submit')).length, 2, 'one attempt each')
+  })
+
+  it('never retried: 400, 404, 409 and 413 come back at once as ServiceError with the problem details', async () => {
+    const sdk = sdkFor(proxy.baseUrl, rto)
+    const batch = (await sdk.createBatch('NSW')).transactionBatchToken
+    proxy.clear()
+    const bad = { ...(await world()).student, familyName: ' spaced ' } as ResourceRecord
+    await assert.rejects(sdk.upload('NSW', batch, bad), (error: unknown) => error instanceof ServiceError && error.status === 400 && error.problem?.errors?.some((e) => e.accessPath === '$.familyName') === true)
+    await assert.rejects(sdk.batch('NSW', randomUUID()), (error: unknown) => error instanceof ServiceError && error.status === 404)
+    await assert.rejects(sdk.submitBatch('NSW', batch), (error: unknown) => error instanceof ServiceError && error.status === 409 && error.reason === 'validation-not-requested')
+    proxy.injectTimes(1, { status: 413 })
+    await assert.rejects(sdk.batch('NSW', batch), (error: unknown) => error instanceof ServiceError && error.status === 413)
+    assert.equal(proxy.seen.length, 4, 'each sent once')
+  })
+
+  it('retries stop after maxAttempts: the last 429 surfaces as a ServiceError', async () => {
+    proxy.clear()
+    proxy.inject((r) => (r.path === '/oauth2/token' ? undefined : { status: 429, headers: { 'retry-after': '0' } }))
+    await assert.rejects(sdkFor(proxy.baseUrl, rto, { retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5 } }).createBatch('NSW'), (error: unknown) => error instanceof ServiceError && error.status === 429)
+    assert.equal(proxy.seen.filter((s) => s.path.endsWith('/transaction-batch')).length, 3)
+    proxy.clear()
+  })
+
+  it('the token endpoint is retried on 429 and dropped connections like any request safe to repeat', async () => {
+    proxy.clear()
+    proxy.injectTimes(1, { status: 429, headers: { 'retry-after': '0' } }, (r) => r.path === '/oauth2/token')
+    proxy.injectTimes(1, 'drop', (r) => r.path === '/oauth2/token')
+    await sdkFor(proxy.baseUrl, rto).createBatch('NSW')
+    assert.deepEqual(proxy.seen.filter((s) => s.path === '/oauth2/token').map((s) => s.status), [429, 'dropped', 200])
+    proxy.clear()
+  })
+
+  it('Authentication 2: on a 401 the client obtains a new token and retries the same request once, on the same batch', async () => {
+    proxy.clear()
+    const sdk = sdkFor(proxy.baseUrl, rto)
+    const batch = (await sdk.createBatch('NSW')).transactionBatchToken
+    proxy.injectTimes(1, { status: 401 }, (r) => r.method === 'POST' && uploads.test(r.path))
+    const [first, ...rest] = await records()
+    await sdk.upload('NSW', batch, first!)
+    for (const record of rest) await sdk.upload('NSW', batch, record)
+    assert.equal(proxy.seen.filter((s) => s.path === '/oauth2/token').length, 2, 'a second token after the 401')
+    assert.equal((await sdk.batch('NSW', batch)).totalRecords, 9)
+    assert.equal(proxy.forwarded('POST', /\/transaction-batch$/).length, 1, 'no new batch')
+    proxy.clear()
+    proxy.inject((r) => (r.path === '/oauth2/token' ? undefined : { status: 401 }))
+    await assert.rejects(sdk.batch('NSW', batch), (error: unknown) => error instanceof ServiceError && error.status === 401)
+    assert.equal(proxy.seen.filter((s) => s.path !== '/oauth2/token').length, 2, 'retried once only')
+    proxy.clear()
+  })
+
+  it('a token that really expires mid-workflow (service lifetime 5 s) is replaced and the workflow completes on one batch', async () => {
+    const short = await startTestService({ env: { AUTH_TOKEN_TTL_SECONDS: '5' } })
+    try {
+      const shortRto = await newRto(short)
+      let tokens = 0
+      // Report a long lifetime to the client so its cached token outlives the service's 5 s.
+      const optimistic: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init)
+        if (!String(input).endsWith('/oauth2/token')) return response
+        tokens++
+        const body = await response.json() as Record<string, unknown>
+        return new Response(JSON.stringify({ ...body, expires_in: 3600 }), { status: response.status, headers: { 'content-type': 'application/json' } })
+      }
+      const sdk = sdkFor(short.baseUrl, shortRto, { fetch: optimistic })
+      const batch = (await sdk.createBatch('NSW')).transactionBatchToken
+      await new Promise((resolve) => setTimeout(resolve, 5500))
+      const outcome = await sdk.submit(await records(), { jurisdiction: 'NSW', transactionBatchToken: batch })
+      assert.equal(outcome.submitted?.status, 'Submitted')
+      assert.ok(tokens >= 2, `a new token after expiry (${tokens} obtained)`)
+      assert.equal((await collect(sdk.batches('NSW'))).length, 1)
+    } finally {
+      await short.close()
+    }
+  })
+
+  it('request bodies go gzip-compressed; a body over the configured limits is refused before sending', async () => {
+    proxy.clear()
+    const sdk = sdkFor(proxy.baseUrl, rto, { limits: { decompressedBytes: 2000 } })
+    const batch = (await sdk.createBatch('NSW')).transactionBatchToken
+    const [student] = await records()
+    await sdk.upload('NSW', batch, student!)
+    const sent = proxy.forwarded('POST', uploads)[0]!
+    assert.ok(sent.wireBytes < sent.bodyBytes, `compressed ${sent.wireBytes} < ${sent.bodyBytes}`)
+    const big = { ...student, familyName: 'Long'.repeat(600) } as ResourceRecord
+    await assert.rejects(sdk.upload('NSW', batch, big), (error: unknown) => error instanceof UsageError && /decompressed limit/.test(error.message))
+    const tight = sdkFor(proxy.baseUrl, rto, { limits: { compressedBytes: 100 } })
+    await assert.rejects(tight.upload('NSW', batch, student!), (error: unknown) => error instanceof UsageError && /compressed/.test(error.message))
+    assert.equal(proxy.forwarded('POST', uploads).length, 1, 'refused bodies never left')
+  })
+
+  it('collections are split at the limits: uid-match chunks stay within uidsPerRequest and the decompressed limit, and results come back whole and in order', async () => {
+    const sdk = sdkFor(proxy.baseUrl, rto, { limits: { uidsPerRequest: 5, decompressedBytes: 300 } })
+    const uids = Array.from({ length: 17 }, () => randomUUID())
+    proxy.clear()
+    const outcome = await sdk.reconcile({ resourceType: 'Student', reportingPeriod: '202604', records: uids.map((resourceUID) => ({ resourceUID })) })
+    const matches = proxy.forwarded('POST', /\/uid-match$/)
+    assert.ok(matches.length >= Math.ceil(17 / 5), `${matches.length} requests`)
+    for (const request of matches) assert.ok(request.bodyBytes <= 300, `${request.bodyBytes} bytes`)
+    assert.deepEqual(outcome.notHeld.map((m) => m.resourceUID), uids)
+  })
+
+  it('paging continues to the last page whatever the page size', async () => {
+    const sdk = sdkFor(proxy.baseUrl, rto, { limits: { pageSize: 2 } })
+    const batch = (await sdk.createBatch('NSW')).transactionBatchToken
+    const all = await records()
+    for (const record of all) await sdk.upload('NSW', batch, record)
+    const listed = await collect(sdk.records('NSW', batch, 'subjectenrolment'))
+    assert.equal(listed.length, 2)
+    proxy.clear()
+    const batches = await collect(sdk.batches('NSW'))
+    assert.ok(batches.length > 2)
+    assert.equal(proxy.seen.filter((s) => s.path.includes('/transaction-batch?')).length, Math.ceil(batches.length / 2))
+  })
+})

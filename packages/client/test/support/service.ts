@@ -1,0 +1,40 @@
+// The service under test for the client's tests: a real instance (test/support/test-service.ts) on
+// the run's database, a fresh RTO with a client holding every scope, and an SDK client for it.
+import { randomBytes } from 'node:crypto'
+import { readdir, readFile } from 'node:fs/promises'
+import { addClient } from '../../../../src/platform/auth/clients.service.ts'
+import { ALL_SCOPES } from '../../../../src/platform/auth/scopes.ts'
+import { Vetrs, type ClientOptions, type ResourceRecord } from '../../src/index.ts'
+import type { TestService } from '../../../../test/support/test-service.ts'
+
+export { startTestService, type TestService } from '../../../../test/support/test-service.ts'
+
+export interface TestRto {
+  rto: string
+  clientId: string
+  clientSecret: string
+}
+
+export async function newRto(t: TestService, rto = `C${randomBytes(4).toString('hex')}`): Promise<TestRto> {
+  const clientId = `sdk-${randomBytes(5).toString('hex')}`
+  const { secret } = await addClient(t.service.database.db, { clientId, rto, scopes: [...ALL_SCOPES] })
+  return { rto, clientId, clientSecret: secret }
+}
+
+/** An SDK client for the RTO, against baseUrl (the service, or a proxy in front of it). Fast polling and back-off for tests. */
+export function sdkFor(baseUrl: string, rto: TestRto, options: Partial<ClientOptions> = {}): Vetrs {
+  return new Vetrs({
+    baseUrl,
+    credentials: { clientId: rto.clientId, clientSecret: rto.clientSecret },
+    retry: { baseDelayMs: 5, maxDelayMs: 50 },
+    ...options,
+  })
+}
+
+const EXAMPLES = new URL('../../../../examples/minimal-unit-record/', import.meta.url)
+
+/** The minimal unit record's nine records. */
+export async function minimalUnitRecord(): Promise<ResourceRecord[]> {
+  const files = (await readdir(EXAMPLES)).filter((file) => file.endsWith('.json')).sort()
+  return Promise.all(files.map(async (file) => JSON.parse(await readFile(new URL(file, EXAMPLES), 'utf8')) as ResourceRecord))
+}

@@ -1,0 +1,170 @@
+// The SDK's standard workflows end to end against a real service (the run's database): submit,
+// fix and resubmit into the same batch, void with orphans, reconcile, assess and declare, and
+// reference data synchronisation with the file store.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { randomUUID } from 'node:crypto'
+import { FileReferenceStore, ServiceError, WorkflowError, collect, type ProgressEvent, type ResourceRecord } from '../src/index.ts'
+import { newRto, sdkFor, startTestService, type TestService } from './support/service.ts'
+import { world } from '../../../test/support/world.ts'
+import { loadRelease } from '../../../src/modules/reference-data/index.ts'
+import { parseReleaseFile } from '../../../src/modules/reference-data/release-file.ts'
+
+const recordsOf = async (): Promise<{ w: Awaited<ReturnType<typeof world>>; records: ResourceRecord[] }> => {
+  const w = await world()
+  return { w, records: Object.values(w) as ResourceRecord[] }
+}
+
+describe('SDK workflows', () => {
+  let t: TestService
+  let scratch: string
+  before(async () => {
+    t = await startTestService()
+    scratch = await mkdtemp(join(tmpdir(), 'vetrs-sdk-'))
+  })
+  after(async () => {
+    await t.close()
+    await rm(scratch, { recursive: true, force: true })
+  })
+
+  it('submit(records): one call creates a batch, uploads, validates, and submits a clean record set, reporting progress', async () => {
+    const sdk = sdkFor(t.baseUrl, await newRto(t))
+    const { w, records } = await recordsOf()
+    const events: ProgressEvent[] = []
+    const outcome = await sdk.submit(records, { jurisdiction: 'NSW', onProgress: (e) => events.push(e) })
+    assert.deepEqual([outcome.blocking, outcome.submitted?.status, outcome.submitted?.numberOfRecordsSubmitted], [[], 'Submitted', 9])
+    assert.deepEqual(events.filter((e) => e.phase === 'upload').at(-1), { phase: 'upload', done: 9, total: 9 })
+    assert.ok(events.some((e) => e.phase === 'validate' && e.status === 'Validated'))
+    assert.equal((await sdk.heldState('Student', w.student.studentUID)).stateInSubmission, 'In submission')
+  })
+
+  it('submit(records): blocking results come back grouped by validationGroupingId and nothing is submitted; fixed records resubmit into the same batch', async () => {
+    const sdk = sdkFor(t.baseUrl, await newRto(t))
+    const { w, records } = await recordsOf()
+    const broken = records.map((r) => (r === w.student ? { ...w.student, surveyAvailability: 'Available', emailAddressPrimary: undefined } : r)) as ResourceRecord[]
+    const refused = await sdk.submit(broken, { jurisdiction: 'NSW' })
+    assert.equal(refused.submitted, null)
+    assert.ok(refused.blocking.length > 0, 'a blocking group')
+    for (const group of refused.blocking) assert.ok(group.results.every((r) => r.validationGroupingId === group.groupingId && r.validationMessageLevel === 'Error'))
+    assert.equal((await sdk.batch('NSW', refused.transactionBatchToken)).status, 'NotSubmitted')
+    const fixed = await sdk.submit([w.student as ResourceRecord], { jurisdiction: 'NSW', transactionBatchToken: refused.transactionBatchToken })
+    assert.equal(fixed.transactionBatchToken, refused.transactionBatchToken)
+    assert.equal(fixed.submitted?.status, 'Submitted')
+    assert.deepEqual(await collect(sdk.batches('NSW')).then((batches) => batches.length), 1, 'one batch, re-used')
+  })
+
+  it('voidRecords: voids a held record with its dependents as orphans, and confirms they are Voided in submission; a record not held is refused before anything is uploaded', async () => {
+    const sdk = sdkFor(t.baseUrl, await newRto(t))
+    const { w, records } = await recordsOf()
+    await sdk.submit(records, { jurisdiction: 'NSW' })
+    const outcome = await sdk.voidRecords({ records: [w.subjectEnrolment as ResourceRecord] }, { jurisdiction: 'NSW' })
+    assert.deepEqual(outcome.blocking, [])
+    assert.deepEqual(outcome.states.map((s) => s.stateInSubmission), ['Voided in submission'])
+    const program = await sdk.voidRecords({ records: [w.programEnrolment as ResourceRecord], orphans: [w.subjectEnrolmentInProgram as ResourceRecord] }, { jurisdiction: 'NSW' })
+    assert.deepEqual(program.states.map((s) => [s.resourceType, s.stateInSubmission]), [['ProgramEnrolment', 'Voided in submission'], ['SubjectEnrolment', 'Voided in submission']])
+    const stranger = { ...w.student, studentUID: randomUUID() } as ResourceRecord
+    await assert.rejects(sdk.voidRecords({ records: [stranger] }, { jurisdiction: 'NSW' }), (error: unknown) => error instanceof WorkflowError && /Not found in submission/.test(error.message))
+  })
+
+  it('voidRecords: a void that would orphan a dependent comes back with the blocking results and is not submitted', async () => {
+    const sdk = sdkFor(t.baseUrl, await newRto(t))
+    const { w, records } = await recordsOf()
+    await sdk.submit(records, { jurisdiction: 'NSW' })
+    const outcome = await sdk.voidRecords({ records: [w.programEnrolment as ResourceRecord] }, { jurisdiction: 'NSW' })
+    assert.equal(outcome.submitted, null)
+    assert.ok(outcome.blocking.some((g) => g.results.some((r) => r.resourceUID === w.programEnrolment.programEnrolmentUID || r.resourceUID === w.subjectEnrolmentInProgram.subjectEnrolmentUID)))
+  })
+
+  it('reconcile: matched, version differs, not held, and held only, across uid-match and every page of search-by-period', async () => {
+    const sdk = sdkFor(t.baseUrl, await newRto(t), { limits: { pageSize: 1, uidsPerRequest: 2 } })
+    const { w, records } = await recordsOf()
+    await sdk.submit(records, { jurisdiction: 'NSW' })
+    const outcome = await sdk.reconcile({
+      resourceType: 'SubjectEnrolment', reportingPeriod: '202604',
+      records: [
+        { resourceUID: w.subjectEnrolment.subjectEnrolmentUID, changeTrackingIdentifier: w.subjectEnrolment.changeTrackingIdentifier },
+        { resourceUID: randomUUID() },
+      ],
+    })
+    assert.deepEqual(outcome.matched.map((m) => m.resourceUID), [w.subjectEnrolment.subjectEnrolmentUID])
+    assert.equal(outcome.notHeld.length, 1)
+    assert.deepEqual(outcome.heldOnly.map((h) => h.resourceUID), [w.subjectEnrolmentInProgram.subjectEnrolmentUID])
+    const stale = await sdk.reconcile({ resourceType: 'SubjectEnrolment', reportingPeriod: '202604', records: [{ resourceUID: w.subjectEnrolment.subjectEnrolmentUID, changeTrackingIdentifier: 'an-older-version' }] })
+    assert.equal(stale.versionDiffers.length, 1)
+  })
+
+  it('assessAndDeclare: assesses the period, reads every outcome, and declares when nothing blocks', async () => {
+    const sdk = sdkFor(t.baseUrl, await newRto(t))
+    await sdk.submit((await recordsOf()).records, { jurisdiction: 'NSW' })
+    const events: ProgressEvent[] = []
+    const outcome = await sdk.assessAndDeclare({ jurisdiction: 'NSW', reportingPeriod: 202604, RTOUserName: 'Alex Citizen', RTOUserEmailAddress: 'alex@example.edu.au', onProgress: (e) => events.push(e) })
+    assert.equal(outcome.assessment.assessmentStatus, 'Validated')
+    assert.match(outcome.declaration?.message ?? '', /^Declaration saved for reporting period 202604 and jurisdiction NSW\./)
+    assert.ok(events.some((e) => e.phase === 'declare'))
+    const rows = await collect(sdk.declarations({ reportingPeriodNumber: '202604', jurisdiction: 'NSW' }))
+    assert.equal(rows[0]?.declaration?.isCurrent, true)
+  })
+
+  it('assessAndDeclare: blocking outcomes stop it before declaring, with the outcomes grouped by AssessmentGroupingId', async () => {
+    const sdk = sdkFor(t.baseUrl, await newRto(t))
+    const { w } = await recordsOf()
+    // A program commenced in July whose only subject ended in September: DQTS10010 (Error).
+    const records = [w.student, w.location, w.subject, w.subjectOffering, w.program, w.programOffering,
+      { ...w.programEnrolment, commencementDate: '2026-07-01', lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: '2026-07-01' }] },
+      { ...w.subjectEnrolmentInProgram, activityStartDate: '2026-07-01', activityEndDate: '2026-09-20', lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: '2026-07-01' }], outcome: { outcomeIdentifierNational: 'Competency_achieved' } },
+    ] as ResourceRecord[]
+    assert.equal((await sdk.submit(records, { jurisdiction: 'NSW' })).submitted?.status, 'Submitted')
+    const outcome = await sdk.assessAndDeclare({ jurisdiction: 'NSW', reportingPeriod: 202604, RTOUserName: 'Alex Citizen', RTOUserEmailAddress: 'alex@example.edu.au' })
+    assert.equal(outcome.declaration, null)
+    assert.deepEqual(outcome.blocking.flatMap((g) => g.results.map((r) => r.technicalRuleId)), ['DQTS10010'])
+    await assert.rejects(sdk.declare({ reportingPeriodNumber: 202604, jurisdiction: 'NSW', declarationType: 'Declaration', RTOAcceptanceOfDeclaration: true, RTOUserName: 'A', RTOUserEmailAddress: 'a@b' }),
+      (error: unknown) => error instanceof ServiceError && error.status === 409 && error.reason === 'blocking-assessment-outcomes')
+  })
+
+  it('syncReferenceData: a full load, then after a loader change only the changes, ending with exactly the service\'s records', async () => {
+    const sdk = sdkFor(t.baseUrl, await newRto(t), { limits: { pageSize: 4 } })
+    const store = new FileReferenceStore(join(scratch, 'sync'))
+    const first = await sdk.syncReferenceData('study-reason', store)
+    assert.ok(first.pages > 1, 'several pages')
+    assert.equal(first.changedSince, '1901-01-01T00:00:00Z')
+    assert.equal(await store.readWatermark('study-reason'), first.watermark)
+    const held = await collect(pagesOf(sdk, 'study-reason'))
+    assert.equal(Object.keys(await store.records('study-reason')).length, new Set(held.map((r) => r.recordId)).size)
+
+    const current = Object.values(await store.records('study-reason')).filter((r) => r.status === 'Active')
+    const release = ['code\tdescription', ...current.slice(1).map((r) => `${r.code}\t${r.code === current[1]!.code ? `${r.description} (renamed)` : r.description}`), 'ZZ\tA new study reason'].join('\n')
+    await loadRelease(t.service.database.db, 'study-reason', parseReleaseFile(release, 'release.tsv'))
+    const second = await sdk.syncReferenceData('study-reason', store)
+    assert.equal(second.changedSince, first.watermark)
+    // changedSince is inclusive: the changes, plus the records of the previous watermark's instant again (the seed is one instant).
+    assert.ok(second.records >= 3, `${second.records} records`)
+    assert.ok(second.watermark > first.watermark, 'the watermark advanced to the loader run')
+    const mine = await store.records('study-reason')
+    const theirs = latestByRecord(await collect(pagesOf(sdk, 'study-reason')))
+    assert.deepEqual(mine, theirs)
+    assert.equal(mine[current[0]!.recordId]?.status, 'Inactive', 'the dropped code is end-dated')
+  })
+
+  it('syncReferenceData: a classification by the name classification/<name>', async () => {
+    const sdk = sdkFor(t.baseUrl, await newRto(t))
+    const outcome = await sdk.syncReferenceData('classification/country', new FileReferenceStore(join(scratch, 'country')))
+    assert.ok(outcome.records > 200, `${outcome.records} countries`)
+  })
+})
+
+async function* pagesOf(sdk: ReturnType<typeof sdkFor>, dataset: string) {
+  for (let page = 1; ; page++) {
+    const answer = await sdk.referencePage(dataset, '1901-01-01T00:00:00Z', page)
+    yield* answer.results
+    if (answer.results.length === 0 || page >= answer.numberOfPages) return
+  }
+}
+
+function latestByRecord<R extends { recordId: string }>(records: R[]): Record<string, R> {
+  const latest: Record<string, R> = {}
+  for (const record of records) latest[record.recordId] = record
+  return latest
+}
