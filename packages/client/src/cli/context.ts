@@ -1,0 +1,70 @@
+// What every command needs: the output, the configuration file and the settings in force, and an
+// SDK client built from them.
+import type { Command } from 'commander'
+import { Vetrs } from '../index.ts'
+import type { Jurisdiction } from '../client.ts'
+import { UsageError } from '../errors.ts'
+import { configPath, readConfig, resolve, writeConfig, type CliConfig, type Resolved } from './config.ts'
+import { Output } from './output.ts'
+
+export interface GlobalOptions {
+  json?: boolean
+  config?: string
+  jurisdiction?: string
+}
+
+export class Context {
+  readonly output: Output
+  readonly configFile: string
+  config: CliConfig
+  readonly #jurisdictionOption: string | undefined
+
+  private constructor(output: Output, configFile: string, config: CliConfig, jurisdiction: string | undefined) {
+    this.output = output
+    this.configFile = configFile
+    this.config = config
+    this.#jurisdictionOption = jurisdiction
+  }
+
+  static async of(command: Command): Promise<Context> {
+    const options = command.optsWithGlobals<GlobalOptions>()
+    const file = configPath(options.config)
+    return new Context(new Output(Boolean(options.json)), file, await readConfig(file), options.jurisdiction)
+  }
+
+  get settings(): Resolved {
+    return resolve(this.config, this.#jurisdictionOption)
+  }
+
+  get jurisdiction(): Jurisdiction {
+    return this.settings.jurisdiction
+  }
+
+  client(): Vetrs {
+    const { baseUrl, clientId, clientSecret } = this.settings
+    return new Vetrs({
+      baseUrl, credentials: { clientId, clientSecret },
+      onRetry: (notice) => this.output.warn(`  ${notice.method} ${notice.path}: ${notice.cause === 'network' ? 'no answer' : notice.cause}; retrying in ${notice.delayMs} ms`),
+    })
+  }
+
+  /** The batch named, else the current one of the jurisdiction. */
+  batch(explicit?: string): string {
+    const token = explicit ?? this.config.currentBatch?.[this.jurisdiction]
+    if (!token) throw new UsageError(`no batch given and no current batch for ${this.jurisdiction}: run \`vetrs upload <files>\` or \`vetrs batch create\` first`)
+    return token
+  }
+
+  async setCurrentBatch(token: string | undefined): Promise<void> {
+    const currentBatch = { ...this.config.currentBatch }
+    if (token) currentBatch[this.jurisdiction] = token
+    else delete currentBatch[this.jurisdiction]
+    this.config = { ...this.config, currentBatch }
+    await writeConfig(this.configFile, this.config)
+  }
+
+  async save(config: CliConfig): Promise<void> {
+    this.config = config
+    await writeConfig(this.configFile, config)
+  }
+}

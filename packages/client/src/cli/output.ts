@@ -1,0 +1,90 @@
+// How the CLI speaks: readable tables and lines by default, one JSON document with --json, a
+// progress bar on stderr only when a person is watching, and exit codes a script can act on.
+import { MultiBar, Presets, type SingleBar } from 'cli-progress'
+import { NetworkError, ServiceError, UsageError, VetrsError, WorkflowError } from '../errors.ts'
+
+export const ExitCode = {
+  ok: 0,
+  /** The service refused or failed a request, or could not be reached. */
+  serviceError: 1,
+  /** The command line or the configuration is wrong. */
+  usage: 2,
+  /** The data has blocking validation or assessment failures (or a declaration was refused for them). */
+  validationFailures: 3,
+} as const
+
+export class Output {
+  readonly json: boolean
+  readonly #out: NodeJS.WritableStream
+  readonly #err: NodeJS.WritableStream & { isTTY?: boolean }
+  constructor(json: boolean, out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream & { isTTY?: boolean } = process.stderr) {
+    this.json = json
+    this.#out = out
+    this.#err = err
+  }
+
+  /** A line for people (left out with --json). */
+  say(text = ''): void {
+    if (!this.json) this.#out.write(`${text}\n`)
+  }
+
+  /** The command's result: JSON with --json, otherwise whatever `human` prints. */
+  result(value: unknown, human: () => void): void {
+    if (this.json) this.#out.write(`${JSON.stringify(value, null, 2)}\n`)
+    else human()
+  }
+
+  warn(text: string): void {
+    this.#err.write(`${text}\n`)
+  }
+
+  table(rows: Record<string, unknown>[], columns: string[]): void {
+    if (rows.length === 0) return
+    const cells = rows.map((row) => columns.map((column) => format(row[column])))
+    const widths = columns.map((column, i) => Math.min(60, Math.max(column.length, ...cells.map((row) => row[i]!.length))))
+    const line = (values: string[]) => values.map((value, i) => (i === values.length - 1 ? value : value.padEnd(widths[i]!))).join('  ').trimEnd()
+    this.say(line(columns))
+    this.say(line(widths.map((w) => '-'.repeat(w))))
+    for (const row of cells) this.say(line(row))
+  }
+
+  /** A progress bar on stderr when it is a terminal and output is not JSON; otherwise nothing. */
+  progress(label: string, total: number): { update(done: number, total?: number): void; stop(): void } {
+    if (this.json || !this.#err.isTTY) return { update() {}, stop() {} }
+    const multi = new MultiBar({ format: `${label.padEnd(10)} {bar} {value}/{total}`, stream: this.#err as NodeJS.WriteStream, clearOnComplete: false, hideCursor: true }, Presets.shades_classic)
+    const bar: SingleBar = multi.create(total, 0)
+    return {
+      update(done, newTotal) { if (newTotal !== undefined) bar.setTotal(newTotal); bar.update(done) },
+      stop() { multi.stop() },
+    }
+  }
+}
+
+function format(value: unknown): string {
+  if (value === null || value === undefined) return '-'
+  if (Array.isArray(value)) return value.join(', ')
+  return String(value)
+}
+
+/** Prints a failure the way a person needs it and answers the exit code. */
+export function reportFailure(output: Output, error: unknown): number {
+  if (error instanceof ServiceError) {
+    const problem = error.problem
+    output.warn(`error: ${error.message}`)
+    for (const failure of problem?.errors ?? []) output.warn(`  ${failure.accessPath}: ${failure.message}`)
+    if (problem?.reason) output.warn(`  reason: ${problem.reason}`)
+    if (problem?.traceId) output.warn(`  traceId: ${problem.traceId}`)
+    if (output.json) process.stdout.write(`${JSON.stringify({ error: { status: error.status, problem } }, null, 2)}\n`)
+    return problem?.reason === 'blocking-assessment-outcomes' || problem?.reason === 'blocking-validation-failures' ? ExitCode.validationFailures : ExitCode.serviceError
+  }
+  if (error instanceof UsageError) {
+    output.warn(`error: ${error.message}`)
+    return ExitCode.usage
+  }
+  if (error instanceof NetworkError || error instanceof WorkflowError || error instanceof VetrsError) {
+    output.warn(`error: ${error.message}`)
+    return ExitCode.serviceError
+  }
+  output.warn(`error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`)
+  return ExitCode.serviceError
+}

@@ -1,0 +1,183 @@
+// The CLI as a newcomer and a script use it: real processes (`node packages/client/bin/vetrs.js`)
+// against a real service. The README's quick start, a validation failure fixed and resubmitted,
+// the other workflows, reference data sync, --json, and the exit codes.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { newRto, startTestService, type TestRto, type TestService } from './support/service.ts'
+import { world } from '../../../test/support/world.ts'
+
+const run = promisify(execFile)
+const BIN = new URL('../bin/vetrs.js', import.meta.url).pathname
+const EXAMPLES = new URL('../../../examples/minimal-unit-record/', import.meta.url).pathname
+
+interface Ran { code: number; stdout: string; stderr: string }
+
+describe('vetrs CLI', () => {
+  let t: TestService
+  let scratch: string
+  before(async () => {
+    t = await startTestService()
+    scratch = await mkdtemp(join(tmpdir(), 'vetrs-cli-'))
+  })
+  after(async () => {
+    await t.close()
+    await rm(scratch, { recursive: true, force: true })
+  })
+
+  /** A CLI user of a new RTO with a configuration file of their own. */
+  async function user(): Promise<{ rto: TestRto; config: string; vetrs: (...args: string[]) => Promise<Ran> }> {
+    const rto = await newRto(t)
+    const config = join(scratch, `${rto.clientId}.json`)
+    const vetrs = async (...args: string[]): Promise<Ran> => {
+      try {
+        const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, VETRS_CONFIG: config, VETRS_URL: '', VETRS_CLIENT_ID: '', VETRS_CLIENT_SECRET: '' }, timeout: 120_000 })
+        return { code: 0, stdout, stderr }
+      } catch (error) {
+        const failed = error as { code: number; stdout: string; stderr: string }
+        return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
+      }
+    }
+    return { rto, config, vetrs }
+  }
+
+  async function folderOf(records: Record<string, unknown>[], name: string): Promise<string> {
+    const dir = join(scratch, name)
+    await rm(dir, { recursive: true, force: true })
+    await mkdir(dir, { recursive: true })
+    for (const [i, record] of records.entries()) await writeFile(join(dir, `${String(i).padStart(2, '0')}.json`), JSON.stringify(record))
+    return dir
+  }
+
+  it('quick start: login, upload examples/minimal-unit-record, submit (three commands, exit 0)', async () => {
+    const { rto, config, vetrs } = await user()
+    const login = await vetrs('login', '--url', t.baseUrl, '--client-id', rto.clientId, '--client-secret', rto.clientSecret)
+    assert.equal(login.code, 0, login.stderr)
+    assert.match(login.stdout, /Logged in/)
+    assert.equal((await stat(config)).mode & 0o777, 0o600, 'the stored secret is readable by its owner only')
+    const upload = await vetrs('upload', EXAMPLES)
+    assert.equal(upload.code, 0, upload.stderr)
+    assert.match(upload.stdout, /9 of 9 records uploaded/)
+    const submit = await vetrs('submit')
+    assert.equal(submit.code, 0, submit.stderr + submit.stdout)
+    assert.match(submit.stdout, /Submitted batch \S+: 9 records are now held/)
+  })
+
+  it('a newcomer reads a validation failure (exit 3, rule, access paths, corrective action), fixes the record and resubmits', async () => {
+    const { rto, vetrs } = await user()
+    await vetrs('login', '--url', t.baseUrl, '--client-id', rto.clientId, '--client-secret', rto.clientSecret)
+    const w = await world()
+    const broken = { ...w.student, surveyAvailability: 'Available' } as Record<string, unknown>
+    delete broken.emailAddressPrimary
+    const dir = await folderOf([broken, ...Object.values(w).slice(1)], 'newcomer')
+    assert.equal((await vetrs('upload', dir)).code, 0)
+    const validated = await vetrs('validate', '--wait')
+    assert.equal(validated.code, 3, validated.stderr)
+    assert.match(validated.stdout, /BRTS01180/)
+    assert.match(validated.stdout, /emailAddressPrimary/)
+    assert.match(validated.stdout, /Error/)
+    assert.match(validated.stdout, /Fix the records named/)
+    const refused = await vetrs('submit')
+    assert.equal(refused.code, 3)
+    assert.match(refused.stdout, /Not submitted/)
+    const fixed = join(scratch, 'fixed-student.json')
+    await writeFile(fixed, JSON.stringify(w.student))
+    assert.equal((await vetrs('upload', fixed)).code, 0)
+    const submitted = await vetrs('submit')
+    assert.equal(submitted.code, 0, submitted.stderr)
+    assert.match(submitted.stdout, /9 records are now held/)
+  })
+
+  it('batch create|list|show|discard, with --json for scripts', async () => {
+    const { rto, vetrs } = await user()
+    await vetrs('login', '--url', t.baseUrl, '--client-id', rto.clientId, '--client-secret', rto.clientSecret, '--jurisdiction', 'VIC')
+    const created = JSON.parse((await vetrs('--json', 'batch', 'create')).stdout)
+    assert.equal(created.jurisdiction, 'VIC')
+    const listed = JSON.parse((await vetrs('--json', 'batch', 'list')).stdout)
+    assert.deepEqual(listed.map((b: { transactionBatchToken: string }) => b.transactionBatchToken), [created.transactionBatchToken])
+    const shown = await vetrs('batch', 'show')
+    assert.match(shown.stdout, new RegExp(`Batch ${created.transactionBatchToken} \\(VIC\\): NotSubmitted, 0 records`))
+    assert.equal((await vetrs('batch', 'discard')).code, 0)
+    assert.deepEqual(JSON.parse((await vetrs('--json', 'batch', 'list')).stdout), [])
+  })
+
+  it('void, reconcile, assess and declare from the command line', async () => {
+    const { rto, vetrs } = await user()
+    await vetrs('login', '--url', t.baseUrl, '--client-id', rto.clientId, '--client-secret', rto.clientSecret)
+    const w = await world()
+    const dir = await folderOf(Object.values(w), 'workflows')
+    await vetrs('upload', dir)
+    assert.equal((await vetrs('submit')).code, 0)
+
+    const reconciled = JSON.parse((await vetrs('--json', 'reconcile', dir, '--type', 'SubjectEnrolment', '--period', '202604')).stdout)
+    assert.deepEqual([reconciled.matched.length, reconciled.notHeld.length, reconciled.heldOnly.length], [2, 0, 0])
+
+    const enrolment = join(scratch, 'enrolment.json')
+    await writeFile(enrolment, JSON.stringify(w.subjectEnrolment))
+    const voided = await vetrs('void', enrolment)
+    assert.equal(voided.code, 0, voided.stderr + voided.stdout)
+    assert.match(voided.stdout, /Voided in submission/)
+
+    const assessed = await vetrs('assess', '--period', '202604')
+    assert.equal(assessed.code, 0, assessed.stderr)
+    assert.match(assessed.stdout, /: Validated/)
+    assert.match(assessed.stdout, /Ready to declare/)
+    assert.equal((await vetrs('declare', '--period', '202604', '--name', 'Alex Citizen', '--email', 'alex@example.edu.au')).code, 2, 'without --accept')
+    const declared = await vetrs('declare', '--period', '202604', '--name', 'Alex Citizen', '--email', 'alex@example.edu.au', '--accept')
+    assert.equal(declared.code, 0, declared.stderr)
+    assert.match(declared.stdout, /Declaration saved for reporting period 202604 and jurisdiction NSW\./)
+  })
+
+  it('declare before any assessment: exit 1 with the reason; blocking assessment outcomes: exit 3', async () => {
+    const { rto, vetrs } = await user()
+    await vetrs('login', '--url', t.baseUrl, '--client-id', rto.clientId, '--client-secret', rto.clientSecret)
+    const refused = await vetrs('declare', '--period', '202604', '--name', 'A', '--email', 'a@b', '--accept')
+    assert.equal(refused.code, 1)
+    assert.match(refused.stderr, /reason: assessment-not-requested/)
+    // A program commenced in July whose only subject ended in September: DQTS10010, an Error.
+    const w = await world()
+    const lifecycle = [{ studentStatus: 'Commenced', studentActivityDate: '2026-07-01' }]
+    const dir = await folderOf([w.student, w.location, w.subject, w.subjectOffering, w.program, w.programOffering,
+      { ...w.programEnrolment, commencementDate: '2026-07-01', lifecycle },
+      { ...w.subjectEnrolmentInProgram, activityStartDate: '2026-07-01', activityEndDate: '2026-09-20', lifecycle, outcome: { outcomeIdentifierNational: 'Competency_achieved' } }], 'blocking')
+    await vetrs('upload', dir)
+    assert.equal((await vetrs('submit')).code, 0)
+    const assessed = await vetrs('assess', '--period', '202604')
+    assert.equal(assessed.code, 3, assessed.stderr)
+    assert.match(assessed.stdout, /DQTS10010/)
+    const blocked = await vetrs('declare', '--period', '202604', '--name', 'A', '--email', 'a@b', '--accept')
+    assert.equal(blocked.code, 3)
+    assert.match(blocked.stderr, /reason: blocking-assessment-outcomes/)
+  })
+
+  it('reference-data sync <dataset> --out dir: a full load, then an incremental run from the stored watermark', async () => {
+    const { rto, vetrs } = await user()
+    await vetrs('login', '--url', t.baseUrl, '--client-id', rto.clientId, '--client-secret', rto.clientSecret)
+    const out = join(scratch, 'reference')
+    const first = JSON.parse((await vetrs('--json', 'reference-data', 'sync', 'study-reason', '--out', out)).stdout)
+    assert.equal(first.changedSince, '1901-01-01T00:00:00Z')
+    assert.ok(first.held > 5)
+    const watermark = JSON.parse(await readFile(join(out, 'study-reason.watermark.json'), 'utf8')).changedSince
+    assert.equal(watermark, first.watermark)
+    const second = await vetrs('reference-data', 'sync', 'study-reason', '--out', out)
+    assert.match(second.stdout, new RegExp(`since ${first.watermark.replace(/[.]/g, '\\.')}`))
+  })
+
+  it('exit codes: 2 for usage and configuration errors, 1 for service errors', async () => {
+    const { rto, vetrs } = await user()
+    assert.equal((await vetrs('batch', 'list')).code, 2, 'not logged in')
+    assert.equal((await vetrs('no-such-command')).code, 2)
+    await vetrs('login', '--url', t.baseUrl, '--client-id', rto.clientId, '--client-secret', rto.clientSecret)
+    assert.equal((await vetrs('--jurisdiction', 'XX', 'batch', 'list')).code, 2)
+    assert.equal((await vetrs('upload', join(scratch, 'missing'))).code, 2)
+    const missing = await vetrs('batch', 'show', 'no-such-batch')
+    assert.equal(missing.code, 1)
+    assert.match(missing.stderr, /404/)
+    const badLogin = await vetrs('login', '--url', t.baseUrl, '--client-id', rto.clientId, '--client-secret', 'wrong')
+    assert.equal(badLogin.code, 1)
+  })
+})
