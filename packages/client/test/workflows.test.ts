@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
-import { FileReferenceStore, ServiceError, WorkflowError, collect, type ProgressEvent, type ResourceRecord } from '../src/index.ts'
+import { FileReferenceStore, NetworkError, ServiceError, WorkflowError, collect, type ProgressEvent, type ResourceRecord } from '../src/index.ts'
 import { newRto, sdkFor, startTestService, type TestService } from './support/service.ts'
 import { world } from '../../../test/support/world.ts'
 import { loadRelease } from '../../../src/modules/reference-data/index.ts'
@@ -146,6 +146,30 @@ describe('SDK workflows', () => {
     const theirs = latestByRecord(await collect(pagesOf(sdk, 'study-reason')))
     assert.deepEqual(mine, theirs)
     assert.equal(mine[current[0]!.recordId]?.status, 'Inactive', 'the dropped code is end-dated')
+  })
+
+  it('syncReferenceData: a run interrupted mid-way keeps the old watermark; the next run resumes from it and ends with exactly the service\'s records, none missed or repeated', async () => {
+    const rto = await newRto(t)
+    const store = new FileReferenceStore(join(scratch, 'interrupted'))
+    await sdkFor(t.baseUrl, rto, { limits: { pageSize: 3 } }).syncReferenceData('school-type', store)
+    const before = await store.readWatermark('school-type')
+    const held = Object.values(await store.records('school-type')).filter((r) => r.status === 'Active')
+    const release = ['code\tdescription', ...held.slice(1).map((r) => `${r.code}\t${r.description}`), 'Z1\tA new school type', 'Z2\tAnother new school type'].join('\n')
+    await loadRelease(t.service.database.db, 'school-type', parseReleaseFile(release, 'release.tsv'))
+    // The connection drops on every request for page 2 (and retries give up): the run fails part-way.
+    const dropsPageTwo: typeof fetch = async (input, init) => {
+      if (String(input).includes('PageNumber=2')) throw new TypeError('connection reset (injected)')
+      return fetch(input, init)
+    }
+    const broken = sdkFor(t.baseUrl, rto, { limits: { pageSize: 3 }, fetch: dropsPageTwo, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } })
+    await assert.rejects(broken.syncReferenceData('school-type', store), NetworkError)
+    assert.equal(await store.readWatermark('school-type'), before, 'a failed run leaves the watermark')
+    const resumed = await sdkFor(t.baseUrl, rto, { limits: { pageSize: 3 } }).syncReferenceData('school-type', store)
+    assert.equal(resumed.changedSince, before)
+    const mine = await store.records('school-type')
+    assert.deepEqual(mine, latestByRecord(await collect(pagesOf(sdkFor(t.baseUrl, rto), 'school-type'))))
+    assert.ok(Object.values(mine).some((r) => r.code === 'Z2'))
+    assert.equal(mine[held[0]!.recordId]?.status, 'Inactive')
   })
 
   it('syncReferenceData: a classification by the name classification/<name>', async () => {
