@@ -23,6 +23,11 @@ export interface SubmitOptions {
   dryRun?: boolean
   /** Longest wait for validation (default 30 minutes). */
   timeoutMs?: number
+  /**
+   * Return only once reconciliation reflects the submission (the batch's reconciledAt is set; the
+   * service indexes a submission moments after submit answers). Default true.
+   */
+  awaitReconciliation?: boolean
   onProgress?: OnProgress
 }
 
@@ -53,7 +58,15 @@ export async function submitRecords(client: VetrsClient, records: readonly Resou
   if (validation.hasBlockingValidationFailures || options.dryRun) return { transactionBatchToken, validation, blocking, nonBlocking, submitted: null }
   const submitted = await client.submitBatch(jurisdiction, transactionBatchToken)
   onProgress?.({ phase: 'submit', status: submitted.status })
+  if (options.awaitReconciliation ?? true) await awaitReconciliation(client, jurisdiction, transactionBatchToken, options)
   return { transactionBatchToken, validation, blocking, nonBlocking, submitted }
+}
+
+/** Waits until the submitted batch is reflected in reconciliation (its reconciledAt is set). */
+export async function awaitReconciliation(client: VetrsClient, jurisdiction: Jurisdiction, transactionBatchToken: string, options: { timeoutMs?: number } = {}): Promise<void> {
+  await pollUntil(() => client.batch(jurisdiction, transactionBatchToken), (batch) => batch.reconciledAt !== null, {
+    initialIntervalMs: 50, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  })
 }
 
 /** Requests validation and waits until it is Validated and current (again if records changed meanwhile). */

@@ -3,7 +3,7 @@
 import type { Command } from 'commander'
 import { ServiceError } from '../../errors.ts'
 import { kindOf, type ResourceRecord } from '../../resources.ts'
-import { validateBatch, groupBy } from '../../workflows/submit.ts'
+import { awaitReconciliation, validateBatch, groupBy } from '../../workflows/submit.ts'
 import { eachBounded } from '../../workflows/progress.ts'
 import { collect } from '../../paging.ts'
 import type { VoidedReason } from '../../workflows/void.ts'
@@ -103,6 +103,7 @@ export function registerReporting(program: Command): void {
       }
       const submitted = await client.submitBatch(jurisdiction, batch)
       await context.setCurrentBatch(undefined)
+      await awaitReconciliation(client, jurisdiction, batch) // so `vetrs reconcile` straight after sees it
       context.output.result(submitted, () => context.output.say(`Submitted batch ${batch}: ${submitted.numberOfRecordsSubmitted} records are now held (${submitted.submittedAt}).`))
     })
 
