@@ -139,7 +139,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     registerAuthRoutes(app, { db: database.db, key, auth: config.auth })
     registerBatchRoutes(app, database.db)
     registerResourceRoutes(app, database.db)
-    registerReferenceDataRoutes(app, database.db)
+    registerReferenceDataRoutes(app, database.db, config.referenceSync.cacheRecords)
     registerValidationRoutes(app, { db: database.db, queue, job: jobs.validation })
     registerHoldingsRoutes(app, { db: database.db, queue, reconcileJob: jobs.reconciliation })
     registerReconciliationRoutes(app, database.db)

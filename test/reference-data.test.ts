@@ -198,6 +198,21 @@ describe('reference data', () => {
     assert.deepEqual(second.json, first.json)
   })
 
+  it('a page the service has answered before is answered afresh once a release changes the dataset (page cache)', async () => {
+    const db = t.service.database.db
+    const path = `${V1}/reference-data/school-type?changedSince=${FULL}&PageSize=500`
+    const before = await call(t.baseUrl, 'GET', path, { token })
+    assert.deepEqual((await call(t.baseUrl, 'GET', path, { token })).json, before.json) // served again, unchanged
+    const held = (await db.selectFrom('reference_record_version').select(['code', 'description']).where('dataset', '=', 'school-type').where('is_current', '=', true).execute())
+    const renamed = held[0]!
+    await loadRelease(db, 'school-type', held.map((r) => ({ code: r.code, description: r.code === renamed.code ? `${r.description} (renamed)` : r.description, avetmissCode: null, businessEffectiveFrom: null, businessEffectiveTo: null })))
+    const after = await call(t.baseUrl, 'GET', path, { token })
+    assert.equal(after.status, 200)
+    assert.ok(after.json.numberOfResults > before.json.numberOfResults, 'the new versions are counted')
+    const newest = after.json.results.filter((r: SyncedRecord) => r.code === renamed.code).at(-1)
+    assert.equal(newest.description, `${renamed.description} (renamed)`)
+  })
+
   it('paging to the end without assuming a page count', async () => {
     const store = { watermark: FULL, records: new Map<string, SyncedRecord>() }
     const delivered = await synchronise(t, token, `${V1}/classification?classification=country`, store, 37)

@@ -24,6 +24,7 @@ export const EnvironmentSchema = Type.Object({
   SHUTDOWN_TIMEOUT_SECONDS: integer(1, 30),
   QUEUE_HEARTBEAT_SECONDS: integer(10, 30, 3600),
   VALIDATION_CHUNK_SIZE: integer(1, 2000, 100000),
+  REFERENCE_SYNC_CACHE_RECORDS: integer(0, 100_000),
   QUEUE_SUPERVISE_INTERVAL_SECONDS: integer(1, 30, 3600),
 
   AUTH_TOKEN_TTL_SECONDS: integer(1, 1800),
@@ -58,6 +59,8 @@ export interface Config {
   queue: { heartbeatSeconds: number; superviseIntervalSeconds: number }
   /** Records a validation run reads per round trip: memory per run against round trips. */
   validation: { chunkSize: number }
+  /** Records of reference-data synchronisation pages kept in memory (0: none). */
+  referenceSync: { cacheRecords: number }
   auth: {
     tokenTtlSeconds: number
     issuer: string
@@ -124,6 +127,7 @@ function toConfig(env: Environment): Config {
     shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,
     queue: { heartbeatSeconds: env.QUEUE_HEARTBEAT_SECONDS, superviseIntervalSeconds: env.QUEUE_SUPERVISE_INTERVAL_SECONDS },
     validation: { chunkSize: env.VALIDATION_CHUNK_SIZE },
+    referenceSync: { cacheRecords: env.REFERENCE_SYNC_CACHE_RECORDS },
     auth: {
       tokenTtlSeconds: env.AUTH_TOKEN_TTL_SECONDS,
       issuer: env.AUTH_ISSUER ?? publicBaseUrl,

@@ -88,19 +88,32 @@ export async function addVersions(tx: Tx, dataset: string, stamp: string, versio
 }
 
 /**
- * One page of the versions stamped at or after changedSince, oldest first, and how many there are,
- * in one statement. Positions follow stamping order, so those versions are the positions from the
- * first such version to the last, and a page is an index range however deep it is.
+ * The dataset's last position: every version up to it is committed and never changes (a writer
+ * numbers its versions under the write lock and commits them together). A page read up to a given
+ * last position is therefore the same whenever it is read, which is what lets pages be cached.
  */
-export async function changesPage(db: Executor, dataset: string, changedSince: string, offset: number, limit: number): Promise<{ total: number; records: SyncedRecord[] }> {
+export async function lastPosition(db: Executor, dataset: string): Promise<number> {
+  const row = await db.selectFrom('reference_record_version').select((eb) => eb.fn.max('dataset_seq').as('last'))
+    .where('dataset', '=', dataset).executeTakeFirst()
+  return Number(row?.last ?? 0)
+}
+
+/**
+ * One page of the versions stamped at or after changedSince, up to the dataset's position `last`,
+ * oldest first, and how many there are, in one statement. Positions follow stamping order, so those
+ * versions are the positions from the first such version to `last`, and a page is an index range
+ * however deep it is. A version written after `last` was read is left out, so the answer depends on
+ * (dataset, changedSince, offset, limit, last) alone.
+ */
+export async function changesPage(db: Executor, dataset: string, changedSince: string, last: number, offset: number, limit: number): Promise<{ total: number; records: SyncedRecord[] }> {
   const result = await sql<{ total: string; version_id: string | null; record_id: string; code: string; description: string; avetmiss_code: string | null; business_effective_from: string | null; business_effective_to: string | null; status: 'Active' | 'Inactive'; stamp: string }>`
     WITH range AS (
       SELECT (SELECT dataset_seq FROM reference_record_version
                WHERE dataset = ${dataset} AND sys_effective_from >= ${changedSince}::timestamptz
                ORDER BY sys_effective_from, version_id LIMIT 1) AS first,
-             (SELECT max(dataset_seq) FROM reference_record_version WHERE dataset = ${dataset}) AS last
+             ${last}::bigint AS last
     )
-    SELECT COALESCE(range.last - range.first + 1, 0) AS total, v.version_id, v.record_id, v.code, v.description, v.avetmiss_code,
+    SELECT GREATEST(COALESCE(range.last - range.first + 1, 0), 0) AS total, v.version_id, v.record_id, v.code, v.description, v.avetmiss_code,
            v.business_effective_from, v.business_effective_to, v.status,
            to_char(v.sys_effective_from AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS stamp
       FROM range

@@ -9,6 +9,7 @@ import { Nullable, Strict, StringEnum, UtcDateTime } from '../../platform/http/t
 import { API_PREFIX } from '../batches/index.ts'
 import { datasets } from './datasets.ts'
 import * as service from './reference-data.service.ts'
+import { createSyncPageCache } from './sync-page-cache.ts'
 
 export const DEFAULT_SYNC_PAGE_SIZE = 500
 
@@ -32,10 +33,12 @@ const ReferenceRecord = Type.Object({
 
 const description = 'Versions of the dataset\'s records stamped at or after changedSince, oldest first. Process every page, then store the largest sysEffectiveFrom seen as the next changedSince; upsert by recordId. Records missing from a response are not deleted.'
 
-export function registerReferenceDataRoutes(fastify: FastifyInstance, db: Db): void {
+/** cacheRecords: how many records of synchronisation pages to keep in memory (0 keeps none). */
+export function registerReferenceDataRoutes(fastify: FastifyInstance, db: Db, cacheRecords: number): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const config = { scope: Scopes.referenceData }
   const pageOf = (query: { PageNumber?: number; PageSize?: number }) => ({ pageNumber: query.PageNumber ?? 1, pageSize: query.PageSize ?? DEFAULT_SYNC_PAGE_SIZE })
+  const cache = createSyncPageCache(cacheRecords)
   const names = (kind: string) => datasets.filter((d) => d.kind === kind).map((d) => d.name).join(', ')
 
   app.get(`${API_PREFIX}/reference-data/:dataset`, {
@@ -46,7 +49,7 @@ export function registerReferenceDataRoutes(fastify: FastifyInstance, db: Db): v
       querystring: Strict(syncQuery),
       response: { 200: PagedEnvelope(ReferenceRecord, 'reference records') },
     },
-  }, async (request) => service.changesSince(db, request.params.dataset, 'reference', request.query.changedSince, pageOf(request.query)))
+  }, async (request) => service.changesSince(db, cache, request.params.dataset, 'reference', request.query.changedSince, pageOf(request.query)))
 
   app.get(`${API_PREFIX}/classification`, {
     config,
@@ -55,5 +58,5 @@ export function registerReferenceDataRoutes(fastify: FastifyInstance, db: Db): v
       querystring: Strict({ classification: Type.String({ minLength: 1, maxLength: 100, description: 'which classification' }), ...syncQuery }),
       response: { 200: PagedEnvelope(ReferenceRecord, 'classification records') },
     },
-  }, async (request) => service.changesSince(db, request.query.classification, 'classification', request.query.changedSince, pageOf(request.query)))
+  }, async (request) => service.changesSince(db, cache, request.query.classification, 'classification', request.query.changedSince, pageOf(request.query)))
 }

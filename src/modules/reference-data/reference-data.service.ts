@@ -8,6 +8,7 @@ import { offsetOf, toPage, type Page, type PageQuery } from '../../platform/http
 import { datasets, type DatasetDefinition } from './datasets.ts'
 import { parseReleaseFile, type ReleaseRecord } from './release-file.ts'
 import * as repo from './reference-data.repo.ts'
+import type { SyncPageCache } from './sync-page-cache.ts'
 
 export interface LoadSummary {
   dataset: string
@@ -83,8 +84,18 @@ export async function seedReferenceData(db: Db): Promise<LoadSummary[]> {
   return summaries
 }
 
-export async function changesSince(db: Db, name: string, kind: DatasetDefinition['kind'], changedSince: string, page: PageQuery): Promise<Page<repo.SyncedRecord>> {
+/**
+ * A page of the versions stamped at or after changedSince. Pages are read up to the dataset's last
+ * position at the time of the request and cached under it: a page answered from the cache is exactly
+ * what the database gives for that position, so the watermark contract is the same either way.
+ */
+export async function changesSince(db: Db, cache: SyncPageCache, name: string, kind: DatasetDefinition['kind'], changedSince: string, page: PageQuery): Promise<Page<repo.SyncedRecord>> {
   if (!findDataset(name, kind)) throw new NotFoundError(`No ${kind === 'reference' ? 'reference dataset' : 'classification'} ${name}.`)
-  const { total, records } = await repo.changesPage(db, name, changedSince, offsetOf(page), page.pageSize)
-  return toPage(records, total, page)
+  const key = { dataset: name, last: await repo.lastPosition(db, name), changedSince, pageNumber: page.pageNumber, pageSize: page.pageSize }
+  const cached = cache.get(key)
+  if (cached) return cached
+  const { total, records } = await repo.changesPage(db, name, changedSince, key.last, offsetOf(page), page.pageSize)
+  const answer = toPage(records, total, page)
+  cache.set(key, answer)
+  return answer
 }
