@@ -124,6 +124,27 @@ describe('submit and the held dataset', () => {
     assert.equal(student[2]!.transaction_batch_token, enrolment[2]!.transaction_batch_token)
   })
 
+  it('uploads racing a submit: either the submit wins and every racing upload is refused (409), or an upload lands first and the submit is refused as stale; nothing lands in a submitted batch', async () => {
+    const uploads = await minimalUnitRecord()
+    const batch = await r.batchWith(uploads)
+    assert.equal((await r.validate(batch)).status.hasBlockingValidationFailures, false)
+    const student = uploads.find((u) => u.segment === 'student')!
+    const racing = Array.from({ length: 12 }, (_, i) => r.request('POST', r.batchPath(batch, '/student'), { ...student.body, changeTrackingIdentifier: `race-${i}` }))
+    const [submitted, ...answers] = await Promise.all([r.submit(batch), ...racing])
+    const landed = answers.filter((a) => a.status === 200)
+    assert.deepEqual(answers.filter((a) => a.status !== 200 && a.status !== 409).map((a) => a.text), [], 'every upload is stored (200) or refused (409)')
+    const stored = await t.service.database.db.selectFrom('batch_record').select('change_tracking_identifier')
+      .where('transaction_batch_token', '=', batch).where('resource_type', '=', 'Student').executeTakeFirstOrThrow()
+    if (submitted.status === 200) {
+      assert.equal(landed.length, 0, 'no upload was accepted into the submitted batch')
+      assert.equal(stored.change_tracking_identifier, student.body.changeTrackingIdentifier)
+    } else {
+      assert.equal(submitted.status, 409, submitted.text)
+      assert.ok(landed.length > 0, 'the submit was refused because an upload landed first')
+      assert.ok(landed.some((a) => a.json.changeTrackingIdentifier === stored.change_tracking_identifier), 'the stored version is one an upload was told had landed')
+    }
+  })
+
   it('a submission records the reporting periods it touched, for the data quality assessments of that jurisdiction', async () => {
     const w = await world()
     await r.submitted(allOf(w))

@@ -2,6 +2,7 @@
 // (child objects included), replaced as a whole on re-upload.
 import { sql, type Selectable } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
+import { preparedAs } from '../../platform/db/prepared-statements.ts'
 
 export interface BatchRecordTable {
   rto_id: string
@@ -38,30 +39,19 @@ export interface RecordUpload {
 }
 
 /**
- * Creates or replaces a record in one statement, only while the batch is open. The hot path of
- * uploading: one round trip. The batch row is only share-locked (FOR KEY SHARE), so concurrent
- * uploads to one batch do not queue on it, while a submit (FOR UPDATE) still waits for them.
+ * Creates or replaces a record, only while the batch is open: the hot path of uploading, one round
+ * trip to the function upload_batch_record (migration 0013), which share-locks the open batch row
+ * (FOR KEY SHARE) so that concurrent uploads to one batch do not queue on it, while a submit
+ * (FOR UPDATE) still waits for them. Prepared once per connection on PostgreSQL.
  * Returns undefined when the batch is missing, of another jurisdiction, or submitted.
  */
 export async function upsertRecord(db: Executor, upload: RecordUpload): Promise<'created' | 'replaced' | undefined> {
-  const result = await sql<{ created: boolean }>`
-    WITH open_batch AS (
-      SELECT rto_id, transaction_batch_token FROM transaction_batch
-       WHERE rto_id = ${upload.rto} AND transaction_batch_token = ${upload.token}
-         AND status = 'NotSubmitted'
-         AND (${upload.jurisdiction ?? null}::text IS NULL OR jurisdiction = ${upload.jurisdiction ?? null}::text)
-         FOR KEY SHARE
-    )
-    INSERT INTO batch_record AS r (rto_id, transaction_batch_token, resource_type, resource_uid, change_tracking_identifier, is_voided, body, uploaded_by_client, uploaded_at)
-    SELECT rto_id, transaction_batch_token, ${upload.resourceType}, ${upload.resourceUID}::uuid, ${upload.changeTrackingIdentifier}, ${upload.isVoided}, ${JSON.stringify(upload.body)}::jsonb, ${upload.clientId}, now()
-      FROM open_batch
-    ON CONFLICT (rto_id, transaction_batch_token, resource_type, resource_uid) DO UPDATE
-       SET change_tracking_identifier = excluded.change_tracking_identifier, is_voided = excluded.is_voided,
-           body = excluded.body, uploaded_by_client = excluded.uploaded_by_client, uploaded_at = excluded.uploaded_at,
-           change_seq = excluded.change_seq
-    RETURNING (xmax = 0) AS created`.execute(db)
-  const row = result.rows[0]
-  return row === undefined ? undefined : row.created ? 'created' : 'replaced'
+  const result = await sql<{ created: boolean | null }>`${sql.raw(preparedAs('upload_batch_record'))}
+    SELECT upload_batch_record(${upload.rto}, ${upload.token}, ${upload.jurisdiction ?? null}::text, ${upload.resourceType},
+                               ${upload.resourceUID}::uuid, ${upload.changeTrackingIdentifier}::text, ${upload.isVoided},
+                               ${JSON.stringify(upload.body)}::jsonb, ${upload.clientId}) AS created`.execute(db)
+  const created = result.rows[0]?.created
+  return created === null || created === undefined ? undefined : created ? 'created' : 'replaced'
 }
 
 export async function findRecord(db: Executor, rto: string, token: string, resourceType: string, resourceUID: string): Promise<BatchRecordRow | undefined> {

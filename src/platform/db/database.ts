@@ -8,6 +8,7 @@ import pg from 'pg'
 import type { Logger } from 'pino'
 import type { Config } from '../../config/config.ts'
 import type { Database } from './schema.ts'
+import { PreparingClient } from './prepared-statements.ts'
 
 export type Db = Kysely<Database>
 export type Tx = Transaction<Database>
@@ -30,7 +31,7 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value)
 
 export async function openDatabase(config: Config['database'], logger?: Pick<Logger, 'warn'>): Promise<DatabaseHandle> {
   if (config.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize })
+    const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize, Client: PreparingClient })
     // An idle connection can be cut by the server (restart, failover, admin command). Without a
     // listener that error would end the process; the pool replaces the connection on next use.
     pool.on('error', (error) => logger?.warn({ err: error }, 'idle database connection closed by the server'))

@@ -13,6 +13,7 @@ import * as reconciliation from './0009_reconciliation.ts'
 import * as batchReconciledAt from './0010_batch_reconciled_at.ts'
 import * as reconciliationDayCount from './0011_reconciliation_day_count.ts'
 import * as assessmentsAndDeclarations from './0012_assessments_and_declarations.ts'
+import * as uploadBatchRecordFunction from './0013_upload_batch_record_function.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0010_batch_reconciled_at': batchReconciledAt,
   '0011_reconciliation_day_count': reconciliationDayCount,
   '0012_assessments_and_declarations': assessmentsAndDeclarations,
+  '0013_upload_batch_record_function': uploadBatchRecordFunction,
 }
