@@ -15,7 +15,7 @@ describe('prepared statements', () => {
       assert.equal((await client.query(marked, [1])).rows[0].n, 2)
       assert.equal((await client.query(marked, [41])).rows[0].n, 42, 'the prepared statement runs with new parameters')
       await client.query('SELECT $1::int AS unmarked', [1])
-      const kept = await client.query('SELECT name FROM pg_prepared_statements ORDER BY name')
+      const kept: { rows: { name: string }[] } = await client.query('SELECT name FROM pg_prepared_statements ORDER BY name')
       assert.deepEqual(kept.rows.map((row) => row.name), ['test_add_one'])
     } finally {
       await client.end()

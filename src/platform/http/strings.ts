@@ -16,15 +16,33 @@ const FORBIDDEN_WHITESPACE = /[^\S ]|[\u0085\u180e\u200b]/
 // Deeper than any resource; a body nested deeper is refused rather than walked (stack safety).
 const MAX_DEPTH = 32
 
-export function checkStrings(value: unknown, schema: JsonSchema | undefined, path: string, failures: FieldError[], depth = 0): unknown {
+export function checkStrings(value: unknown, schema: JsonSchema | undefined, path: string, failures: FieldError[]): unknown {
+  return walk(value, schema, { root: path, steps: [] }, failures, 0)
+}
+
+// The access path is kept as a stack of steps and written out only for a failure: building a path
+// string for every property of every valid body was a measurable part of an upload.
+interface PathStack { root: string; steps: (string | number)[] }
+
+function render(path: PathStack, key?: string): string {
+  let text = path.root
+  for (const step of path.steps) text = typeof step === 'number' ? `${text}[${step}]` : childPath(text, step)
+  return key === undefined ? text : childPath(text, key)
+}
+
+function walk(value: unknown, schema: JsonSchema | undefined, path: PathStack, failures: FieldError[], depth: number): unknown {
   if (typeof value === 'string') return checkString(value, schema, path, failures)
   if (depth > MAX_DEPTH && value !== null && typeof value === 'object') {
-    failures.push({ accessPath: path, message: `is nested more than ${MAX_DEPTH} levels deep` })
+    failures.push({ accessPath: render(path), message: `is nested more than ${MAX_DEPTH} levels deep` })
     return value
   }
   if (Array.isArray(value)) {
     const items = schemaFor(schema, (s) => s.items)
-    for (let i = 0; i < value.length; i++) value[i] = checkStrings(value[i], items, `${path}[${i}]`, failures, depth + 1)
+    for (let i = 0; i < value.length; i++) {
+      path.steps.push(i)
+      value[i] = walk(value[i], items, path, failures, depth + 1)
+      path.steps.pop()
+    }
     return value
   }
   if (value !== null && typeof value === 'object') {
@@ -32,34 +50,36 @@ export function checkStrings(value: unknown, schema: JsonSchema | undefined, pat
     for (const key of Object.keys(record)) {
       checkKey(key, path, failures)
       const property = schemaFor(schema, (s) => s.properties?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined))
-      record[key] = checkStrings(record[key], property, childPath(path, key), failures, depth + 1)
+      path.steps.push(key)
+      record[key] = walk(record[key], property, path, failures, depth + 1)
+      path.steps.pop()
     }
   }
   return value
 }
 
-function checkString(value: string, schema: JsonSchema | undefined, path: string, failures: FieldError[]): string {
+function checkString(value: string, schema: JsonSchema | undefined, path: PathStack, failures: FieldError[]): string {
   if (isEnum(schema)) {
     const trimmed = value.replace(/^ +| +$/g, '')
     if (trimmed !== value && !FORBIDDEN_WHITESPACE.test(trimmed)) return trimmed
   }
-  if (schema?.type === 'integer' && !path.startsWith('$') && !/^[+-]?\d+$/.test(value)) {
+  if (schema?.type === 'integer' && !path.root.startsWith('$') && !/^[+-]?\d+$/.test(value)) {
     // Path and query text is converted to the schema's type; only plain digits count as an integer
     // (not 0x10, 1e1 or 1.0, which a converter would otherwise accept).
-    failures.push({ accessPath: path, message: 'must be an integer' })
+    failures.push({ accessPath: render(path), message: 'must be an integer' })
     return value
   }
   if (FORBIDDEN_WHITESPACE.test(value)) {
-    failures.push({ accessPath: path, message: 'must not contain tabs, line breaks or non-ASCII whitespace' })
+    failures.push({ accessPath: render(path), message: 'must not contain tabs, line breaks or non-ASCII whitespace' })
   } else if (value.startsWith(' ') || value.endsWith(' ')) {
-    failures.push({ accessPath: path, message: 'must not have leading or trailing spaces' })
+    failures.push({ accessPath: render(path), message: 'must not have leading or trailing spaces' })
   }
   return value
 }
 
-function checkKey(key: string, path: string, failures: FieldError[]): void {
+function checkKey(key: string, path: PathStack, failures: FieldError[]): void {
   if (FORBIDDEN_WHITESPACE.test(key) || key.startsWith(' ') || key.endsWith(' ')) {
-    failures.push({ accessPath: childPath(path, key), message: 'property name must not contain surrounding spaces, tabs, line breaks or non-ASCII whitespace' })
+    failures.push({ accessPath: render(path, key), message: 'property name must not contain surrounding spaces, tabs, line breaks or non-ASCII whitespace' })
   }
 }
 
