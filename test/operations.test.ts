@@ -43,6 +43,24 @@ describe('OpenAPI, health and metrics', () => {
     assert.ok(token.responses['400'] && token.responses['429'])
   })
 
+  it('Errors: every 4xx and 5xx response is described as application/problem+json, as it is sent', async () => {
+    const spec = (await call(t.baseUrl, 'GET', '/openapi.json')).json
+    let problems = 0
+    for (const [path, methods] of Object.entries(spec.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
+          if (!/^[45]/.test(status) || !response.content) continue
+          assert.deepEqual(Object.keys(response.content), ['application/problem+json'], `${method} ${path} ${status}`)
+          problems++
+        }
+      }
+    }
+    assert.ok(problems > 100, `problem responses described: ${problems}`)
+    const sent = await call(t.baseUrl, 'GET', '/vet-provider/v1/NSW/transaction-batch')
+    assert.equal(sent.status, 401)
+    assert.match(sent.headers.get('content-type') ?? '', /^application\/problem\+json/)
+  })
+
   it('serves interactive documentation at /docs', async () => {
     const response = await fetch(`${t.baseUrl}/docs/`)
     assert.equal(response.status, 200)

@@ -12,6 +12,25 @@ const problem = (description: string) => ({ ...ProblemDetails, description })
 /** A problem response a route declares itself (404 and 409 depend on what the route does). */
 export const problemResponse = problem
 
+type OpenApiDocument = { paths?: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>> }
+
+/**
+ * Error responses are sent as application/problem+json (RFC 9457), so that is how they are described;
+ * the route schemas name only a body, which the generator files under application/json.
+ */
+function describeProblemsAsProblemJson(document: OpenApiDocument): OpenApiDocument {
+  for (const methods of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(methods)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        const json = response.content?.['application/json']
+        if (!/^[45](\d\d|XX)$/.test(status) || json === undefined) continue
+        response.content = { 'application/problem+json': json }
+      }
+    }
+  }
+  return document
+}
+
 export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
   app.addHook('onRoute', (route) => {
     // Copies, never edits in place: a schema object may be shared by several routes.
@@ -39,6 +58,7 @@ export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string
   })
 
   await app.register(swagger, {
+    transformObject: (document) => 'openapiObject' in document ? describeProblemsAsProblemJson(document.openapiObject as OpenApiDocument) : document.swaggerObject,
     openapi: {
       openapi: '3.1.0',
       info: {
