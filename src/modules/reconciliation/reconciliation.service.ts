@@ -5,6 +5,7 @@ import type { Actor } from '../../platform/auth/scopes.ts'
 import { NotFoundError, StructuralError, type FieldError } from '../../platform/http/problem.ts'
 import { offsetOf, toPage, type Page, type PageQuery } from '../../platform/http/paging.ts'
 import { resourceDefinitions, type ResourceType } from '../resources/index.ts'
+import { firstDayOf, lastDayOf } from '../validation/index.ts'
 import * as repo from './reconciliation.repo.ts'
 import type { ReconciliationItem, SearchByPeriodQuery, UidMatchRequest, UidMatchResponse } from './reconciliation.schemas.ts'
 
@@ -13,10 +14,7 @@ const PERIOD = /^(\d{4})0([1-4])$/
 
 /** The dates of a reporting period: 202604 is 2026-10-01 to 2026-12-31. */
 export function periodRange(code: string): repo.DateRange {
-  const [, year, quarter] = PERIOD.exec(code)!
-  const firstMonth = (Number(quarter) - 1) * 3 + 1
-  const lastDay = new Date(Date.UTC(Number(year), firstMonth + 2, 0)).getUTCDate()
-  return { from: `${year}-${String(firstMonth).padStart(2, '0')}-01`, to: `${year}-${String(firstMonth + 2).padStart(2, '0')}-${lastDay}` }
+  return { from: firstDayOf(Number(code)), to: lastDayOf(Number(code)) }
 }
 
 /** Adjacent periods become one range (202601,202602 -> January to June); newest range first. */
