@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Duplex } from 'node:stream'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
-import formBody from '@fastify/formbody'
 import { Redis } from 'ioredis'
 import pino, { type Logger } from 'pino'
 import type { Config } from './config/config.ts'
@@ -15,10 +14,10 @@ import { createTokenVerifier } from './platform/auth/tokens.ts'
 import { installAuthentication } from './platform/auth/authenticate.ts'
 import { registerAuthRoutes } from './platform/auth/auth.routes.ts'
 import { installRequestValidation } from './platform/http/request-validation.ts'
-import { DomainError, problemTypeUri, problemTypes } from './platform/http/problem.ts'
-import { installErrorHandling } from './platform/http/error-handler.ts'
+import { DomainError, problemTypeUri, problemTypes, type ProblemKind } from './platform/http/problem.ts'
+import { answerRouterError, installErrorHandling, MAX_PATH_PARAMETER_LENGTH } from './platform/http/error-handler.ts'
 import { installBodyLimits } from './platform/http/body-limits.ts'
-import { installJsonBodyParser } from './platform/http/json-body.ts'
+import { installBodyParsers } from './platform/http/body-parsers.ts'
 import { installRateLimit } from './platform/http/rate-limit.ts'
 import { installOpenApi } from './platform/http/openapi.ts'
 import { registerOperationalRoutes } from './platform/http/operational.routes.ts'
@@ -62,12 +61,18 @@ export interface ServiceOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
-// A request that is not even valid HTTP: answered as problem details, and the connection closed.
+// A request that is not even valid HTTP, or that did not arrive in time: answered as problem details
+// by the HTTP server itself (no route is reached), and the connection closed.
 function answerMalformedHttp(error: Error & { code?: string }, socket: Duplex): void {
   if (!socket.writable) return void socket.destroy()
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
-  const body = JSON.stringify({ type: problemTypeUri('malformed-http'), title: problemTypes['malformed-http'].title, status, detail: 'The request is not valid HTTP/1.1.' })
-  socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+  const [kind, status, reason, detail]: [ProblemKind, number, string, string] = timedOut
+    ? ['request-timeout', 408, 'Request Timeout', 'The request headers or body did not arrive in time; the connection is closed.']
+    : error.code === 'HPE_HEADER_OVERFLOW'
+      ? ['malformed-http', 431, 'Request Header Fields Too Large', 'The request line or headers are too large.']
+      : ['malformed-http', 400, 'Bad Request', 'The request is not valid HTTP/1.1.']
+  const body = JSON.stringify({ type: problemTypeUri(kind), title: problemTypes[kind].title, status, detail, traceId: randomUUID() })
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
 }
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
@@ -114,7 +119,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
       return503OnClosing: false, // answered below as problem details instead
       clientErrorHandler: answerMalformedHttp,
       forceCloseConnections: 'idle',
-      routerOptions: { maxParamLength: 200 },
+      // Slow or stalled senders cannot hold a connection: headers and the whole request each have a
+      // deadline (408 problem details, then the connection is closed), checked every second.
+      requestTimeout: config.http.requestTimeoutSeconds * 1000,
+      keepAliveTimeout: config.http.keepAliveTimeoutSeconds * 1000,
+      http: { headersTimeout: config.http.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
+      routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+      frameworkErrors: answerRouterError,
     }), (instance) => instance.close())
     let closing = false
     resources.add(undefined, () => { closing = true }) // closed first, before the HTTP server
@@ -128,8 +139,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     installRequestValidation(app)
     installErrorHandling(app)
     installBodyLimits(app, config.limits)
-    installJsonBodyParser(app)
-    await app.register(formBody)
+    installBodyParsers(app)
     installAuthentication(app, verifier) // first: its route guard must see every route, the docs' too
     await installOpenApi(app, config.http.publicBaseUrl)
     await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })

@@ -14,6 +14,9 @@ export const EnvironmentSchema = Type.Object({
   PORT: integer(0, 8080, 65535),
   HOST: Type.String({ default: '127.0.0.1', minLength: 1 }),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ minLength: 1, description: 'base URL clients use; default http://HOST:PORT' })),
+  HTTP_HEADERS_TIMEOUT_SECONDS: integer(1, 10, 600),
+  HTTP_REQUEST_TIMEOUT_SECONDS: integer(1, 60, 3600),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: integer(1, 72, 3600),
   DATA_DIR: Type.String({ default: './data', minLength: 1, description: 'embedded database directory, or memory:// for an in-memory one' }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATABASE_POOL_SIZE: integer(1, 10),
@@ -49,7 +52,13 @@ type Environment = Static<typeof EnvironmentSchema>
 
 export interface Config {
   mode: Environment['SERVICE_MODE']
-  http: { port: number; host: string; publicBaseUrl: string }
+  http: {
+    port: number; host: string; publicBaseUrl: string
+    /** A request whose headers, or whole body, have not arrived by then is answered 408 and closed. */
+    headersTimeoutSeconds: number; requestTimeoutSeconds: number
+    /** An idle keep-alive connection is closed after this. */
+    keepAliveTimeoutSeconds: number
+  }
   database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; poolSize: number }
   redis: { url: string | undefined; namespace: string }
   logLevel: Environment['LOG_LEVEL']
@@ -107,6 +116,9 @@ function crossFieldProblems(env: Environment): string[] {
   if (external.some(Boolean) && !external.every(Boolean)) {
     problems.push('AUTH_EXTERNAL_ISSUER, AUTH_EXTERNAL_AUDIENCE and AUTH_EXTERNAL_JWKS_URL must be set together')
   }
+  if (env.HTTP_HEADERS_TIMEOUT_SECONDS > env.HTTP_REQUEST_TIMEOUT_SECONDS) {
+    problems.push('HTTP_HEADERS_TIMEOUT_SECONDS must not be larger than HTTP_REQUEST_TIMEOUT_SECONDS')
+  }
   if (env.LIMIT_DECODED_BODY_BYTES < env.LIMIT_WIRE_BODY_BYTES) {
     problems.push('LIMIT_DECODED_BODY_BYTES must not be smaller than LIMIT_WIRE_BODY_BYTES')
   }
@@ -117,7 +129,12 @@ function toConfig(env: Environment): Config {
   const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${env.PORT}`).replace(/\/$/, '')
   return {
     mode: env.SERVICE_MODE,
-    http: { port: env.PORT, host: env.HOST, publicBaseUrl },
+    http: {
+      port: env.PORT, host: env.HOST, publicBaseUrl,
+      headersTimeoutSeconds: env.HTTP_HEADERS_TIMEOUT_SECONDS,
+      requestTimeoutSeconds: env.HTTP_REQUEST_TIMEOUT_SECONDS,
+      keepAliveTimeoutSeconds: env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS,
+    },
     database: env.DATABASE_URL
       ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
       : { kind: 'pglite', dataDir: env.DATA_DIR },

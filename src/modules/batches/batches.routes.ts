@@ -7,8 +7,6 @@ import type { Db } from '../../platform/db/database.ts'
 import { actorOf } from '../../platform/auth/authenticate.ts'
 import { Scopes } from '../../platform/auth/scopes.ts'
 import { PageQuery } from '../../platform/http/paging.ts'
-import { StructuralError } from '../../platform/http/problem.ts'
-import { childPath } from '../../platform/http/strings.ts'
 import { BatchDetail, BatchPage, BatchParams, BatchSummary, JurisdictionParams, LegacyBatchParams } from './batches.schemas.ts'
 import * as service from './batches.service.ts'
 
@@ -27,7 +25,6 @@ export function registerBatchRoutes(fastify: FastifyInstance, db: Db): void {
       params: JurisdictionParams, response: { 201: BatchSummary },
     },
   }, async (request, reply) => {
-    assertNoBody(request.body)
     return reply.code(201).send(await service.createBatch(db, actorOf(request), request.params.jurisdiction))
   })
 
@@ -57,11 +54,4 @@ export function registerBatchRoutes(fastify: FastifyInstance, db: Db): void {
       return reply.code(204).send(null)
     })
   }
-}
-
-function assertNoBody(body: unknown): void {
-  if (body === undefined || body === null) return
-  if (typeof body !== 'object' || Array.isArray(body)) throw new StructuralError([{ accessPath: '$', message: 'must be an empty object or absent' }])
-  const keys = Object.keys(body)
-  if (keys.length > 0) throw new StructuralError(keys.map((key) => ({ accessPath: childPath('$', key), message: 'is not a known property' })))
 }

@@ -18,9 +18,15 @@ export const LifecycleState = Strict({
 
 // The complete history is the only record of the state: the latest entry (by studentActivityDate) is the
 // current state, and no top-level copy exists to disagree with it. Which moves are allowed is a business rule.
+// Array bounds (docs/decisions.md, "Array bounds"): far above what a real record reaches, low enough
+// that no request can make the service store or validate an unbounded list.
+export const MAX_LIFECYCLE_STATES = 50
+export const MAX_THIRD_PARTY_PROVIDERS = 10
+export const MAX_SUBJECT_LOCATIONS = 50
+
 const Lifecycle = Type.Array(LifecycleState, {
-  minItems: 1,
-  description: 'every lifecycle state of the enrolment to date; the latest is the current state. Sent complete with every upload',
+  minItems: 1, maxItems: MAX_LIFECYCLE_STATES, uniqueItems: true,
+  description: `every lifecycle state of the enrolment to date, at most ${MAX_LIFECYCLE_STATES}, each once; the latest is the current state. Sent complete with every upload`,
 })
 
 // An array, not a single object: the spec names the child in the plural and an enrolment may involve
@@ -34,7 +40,8 @@ export const ThirdPartyServiceProvider = Strict({
 }, { description: 'an organisation that provides services for the enrolment on behalf of the RTO' })
 
 const ThirdPartyServiceProviders = Type.Array(ThirdPartyServiceProvider, {
-  minItems: 1, description: 'third parties providing services for this enrolment; left out when there are none',
+  minItems: 1, maxItems: MAX_THIRD_PARTY_PROVIDERS, uniqueItems: true,
+  description: `third parties providing services for this enrolment, at most ${MAX_THIRD_PARTY_PROVIDERS}, each once; left out when there are none`,
 })
 
 const ProgramCompletion = Strict({
@@ -89,7 +96,10 @@ export const SubjectEnrolment = Strict({
   activityEndDate: DateString({ description: 'date training and assessment in the subject ends or is expected to end (AVETMISS activity end date)' }),
   deliveryMode: DeliveryMode,
   predominantDeliveryMode: StringEnum(predominantDeliveryModes, { description: 'the main way the subject is delivered; Not_applicable for RPL or credit transfer (AVETMISS predominant delivery mode)' }),
-  locations: Type.Array(SubjectEnrolmentLocation, { minItems: 1, description: 'the delivery locations of the subject enrolment' }),
+  locations: Type.Array(SubjectEnrolmentLocation, {
+    minItems: 1, maxItems: MAX_SUBJECT_LOCATIONS, 'x-uniqueBy': 'deliveryLocationUID',
+    description: `the delivery locations of the subject enrolment, at most ${MAX_SUBJECT_LOCATIONS}, each location once`,
+  }),
   scheduledHours: Type.Optional(Hours('hours of training and assessment scheduled for the student (AVETMISS scheduled hours)')),
   hoursAttended: Type.Optional(Hours('hours the student attended (AVETMISS hours attended, state extension)')),
   fundingSourceNational,

@@ -32,11 +32,13 @@ export const Student = Strict({
   hasDisability: Type.Optional(Type.Boolean({ description: 'whether the student considers themselves to have a disability, impairment or long-term condition (AVETMISS disability flag)' })),
   disabilities: Type.Optional(Type.Array(
     StringEnum(disabilityTypes, { description: 'type of disability (AVETMISS disability type identifier)' }),
-    { minItems: 1, uniqueItems: true, description: 'types of disability, when hasDisability is true (AVETMISS NAT00090)' },
+    { minItems: 1, maxItems: disabilityTypes.length, uniqueItems: true, description: 'types of disability, each once, when hasDisability is true (AVETMISS NAT00090)' },
   )),
   hasPriorEducationalAchievement: Type.Optional(Type.Boolean({ description: 'whether the student has successfully completed any prior qualification (AVETMISS prior educational achievement flag)' })),
   priorEducationalAchievements: Type.Optional(Type.Array(PriorEducationalAchievement, {
-    minItems: 1, description: 'prior qualifications completed, when hasPriorEducationalAchievement is true (AVETMISS NAT00100)',
+    // Each pair of level and recognition once: more items than there are pairs must repeat one.
+    minItems: 1, maxItems: priorEducationalAchievementTypes.length * priorEducationalAchievementRecognitions.length, uniqueItems: true,
+    description: 'prior qualifications completed, each level and recognition once, when hasPriorEducationalAchievement is true (AVETMISS NAT00100)',
   })),
   highestSchoolLevelCompleted: Type.Optional(StringEnum(highestSchoolLevels, { description: 'highest completed level of secondary school (AVETMISS highest school level completed identifier)' })),
   highestSchoolLevelCompletedYear: Type.Optional(Type.Integer({ minimum: 1900, maximum: 2100, description: 'calendar year the highest school level was completed' })),

@@ -5,6 +5,24 @@ import { DomainError, InsufficientScopeError, problemTypes, problemTypeUri, type
 import { WireBodyTooLargeError } from './body-limits.ts'
 
 
+/** The router's own refusals (bad percent-encoding, an overlong path segment), as problem details. */
+export function answerRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  // The path is not echoed back: it is what was wrong, and it may be very long.
+  const extensions = { instance: undefined }
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return sendProblem(request, reply, 'structural-validation', 'The request path is not valid percent-encoded UTF-8.', { ...extensions, errors: [{ accessPath: 'path', message: 'must be valid percent-encoded UTF-8' }] })
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return sendProblem(request, reply, 'structural-validation', `A path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters.`, { ...extensions, errors: [{ accessPath: 'path', message: `parameters must be at most ${MAX_PATH_PARAMETER_LENGTH} characters` }] })
+    default:
+      request.log.error({ err: error }, 'unexpected router error')
+      return sendProblem(request, reply, 'internal-error', 'An unexpected error occurred; the request id identifies it in the service logs.', extensions)
+  }
+}
+
+/** Longer than any identifier the API has (UIDs are 36 characters, batch tokens 32). */
+export const MAX_PATH_PARAMETER_LENGTH = 200
+
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, kind: ProblemKind, detail: string, extensions: Partial<ProblemDetails> = {}): FastifyReply {
   const { status, title } = problemTypes[kind]
   const body: ProblemDetails = {

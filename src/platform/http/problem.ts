@@ -15,6 +15,7 @@ export const problemTypes = {
   'insufficient-scope': { status: 403, title: 'The access token lacks the required scope', description: 'The client is not granted the scope this operation needs. Ask the data collector to grant it.' },
   'not-found': { status: 404, title: 'Not found', description: 'The resource does not exist, or it belongs to another RTO.' },
   'conflict': { status: 409, title: 'The request conflicts with the current state', description: 'The operation is not allowed in the resource\'s current state; reason names the condition (for example batch-submitted, validation-stale, blocking-validation-failures) and detail says what to do.' },
+  'request-timeout': { status: 408, title: 'The request did not arrive in time', description: 'The request headers or body were not received within the configured time (HTTP_HEADERS_TIMEOUT_SECONDS, HTTP_REQUEST_TIMEOUT_SECONDS). Nothing was stored; the connection is closed. Send the request again.' },
   'payload-too-large': { status: 413, title: 'The decompressed request body is too large', description: 'The body exceeds the decompressed size limit (business rule BRTS90400). Split the upload into smaller requests.' },
   'rate-limited': { status: 429, title: 'Too many requests', description: 'The client exceeded its request rate. Wait for the number of seconds in Retry-After, then retry with back-off.' },
   'internal-error': { status: 500, title: 'Unexpected server error', description: 'Something failed on the server. The request may be retried; quote the traceId when reporting it.' },

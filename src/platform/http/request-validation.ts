@@ -4,7 +4,7 @@
 import type { ValidateFunction } from 'ajv'
 import type { FastifyInstance } from 'fastify'
 import { StructuralError, type FieldError } from './problem.ts'
-import { checkStrings } from './strings.ts'
+import { checkStrings, childPath } from './strings.ts'
 import { createAjv, toFieldErrors } from './validation.ts'
 
 type Part = 'params' | 'querystring' | 'body'
@@ -13,6 +13,12 @@ const PARTS: { part: Part; root: string; coerce: boolean }[] = [
   { part: 'querystring', root: 'query', coerce: true },
   { part: 'body', root: '$', coerce: false },     // JSON bodies are not converted: "5" is not 5
 ]
+
+function unexpectedBody(body: unknown): FieldError[] {
+  if (body === undefined) return []
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return [{ accessPath: '$', message: 'must be absent or an empty JSON object: this operation takes no body' }]
+  return Object.keys(body).map((key) => ({ accessPath: childPath('$', key), message: 'is not a known property' }))
+}
 
 export function installRequestValidation(app: FastifyInstance): void {
   const ajv = { strict: createAjv(false), coercing: createAjv(true) }
@@ -44,6 +50,9 @@ export function installRequestValidation(app: FastifyInstance): void {
       }
       ;(request as unknown as Record<string, unknown>)[key] = value
     }
+    // A route that declares no body takes none: nothing at all, or an empty JSON object (what many
+    // HTTP clients send for a POST that carries nothing). Anything else is a mistake worth saying.
+    if (!schemas.body) failures.push(...unexpectedBody(request.body))
     if (failures.length > 0) throw new StructuralError(failures)
   })
 }

@@ -1,8 +1,14 @@
-// The specification's string rules, applied to every string in a body, path or query before schema
-// validation: leading or trailing spaces are rejected; tabs, line breaks and non-ASCII whitespace are
-// rejected anywhere; spaces inside are accepted. Enum values are the exception: surrounding spaces
-// are trimmed and the value accepted (the spec allows it; clients should not rely on it).
+// The specification's string rules, applied to every string (and property name) in a body, path or
+// query before schema validation: leading or trailing spaces are rejected; tabs, line breaks and
+// non-ASCII whitespace are rejected anywhere; spaces inside are accepted. Enum values are the
+// exception: surrounding spaces are trimmed and the value accepted (the spec allows it; clients should
+// not rely on it).
+// Text that is not plain Unicode text is refused too (docs/decisions.md, "Characters refused in
+// text"): control characters (NUL cannot even be stored), lone UTF-16 surrogates (not Unicode at all),
+// noncharacters, and the bidirectional embedding, override and isolate controls, which reorder how a
+// name or identifier is displayed without changing what it says.
 import type { FieldError } from './problem.ts'
+import { OutOfRangeNumber } from './body-parsers.ts'
 
 type JsonSchema = Record<string, unknown> & {
   enum?: unknown[]; const?: unknown; properties?: Record<string, JsonSchema>; items?: JsonSchema
@@ -12,6 +18,12 @@ type JsonSchema = Record<string, unknown> & {
 // \s covers tab, line feed, carriage return, vertical tab, form feed and the Unicode spaces; NEL,
 // Mongolian vowel separator and zero-width space are added since they read as whitespace too.
 const FORBIDDEN_WHITESPACE = /[^\S ]|[\u0085\u180e\u200b]/
+// Anything outside printable ASCII needs the closer look below; nearly every value takes only this test.
+const NOT_PRINTABLE_ASCII = /[^ -~]/
+const LONE_SURROGATE = /\p{Surrogate}/u
+const CONTROL = /\p{Cc}/u
+const NONCHARACTER = /\p{Noncharacter_Code_Point}/u
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u
 
 // Deeper than any resource; a body nested deeper is refused rather than walked (stack safety).
 const MAX_DEPTH = 32
@@ -32,6 +44,10 @@ function render(path: PathStack, key?: string): string {
 
 function walk(value: unknown, schema: JsonSchema | undefined, path: PathStack, failures: FieldError[], depth: number): unknown {
   if (typeof value === 'string') return checkString(value, schema, path, failures)
+  if (value instanceof OutOfRangeNumber) {
+    failures.push({ accessPath: render(path), message: `${value.source} is outside the range of numbers this service can keep exactly` })
+    return value
+  }
   if (depth > MAX_DEPTH && value !== null && typeof value === 'object') {
     failures.push({ accessPath: render(path), message: `is nested more than ${MAX_DEPTH} levels deep` })
     return value
@@ -69,18 +85,37 @@ function checkString(value: string, schema: JsonSchema | undefined, path: PathSt
     failures.push({ accessPath: render(path), message: 'must be an integer' })
     return value
   }
-  if (FORBIDDEN_WHITESPACE.test(value)) {
-    failures.push({ accessPath: render(path), message: 'must not contain tabs, line breaks or non-ASCII whitespace' })
-  } else if (value.startsWith(' ') || value.endsWith(' ')) {
+  const problem = textProblem(value)
+  if (problem) failures.push({ accessPath: render(path), message: `must not contain ${problem}` })
+  else if (value.startsWith(' ') || value.endsWith(' ')) {
     failures.push({ accessPath: render(path), message: 'must not have leading or trailing spaces' })
   }
   return value
 }
 
 function checkKey(key: string, path: PathStack, failures: FieldError[]): void {
-  if (FORBIDDEN_WHITESPACE.test(key) || key.startsWith(' ') || key.endsWith(' ')) {
-    failures.push({ accessPath: render(path, key), message: 'property name must not contain surrounding spaces, tabs, line breaks or non-ASCII whitespace' })
+  const problem = textProblem(key)
+  if (problem) failures.push({ accessPath: render(path, key), message: `property name must not contain ${problem}` })
+  else if (key.startsWith(' ') || key.endsWith(' ')) {
+    failures.push({ accessPath: render(path, key), message: 'property name must not have leading or trailing spaces' })
   }
+}
+
+/** What makes a text unacceptable anywhere in a request, or undefined when nothing does. */
+export function textProblem(value: string): string | undefined {
+  if (!NOT_PRINTABLE_ASCII.test(value)) return undefined
+  // Whitespace first: tab and line feed are control characters too, but this message says more.
+  if (FORBIDDEN_WHITESPACE.test(value)) return 'tabs, line breaks or non-ASCII whitespace'
+  const at = (pattern: RegExp): string => {
+    const index = value.search(pattern)
+    const code = value.codePointAt(index) ?? 0
+    return `U+${code.toString(16).toUpperCase().padStart(4, '0')} at character ${index + 1}`
+  }
+  if (LONE_SURROGATE.test(value)) return `a lone UTF-16 surrogate (${at(LONE_SURROGATE)}); send well-formed Unicode`
+  if (CONTROL.test(value)) return `control characters (${at(CONTROL)})`
+  if (NONCHARACTER.test(value)) return `Unicode noncharacters (${at(NONCHARACTER)})`
+  if (BIDI_CONTROL.test(value)) return `bidirectional embedding, override or isolate controls (${at(BIDI_CONTROL)})`
+  return undefined
 }
 
 function isEnum(schema: JsonSchema | undefined): boolean {

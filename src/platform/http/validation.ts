@@ -1,7 +1,8 @@
 // Schema validation for requests. Bodies are validated strictly (no type coercion: "5" is not 5);
 // path and query values arrive as text and are coerced to the schema's types. Every failure is
 // collected, and unknown properties fail instead of being dropped.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import { Ajv, type ErrorObject, type KeywordDefinition, type ValidateFunction } from 'ajv'
+import type { SchemaValidateFunction } from 'ajv/dist/types/index.js'
 import addFormats from 'ajv-formats'
 import type { FastifyInstance } from 'fastify'
 import { childPath } from './strings.ts'
@@ -19,6 +20,33 @@ function isUtcDateTime(value: string): boolean {
     hour < 24 && minute < 60 && second < 60
 }
 
+/**
+ * `x-uniqueBy: name` on an array of objects: no two items may have the same value of that property
+ * (uniqueItems compares whole items, so the same location twice with different hours would pass it).
+ * An OpenAPI extension keyword, so the published schema carries it for readers and generators.
+ */
+const uniqueByKeyword: KeywordDefinition = {
+  keyword: 'x-uniqueBy',
+  type: 'array',
+  schemaType: 'string',
+  errors: true,
+  validate: function uniqueBy(property: string, items: unknown[]): boolean {
+    const self = uniqueBy as SchemaValidateFunction
+    const seen = new Map<unknown, number>()
+    for (const [index, item] of items.entries()) {
+      const value = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[property] : undefined
+      if (value === undefined) continue
+      const first = seen.get(value)
+      if (first !== undefined) {
+        self.errors = [{ keyword: 'x-uniqueBy', params: { property }, message: `must not list the same ${property} twice (items ${first} and ${index})` }]
+        return false
+      }
+      seen.set(value, index)
+    }
+    return true
+  },
+}
+
 export function createAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({
     allErrors: true,
@@ -30,6 +58,7 @@ export function createAjv(coerce: boolean): Ajv {
   addFormats.default(ajv, ['date', 'date-time', 'email', 'uri', 'uuid'])
   ajv.addFormat('utc-date-time', { type: 'string', validate: isUtcDateTime })
   ajv.addFormat('uuid-v4', { type: 'string', validate: (value: string) => UUID_V4.test(value) })
+  ajv.addKeyword(uniqueByKeyword)
   return ajv
 }
 

@@ -1,0 +1,108 @@
+// Request body parsers: JSON for the API, form encoding for the token endpoint. Both decode bytes as
+// strict UTF-8: a body with invalid UTF-8 (overlong forms, encoded surrogates, stray bytes, truncated
+// sequences) is refused, never stored with replacement characters. A charset other than UTF-8 is 415.
+//  - JSON: parsed with prototype-poisoning protection (secure-json-parse, as Fastify's own parser).
+//    A zero-length body sent with Content-Type: application/json counts as no body (many HTTP clients
+//    send that for POSTs that carry nothing); whitespace alone, or a byte order mark, is not JSON
+//    (RFC 8259 section 8.1: a JSON text sent over a network carries no BOM). A number JSON cannot
+//    represent exactly enough to keep (1e-400 read as 0, 1e400 as Infinity) is replaced by a marker
+//    that the string rules report with its access path.
+//  - Form: the token request. Values are percent-decoded strictly; a repeated name gives an array,
+//    which the route's schema then refuses.
+import secureJson from 'secure-json-parse'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { DomainError } from './problem.ts'
+
+/** A number in a JSON body that a double cannot hold: too large (Infinity) or rounded to zero. */
+export class OutOfRangeNumber {
+  readonly source: string
+  constructor(source: string) { this.source = source }
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+// Only numbers written with an exponent or with hundreds of digits can fall outside a double; the
+// reviver that checks them costs time, so it runs only when the text may hold one. False alarms
+// (the same pattern inside a string) just take the slower path.
+const MAYBE_OUT_OF_RANGE = /(?:^|[:,[])\s*-?\d+(?:\.\d+)?[eE]|\d{300}/
+
+function checkRange(this: unknown, _key: string, value: unknown, context?: { source?: string }): unknown {
+  if (typeof value !== 'number' || context?.source === undefined) return value
+  const mantissa = context.source.split(/[eE]/)[0] ?? ''
+  if (!Number.isFinite(value) || (value === 0 && /[1-9]/.test(mantissa))) return new OutOfRangeNumber(context.source)
+  return value
+}
+
+function charsetOf(request: FastifyRequest): string | undefined {
+  const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(request.headers['content-type'] ?? '')
+  return match?.[1]?.toLowerCase()
+}
+
+function decodeText(request: FastifyRequest, body: Buffer): string {
+  const charset = charsetOf(request)
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new DomainError('unsupported-media-type', `charset ${charset} is not supported; send the body as UTF-8 (charset=utf-8, or no charset).`)
+  }
+  try {
+    return strictUtf8.decode(body)
+  } catch {
+    throw new DomainError('malformed-body', 'The body is not valid UTF-8; send it encoded as UTF-8.')
+  }
+}
+
+export function parseJsonText(text: string): unknown {
+  if (text.charCodeAt(0) === 0xfeff) {
+    throw new DomainError('malformed-json', 'The body starts with a byte order mark (U+FEFF); send JSON without one.')
+  }
+  try {
+    const reviver = MAYBE_OUT_OF_RANGE.test(text) ? checkRange : undefined
+    return secureJson.parse(text, reviver as never, { protoAction: 'error', constructorAction: 'error' })
+  } catch (error) {
+    const detail = /forbidden prototype|constructor/i.test(String((error as Error).message))
+      ? 'The body contains a forbidden __proto__ or constructor.prototype property.'
+      : 'The body is not valid JSON.'
+    throw new DomainError('malformed-json', detail)
+  }
+}
+
+/** Strict form decoding (application/x-www-form-urlencoded): invalid percent-encoding is refused. */
+export function parseFormText(text: string): Record<string, string | string[]> {
+  const fields: Record<string, string | string[]> = Object.create(null)
+  const decode = (part: string) => {
+    try {
+      return decodeURIComponent(part.replace(/\+/g, ' '))
+    } catch {
+      throw new DomainError('malformed-body', 'The form body has invalid percent-encoding or is not UTF-8.')
+    }
+  }
+  for (const pair of text.split('&')) {
+    if (pair === '') continue
+    const equals = pair.indexOf('=')
+    const name = decode(equals < 0 ? pair : pair.slice(0, equals))
+    const value = equals < 0 ? '' : decode(pair.slice(equals + 1))
+    const earlier = fields[name]
+    fields[name] = earlier === undefined ? value : [...(Array.isArray(earlier) ? earlier : [earlier]), value]
+  }
+  return { ...fields }
+}
+
+export function installBodyParsers(app: FastifyInstance): void {
+  // JSON and forms only: Fastify's text/plain parser would hand a route a string, which its schema
+  // then refuses with a confusing "must be object"; an unsupported type is 415 (docs/decisions.md).
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+    try {
+      const text = decodeText(request, body)
+      done(null, text.length === 0 ? undefined : parseJsonText(text))
+    } catch (error) {
+      done(error as Error, undefined)
+    }
+  })
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+    try {
+      done(null, parseFormText(decodeText(request, body)))
+    } catch (error) {
+      done(error as Error, undefined)
+    }
+  })
+}
