@@ -1,0 +1,75 @@
+// Start-up and the first run, as an operator meets them: every entry point is a real process, and a
+// failure an operator can fix ends with one clear line, a non-zero exit, no stack and no password.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { createServer, type Server } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+import { createTestDatabase, onPostgres, type TestDatabase } from './support/test-service.ts'
+
+interface Outcome { code: number | null; stdout: string; stderr: string }
+
+/** Runs `node src/start.mjs <args>` (the npm scripts' way) to its end. */
+function run(args: string[], env: Record<string, string> = {}, node = process.execPath): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, ['src/start.mjs', ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk) => { stdout += chunk })
+    child.stderr.on('data', (chunk) => { stderr += chunk })
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000)
+    child.once('error', reject)
+    child.once('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }) })
+  })
+}
+
+const STACK_FRAME = /^\s+at .+:\d+:\d+\)?$/m
+
+function assertNoStack(outcome: Outcome): void {
+  assert.doesNotMatch(outcome.stdout + outcome.stderr, STACK_FRAME, 'no stack trace')
+}
+
+/** The whole output is one JSON log line (pino, level fatal); returns it. */
+function oneLogLine(outcome: Outcome): Record<string, any> {
+  const lines = (outcome.stdout + outcome.stderr).split('\n').filter((line) => line.trim() !== '')
+  assert.equal(lines.length, 1, `one line of output, got:\n${outcome.stdout}${outcome.stderr}`)
+  const entry = JSON.parse(lines[0]!)
+  assert.equal(entry.level, 60)
+  assert.equal(typeof entry.msg, 'string')
+  return entry
+}
+
+describe('Node.js version', () => {
+  const systemNode = '/usr/bin/node'
+  const systemVersion = existsSync(systemNode) ? spawnSync(systemNode, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim() : ''
+  const tooOld = /^(1\d|20|21)\.|^22\.(\d|1[0-7])\./.test(systemVersion)
+
+  it('on a Node.js too old for TypeScript, npm start says which version is needed and how to get it, without a stack', { skip: tooOld ? false : `no Node.js older than 22.18 at ${systemNode} (found ${systemVersion || 'none'})` }, async () => {
+    const engines = JSON.parse(await readFile('package.json', 'utf8')).engines.node as string
+    const outcome = await run(['src/main.ts'], {}, systemNode)
+    assert.equal(outcome.code, 1)
+    assert.equal(outcome.stdout, '')
+    assert.match(outcome.stderr, new RegExp(`needs Node\\.js ${engines.replace('>=', '').replace('.', '\\.')} or later \\(24 LTS recommended\\); this is Node\\.js ${systemVersion.replaceAll('.', '\\.')}`))
+    assert.match(outcome.stderr, /npm i -g --prefix ~\/\.node24 node@24/)
+    assert.match(outcome.stderr, /nvm install 24/)
+    assert.doesNotMatch(outcome.stderr, /ERR_UNKNOWN_FILE_EXTENSION/)
+    assertNoStack(outcome)
+  })
+
+  it('npm start, worker, migrate, cli and example:submit go through the version-checking launcher', async () => {
+    const scripts = JSON.parse(await readFile('package.json', 'utf8')).scripts as Record<string, string>
+    for (const name of ['start', 'dev', 'worker', 'migrate', 'cli', 'example:submit']) {
+      assert.match(scripts[name] ?? '', /^node (--\S+ )*src\/start\.mjs \S+\.ts\b/, name)
+    }
+  })
+
+  it('the launcher hands the entry point its own arguments', async () => {
+    const outcome = await run(['src/cli/main.ts', 'reference-data', 'list'])
+    assert.equal(outcome.code, 0, outcome.stderr)
+    assert.match(outcome.stdout, /study-reason/)
+  })
+})
