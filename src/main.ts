@@ -1,7 +1,9 @@
 // Starts the HTTP server, and the queue workers unless RUN_WORKERS=false.
-import { ConfigError, loadConfig } from './config/config.ts'
+// Started through src/start.mjs (npm start), which checks the Node.js version first.
+import { loadConfig } from './config/config.ts'
 import { createService } from './app.ts'
 import { closeOnSignals } from './platform/lifecycle.ts'
+import { exitOnStartupFailure } from './platform/startup.ts'
 
 try {
   const config = loadConfig()
@@ -13,9 +15,5 @@ try {
   })
   service.logger.info({ database: service.database.kind, workers: config.runWorkers, docs: `${config.http.publicBaseUrl}/docs` }, 'service ready')
 } catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message)
-    process.exit(2)
-  }
-  throw error
+  exitOnStartupFailure(error)
 }

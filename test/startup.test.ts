@@ -73,3 +73,67 @@ describe('Node.js version', () => {
     assert.match(outcome.stdout, /study-reason/)
   })
 })
+
+describe('configuration errors', () => {
+  it('a value outside a choice is refused naming the allowed values, as one log line, exit 2', async () => {
+    const outcome = await run(['src/main.ts'], { LOG_LEVEL: 'loud', SERVICE_MODE: 'prod', PORT: '0', DATA_DIR: 'memory://', DATABASE_URL: '' })
+    assert.equal(outcome.code, 2)
+    const entry = oneLogLine(outcome)
+    assert.equal(entry.problem, 'invalid-configuration')
+    assert.ok(entry.problems.includes('LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'), entry.problems.join('\n'))
+    assert.ok(entry.problems.includes('SERVICE_MODE: must be one of development, production (got "prod")'), entry.problems.join('\n'))
+    assertNoStack(outcome)
+  })
+})
+
+describe('a bad DATABASE_URL at start', () => {
+  const badUrls: { name: string; url: () => string; problem: string; says: RegExp; postgresOnly?: boolean }[] = [
+    { name: 'an unreachable server', url: () => 'postgres://u:secretpw@127.0.0.1:1/x', problem: 'database-unreachable', says: /127\.0\.0\.1:1 refused the connection/ },
+    { name: 'an unparsable URL', url: () => 'postgres://u:secretpw@127.0.0.1:notaport/x', problem: 'invalid-configuration', says: /DATABASE_URL: is not a valid URL/ },
+    { name: 'a database that does not exist', url: () => withPath(process.env.DATABASE_URL!, '/vetrs_no_such_database', 'secretpw'), problem: 'database-not-found', says: /database vetrs_no_such_database does not exist/, postgresOnly: true },
+    { name: 'a user the server refuses', url: () => withUser(process.env.DATABASE_URL!, 'vetrs_no_such_user', 'secretpw'), problem: 'database-authentication-failed', says: /refused user vetrs_no_such_user/, postgresOnly: true },
+  ]
+  for (const bad of badUrls) {
+    it(`${bad.name}: npm start logs one line naming the problem without the password, and exits non-zero`, { skip: bad.postgresOnly && !onPostgres ? 'needs the PostgreSQL server (TEST_DATABASE=postgres)' : false }, async () => {
+      const outcome = await run(['src/main.ts'], { DATABASE_URL: bad.url(), PORT: '0' })
+      assert.ok(outcome.code !== 0 && outcome.code !== null, `exit code ${outcome.code}`)
+      const entry = oneLogLine(outcome)
+      assert.equal(entry.problem, bad.problem)
+      assert.match(entry.msg, bad.says)
+      assert.ok(!(outcome.stdout + outcome.stderr).includes('secretpw'), 'the password is not shown')
+      assertNoStack(outcome)
+    })
+  }
+
+  it('npm run worker with an unreachable server: the same one line, without the password, exit 1', async () => {
+    const outcome = await run(['src/worker.ts'], { DATABASE_URL: 'postgres://u:secretpw@127.0.0.1:1/x' })
+    assert.equal(outcome.code, 1)
+    const entry = oneLogLine(outcome)
+    assert.equal(entry.problem, 'database-unreachable')
+    assert.equal(entry.database, 'postgres://u:***@127.0.0.1:1/x')
+    assert.ok(!(outcome.stdout + outcome.stderr).includes('secretpw'))
+    assertNoStack(outcome)
+  })
+
+  it('npm run migrate with an unreachable server: one error line without the password, exit 1', async () => {
+    const outcome = await run(['src/cli/main.ts', 'migrate'], { DATABASE_URL: 'postgres://u:secretpw@127.0.0.1:1/x' })
+    assert.equal(outcome.code, 1)
+    assert.equal(outcome.stdout, '')
+    assert.match(outcome.stderr, /^error: PostgreSQL at 127\.0\.0\.1:1 refused the connection.*\n$/)
+    assert.ok(!outcome.stderr.includes('secretpw'))
+  })
+})
+
+function withPath(url: string, path: string, password: string): string {
+  const parsed = new URL(url)
+  parsed.pathname = path
+  parsed.password = password
+  return parsed.toString()
+}
+
+function withUser(url: string, user: string, password: string): string {
+  const parsed = new URL(url)
+  parsed.username = user
+  parsed.password = password
+  return parsed.toString()
+}

@@ -4,9 +4,10 @@
 //   npm run cli -- clients list | disable <clientId> | enable <clientId> | rotate-secret <clientId>
 //   npm run cli -- reference-data load <dataset> <file.csv|tsv>   |   reference-data list
 import { Command } from 'commander'
-import { loadConfig } from '../config/config.ts'
+import { ConfigError, loadConfig } from '../config/config.ts'
 import { openDatabase, type Db } from '../platform/db/database.ts'
 import { migrateToLatest } from '../platform/db/migrate.ts'
+import { StartupError } from '../platform/startup.ts'
 import * as clients from '../platform/auth/clients.service.ts'
 import { ALL_SCOPES } from '../platform/auth/scopes.ts'
 import { datasets, loadReleaseFile, ReleaseFileError } from '../modules/reference-data/index.ts'
@@ -72,6 +73,13 @@ referenceData.command('list').description('the datasets and where they come from
 try {
   await program.parseAsync()
 } catch (error) {
-  console.error(error instanceof clients.ClientInputError || error instanceof ReleaseFileError ? `error: ${error.message}` : error)
-  process.exitCode = 1
+  // What the operator can fix is one line; anything else is a bug, and its stack helps.
+  if (error instanceof ConfigError) {
+    console.error(error.message)
+    process.exitCode = 2
+  } else {
+    const expected = error instanceof clients.ClientInputError || error instanceof ReleaseFileError || error instanceof StartupError
+    console.error(expected ? `error: ${error.message}` : error)
+    process.exitCode = 1
+  }
 }
