@@ -137,3 +137,26 @@ function withUser(url: string, user: string, password: string): string {
   parsed.password = password
   return parsed.toString()
 }
+
+describe('npm run migrate', () => {
+  let database: TestDatabase
+  let dataDir: string
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'vetrs-migrate-'))
+    database = await createTestDatabase(dataDir)
+  })
+  after(async () => {
+    await database.drop()
+    await rm(dataDir, { recursive: true, force: true })
+  })
+
+  it('on a fresh database lists the migrations it applied; run again, says the schema is up to date', async () => {
+    const first = await run(['src/cli/main.ts', 'migrate'], database.env)
+    assert.equal(first.code, 0, first.stderr)
+    assert.match(first.stdout, /^applied \d+ migrations:\n  0001_foundation\n  0002_transaction_batches\n/)
+    assert.doesNotMatch(first.stdout, /up to date/)
+    const second = await run(['src/cli/main.ts', 'migrate'], database.env)
+    assert.equal(second.code, 0, second.stderr)
+    assert.match(second.stdout, /^schema is up to date \(latest migration \d{4}_\w+\)\n$/)
+  })
+})
