@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/test-service.ts'
+import { freePort, startChildService } from './support/child-service.ts'
 
 interface Outcome { code: number | null; stdout: string; stderr: string }
 
@@ -137,6 +138,43 @@ function withUser(url: string, user: string, password: string): string {
   parsed.password = password
   return parsed.toString()
 }
+
+describe('a port already in use', () => {
+  let occupant: Server
+  let port: number
+  let database: TestDatabase
+  let dataDir: string
+  before(async () => {
+    port = await freePort()
+    occupant = await new Promise<Server>((resolve) => { const server = createServer().listen(port, '127.0.0.1', () => resolve(server)) })
+    dataDir = join(await mkdtemp(join(tmpdir(), 'vetrs-port-')), 'data')
+    database = await createTestDatabase(dataDir)
+  })
+  after(async () => {
+    await new Promise((resolve) => occupant.close(resolve))
+    await database.drop()
+    await rm(join(dataDir, '..'), { recursive: true, force: true })
+  })
+
+  it('stops with one line naming the port, before it touches the database', async () => {
+    const outcome = await run(['src/main.ts'], { ...database.env, HOST: '127.0.0.1', PORT: String(port) })
+    assert.equal(outcome.code, 1)
+    const entry = oneLogLine(outcome)
+    assert.equal(entry.problem, 'port-in-use')
+    assert.equal(entry.port, port)
+    assert.match(entry.msg, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`))
+    assertNoStack(outcome)
+    if (onPostgres) {
+      const client = new pg.Client({ connectionString: database.env.DATABASE_URL })
+      await client.connect()
+      const { rows } = await client.query(`SELECT count(*)::int AS tables FROM pg_tables WHERE schemaname = 'public'`)
+      await client.end()
+      assert.equal(rows[0].tables, 0, 'nothing migrated')
+    } else {
+      assert.equal(existsSync(dataDir), false, 'the data directory was not even created')
+    }
+  })
+})
 
 describe('npm run migrate', () => {
   let database: TestDatabase
