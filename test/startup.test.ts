@@ -198,3 +198,69 @@ describe('npm run migrate', () => {
     assert.match(second.stdout, /^schema is up to date \(latest migration \d{4}_\w+\)\n$/)
   })
 })
+
+describe('one process per embedded data directory', { skip: onPostgres ? 'the embedded database only (PGlite half)' : false }, () => {
+  let dataDir: string
+  before(async () => { dataDir = await mkdtemp(join(tmpdir(), 'vetrs-lock-')) })
+  after(() => rm(dataDir, { recursive: true, force: true }))
+  const embedded = () => ({ DATA_DIR: dataDir, DATABASE_URL: '' })
+  const lockHolder = async () => JSON.parse(await readFile(join(dataDir, 'vetrs.lock'), 'utf8')).pid as number
+
+  it('a second process on the same data directory is refused, naming the running one, which carries on', async () => {
+    const first = await startChildService(embedded())
+    try {
+      const second = await run(['src/main.ts'], { ...embedded(), PORT: String(await freePort()) })
+      assert.equal(second.code, 1)
+      const entry = oneLogLine(second)
+      assert.equal(entry.problem, 'data-directory-locked')
+      assert.equal(entry.holderPid, first.pid)
+      assert.match(entry.msg, new RegExp(`in use by process ${first.pid}\\b.*DATABASE_URL`))
+      assertNoStack(second)
+      const cli = await run(['src/cli/main.ts', 'clients', 'list'], embedded())
+      assert.equal(cli.code, 1)
+      assert.match(cli.stderr, new RegExp(`^error: the embedded database in .* is in use by process ${first.pid}\\b`))
+      assert.equal((await fetch(`${first.baseUrl}/health/ready`)).status, 200)
+    } finally {
+      await first.stop()
+    }
+  })
+
+  it('the lock is released on shutdown, and the lock of a crashed process is taken over', async () => {
+    const first = await startChildService(embedded())
+    assert.equal(await lockHolder(), first.pid)
+    await first.stop()
+    assert.equal(existsSync(join(dataDir, 'vetrs.lock')), false, 'released on shutdown')
+    const crashing = await startChildService(embedded())
+    await crashing.crash()
+    assert.equal(await lockHolder(), crashing.pid, 'a crash leaves its lock behind')
+    const next = await startChildService(embedded())
+    try {
+      assert.equal(await lockHolder(), next.pid)
+      assert.equal((await fetch(`${next.baseUrl}/health/ready`)).status, 200)
+    } finally {
+      await next.stop()
+    }
+  })
+})
+
+describe('several processes on one PostgreSQL database', { skip: onPostgres ? false : 'needs PostgreSQL (TEST_DATABASE=postgres)' }, () => {
+  let database: TestDatabase
+  before(async () => { database = await createTestDatabase() })
+  after(() => database.drop())
+
+  it('two API processes on the same DATABASE_URL both become ready (no lock there)', async () => {
+    const first = await startChildService(database.env)
+    try {
+      const second = await startChildService(database.env)
+      try {
+        assert.notEqual(second.pid, first.pid)
+        assert.equal((await fetch(`${first.baseUrl}/health/ready`)).status, 200)
+        assert.equal((await fetch(`${second.baseUrl}/health/ready`)).status, 200)
+      } finally {
+        await second.stop()
+      }
+    } finally {
+      await first.stop()
+    }
+  })
+})

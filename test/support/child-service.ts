@@ -14,6 +14,7 @@ export async function freePort(): Promise<number> {
 
 export interface ChildService {
   baseUrl: string
+  pid: number
   stop(): Promise<void>
   /** Ends the process at once (SIGKILL), as a crash would: nothing is flushed or closed. */
   crash(): Promise<void>
@@ -33,6 +34,7 @@ export async function startChildService(env: Record<string, string>): Promise<Ch
     if (ready) {
       return {
         baseUrl,
+        pid: child.pid!,
         stop: () => new Promise((resolve) => {
           if (child.exitCode !== null) return resolve()
           child.once('exit', () => resolve())

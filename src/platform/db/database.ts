@@ -8,6 +8,7 @@ import pg from 'pg'
 import type { Logger } from 'pino'
 import { withoutPassword, type Config } from '../../config/config.ts'
 import { StartupError } from '../startup.ts'
+import { lockDataDirectory, type DataDirectoryLock } from './data-directory-lock.ts'
 import type { Database } from './schema.ts'
 import { PreparingClient } from './prepared-statements.ts'
 
@@ -46,12 +47,21 @@ export async function openDatabase(config: Config['database'], logger?: Pick<Log
     return { db, kind: 'postgres', pglite: undefined, url: config.url, close: () => db.destroy() }
   }
   const inMemory = config.dataDir.startsWith('memory://')
-  if (!inMemory) await mkdir(config.dataDir, { recursive: true })
-  const pglite = await PGlite.create(inMemory ? undefined : config.dataDir, {
-    parsers: { 1082: (value: string) => value },
-  })
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
-  return { db, kind: 'pglite', pglite, url: undefined, close: () => db.destroy() }
+  let lock: DataDirectoryLock | undefined
+  if (!inMemory) {
+    await mkdir(config.dataDir, { recursive: true })
+    lock = lockDataDirectory(config.dataDir)
+  }
+  try {
+    const pglite = await PGlite.create(inMemory ? undefined : config.dataDir, {
+      parsers: { 1082: (value: string) => value },
+    })
+    const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
+    return { db, kind: 'pglite', pglite, url: undefined, close: () => db.destroy().finally(() => lock?.release()) }
+  } catch (error) {
+    lock?.release()
+    throw error
+  }
 }
 
 // What went wrong connecting, in words an operator can act on, naming the server and the database
