@@ -264,3 +264,27 @@ describe('several processes on one PostgreSQL database', { skip: onPostgres ? fa
     }
   })
 })
+
+describe('npm run example:submit', () => {
+  it('when nothing listens at HOST:PORT, it asks whether the service is running there, without a stack', async () => {
+    const port = await freePort()
+    const outcome = await run(['scripts/example-submit.ts'], { VETRS_URL: '', HOST: '127.0.0.1', PORT: String(port) })
+    assert.equal(outcome.code, 1)
+    assert.match(outcome.stderr, new RegExp(`is the service running at http://127\\.0\\.0\\.1:${port}\\?`))
+    assertNoStack(outcome)
+  })
+
+  it('without VETRS_URL it submits to the service at the HOST and PORT the service was given', async () => {
+    const database = await createTestDatabase()
+    const service = await startChildService(database.env)
+    try {
+      const port = new URL(service.baseUrl).port
+      const outcome = await run(['scripts/example-submit.ts'], { VETRS_URL: '', HOST: '127.0.0.1', PORT: port })
+      assert.equal(outcome.code, 0, outcome.stderr)
+      assert.match(outcome.stdout, /Submitted at .*: 9 records are now held\./)
+    } finally {
+      await service.stop()
+      await database.drop()
+    }
+  })
+})
