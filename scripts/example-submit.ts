@@ -3,22 +3,46 @@
 // results, and submits it when nothing blocks:
 //   npm start                  (in another terminal)
 //   npm run example:submit     (VETRS_URL, VETRS_CLIENT_ID, VETRS_CLIENT_SECRET, VETRS_JURISDICTION to change defaults)
+// Without VETRS_URL it calls the service where npm start would listen with the same environment
+// (HOST and PORT), so `PORT=9090 npm start` and `PORT=9090 npm run example:submit` meet.
 import { readFile } from 'node:fs/promises'
+import { ConfigError, loadConfig } from '../src/config/config.ts'
 
-const baseUrl = (process.env.VETRS_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '')
+const baseUrl = (process.env.VETRS_URL || localServiceUrl()).replace(/\/$/, '')
 const clientId = process.env.VETRS_CLIENT_ID ?? 'demo-rto-1'
 const clientSecret = process.env.VETRS_CLIENT_SECRET ?? 'demo-secret-1'
 const jurisdiction = process.env.VETRS_JURISDICTION ?? 'NSW'
 const files = ['student', 'deliverylocation', 'subject', 'subjectoffering', 'subjectenrolment', 'program', 'programoffering', 'programenrolment', 'subjectenrolment-in-program']
+
+function localServiceUrl(): string {
+  try {
+    const { host, port } = loadConfig().http
+    const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
+    return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    console.error(error.message)
+    process.exit(2)
+  }
+}
+
+/** Stops the script with one message, no stack: the reader wants to know what to do. */
+function fail(message: string): never {
+  console.error(message)
+  process.exit(1)
+}
 
 async function request(method: string, path: string, init: { token?: string; json?: unknown; form?: URLSearchParams } = {}) {
   const headers: Record<string, string> = {}
   if (init.token) headers.authorization = `Bearer ${init.token}`
   if (init.json !== undefined) headers['content-type'] = 'application/json'
   const response = await fetch(`${baseUrl}${path}`, { method, headers, body: init.form ?? (init.json === undefined ? undefined : JSON.stringify(init.json)) })
+    .catch((error: Error & { cause?: { code?: string } }) => fail(
+      `cannot reach ${baseUrl} (${error.cause?.code ?? error.message}): is the service running at ${baseUrl}? ` +
+        'Start it with npm start, or set VETRS_URL (or HOST and PORT as given to the service).'))
   const text = await response.text()
   const body = text ? JSON.parse(text) : undefined
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status}\n${JSON.stringify(body, null, 2)}`)
+  if (!response.ok) fail(`${method} ${path} answered ${response.status}:\n${JSON.stringify(body, null, 2)}`)
   return body
 }
 

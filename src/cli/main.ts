@@ -4,17 +4,20 @@
 //   npm run cli -- clients list | disable <clientId> | enable <clientId> | rotate-secret <clientId>
 //   npm run cli -- reference-data load <dataset> <file.csv|tsv>   |   reference-data list
 import { Command } from 'commander'
-import { loadConfig } from '../config/config.ts'
+import { ConfigError, loadConfig } from '../config/config.ts'
 import { openDatabase, type Db } from '../platform/db/database.ts'
 import { migrateToLatest } from '../platform/db/migrate.ts'
+import { migrations } from '../platform/db/migrations/index.ts'
+import { StartupError } from '../platform/startup.ts'
 import * as clients from '../platform/auth/clients.service.ts'
 import { ALL_SCOPES } from '../platform/auth/scopes.ts'
 import { datasets, loadReleaseFile, ReleaseFileError } from '../modules/reference-data/index.ts'
 
-async function withDatabase(action: (db: Db) => Promise<void>): Promise<void> {
+// Every command but migrate brings the schema up to date first; migrate does it itself, to report it.
+async function withDatabase(action: (db: Db) => Promise<void>, { migrate = true } = {}): Promise<void> {
   const handle = await openDatabase(loadConfig().database)
   try {
-    await migrateToLatest(handle.db)
+    if (migrate) await migrateToLatest(handle.db)
     await action(handle.db)
   } finally {
     await handle.close()
@@ -24,8 +27,10 @@ async function withDatabase(action: (db: Db) => Promise<void>): Promise<void> {
 const program = new Command('vetrs-admin').description('Administration of the VET Reporting Service').showHelpAfterError()
 
 program.command('migrate').description('bring the database schema up to date').action(() => withDatabase(async (db) => {
-  console.log((await migrateToLatest(db)).length === 0 ? 'schema is up to date' : 'schema migrated')
-}))
+  const applied = await migrateToLatest(db)
+  if (applied.length === 0) return console.log(`schema is up to date (latest migration ${Object.keys(migrations).at(-1)})`)
+  console.log(`applied ${applied.length} migration${applied.length === 1 ? '' : 's'}:\n${applied.map((name) => `  ${name}`).join('\n')}`)
+}, { migrate: false }))
 
 const clientCommand = program.command('clients').description('manage API clients')
 
@@ -72,6 +77,13 @@ referenceData.command('list').description('the datasets and where they come from
 try {
   await program.parseAsync()
 } catch (error) {
-  console.error(error instanceof clients.ClientInputError || error instanceof ReleaseFileError ? `error: ${error.message}` : error)
-  process.exitCode = 1
+  // What the operator can fix is one line; anything else is a bug, and its stack helps.
+  if (error instanceof ConfigError) {
+    console.error(error.message)
+    process.exitCode = 2
+  } else {
+    const expected = error instanceof clients.ClientInputError || error instanceof ReleaseFileError || error instanceof StartupError
+    console.error(expected ? `error: ${error.message}` : error)
+    process.exitCode = 1
+  }
 }

@@ -103,15 +103,42 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const current = (value as Record<string, unknown>)[name]
     if (current === undefined) return []
     const [first] = Value.Errors(schema, current)
-    return first ? [`${name}: ${first.message} (got ${JSON.stringify(known[name])})`] : []
+    return first ? [`${name}: ${describeProblem(schema, first.message)} (got ${shownValue(name, known[name])})`] : []
   })
   problems.push(...crossFieldProblems(value))
   if (problems.length > 0) throw new ConfigError([...new Set(problems)])
   return toConfig(value)
 }
 
+// TypeBox's message for a choice does not say what the choices are; the operator needs them.
+function describeProblem(schema: unknown, message: string): string {
+  const allowed = (schema as { enum?: unknown }).enum
+  if (Array.isArray(allowed)) return `must be one of ${allowed.join(', ')}`
+  if ((schema as { type?: unknown }).type === 'boolean') return 'must be true or false'
+  return message
+}
+
+// A configuration error is printed and logged: it must not carry a password or a private key.
+const SECRET_VARIABLES = new Set(['AUTH_SIGNING_KEY'])
+function shownValue(name: string, value: unknown): string {
+  if (SECRET_VARIABLES.has(name)) return '(secret, not shown)'
+  return JSON.stringify(typeof value === 'string' ? withoutPassword(value) : value)
+}
+
+/** A connection string as it may be shown: any password replaced by ***, even in one that does not parse. */
+export function withoutPassword(connectionString: string): string {
+  // Greedy to the last @: a password that is not percent-encoded may hold one; better too much hidden.
+  return connectionString.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*):.*@/i, '$1:***@')
+}
+
 function crossFieldProblems(env: Environment): string[] {
   const problems: string[] = []
+  for (const name of ['DATABASE_URL', 'REDIS_URL'] as const) {
+    const url = env[name]
+    if (url === undefined || !Value.Check(EnvironmentSchema.properties[name], url)) continue // a wrong scheme is reported above
+    const example = name === 'DATABASE_URL' ? 'postgres://user:password@host:5432/database' : 'redis://user:password@host:6379'
+    if (!URL.canParse(url)) problems.push(`${name}: is not a valid URL such as ${example} (got ${shownValue(name, url)})`)
+  }
   const external = [env.AUTH_EXTERNAL_ISSUER, env.AUTH_EXTERNAL_AUDIENCE, env.AUTH_EXTERNAL_JWKS_URL]
   if (external.some(Boolean) && !external.every(Boolean)) {
     problems.push('AUTH_EXTERNAL_ISSUER, AUTH_EXTERNAL_AUDIENCE and AUTH_EXTERNAL_JWKS_URL must be set together')

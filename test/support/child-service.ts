@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
       const address = server.address()
@@ -14,6 +14,7 @@ async function freePort(): Promise<number> {
 
 export interface ChildService {
   baseUrl: string
+  pid: number
   stop(): Promise<void>
   /** Ends the process at once (SIGKILL), as a crash would: nothing is flushed or closed. */
   crash(): Promise<void>
@@ -33,6 +34,7 @@ export async function startChildService(env: Record<string, string>): Promise<Ch
     if (ready) {
       return {
         baseUrl,
+        pid: child.pid!,
         stop: () => new Promise((resolve) => {
           if (child.exitCode !== null) return resolve()
           child.once('exit', () => resolve())

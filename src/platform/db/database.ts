@@ -6,7 +6,9 @@ import { PGlite } from '@electric-sql/pglite'
 import { Kysely, PGliteDialect, PostgresDialect, sql, type Transaction } from 'kysely'
 import pg from 'pg'
 import type { Logger } from 'pino'
-import type { Config } from '../../config/config.ts'
+import { withoutPassword, type Config } from '../../config/config.ts'
+import { StartupError } from '../startup.ts'
+import { lockDataDirectory, type DataDirectoryLock } from './data-directory-lock.ts'
 import type { Database } from './schema.ts'
 import { PreparingClient } from './prepared-statements.ts'
 
@@ -36,15 +38,57 @@ export async function openDatabase(config: Config['database'], logger?: Pick<Log
     // listener that error would end the process; the pool replaces the connection on next use.
     pool.on('error', (error) => logger?.warn({ err: error }, 'idle database connection closed by the server'))
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+    try {
+      await pingDatabase(db)
+    } catch (error) {
+      await db.destroy()
+      throw connectionError(error, config.url)
+    }
     return { db, kind: 'postgres', pglite: undefined, url: config.url, close: () => db.destroy() }
   }
   const inMemory = config.dataDir.startsWith('memory://')
-  if (!inMemory) await mkdir(config.dataDir, { recursive: true })
-  const pglite = await PGlite.create(inMemory ? undefined : config.dataDir, {
-    parsers: { 1082: (value: string) => value },
-  })
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
-  return { db, kind: 'pglite', pglite, url: undefined, close: () => db.destroy() }
+  let lock: DataDirectoryLock | undefined
+  if (!inMemory) {
+    await mkdir(config.dataDir, { recursive: true })
+    lock = lockDataDirectory(config.dataDir)
+  }
+  try {
+    const pglite = await PGlite.create(inMemory ? undefined : config.dataDir, {
+      parsers: { 1082: (value: string) => value },
+    })
+    const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
+    return { db, kind: 'pglite', pglite, url: undefined, close: () => db.destroy().finally(() => lock?.release()) }
+  } catch (error) {
+    lock?.release()
+    throw error
+  }
+}
+
+// What went wrong connecting, in words an operator can act on, naming the server and the database
+// but never the password (a driver error can quote the connection string).
+function connectionError(error: unknown, url: string): Error {
+  const { code } = error as { code?: unknown }
+  const parsed = new URL(url)
+  const server = `${parsed.hostname || 'localhost'}:${parsed.port || 5432}`
+  const database = decodeURIComponent(parsed.pathname.slice(1)) || decodeURIComponent(parsed.username) || '(default)'
+  const user = decodeURIComponent(parsed.username) || '(default)'
+  const reason = ((): [string, string] => {
+    switch (code) {
+      case 'ECONNREFUSED': return ['database-unreachable', `PostgreSQL at ${server} refused the connection: is it running, and are the host and port in DATABASE_URL right?`]
+      case 'ETIMEDOUT': case 'EHOSTUNREACH': case 'ENETUNREACH': return ['database-unreachable', `PostgreSQL at ${server} cannot be reached (${code}): check the host in DATABASE_URL and the network`]
+      case 'ENOTFOUND': case 'EAI_AGAIN': return ['database-unreachable', `the PostgreSQL host ${parsed.hostname} is not known (${code}): check the host in DATABASE_URL`]
+      case '28P01': case '28000': return ['database-authentication-failed', `PostgreSQL at ${server} refused user ${user}: check the user and password in DATABASE_URL`]
+      case '3D000': return ['database-not-found', `database ${database} does not exist on PostgreSQL at ${server}: create it (createdb ${database}) or correct DATABASE_URL`]
+      default: return ['database-unavailable', `cannot use PostgreSQL at ${server}: ${withoutSecret(String((error as Error)?.message ?? error), parsed.password)}`]
+    }
+  })()
+  return new StartupError(reason[0], reason[1], { database: withoutPassword(url), code: typeof code === 'string' ? code : undefined })
+}
+
+function withoutSecret(message: string, encodedPassword: string): string {
+  const cleaned = withoutPassword(message)
+  if (!encodedPassword) return cleaned
+  return cleaned.replaceAll(encodedPassword, '***').replaceAll(decodeURIComponent(encodedPassword), '***')
 }
 
 /** Resolves when the database answers a trivial query (readiness). */
