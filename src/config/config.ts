@@ -17,6 +17,7 @@ export const EnvironmentSchema = Type.Object({
   DATA_DIR: Type.String({ default: './data', minLength: 1, description: 'embedded database directory, or memory:// for an in-memory one' }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATABASE_POOL_SIZE: integer(1, 10),
+  DATABASE_CONNECT_TIMEOUT_SECONDS: integer(1, 5, 300),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   REDIS_NAMESPACE: Type.String({ default: 'vetrs', pattern: '^[A-Za-z0-9_.-]+$', description: 'prefix of this deployment\'s keys in a shared Redis' }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
@@ -50,7 +51,7 @@ type Environment = Static<typeof EnvironmentSchema>
 export interface Config {
   mode: Environment['SERVICE_MODE']
   http: { port: number; host: string; publicBaseUrl: string }
-  database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; poolSize: number }
+  database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutSeconds: number }
   redis: { url: string | undefined; namespace: string }
   logLevel: Environment['LOG_LEVEL']
   runWorkers: boolean
@@ -119,7 +120,7 @@ function toConfig(env: Environment): Config {
     mode: env.SERVICE_MODE,
     http: { port: env.PORT, host: env.HOST, publicBaseUrl },
     database: env.DATABASE_URL
-      ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
+      ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }
       : { kind: 'pglite', dataDir: env.DATA_DIR },
     redis: { url: env.REDIS_URL, namespace: env.REDIS_NAMESPACE },
     logLevel: env.LOG_LEVEL,
