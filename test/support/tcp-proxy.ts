@@ -1,0 +1,51 @@
+// A loopback TCP proxy in front of a shared server (PostgreSQL, Redis) that a test can stop and start
+// again, to cause an outage of that server for one service without touching the server itself.
+// Stopping closes the listening socket and destroys every open connection; starting listens again on
+// the same port. Both ends are 127.0.0.1.
+import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net'
+
+export class TcpProxy {
+  readonly #targetPort: number
+  readonly #sockets = new Set<Socket>()
+  #server: Server | undefined
+  port = 0
+
+  constructor(targetPort: number) { this.#targetPort = targetPort }
+
+  /** Listens (again), on the port of the first start. */
+  async start(): Promise<this> {
+    const server = createServer((client) => {
+      const upstream = createConnection({ host: '127.0.0.1', port: this.#targetPort })
+      for (const socket of [client, upstream]) {
+        this.#sockets.add(socket)
+        socket.on('close', () => this.#sockets.delete(socket))
+        socket.on('error', () => { client.destroy(); upstream.destroy() })
+      }
+      client.pipe(upstream).pipe(client)
+    })
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(this.port, '127.0.0.1', () => resolve())
+    })
+    this.port = (server.address() as AddressInfo).port
+    this.#server = server
+    return this
+  }
+
+  /** Refuses new connections and cuts the open ones, as a server that went away. */
+  async stop(): Promise<void> {
+    const server = this.#server
+    this.#server = undefined
+    for (const socket of this.#sockets) socket.destroy()
+    this.#sockets.clear()
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+
+  /** The URL with its host and port replaced by the proxy's. */
+  urlThrough(url: string): string {
+    const proxied = new URL(url)
+    proxied.hostname = '127.0.0.1'
+    proxied.port = String(this.port)
+    return proxied.toString()
+  }
+}
