@@ -24,7 +24,10 @@ describe('PostgreSQL unreachable', { skip }, () => {
   before(async () => {
     database = await createTestDatabase()
     proxy = await new TcpProxy(Number(new URL(database.env.DATABASE_URL!).port || 5432)).start()
-    t = await startTestService({ database: { ...database, env: { DATABASE_URL: proxy.urlThrough(database.env.DATABASE_URL!) } } })
+    t = await startTestService({
+      database: { ...database, env: { DATABASE_URL: proxy.urlThrough(database.env.DATABASE_URL!) } },
+      env: { DATABASE_CONNECT_TIMEOUT_SECONDS: '1' },
+    })
     token = await t.token('demo-rto-1')
     batch = (await call(t.baseUrl, 'POST', `${V1}/NSW/transaction-batch`, { token })).json.transactionBatchToken
     student = await loadExample('student')
@@ -60,6 +63,23 @@ describe('PostgreSQL unreachable', { skip }, () => {
     }
     const ready = await call(t.baseUrl, 'GET', '/health/ready')
     assert.equal(ready.status, 503)
+  })
+
+  it('a database that accepts connections but never answers: 503 after DATABASE_CONNECT_TIMEOUT_SECONDS, not a request hanging', { timeout: 30_000 }, async () => {
+    await proxy.stall()
+    try {
+      for (const [name, send] of Object.entries(requests())) {
+        const started = performance.now()
+        const response = await send()
+        const elapsedMs = performance.now() - started
+        assert.equal(response.status, 503, `${name}: ${response.status} ${response.text}`)
+        assert.equal(response.json.type, '/problems/service-unavailable', name)
+        assert.ok(Number(response.headers.get('retry-after')) > 0, name)
+        assert.ok(elapsedMs >= 900 && elapsedMs < 4000, `${name}: answered in ${Math.round(elapsedMs)} ms; the connect timeout is 1 s`)
+      }
+    } finally {
+      await proxy.stop()
+    }
   })
 
   it('when the database returns, the same token and the same requests succeed again within seconds', async () => {

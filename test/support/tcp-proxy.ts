@@ -8,19 +8,23 @@ export class TcpProxy {
   readonly #targetPort: number
   readonly #sockets = new Set<Socket>()
   #server: Server | undefined
+  #stalled = false
   port = 0
 
   constructor(targetPort: number) { this.#targetPort = targetPort }
 
-  /** Listens (again), on the port of the first start. */
+  /** Listens (again), on the port of the first start, and forwards; connections of a stall are cut. */
   async start(): Promise<this> {
+    if (this.#server) await this.stop()
+    this.#stalled = false
     const server = createServer((client) => {
+      this.#sockets.add(client)
+      client.on('close', () => this.#sockets.delete(client))
+      if (this.#stalled) return void client.on('error', () => client.destroy()) // accepted, never answered
       const upstream = createConnection({ host: '127.0.0.1', port: this.#targetPort })
-      for (const socket of [client, upstream]) {
-        this.#sockets.add(socket)
-        socket.on('close', () => this.#sockets.delete(socket))
-        socket.on('error', () => { client.destroy(); upstream.destroy() })
-      }
+      this.#sockets.add(upstream)
+      upstream.on('close', () => this.#sockets.delete(upstream))
+      for (const socket of [client, upstream]) socket.on('error', () => { client.destroy(); upstream.destroy() })
       client.pipe(upstream).pipe(client)
     })
     await new Promise<void>((resolve, reject) => {
@@ -39,6 +43,16 @@ export class TcpProxy {
     for (const socket of this.#sockets) socket.destroy()
     this.#sockets.clear()
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+
+  /**
+   * Cuts the open connections and from now on accepts new ones but never answers: a server that is
+   * unreachable without refusing (a network partition, a host that is gone). start() ends it.
+   */
+  async stall(): Promise<void> {
+    await this.stop()
+    await this.start()
+    this.#stalled = true
   }
 
   /** The URL with its host and port replaced by the proxy's. */
