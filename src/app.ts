@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Duplex } from 'node:stream'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
-import { Redis } from 'ioredis'
 import pino, { type Logger } from 'pino'
 import type { Config } from './config/config.ts'
 import { openDatabase, type DatabaseHandle } from './platform/db/database.ts'
@@ -18,7 +17,7 @@ import { DomainError, problemTypeUri, problemTypes, type ProblemKind } from './p
 import { answerRouterError, installErrorHandling, MAX_PATH_PARAMETER_LENGTH } from './platform/http/error-handler.ts'
 import { installBodyLimits } from './platform/http/body-limits.ts'
 import { installBodyParsers } from './platform/http/body-parsers.ts'
-import { installRateLimit } from './platform/http/rate-limit.ts'
+import { connectRateLimitRedis, installRateLimit } from './platform/http/rate-limit.ts'
 import { installOpenApi } from './platform/http/openapi.ts'
 import { registerOperationalRoutes } from './platform/http/operational.routes.ts'
 import { createMetrics, installRequestMetrics } from './platform/observability/metrics.ts'
@@ -103,8 +102,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     }
     const queue = resources.add(await createQueue(database, Object.values(jobs) as JobDefinition<any>[], logger, metrics.observeJob, config.queue), (q) => q.stop())
     metrics.setQueueDepthSource(() => queue.depth())
-    const redis = config.redis.url ? resources.add(new Redis(config.redis.url, { maxRetriesPerRequest: 1 }), (r) => r.disconnect()) : undefined
-    redis?.on('error', (error) => logger.warn({ err: error }, 'redis error'))
+    const redis = config.redis.url ? resources.add(await connectRateLimitRedis(config.redis.url, logger), (r) => r.disconnect()) : undefined
 
     const key = await loadSigningKey(database.db, config.auth.signingKeyPem)
     const verifier = createTokenVerifier(database.db, key, config.auth)

@@ -7,8 +7,11 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { call, createTestDatabase, startTestService, type TestService } from './support/test-service.ts'
+import { Writable } from 'node:stream'
+import pino from 'pino'
 import { startChildService } from './support/child-service.ts'
 import { registerProbeRoutes } from './support/probe-routes.ts'
+import { TcpProxy } from './support/tcp-proxy.ts'
 
 describe('rate limiting in one process', () => {
   let t: TestService
@@ -91,6 +94,76 @@ describe('rate limiting shared across processes through Redis', () => {
       await a.close()
       await database.drop()
       await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('rate limiting while Redis is unreachable (issue 16, Outages)', () => {
+  const redisUrl = process.env.REDIS_URL
+  /** A logger that keeps what this service says about Redis. */
+  function recordingLogger() {
+    const messages: string[] = []
+    const stream = new Writable({ write(chunk, _encoding, done) { messages.push(JSON.parse(String(chunk)).msg); done() } })
+    return { logger: pino({ level: 'info' }, stream), about: () => messages.filter((message) => /redis/i.test(message)) }
+  }
+  /** Six requests, one more than the limit allows: their statuses and the slowest answer. */
+  async function burst(baseUrl: string, token: string) {
+    const statuses: number[] = []
+    let slowestMs = 0
+    for (let i = 0; i < 6; i++) {
+      const started = performance.now()
+      statuses.push((await call(baseUrl, 'GET', '/probe/records', { token })).status)
+      slowestMs = Math.max(slowestMs, performance.now() - started)
+    }
+    return { statuses, slowestMs }
+  }
+
+  it('Redis dead from the start: the service starts, every request passes quickly (2xx, not 500), and the outage is logged once', async () => {
+    const nothing = await new TcpProxy(1).start() // a loopback port that nobody listens on once closed
+    await nothing.stop()
+    const { logger, about } = recordingLogger()
+    const started = performance.now()
+    const t = await startTestService({ env: { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60', REDIS_URL: `redis://127.0.0.1:${nothing.port}` }, service: { logger }, extraRoutes: registerProbeRoutes })
+    try {
+      assert.ok(performance.now() - started < 10_000, 'start-up does not wait long for a dead Redis')
+      const token = await t.token('demo-rto-1') // the token endpoint is limited too, and passes
+      const first = await burst(t.baseUrl, token)
+      await new Promise((resolve) => setTimeout(resolve, 1500)) // several reconnection attempts fail meanwhile
+      const second = await burst(t.baseUrl, token)
+      assert.deepEqual([...first.statuses, ...second.statuses], Array(12).fill(200), 'over the limit of 5, and all let through')
+      assert.ok(Math.max(first.slowestMs, second.slowestMs) < 1000, `slowest answer ${Math.round(Math.max(first.slowestMs, second.slowestMs))} ms`)
+      assert.deepEqual(about(), ['Redis unreachable: rate limiting lets every request through until it is back'])
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('Redis lost and back: requests pass while it is away, limiting works again when it returns, each change logged once', { skip: redisUrl ? false : 'REDIS_URL is not set; CI sets it (.ci/run)', timeout: 60_000 }, async () => {
+    const proxy = await new TcpProxy(Number(new URL(redisUrl!).port || 6379)).start()
+    const { logger, about } = recordingLogger()
+    const t = await startTestService({ env: { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60', REDIS_URL: proxy.urlThrough(redisUrl!) }, service: { logger }, extraRoutes: registerProbeRoutes })
+    try {
+      const token = await t.token('demo-rto-1')
+      assert.deepEqual((await burst(t.baseUrl, token)).statuses, [200, 200, 200, 200, 200, 429], 'limited through Redis')
+
+      await proxy.stop()
+      const during = await burst(t.baseUrl, token)
+      assert.deepEqual(during.statuses, Array(6).fill(200), 'let through, uncounted, while Redis is away')
+      assert.ok(during.slowestMs < 1000, `slowest answer ${Math.round(during.slowestMs)} ms`)
+
+      await proxy.start()
+      const deadline = Date.now() + 10_000 // ioredis reconnects within 2 s of Redis answering again
+      let status = 0
+      while (Date.now() < deadline) {
+        status = (await call(t.baseUrl, 'GET', '/probe/records', { token })).status
+        if (status === 429) break
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      assert.equal(status, 429, 'the counter kept in Redis limits the client again')
+      assert.deepEqual(about(), ['Redis unreachable: rate limiting lets every request through until it is back', 'Redis reachable again: rate limiting resumes'])
+    } finally {
+      await t.close()
+      await proxy.stop()
     }
   })
 })

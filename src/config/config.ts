@@ -20,6 +20,7 @@ export const EnvironmentSchema = Type.Object({
   DATA_DIR: Type.String({ default: './data', minLength: 1, description: 'embedded database directory, or memory:// for an in-memory one' }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATABASE_POOL_SIZE: integer(1, 10),
+  DATABASE_CONNECT_TIMEOUT_SECONDS: integer(1, 5, 300),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   REDIS_NAMESPACE: Type.String({ default: 'vetrs', pattern: '^[A-Za-z0-9_.-]+$', description: 'prefix of this deployment\'s keys in a shared Redis' }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
@@ -59,7 +60,7 @@ export interface Config {
     /** An idle keep-alive connection is closed after this. */
     keepAliveTimeoutSeconds: number
   }
-  database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; poolSize: number }
+  database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutSeconds: number }
   redis: { url: string | undefined; namespace: string }
   logLevel: Environment['LOG_LEVEL']
   runWorkers: boolean
@@ -163,7 +164,7 @@ function toConfig(env: Environment): Config {
       keepAliveTimeoutSeconds: env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS,
     },
     database: env.DATABASE_URL
-      ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
+      ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }
       : { kind: 'pglite', dataDir: env.DATA_DIR },
     redis: { url: env.REDIS_URL, namespace: env.REDIS_NAMESPACE },
     logLevel: env.LOG_LEVEL,

@@ -47,7 +47,7 @@ export interface HttpOptions {
   limits?: Partial<Limits>
   /** Replaces the global fetch (for proxies, instrumentation). */
   fetch?: typeof fetch
-  /** Told before each wait, so a caller can show or log it. */
+  /** Told before each wait (token requests included), so a caller can show or log it. */
   onRetry?: (notice: RetryNotice) => void
 }
 
@@ -64,8 +64,8 @@ export class Http {
     this.limits = { ...defaultLimits, ...options.limits }
     this.retry = { ...defaultRetryPolicy, ...options.retry }
     this.#fetch = options.fetch ?? fetch
-    this.tokens = new TokenSource(options.credentials, this.baseUrl, this.#fetch, this.retry)
     this.#onRetry = options.onRetry
+    this.tokens = new TokenSource(options.credentials, this.baseUrl, this.#fetch, this.retry, this.#onRetry)
   }
 
   /** Sends the operation and answers its parsed JSON body; a failure is a ServiceError or NetworkError. */

@@ -2,6 +2,7 @@
 // again shortly before it expires or when the service says it is no longer valid (a 401).
 import { NetworkError, ServiceError, type ProblemDetails } from './errors.ts'
 import { defaultRetryPolicy, delayBeforeRetry, isRetryable, sleep, type Outcome, type RetryPolicy } from './retry.ts'
+import type { RetryNotice } from './http.ts'
 
 export interface Credentials {
   clientId: string
@@ -20,14 +21,16 @@ export class TokenSource {
   readonly #tokenUrl: string
   readonly #fetch: typeof fetch
   readonly #retry: RetryPolicy
+  readonly #onRetry: ((notice: RetryNotice) => void) | undefined
   #current: { token: string; refreshAt: number } | undefined
   #pending: Promise<string> | undefined
 
-  constructor(credentials: Credentials, baseUrl: string, fetchImpl: typeof fetch = fetch, retry: RetryPolicy = defaultRetryPolicy) {
+  constructor(credentials: Credentials, baseUrl: string, fetchImpl: typeof fetch = fetch, retry: RetryPolicy = defaultRetryPolicy, onRetry?: (notice: RetryNotice) => void) {
     this.#credentials = credentials
     this.#tokenUrl = credentials.tokenUrl ?? `${baseUrl}/oauth2/token`
     this.#fetch = fetchImpl
     this.#retry = retry
+    this.#onRetry = onRetry
   }
 
   /** A token valid for a while yet; concurrent callers share one token request. */
@@ -61,7 +64,10 @@ export class TokenSource {
         break
       }
       await response?.body?.cancel()
-      await sleep(delayBeforeRetry(attempt, this.#retry, 'status' in outcome ? outcome.retryAfter : null))
+      // A 503 here is the service unable to reach its database for the moment (Retry-After says how long).
+      const delayMs = delayBeforeRetry(attempt, this.#retry, 'status' in outcome ? outcome.retryAfter : null)
+      this.#onRetry?.({ method: 'POST', path: this.#tokenUrl, attempt, delayMs, cause: 'status' in outcome ? outcome.status : 'network' })
+      await sleep(delayMs)
     }
     const text = await response.text()
     if (!response.ok) throw new ServiceError('POST', this.#tokenUrl, response.status, parse(text) as ProblemDetails | undefined)

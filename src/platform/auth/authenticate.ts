@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { InsufficientScopeError, UnauthenticatedError } from '../http/problem.ts'
 import type { Actor, Scope } from './scopes.ts'
-import type { TokenVerifier } from './tokens.ts'
+import { InvalidTokenError, type TokenVerifier } from './tokens.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -35,7 +35,12 @@ export function installAuthentication(app: FastifyInstance, verifier: TokenVerif
     if (!scope) throw new UnauthenticatedError() // unreachable: onRoute refuses such routes; fail closed all the same
     const token = bearerToken(request)
     if (!token) throw new UnauthenticatedError()
-    const actor = await verifier.verify(token).catch(() => { throw new UnauthenticatedError('The access token is not valid (malformed, expired, wrongly signed, for another audience, or its client is disabled).') })
+    // Only a token found wanting is a 401. Anything else (the database cannot be reached to check the
+    // client) goes to the error handler, so the caller keeps a good token and retries after a 503.
+    const actor = await verifier.verify(token).catch((error: unknown) => {
+      if (error instanceof InvalidTokenError) throw new UnauthenticatedError('The access token is not valid (malformed, expired, wrongly signed, for another audience, or its client is disabled).')
+      throw error
+    })
     request.actor = actor
     // Every later log line of this request, including the completion line, names client and RTO.
     request.log = reply.log = request.log.child({ clientId: actor.clientId, rto: actor.rto })

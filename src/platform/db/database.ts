@@ -33,10 +33,18 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value)
 
 export async function openDatabase(config: Config['database'], logger?: Pick<Logger, 'warn'>): Promise<DatabaseHandle> {
   if (config.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize, Client: PreparingClient })
+    // A request waits at most connectTimeoutSeconds for a connection (a new one, or a free one from a
+    // busy pool), then fails and is answered 503; without it a request would hang for as long as the
+    // server is unreachable. Connections are made afresh after an outage, so service resumes by itself.
+    const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize, connectionTimeoutMillis: config.connectTimeoutSeconds * 1000, Client: PreparingClient })
     // An idle connection can be cut by the server (restart, failover, admin command). Without a
     // listener that error would end the process; the pool replaces the connection on next use.
     pool.on('error', (error) => logger?.warn({ err: error }, 'idle database connection closed by the server'))
+    // A connection lost while checked out (mid-query, or between a transaction's statements) also
+    // emits 'error' on its client, where pg-pool listens only while the client is idle; unheard, that
+    // event would end the process. The query in flight fails with the same error, and that failure is
+    // what the request answers (503) and logs, so the event itself needs nothing more.
+    pool.on('connect', (client) => client.on('error', () => {}))
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
     try {
       await pingDatabase(db)

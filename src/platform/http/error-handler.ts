@@ -3,7 +3,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DomainError, InsufficientScopeError, problemTypes, problemTypeUri, type ProblemDetails, type ProblemKind } from './problem.ts'
 import { WireBodyTooLargeError } from './body-limits.ts'
+import { isDatabaseUnavailable } from '../db/availability.ts'
 
+/** Seconds a client is asked to wait when the database cannot be reached: a restart or failover takes a few. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2
 
 /** The router's own refusals (bad percent-encoding, an overlong path segment), as problem details. */
 export function answerRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -76,6 +79,12 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.warn({ err: error }, 'client error without a problem kind')
       return sendProblem(request, reply, 'structural-validation', error.message)
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Not the request's fault and not a bug: the same request may succeed in a moment.
+      request.log.warn({ err: error }, 'database unreachable')
+      reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
+      return sendProblem(request, reply, 'service-unavailable', 'The database cannot be reached; retry shortly.')
     }
     request.log.error({ err: error }, 'unexpected error')
     return sendProblem(request, reply, 'internal-error', 'An unexpected error occurred; the request id identifies it in the service logs.')

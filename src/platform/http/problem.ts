@@ -19,7 +19,7 @@ export const problemTypes = {
   'payload-too-large': { status: 413, title: 'The decompressed request body is too large', description: 'The body exceeds the decompressed size limit (business rule BRTS90400). Split the upload into smaller requests.' },
   'rate-limited': { status: 429, title: 'Too many requests', description: 'The client exceeded its request rate. Wait for the number of seconds in Retry-After, then retry with back-off.' },
   'internal-error': { status: 500, title: 'Unexpected server error', description: 'Something failed on the server. The request may be retried; quote the traceId when reporting it.' },
-  'service-unavailable': { status: 503, title: 'Service unavailable', description: 'The service is starting or shutting down. Retry with back-off.' },
+  'service-unavailable': { status: 503, title: 'Service unavailable', description: 'The service is starting or shutting down, or cannot reach its database. Wait for the seconds in Retry-After, then retry with back-off.' },
 } as const satisfies Record<string, { status: number; title: string; description: string }>
 
 export type ProblemKind = keyof typeof problemTypes

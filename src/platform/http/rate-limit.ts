@@ -3,10 +3,44 @@
 // client and nobody else's; unauthenticated requests (the token endpoint) count against their address,
 // so nobody can spend another client's allowance by naming it. Answers 429 problem details with Retry-After; every limited response carries the IETF
 // RateLimit and RateLimit-Policy fields (draft-ietf-httpapi-ratelimit-headers). Health, metrics and
-// documentation are exempt.
+// documentation are exempt. When Redis cannot be reached, limiting fails open: requests pass, unlimited,
+// until it is back (an outage of the counters must not become an outage of the service).
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { Redis } from 'ioredis'
+import { Redis } from 'ioredis'
+import type { Logger } from 'pino'
+
+/** Longest a request waits for Redis to answer before it passes uncounted. */
+const REDIS_COMMAND_TIMEOUT_MS = 500
+/** Longest start-up waits for the first connection, so the first requests are counted. */
+const REDIS_FIRST_CONNECT_MS = 1000
+
+/**
+ * The Redis client for shared counters, set up to fail fast: no queue of commands waiting for a
+ * connection, one try per command, a bounded wait for an answer. An outage is logged when it begins
+ * and when it ends, not once per request or per reconnection attempt.
+ */
+export async function connectRateLimitRedis(url: string, logger: Pick<Logger, 'warn' | 'info'>): Promise<Redis> {
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS })
+  let reachable: boolean | undefined
+  const lost = (error?: Error) => {
+    if (reachable !== false) logger.warn(error ? { err: error } : {}, 'Redis unreachable: rate limiting lets every request through until it is back')
+    reachable = false
+  }
+  // A failed connection attempt is an 'error'; a connection the server closed is 'reconnecting' (not
+  // always with an error), and requests are let through from that moment.
+  redis.on('error', lost).on('reconnecting', () => lost())
+  redis.on('ready', () => {
+    if (reachable === false) logger.info('Redis reachable again: rate limiting resumes')
+    reachable = true
+  })
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, REDIS_FIRST_CONNECT_MS)
+    const settle = () => { clearTimeout(timer); resolve() }
+    redis.once('ready', settle).once('error', settle)
+  })
+  return redis
+}
 
 export interface RateLimitOptions {
   max: number
@@ -25,6 +59,7 @@ export async function installRateLimit(app: FastifyInstance, options: RateLimitO
     timeWindow: options.windowSeconds * 1000,
     nameSpace: `${options.namespace}:rate-limit:`,
     ...(options.redis ? { redis: options.redis } : {}),
+    skipOnError: true, // a counter that cannot be read or written lets the request through
     keyGenerator: (request) => `client:${clientKey(request)}`,
     enableDraftSpec: true,
     errorResponseBuilder: (_request, context) =>
