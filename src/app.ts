@@ -101,7 +101,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const redis = config.redis.url ? resources.add(new Redis(config.redis.url, { maxRetriesPerRequest: 1 }), (r) => r.disconnect()) : undefined
     redis?.on('error', (error) => logger.warn({ err: error }, 'redis error'))
 
-    const key = await loadSigningKey(database.db, config.auth.signingKeyPem)
+    const key = await loadSigningKey(database.db, config.auth.signingKeyPem, config.mode !== 'production')
     const verifier = createTokenVerifier(database.db, key, config.auth)
 
     const app = resources.add(Fastify({

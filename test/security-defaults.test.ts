@@ -1,16 +1,100 @@
-// Safer defaults (issue 16, Hardening): what a token must look like to be accepted, how the bearer
-// scheme is read, and (below) the signing key in production, response headers, /metrics and logs.
+// Safer defaults (issue 16, Hardening): the signing key in production, what a token must look like
+// to be accepted, how the bearer scheme is read, response headers, /metrics and logs.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { SignJWT, exportPKCS8, generateKeyPair, type CryptoKey, type JWTPayload } from 'jose'
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { SignJWT, exportJWK, exportPKCS8, generateKeyPair, importJWK, jwtVerify, type CryptoKey, type JWTPayload } from 'jose'
+import { ConfigError, loadConfig } from '../src/config/config.ts'
 import { call, startTestService, type TestService } from './support/test-service.ts'
 import { registerProbeRoutes } from './support/probe-routes.ts'
+import * as clients from '../src/platform/auth/clients.service.ts'
+
+const addClient = (t: TestService, clientId: string) => clients.addClient(t.service.database.db, { clientId, rto: '90009', scopes: ['vet:read'] })
 
 /** A fresh P-256 key as PKCS#8 PEM, for AUTH_SIGNING_KEY. */
 async function newSigningKey(): Promise<{ pem: string; privateKey: CryptoKey }> {
   const { privateKey } = await generateKeyPair('ES256', { extractable: true })
   return { pem: await exportPKCS8(privateKey), privateKey }
 }
+
+const run = promisify(execFile)
+
+describe('the signing key: production requires one from the environment', () => {
+  let directory: string
+  before(async () => { directory = await mkdtemp(join(tmpdir(), 'vetrs-key-')) })
+  after(() => rm(directory, { recursive: true, force: true }))
+
+  const configProblems = (env: Record<string, string>): string => {
+    try {
+      loadConfig(env)
+    } catch (error) {
+      assert.ok(error instanceof ConfigError)
+      return error.problems.join('\n')
+    }
+    assert.fail('configuration was accepted')
+  }
+
+  it('production without AUTH_SIGNING_KEY or AUTH_SIGNING_KEY_FILE is a configuration error', () => {
+    assert.match(configProblems({ SERVICE_MODE: 'production' }), /SERVICE_MODE=production needs AUTH_SIGNING_KEY or AUTH_SIGNING_KEY_FILE/)
+  })
+
+  it('npm start in production without a key exits with status 2 and names the setting, before opening a database', async () => {
+    const env = { PATH: process.env.PATH ?? '', SERVICE_MODE: 'production', DATA_DIR: 'memory://', DATABASE_URL: '', PORT: '0' }
+    const outcome = await run(process.execPath, ['src/main.ts'], { env, timeout: 30_000 }).then(() => ({ code: 0, stderr: '' }), (error: { code: number; stderr: string }) => error)
+    assert.equal(outcome.code, 2)
+    assert.match(outcome.stderr, /AUTH_SIGNING_KEY/)
+  })
+
+  it('development without a key is still valid configuration (the key is generated)', () => {
+    assert.equal(loadConfig({}).auth.signingKeyPem, undefined)
+  })
+
+  it('AUTH_SIGNING_KEY_FILE reads the key from a file; a missing file, both settings, or a key that is not P-256 PKCS#8 are errors that never quote the key', async () => {
+    const { pem } = await newSigningKey()
+    const file = join(directory, 'signing-key.pem')
+    await writeFile(file, pem)
+    assert.equal(loadConfig({ SERVICE_MODE: 'production', AUTH_SIGNING_KEY_FILE: file }).auth.signingKeyPem, pem)
+    assert.match(configProblems({ SERVICE_MODE: 'production', AUTH_SIGNING_KEY_FILE: join(directory, 'absent.pem') }), /AUTH_SIGNING_KEY_FILE: cannot read .*ENOENT/)
+    assert.match(configProblems({ AUTH_SIGNING_KEY: pem, AUTH_SIGNING_KEY_FILE: file }), /set one of them, not both/)
+    const p384 = await exportPKCS8((await generateKeyPair('ES384', { extractable: true })).privateKey)
+    const wrongCurve = configProblems({ SERVICE_MODE: 'production', AUTH_SIGNING_KEY: p384 })
+    assert.match(wrongCurve, /AUTH_SIGNING_KEY: not a PKCS#8 PEM of an EC P-256 private key/)
+    assert.ok(!wrongCurve.includes(p384.split('\n')[1]!), 'the key is not quoted')
+    assert.match(configProblems({ SERVICE_MODE: 'production', AUTH_SIGNING_KEY: 'not a key' }), /AUTH_SIGNING_KEY: not a PKCS#8 PEM/)
+  })
+
+  it('a production service signs with the key of AUTH_SIGNING_KEY_FILE and keeps no key in the database', async () => {
+    const { pem, privateKey } = await newSigningKey()
+    const file = join(directory, 'production-key.pem')
+    await writeFile(file, pem)
+    const t = await startTestService({ env: { SERVICE_MODE: 'production', AUTH_SIGNING_KEY_FILE: file } })
+    try {
+      const { secret } = await addClient(t, 'production-client')
+      const token = await t.token('production-client', secret)
+      const publicJwk = await exportJWK(privateKey).then(({ d: _private, ...rest }) => rest)
+      const { payload } = await jwtVerify(token, await importJWK(publicJwk, 'ES256'))
+      assert.equal(payload.client_id, 'production-client')
+      const stored = await t.service.database.db.selectFrom('signing_key').select('kid').execute()
+      assert.deepEqual(stored, [])
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('a development service without a key generates one and keeps it in the database', async () => {
+    const t = await startTestService()
+    try {
+      const stored = await t.service.database.db.selectFrom('signing_key').select('kid').execute()
+      assert.equal(stored.length, 1)
+    } finally {
+      await t.close()
+    }
+  })
+})
 
 describe('token verification accepts only tokens shaped like the ones the service issues', () => {
   let t: TestService
