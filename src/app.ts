@@ -23,6 +23,7 @@ import { installRateLimit } from './platform/http/rate-limit.ts'
 import { installOpenApi } from './platform/http/openapi.ts'
 import { registerOperationalRoutes } from './platform/http/operational.routes.ts'
 import { createMetrics, installRequestMetrics } from './platform/observability/metrics.ts'
+import { serializeRequest } from './platform/observability/log-redaction.ts'
 import { housekeepingJob } from './modules/housekeeping/index.ts'
 import { registerBatchRoutes } from './modules/batches/index.ts'
 import { registerResourceRoutes } from './modules/resources/index.ts'
@@ -71,12 +72,12 @@ function answerMalformedHttp(error: Error & { code?: string }, socket: Duplex): 
 }
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
-  const logger = options.logger ?? pino({
+  const logger = (options.logger ?? pino({
     level: config.logLevel,
     // Never secrets, tokens or personal data: headers and bodies are not logged at all, and these
     // paths are redacted in case a future log call passes them.
     redact: ['req.headers.authorization', 'req.headers.cookie', 'client_secret', 'access_token', 'body'],
-  })
+  })).child({}, { serializers: { req: serializeRequest } }) // request URLs without query credentials, whoever made the logger
   // Closed in reverse order of opening, on shutdown or when start-up fails half-way, so a failed
   // start never leaves a process hanging on an open database or queue.
   const resources = new Resources()

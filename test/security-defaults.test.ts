@@ -6,12 +6,16 @@ import { execFile } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Writable } from 'node:stream'
 import { promisify } from 'node:util'
+import { sql } from 'kysely'
+import pino from 'pino'
 import { SignJWT, exportJWK, exportPKCS8, generateKeyPair, importJWK, jwtVerify, type CryptoKey, type JWTPayload } from 'jose'
 import { ConfigError, loadConfig } from '../src/config/config.ts'
-import { call, startTestService, type TestService } from './support/test-service.ts'
+import { call, onPostgres, startTestService, type TestService } from './support/test-service.ts'
 import { registerProbeRoutes } from './support/probe-routes.ts'
 import * as clients from '../src/platform/auth/clients.service.ts'
+import { errorSummary, redactUrl } from '../src/platform/observability/log-redaction.ts'
 
 const addClient = (t: TestService, clientId: string) => clients.addClient(t.service.database.db, { clientId, rto: '90009', scopes: ['vet:read'] })
 
@@ -165,5 +169,71 @@ describe('the bearer scheme', () => {
     }
     const other = await call(t.baseUrl, 'GET', '/probe/records', { headers: { authorization: `Bearers ${token}` } })
     assert.equal(other.status, 401, 'another scheme that merely starts with bearer')
+  })
+})
+
+/** A pino logger writing JSON lines to memory, for assertions on what was logged. */
+function capturingLogger() {
+  const lines: string[] = []
+  const stream = new Writable({ write(chunk, _encoding, done) { lines.push(String(chunk)); done() } })
+  return {
+    logger: pino({ level: 'info' }, stream),
+    text: () => lines.join(''),
+    entries: () => lines.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>),
+  }
+}
+
+describe('logs never carry credentials sent in a query string, nor database client internals', () => {
+  it('redactUrl replaces credential parameters, in any case and encoding, and leaves the rest as sent', () => {
+    assert.equal(redactUrl('/a/b?pageSize=5&access_token=eyJ.x.y&pageNumber=2'), '/a/b?pageSize=5&access_token=[REDACTED]&pageNumber=2')
+    assert.equal(redactUrl('/t?Client_Secret=s3cr3t&client_id=demo'), '/t?Client_Secret=[REDACTED]&client_id=demo')
+    assert.equal(redactUrl('/t?access%5Ftoken=abc'), '/t?access%5Ftoken=[REDACTED]')
+    assert.equal(redactUrl('/t?token'), '/t?token=[REDACTED]')
+    assert.equal(redactUrl('/plain/path'), '/plain/path')
+  })
+
+  it('a token sent as ?access_token= is refused (401) and the request log shows the URL without it', async () => {
+    const capture = capturingLogger()
+    const t = await startTestService({ extraRoutes: registerProbeRoutes, service: { logger: capture.logger } })
+    try {
+      const token = await t.token()
+      const response = await call(t.baseUrl, 'GET', `/probe/records?pageSize=5&access_token=${token}`)
+      assert.equal(response.status, 401)
+      const secretInQuery = await call(t.baseUrl, 'POST', '/oauth2/token?client_secret=demo-secret-1', { body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-1', client_secret: 'demo-secret-1' }) })
+      assert.equal(secretInQuery.status, 200)
+      const urls = capture.entries().filter((entry) => entry.msg === 'incoming request').map((entry) => entry.req.url as string)
+      assert.ok(urls.includes('/probe/records?pageSize=5&access_token=[REDACTED]'), urls.join(', '))
+      assert.ok(urls.includes('/oauth2/token?client_secret=[REDACTED]'), urls.join(', '))
+      assert.ok(!capture.text().includes(token), 'the token appears nowhere in the log')
+      assert.ok(!capture.text().includes('demo-secret-1'), 'the secret appears nowhere in the log')
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('errorSummary keeps only name, message and code of an error that carries a database client', () => {
+    const error = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01', client: { user: 'postgres', host: 'db', secretKey: 12345 } })
+    assert.deepEqual(errorSummary(error), { name: 'Error', message: 'terminating connection due to administrator command', code: '57P01' })
+  })
+
+  it('PostgreSQL: a queue error from a terminated connection is logged without the pg client (user, host, secret key)', { skip: !onPostgres && 'pg-boss connections exist only on PostgreSQL' }, async () => {
+    const capture = capturingLogger()
+    const t = await startTestService({ service: { logger: capture.logger, workers: true } })
+    try {
+      const queueErrors = () => capture.entries().filter((entry) => entry.msg === 'queue error')
+      const deadline = Date.now() + 20_000
+      while (queueErrors().length === 0 && Date.now() < deadline) {
+        await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'pgboss' AND pid <> pg_backend_pid()`.execute(t.service.database.db)
+        await new Promise((resolve) => setTimeout(resolve, 500))
+      }
+      const [first] = queueErrors()
+      assert.ok(first, 'terminating pg-boss connections produced a queue error')
+      // pino's err serializer adds type and an empty stack to a plain object; nothing else may appear.
+      assert.deepEqual(Object.keys(first.err).filter((key) => !['name', 'message', 'code', 'type', 'stack'].includes(key)), [])
+      assert.equal(typeof first.err.message, 'string')
+      for (const line of queueErrors()) assert.doesNotMatch(JSON.stringify(line), /secretKey|processID|"user"|connectionParameters|"client"/)
+    } finally {
+      await t.close()
+    }
   })
 })
