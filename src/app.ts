@@ -21,6 +21,7 @@ import { installBodyLimits } from './platform/http/body-limits.ts'
 import { installJsonBodyParser } from './platform/http/json-body.ts'
 import { installRateLimit } from './platform/http/rate-limit.ts'
 import { installOpenApi } from './platform/http/openapi.ts'
+import { RAW_RESPONSE_SECURITY_HEADERS, installSecurityHeaders } from './platform/http/security-headers.ts'
 import { registerOperationalRoutes } from './platform/http/operational.routes.ts'
 import { createMetrics, installRequestMetrics } from './platform/observability/metrics.ts'
 import { serializeRequest } from './platform/observability/log-redaction.ts'
@@ -68,7 +69,7 @@ function answerMalformedHttp(error: Error & { code?: string }, socket: Duplex): 
   if (!socket.writable) return void socket.destroy()
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
   const body = JSON.stringify({ type: problemTypeUri('malformed-http'), title: problemTypes['malformed-http'].title, status, detail: 'The request is not valid HTTP/1.1.' })
-  socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/problem+json\r\n${RAW_RESPONSE_SECURITY_HEADERS}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
 }
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
@@ -117,6 +118,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       forceCloseConnections: 'idle',
       routerOptions: { maxParamLength: 200 },
     }), (instance) => instance.close())
+    await installSecurityHeaders(app, config.http.publicBaseUrl) // first, so early refusals carry them too
     let closing = false
     resources.add(undefined, () => { closing = true }) // closed first, before the HTTP server
     app.addHook('onRequest', async (request, reply) => {

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
@@ -235,5 +236,91 @@ describe('logs never carry credentials sent in a query string, nor database clie
     } finally {
       await t.close()
     }
+  })
+})
+
+describe('security headers', () => {
+  let t: TestService
+  before(async () => {
+    t = await startTestService({
+      extraRoutes: (app, db) => {
+        registerProbeRoutes(app, db)
+        app.get('/probe/cacheable', { config: { public: true } }, async (_request, reply) => reply.header('Cache-Control', 'public, max-age=60').send({ cacheable: true }))
+      },
+    })
+  })
+  after(() => t.close())
+
+  it('every response carries X-Content-Type-Options: nosniff and X-Frame-Options: DENY, errors and documentation included', async () => {
+    const token = await t.token()
+    const responses = [
+      await call(t.baseUrl, 'GET', '/health/live'),
+      await call(t.baseUrl, 'GET', '/probe/records', { token }),
+      await call(t.baseUrl, 'GET', '/probe/records'), // 401
+      await call(t.baseUrl, 'GET', '/no/such/route'), // 404
+      await call(t.baseUrl, 'GET', '/openapi.json'),
+      await call(t.baseUrl, 'GET', '/docs'),
+      await call(t.baseUrl, 'POST', '/oauth2/token', { body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-1', client_secret: 'demo-secret-1' }) }),
+    ]
+    assert.deepEqual(responses.map((r) => r.status), [200, 200, 401, 404, 200, 200, 200])
+    for (const response of responses) {
+      assert.equal(response.headers.get('x-content-type-options'), 'nosniff')
+      assert.equal(response.headers.get('x-frame-options'), 'DENY')
+    }
+  })
+
+  it('API responses carry Cache-Control: no-store (personal data, tokens, refusals); a route that sets caching itself keeps it', async () => {
+    const token = await t.token()
+    for (const response of [await call(t.baseUrl, 'GET', '/probe/records', { token }), await call(t.baseUrl, 'GET', '/probe/records'), await call(t.baseUrl, 'GET', '/health/ready')]) {
+      assert.equal(response.headers.get('cache-control'), 'no-store')
+    }
+    assert.equal((await call(t.baseUrl, 'GET', '/probe/cacheable')).headers.get('cache-control'), 'public, max-age=60')
+  })
+
+  it('API responses forbid loading or framing anything (CSP default-src none, frame-ancestors none)', async () => {
+    const csp = (await call(t.baseUrl, 'GET', '/health/live')).headers.get('content-security-policy') ?? ''
+    assert.match(csp, /default-src 'none'/)
+    assert.match(csp, /frame-ancestors 'none'/)
+  })
+
+  it('/docs has its own CSP that forbids framing and inline scripts, and everything the page loads is served from the service under it', async () => {
+    const page = await call(t.baseUrl, 'GET', '/docs')
+    assert.equal(page.status, 200)
+    const csp = page.headers.get('content-security-policy') ?? ''
+    assert.match(csp, /frame-ancestors 'none'/)
+    assert.match(csp, /script-src 'self';/, 'scripts only from the service, no inline script')
+    assert.doesNotMatch(csp, /upgrade-insecure-requests/, 'plain-http development keeps working')
+    // The page works under that policy only if it has no inline script and loads only its own assets.
+    const scripts = [...page.text.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)]
+    assert.ok(scripts.length >= 3)
+    for (const [, attributes, body] of scripts) {
+      assert.match(attributes!, /src="/, 'no inline script')
+      assert.equal(body!.trim(), '')
+    }
+    assert.doesNotMatch(page.text, /\son\w+=/, 'no inline event handler')
+    const assets = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!)
+    for (const asset of assets) {
+      assert.ok(asset.startsWith('/docs/static/'), `served by the service: ${asset}`)
+      const response = await fetch(`${t.baseUrl}${asset}`)
+      await response.arrayBuffer()
+      assert.equal(response.status, 200, asset)
+    }
+    const initializer = await fetch(`${t.baseUrl}/docs/static/swagger-initializer.js`)
+    assert.match(await initializer.text(), /resolveUrl\('\.\/json'\)/, 'the page reads the description from /docs/json, same origin')
+    const description = await call(t.baseUrl, 'GET', '/docs/json')
+    assert.equal(description.json.openapi, '3.1.0')
+  })
+
+  it('a request that is not valid HTTP is answered with nosniff and no-store too', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(t.baseUrl).port), '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'))
+      let received = ''
+      socket.on('data', (chunk) => { received += String(chunk) })
+      socket.on('end', () => resolve(received))
+      socket.on('error', reject)
+    })
+    assert.match(answer, /^HTTP\/1\.1 400/)
+    assert.match(answer, /X-Content-Type-Options: nosniff\r\n/i)
+    assert.match(answer, /Cache-Control: no-store\r\n/i)
   })
 })
