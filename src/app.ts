@@ -136,7 +136,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     installAuthentication(app, verifier) // first: its route guard must see every route, the docs' too
     await installOpenApi(app, config.http.publicBaseUrl)
     await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })
-    installRequestMetrics(app, metrics)
+    installRequestMetrics(app, metrics, config.metrics)
+    if (config.mode === 'production' && !config.metrics.token) logger.warn('METRICS_TOKEN is not set: /metrics answers 401 to every request')
 
     registerOperationalRoutes(app, { db: database.db, queueReady: async () => { await queue.depth(); return true } })
     registerAuthRoutes(app, { db: database.db, key, auth: config.auth })

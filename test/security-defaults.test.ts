@@ -324,3 +324,53 @@ describe('security headers', () => {
     assert.match(answer, /Cache-Control: no-store\r\n/i)
   })
 })
+
+describe('/metrics requires METRICS_TOKEN in production', () => {
+  const metricsToken = 'm'.repeat(16) + 'A1b2C3d4E5f6G7h8'
+  let production: TestService
+  let productionWithoutToken: TestService
+  before(async () => {
+    production = await startTestService({ env: { SERVICE_MODE: 'production', AUTH_SIGNING_KEY: (await newSigningKey()).pem, METRICS_TOKEN: metricsToken } })
+    productionWithoutToken = await startTestService({ env: { SERVICE_MODE: 'production', AUTH_SIGNING_KEY: (await newSigningKey()).pem } })
+  })
+  after(async () => {
+    await production.close()
+    await productionWithoutToken.close()
+  })
+
+  const metrics = (t: TestService, authorization?: string) => call(t.baseUrl, 'GET', '/metrics', authorization ? { headers: { authorization } } : {})
+
+  it('production: without the token, with a wrong one, or with an OAuth access token, /metrics is 401', async () => {
+    const { secret } = await addClient(production, 'metrics-reader')
+    const accessToken = await production.token('metrics-reader', secret)
+    for (const authorization of [undefined, `Bearer ${metricsToken}x`, `Bearer ${accessToken}`, `Basic ${Buffer.from(`x:${metricsToken}`).toString('base64')}`]) {
+      const response = await metrics(production, authorization)
+      assert.equal(response.status, 401, authorization)
+      assert.equal(response.headers.get('www-authenticate'), 'Bearer')
+      assert.doesNotMatch(response.text, /vetrs_/)
+    }
+  })
+
+  it('production: Bearer METRICS_TOKEN (scheme in any case) gets the Prometheus text', async () => {
+    for (const scheme of ['Bearer', 'bearer']) {
+      const response = await metrics(production, `${scheme} ${metricsToken}`)
+      assert.equal(response.status, 200)
+      assert.match(response.text, /vetrs_http_requests_total/)
+    }
+  })
+
+  it('production without METRICS_TOKEN: /metrics refuses every request', async () => {
+    assert.equal((await metrics(productionWithoutToken)).status, 401)
+    assert.equal((await metrics(productionWithoutToken, `Bearer ${metricsToken}`)).status, 401)
+  })
+
+  it('development: /metrics needs a token only once METRICS_TOKEN is set (open otherwise, as operations.test.ts scrapes it)', () => {
+    assert.deepEqual(loadConfig({}).metrics, { token: undefined, required: false })
+    assert.deepEqual(loadConfig({ METRICS_TOKEN: metricsToken }).metrics, { token: metricsToken, required: true })
+  })
+
+  it('METRICS_TOKEN shorter than 32 characters, or with characters a bearer token cannot carry, is a configuration error', () => {
+    assert.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), (error: unknown) => error instanceof ConfigError && /METRICS_TOKEN/.test(error.message))
+    assert.throws(() => loadConfig({ METRICS_TOKEN: `${metricsToken} with spaces` }), (error: unknown) => error instanceof ConfigError && /METRICS_TOKEN/.test(error.message))
+  })
+})

@@ -44,6 +44,8 @@ export const EnvironmentSchema = Type.Object({
   LIMIT_WIRE_BODY_BYTES: integer(1, 1024 * 1024),
   LIMIT_DECODED_BODY_BYTES: integer(1, 10 * 1024 * 1024),
 
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 32, pattern: '^[A-Za-z0-9._~+/-]+=*$', description: 'bearer token /metrics requires; required by /metrics in production (without it /metrics answers 401), enforced in development when set' })),
+
   RATE_LIMIT_MAX: integer(0, 1200),
   RATE_LIMIT_WINDOW_SECONDS: integer(1, 60),
 })
@@ -74,6 +76,8 @@ export interface Config {
   }
   limits: { wireBodyBytes: number; decodedBodyBytes: number }
   rateLimit: { max: number; windowSeconds: number }
+  /** /metrics needs `Authorization: Bearer <token>` when `required`; with no token set nothing matches. */
+  metrics: { token: string | undefined; required: boolean }
 }
 
 export class ConfigError extends Error {
@@ -190,5 +194,6 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
     },
     limits: { wireBodyBytes: env.LIMIT_WIRE_BODY_BYTES, decodedBodyBytes: env.LIMIT_DECODED_BODY_BYTES },
     rateLimit: { max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
+    metrics: { token: env.METRICS_TOKEN, required: env.SERVICE_MODE === 'production' || env.METRICS_TOKEN !== undefined },
   }
 }
