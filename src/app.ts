@@ -19,8 +19,10 @@ import { installBodyLimits } from './platform/http/body-limits.ts'
 import { installBodyParsers } from './platform/http/body-parsers.ts'
 import { connectRateLimitRedis, installRateLimit } from './platform/http/rate-limit.ts'
 import { installOpenApi } from './platform/http/openapi.ts'
+import { RAW_RESPONSE_SECURITY_HEADERS, installSecurityHeaders } from './platform/http/security-headers.ts'
 import { registerOperationalRoutes } from './platform/http/operational.routes.ts'
 import { createMetrics, installRequestMetrics } from './platform/observability/metrics.ts'
+import { serializeRequest } from './platform/observability/log-redaction.ts'
 import { housekeepingJob } from './modules/housekeeping/index.ts'
 import { registerBatchRoutes } from './modules/batches/index.ts'
 import { registerResourceRoutes } from './modules/resources/index.ts'
@@ -71,16 +73,16 @@ function answerMalformedHttp(error: Error & { code?: string }, socket: Duplex): 
       ? ['malformed-http', 431, 'Request Header Fields Too Large', 'The request line or headers are too large.']
       : ['malformed-http', 400, 'Bad Request', 'The request is not valid HTTP/1.1.']
   const body = JSON.stringify({ type: problemTypeUri(kind), title: problemTypes[kind].title, status, detail, traceId: randomUUID() })
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\n${RAW_RESPONSE_SECURITY_HEADERS}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
 }
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
-  const logger = options.logger ?? pino({
+  const logger = (options.logger ?? pino({
     level: config.logLevel,
     // Never secrets, tokens or personal data: headers and bodies are not logged at all, and these
     // paths are redacted in case a future log call passes them.
     redact: ['req.headers.authorization', 'req.headers.cookie', 'client_secret', 'access_token', 'body'],
-  })
+  })).child({}, { serializers: { req: serializeRequest } }) // request URLs without query credentials, whoever made the logger
   // Closed in reverse order of opening, on shutdown or when start-up fails half-way, so a failed
   // start never leaves a process hanging on an open database or queue.
   const resources = new Resources()
@@ -104,7 +106,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     metrics.setQueueDepthSource(() => queue.depth())
     const redis = config.redis.url ? resources.add(await connectRateLimitRedis(config.redis.url, logger), (r) => r.disconnect()) : undefined
 
-    const key = await loadSigningKey(database.db, config.auth.signingKeyPem)
+    const key = await loadSigningKey(database.db, config.auth.signingKeyPem, config.mode !== 'production')
     const verifier = createTokenVerifier(database.db, key, config.auth)
 
     const app = resources.add(Fastify({
@@ -125,6 +127,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
       frameworkErrors: answerRouterError,
     }), (instance) => instance.close())
+    await installSecurityHeaders(app, config.http.publicBaseUrl) // first, so early refusals carry them too
     let closing = false
     resources.add(undefined, () => { closing = true }) // closed first, before the HTTP server
     app.addHook('onRequest', async (request, reply) => {
@@ -141,7 +144,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     installAuthentication(app, verifier) // first: its route guard must see every route, the docs' too
     await installOpenApi(app, config.http.publicBaseUrl)
     await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })
-    installRequestMetrics(app, metrics)
+    installRequestMetrics(app, metrics, config.metrics)
+    if (config.mode === 'production' && !config.metrics.token) logger.warn('METRICS_TOKEN is not set: /metrics answers 401 to every request')
 
     registerOperationalRoutes(app, { db: database.db, queueReady: async () => { await queue.depth(); return true } })
     registerAuthRoutes(app, { db: database.db, key, auth: config.auth })

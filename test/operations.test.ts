@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { exportPKCS8, generateKeyPair } from 'jose'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { ConfigError, loadConfig } from '../src/config/config.ts'
 import { call, createTestDatabase, startTestService, type TestService } from './support/test-service.ts'
@@ -113,9 +114,11 @@ describe('configuration', () => {
 describe('production safety and the admin CLI', () => {
   let dataDir: string
   let database: Awaited<ReturnType<typeof createTestDatabase>>
+  let production: Record<string, string> // production needs a configured signing key
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'vetrs-ops-'))
     database = await createTestDatabase(dataDir)
+    production = { SERVICE_MODE: 'production', AUTH_SIGNING_KEY: await exportPKCS8((await generateKeyPair('ES256', { extractable: true })).privateKey) }
   })
   after(async () => {
     await database.drop()
@@ -123,7 +126,7 @@ describe('production safety and the admin CLI', () => {
   })
 
   it('production mode creates no demo clients', async () => {
-    const t = await startTestService({ database, env: { SERVICE_MODE: 'production' } })
+    const t = await startTestService({ database, env: production })
     try {
       const response = await call(t.baseUrl, 'POST', '/oauth2/token', { body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-1', client_secret: 'demo-secret-1' }) })
       assert.equal(response.status, 401)
@@ -140,7 +143,7 @@ describe('production safety and the admin CLI', () => {
     const listed = await run(process.execPath, ['src/cli/main.ts', 'clients', 'list'], { env })
     assert.match(listed.stdout, /sms-vendor-a/)
     assert.ok(!listed.stdout.includes(secret))
-    const t = await startTestService({ database, env: { SERVICE_MODE: 'production' } })
+    const t = await startTestService({ database, env: production })
     try {
       const token = await t.token('sms-vendor-a', secret)
       assert.ok(token)
@@ -152,6 +155,6 @@ describe('production safety and the admin CLI', () => {
   it('production mode refuses to start while demo clients exist', async () => {
     const development = await startTestService({ database })
     await development.close()
-    await assert.rejects(startTestService({ database, env: { SERVICE_MODE: 'production' } }), /Demo clients exist/)
+    await assert.rejects(startTestService({ database, env: production }), /Demo clients exist/)
   })
 })

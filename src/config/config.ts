@@ -1,5 +1,7 @@
 // The only module that reads process.env. Configuration is validated once at start-up; a bad value
 // stops the process with every problem listed, never the first one only.
+import { createPrivateKey } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import Type, { type Static } from 'typebox'
 import Value from 'typebox/value'
 
@@ -34,7 +36,8 @@ export const EnvironmentSchema = Type.Object({
   AUTH_TOKEN_TTL_SECONDS: integer(1, 1800),
   AUTH_ISSUER: Type.Optional(Type.String({ minLength: 1, description: 'iss of issued tokens; default PUBLIC_BASE_URL' })),
   AUTH_AUDIENCE: Type.String({ default: 'vet-reporting-service', minLength: 1 }),
-  AUTH_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1, description: 'PKCS#8 PEM of an EC P-256 key; default a key generated once and kept in the database' })),
+  AUTH_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1, description: 'PKCS#8 PEM of an EC P-256 key; required in production; in development default a key generated once and kept in the database' })),
+  AUTH_SIGNING_KEY_FILE: Type.Optional(Type.String({ minLength: 1, description: 'path of a file holding that PEM (a mounted secret), instead of AUTH_SIGNING_KEY' })),
   AUTH_CLIENT_CACHE_SECONDS: integer(0, 30),
   AUTH_EXTERNAL_ISSUER: Type.Optional(Type.String({ minLength: 1 })),
   AUTH_EXTERNAL_AUDIENCE: Type.Optional(Type.String({ minLength: 1 })),
@@ -44,6 +47,8 @@ export const EnvironmentSchema = Type.Object({
 
   LIMIT_WIRE_BODY_BYTES: integer(1, 1024 * 1024),
   LIMIT_DECODED_BODY_BYTES: integer(1, 10 * 1024 * 1024),
+
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 32, pattern: '^[A-Za-z0-9._~+/-]+=*$', description: 'bearer token /metrics requires; required by /metrics in production (without it /metrics answers 401), enforced in development when set' })),
 
   RATE_LIMIT_MAX: integer(0, 1200),
   RATE_LIMIT_WINDOW_SECONDS: integer(1, 60),
@@ -81,6 +86,8 @@ export interface Config {
   }
   limits: { wireBodyBytes: number; decodedBodyBytes: number }
   rateLimit: { max: number; windowSeconds: number }
+  /** /metrics needs `Authorization: Bearer <token>` when `required`; with no token set nothing matches. */
+  metrics: { token: string | undefined; required: boolean }
 }
 
 export class ConfigError extends Error {
@@ -107,8 +114,49 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     return first ? [`${name}: ${describeProblem(schema, first.message)} (got ${shownValue(name, known[name])})`] : []
   })
   problems.push(...crossFieldProblems(value))
+  const signingKey = signingKeyOf(value)
+  problems.push(...signingKey.problems)
   if (problems.length > 0) throw new ConfigError([...new Set(problems)])
-  return toConfig(value)
+  return toConfig(value, signingKey.pem)
+}
+
+/**
+ * The token signing key from AUTH_SIGNING_KEY or AUTH_SIGNING_KEY_FILE, checked now so that a bad key
+ * stops start-up with the other problems. Production must be given one: the generated key is kept
+ * in the database in clear, and whoever can read the database could then sign tokens. Problems never
+ * quote the key.
+ */
+function signingKeyOf(env: Environment): { pem: string | undefined; problems: string[] } {
+  if (env.AUTH_SIGNING_KEY && env.AUTH_SIGNING_KEY_FILE) {
+    return { pem: undefined, problems: ['AUTH_SIGNING_KEY and AUTH_SIGNING_KEY_FILE: set one of them, not both'] }
+  }
+  let pem = env.AUTH_SIGNING_KEY
+  let source = 'AUTH_SIGNING_KEY'
+  if (env.AUTH_SIGNING_KEY_FILE) {
+    source = 'AUTH_SIGNING_KEY_FILE'
+    try {
+      pem = readFileSync(env.AUTH_SIGNING_KEY_FILE, 'utf8')
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable'
+      return { pem: undefined, problems: [`AUTH_SIGNING_KEY_FILE: cannot read ${JSON.stringify(env.AUTH_SIGNING_KEY_FILE)} (${reason})`] }
+    }
+  }
+  if (pem === undefined) {
+    return env.SERVICE_MODE === 'production'
+      ? { pem, problems: ['SERVICE_MODE=production needs AUTH_SIGNING_KEY or AUTH_SIGNING_KEY_FILE (PKCS#8 PEM of an EC P-256 key); production never generates a key and keeps it in the database'] }
+      : { pem, problems: [] }
+  }
+  return isP256Pkcs8(pem) ? { pem, problems: [] } : { pem: undefined, problems: [`${source}: not a PKCS#8 PEM of an EC P-256 private key (-----BEGIN PRIVATE KEY-----)`] }
+}
+
+function isP256Pkcs8(pem: string): boolean {
+  if (!pem.includes('-----BEGIN PRIVATE KEY-----')) return false
+  try {
+    const key = createPrivateKey({ key: pem, format: 'pem' })
+    return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1'
+  } catch {
+    return false
+  }
 }
 
 // TypeBox's message for a choice does not say what the choices are; the operator needs them.
@@ -153,7 +201,7 @@ function crossFieldProblems(env: Environment): string[] {
   return problems
 }
 
-function toConfig(env: Environment): Config {
+function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
   const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${env.PORT}`).replace(/\/$/, '')
   return {
     mode: env.SERVICE_MODE,
@@ -177,7 +225,7 @@ function toConfig(env: Environment): Config {
       tokenTtlSeconds: env.AUTH_TOKEN_TTL_SECONDS,
       issuer: env.AUTH_ISSUER ?? publicBaseUrl,
       audience: env.AUTH_AUDIENCE,
-      signingKeyPem: env.AUTH_SIGNING_KEY,
+      signingKeyPem,
       clientCacheSeconds: env.AUTH_CLIENT_CACHE_SECONDS,
       external: env.AUTH_EXTERNAL_ISSUER && env.AUTH_EXTERNAL_AUDIENCE && env.AUTH_EXTERNAL_JWKS_URL
         ? {
@@ -191,5 +239,6 @@ function toConfig(env: Environment): Config {
     },
     limits: { wireBodyBytes: env.LIMIT_WIRE_BODY_BYTES, decodedBodyBytes: env.LIMIT_DECODED_BODY_BYTES },
     rateLimit: { max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
+    metrics: { token: env.METRICS_TOKEN, required: env.SERVICE_MODE === 'production' || env.METRICS_TOKEN !== undefined },
   }
 }

@@ -48,10 +48,11 @@ export function installAuthentication(app: FastifyInstance, verifier: TokenVerif
   })
 }
 
-function bearerToken(request: FastifyRequest): string | undefined {
+export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization
   if (!header) return undefined
-  const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/.exec(header)
+  // RFC 7235 section 2.1: the scheme name is case-insensitive, and one or more spaces may follow it.
+  const match = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header)
   return match?.[1]
 }
 

@@ -1,5 +1,6 @@
-// The key that signs access tokens. Production passes one in (AUTH_SIGNING_KEY); otherwise one key is
-// generated on first start and kept in the database, so every API process shares it.
+// The key that signs access tokens. Production passes one in (AUTH_SIGNING_KEY or AUTH_SIGNING_KEY_FILE;
+// configuration refuses production without one). Development generates one key on first start and
+// keeps it in the database, in clear, so every API process shares it.
 import { createHash } from 'node:crypto'
 import { exportJWK, exportPKCS8, generateKeyPair, importPKCS8, type JWK, type CryptoKey } from 'jose'
 import type { Db } from '../db/database.ts'
@@ -18,7 +19,9 @@ declare module '../db/schema.ts' {
   }
 }
 
-export async function loadSigningKey(db: Db, configuredPem: string | undefined): Promise<SigningKey> {
+/** storedKeyAllowed is false in production: without a configured key it throws rather than store one. */
+export async function loadSigningKey(db: Db, configuredPem: string | undefined, storedKeyAllowed = true): Promise<SigningKey> {
+  if (configuredPem === undefined && !storedKeyAllowed) throw new Error('No signing key configured (AUTH_SIGNING_KEY or AUTH_SIGNING_KEY_FILE); a key kept in the database is not used in production.')
   const pem = configuredPem ?? (await storedOrNewPem(db))
   const privateKey = await importPKCS8(pem, SIGNING_ALGORITHM, { extractable: true })
   const { d: _private, ...publicJwk } = await exportJWK(privateKey)

@@ -1,6 +1,9 @@
 // Access tokens: short-lived signed JWTs carrying the client, the RTO it acts for and its scopes.
 // Verification results are cached per token until expiry so signature checks stay off the hot path;
 // the client's enabled flag is re-read at most every AUTH_CLIENT_CACHE_SECONDS.
+// A token of our own must also look like one we issue: typ at+jwt (RFC 9068), issued now or in the
+// past, and living no longer than AUTH_TOKEN_TTL_SECONDS. A leaked signing key, or a bug in another
+// issuer sharing it, then cannot mint tokens that outlive the configured lifetime.
 import { randomUUID } from 'node:crypto'
 import { SignJWT, createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose'
 import type { Config } from '../../config/config.ts'
@@ -16,12 +19,18 @@ export interface IssuedToken {
   scope: string
 }
 
+/** The typ header of issued access tokens (RFC 9068), and the only one accepted on our own tokens. */
+export const ACCESS_TOKEN_TYPE = 'at+jwt'
+
+/** How far the clocks of the processes that issue and verify tokens may disagree. */
+export const CLOCK_SKEW_SECONDS = 60
+
 export async function issueToken(db: Db, key: SigningKey, auth: Config['auth'], client: ApiClientRow, scopes: string[]): Promise<IssuedToken> {
   const issuedAt = Math.floor(Date.now() / 1000)
   const expiresAt = issuedAt + auth.tokenTtlSeconds
   const tokenId = randomUUID()
   const accessToken = await new SignJWT({ client_id: client.client_id, rto: client.rto_id, scope: scopes.join(' ') })
-    .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid: key.kid, typ: 'at+jwt' })
+    .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid: key.kid, typ: ACCESS_TOKEN_TYPE })
     .setIssuer(auth.issuer)
     .setAudience(auth.audience)
     .setSubject(client.client_id)
@@ -45,6 +54,11 @@ export function createTokenVerifier(db: Db, key: SigningKey, auth: Config['auth'
   const external = auth.external
   const keys: JWTVerifyGetKey = external ? createRemoteJWKSet(new URL(external.jwksUrl)) : createLocalJWKSet({ keys: [key.publicJwk] })
   const expected = external ? { issuer: external.issuer, audience: external.audience } : { issuer: auth.issuer, audience: auth.audience }
+  // An external identity provider chooses its own token type and lifetime; its tokens are held only
+  // to its signature, issuer, audience, expiry and an issue time that is not in the future.
+  const acceptedTokens = external
+    ? { algorithms: ['RS256', 'ES256', 'PS256', 'EdDSA'] }
+    : { algorithms: [SIGNING_ALGORITHM], typ: ACCESS_TOKEN_TYPE, requiredClaims: ['iat', 'exp'] }
   const verified = new Map<string, { actor: Actor; expiresAtMs: number }>()
   const clientStatus = new Map<string, { enabled: boolean; checkedAtMs: number }>()
 
@@ -74,9 +88,9 @@ export function createTokenVerifier(db: Db, key: SigningKey, auth: Config['auth'
       let entry = verified.get(token)
       if (!entry || entry.expiresAtMs <= now) {
         verified.delete(token)
-        const { payload } = await jwtVerify(token, keys, { ...expected, algorithms: external ? ['RS256', 'ES256', 'PS256', 'EdDSA'] : [SIGNING_ALGORITHM] })
+        const { payload } = await jwtVerify(token, keys, { ...expected, ...acceptedTokens })
           .catch((error: unknown) => { throw new InvalidTokenError(error instanceof Error ? error.message : 'invalid token') })
-        if (typeof payload.exp !== 'number') throw new InvalidTokenError('token has no expiry')
+        assertPlausibleTimes(payload, Math.floor(now / 1000), external ? undefined : auth.tokenTtlSeconds)
         entry = { actor: actorFrom(payload), expiresAtMs: payload.exp * 1000 }
         if (verified.size >= MAX_CACHED_TOKENS) verified.delete(verified.keys().next().value!)
         verified.set(token, entry)
@@ -85,4 +99,13 @@ export function createTokenVerifier(db: Db, key: SigningKey, auth: Config['auth'
       return entry.actor
     },
   }
+}
+
+/** Refuses tokens without expiry, issued in the future, or (own tokens) living longer than we issue them. */
+function assertPlausibleTimes(payload: JWTPayload, nowSeconds: number, maxLifetimeSeconds: number | undefined): asserts payload is JWTPayload & { exp: number } {
+  if (typeof payload.exp !== 'number') throw new InvalidTokenError('token has no expiry')
+  if (typeof payload.iat === 'number' && payload.iat > nowSeconds + CLOCK_SKEW_SECONDS) throw new InvalidTokenError('token is issued in the future')
+  if (maxLifetimeSeconds === undefined) return
+  if (typeof payload.iat !== 'number') throw new InvalidTokenError('token has no issue time')
+  if (payload.exp - payload.iat > maxLifetimeSeconds + CLOCK_SKEW_SECONDS) throw new InvalidTokenError('token lives longer than the service issues tokens for')
 }

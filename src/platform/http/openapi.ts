@@ -78,6 +78,25 @@ export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string
       },
     },
   })
-  await app.register(swaggerUi, { routePrefix: '/docs' })
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // The page's own policy, replacing the API's "load nothing" one on /docs routes. Its HTML has no
+    // inline script, so scripts stay 'self' only. Swagger UI sets some inline styles, hence
+    // 'unsafe-inline' for styles alone (styles cannot run code). It may not be framed (clickjacking on
+    // the "Authorize" dialog); no upgrade-insecure-requests, which would break plain-http development.
+    staticCSP: {
+      'default-src': ["'self'"],
+      'base-uri': ["'self'"],
+      'connect-src': ["'self'"],
+      'font-src': ["'self'", 'data:'],
+      'form-action': ["'self'"],
+      'frame-ancestors': ["'none'"],
+      'img-src': ["'self'", 'data:'],
+      'object-src': ["'none'"],
+      'script-src': ["'self'"],
+      'script-src-attr': ["'none'"],
+      'style-src': ["'self'", "'unsafe-inline'"],
+    },
+  })
   app.get('/openapi.json', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async () => app.swagger())
 }

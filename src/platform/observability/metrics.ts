@@ -1,5 +1,11 @@
 // Prometheus metrics: requests by route and status, latency, queue depth and job outcomes.
+// /metrics is not an OAuth route: a scraper sends the operator's METRICS_TOKEN as a bearer token,
+// compared in constant time. Production always requires it; development only when it is set.
+import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
+import type { Config } from '../../config/config.ts'
+import { bearerToken } from '../auth/authenticate.ts'
+import { UnauthenticatedError } from '../http/problem.ts'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import type { JobOutcome } from '../queue/queue.ts'
 
@@ -29,7 +35,7 @@ export function createMetrics(): Metrics {
   }
 }
 
-export function installRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
+export function installRequestMetrics(app: FastifyInstance, metrics: Metrics, access: Config['metrics']): void {
   const requests = new Counter({ name: 'vetrs_http_requests_total', help: 'HTTP requests by route, method and status', labelNames: ['route', 'method', 'status'], registers: [metrics.registry] })
   const latency = new Histogram({
     name: 'vetrs_http_request_duration_seconds', help: 'HTTP request latency by route', labelNames: ['route', 'method'],
@@ -41,6 +47,18 @@ export function installRequestMetrics(app: FastifyInstance, metrics: Metrics): v
     requests.inc({ route, method: request.method, status: String(reply.statusCode) })
     latency.observe({ route, method: request.method }, reply.elapsedTime / 1000)
   })
-  app.get('/metrics', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async (_request, reply) =>
-    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()))
+  app.get('/metrics', {
+    config: { public: true, rateLimit: false }, // public to OAuth: guarded by METRICS_TOKEN below
+    schema: { hide: true },
+    onRequest: async (request) => {
+      if (access.required && !sameSecret(bearerToken(request), access.token)) throw new UnauthenticatedError('/metrics needs Authorization: Bearer <METRICS_TOKEN>.')
+    },
+  }, async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()))
+}
+
+/** Constant time whatever the lengths: both sides are hashed to 32 bytes first. */
+function sameSecret(given: string | undefined, expected: string | undefined): boolean {
+  if (given === undefined || expected === undefined) return false
+  const digest = (value: string) => createHash('sha256').update(value).digest()
+  return timingSafeEqual(digest(given), digest(expected))
 }

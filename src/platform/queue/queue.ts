@@ -4,6 +4,7 @@
 import { PgBoss, fromKysely, fromPglite, type Db as IDatabase, type Job } from 'pg-boss'
 import type { Logger } from 'pino'
 import type { DatabaseHandle, Tx } from '../db/database.ts'
+import { errorSummary } from '../observability/log-redaction.ts'
 
 export interface JobDefinition<Data extends object> {
   name: string
@@ -50,7 +51,8 @@ export async function createQueue(
   const boss = database.pglite
     ? new PgBoss({ db: serialisedWithKysely(database, fromPglite(database.pglite)), backend: 'pglite', schema: 'pgboss', ...supervision })
     : new PgBoss({ connectionString: connectionStringOf(database), schema: 'pgboss', max: 4, ...supervision })
-  boss.on('error', (error: Error) => logger.error({ err: error }, 'queue error'))
+  // Its errors include pool errors of idle connections, which carry the whole pg client.
+  boss.on('error', (error: Error) => logger.error({ err: errorSummary(error) }, 'queue error'))
   await boss.start()
   for (const job of jobs) {
     const heartbeat = job.heartbeat ? { heartbeatSeconds: settings.heartbeatSeconds } : {}
