@@ -1,7 +1,7 @@
 // OpenAPI 3.1 generated from the route schemas, served at /openapi.json with interactive docs at /docs.
 // Every route declares the problem responses it can give: protected routes 401, 403 and 429; routes
 // with a body 400, 413 and 415; routes with path parameters 404; every route 500. A route declares
-// its own 409.
+// its own 409. Every route may answer 503 (database unreachable, shutting down).
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance, FastifySchema } from 'fastify'
@@ -55,6 +55,9 @@ export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string
       responses['415'] ??= problem('Unsupported Content-Type or Content-Encoding.')
     }
     responses['500'] ??= problem('Unexpected server error.')
+    // Any operation can meet an unreachable database or a shutting-down process; the problem says
+    // when to retry (Retry-After), and a client may repeat requests that are safe to repeat.
+    responses['503'] ??= problem('The database cannot be reached, or the service is shutting down. Retry after Retry-After seconds, with back-off.')
   })
 
   await app.register(swagger, {

@@ -3226,11 +3226,11 @@ export interface components {
       indigenousStatus?: "Aboriginal" | "Torres_Strait_Islander" | "Aboriginal_and_Torres_Strait_Islander" | "Neither_Aboriginal_nor_Torres_Strait_Islander" | "No_value";
       /** @description whether the student considers themselves to have a disability, impairment or long-term condition (AVETMISS disability flag) */
       hasDisability?: boolean;
-      /** @description types of disability, when hasDisability is true (AVETMISS NAT00090) */
+      /** @description types of disability, each once, when hasDisability is true (AVETMISS NAT00090) */
       disabilities?: ("Hearing_deaf" | "Physical" | "Intellectual" | "Learning" | "Mental_illness" | "Acquired_brain_impairment" | "Vision" | "Medical_condition" | "Other" | "Unspecified")[];
       /** @description whether the student has successfully completed any prior qualification (AVETMISS prior educational achievement flag) */
       hasPriorEducationalAchievement?: boolean;
-      /** @description prior qualifications completed, when hasPriorEducationalAchievement is true (AVETMISS NAT00100) */
+      /** @description prior qualifications completed, each level and recognition once, when hasPriorEducationalAchievement is true (AVETMISS NAT00100) */
       priorEducationalAchievements?: ({
           /**
            * @description level of the prior achievement (AVETMISS prior educational achievement identifier)
@@ -3480,7 +3480,7 @@ export interface components {
         /** @description number printed on the parchment (AVETMISS parchment number, 25) */
         parchmentNumber?: string;
       };
-      /** @description every lifecycle state of the enrolment to date; the latest is the current state. Sent complete with every upload */
+      /** @description every lifecycle state of the enrolment to date, at most 50, each once; the latest is the current state. Sent complete with every upload */
       lifecycle: ({
           /**
            * @description state of the enrolment from studentActivityDate
@@ -3498,7 +3498,7 @@ export interface components {
            */
           studentStatusReason?: "Deferral_Pre" | "Deferral_Post" | "Formal_withdrawal" | "Informal_withdrawal";
         })[];
-      /** @description third parties providing services for this enrolment; left out when there are none */
+      /** @description third parties providing services for this enrolment, at most 10, each once; left out when there are none */
       thirdPartyServiceProviders?: ({
           /**
            * @description what the third party does for this enrolment
@@ -3646,7 +3646,7 @@ export interface components {
        * @enum {string}
        */
       predominantDeliveryMode: "Internal" | "External" | "Workplace_based" | "Not_applicable";
-      /** @description the delivery locations of the subject enrolment */
+      /** @description the delivery locations of the subject enrolment, at most 50, each location once */
       locations: {
           /**
            * Format: uuid-v4
@@ -3694,7 +3694,7 @@ export interface components {
         /** @description the RTO's own finer outcome code (AVETMISS outcome identifier - training organisation, 3) */
         outcomeIdentifierTrainingOrganisation?: string;
       };
-      /** @description every lifecycle state of the enrolment to date; the latest is the current state. Sent complete with every upload */
+      /** @description every lifecycle state of the enrolment to date, at most 50, each once; the latest is the current state. Sent complete with every upload */
       lifecycle: ({
           /**
            * @description state of the enrolment from studentActivityDate
@@ -3712,7 +3712,7 @@ export interface components {
            */
           studentStatusReason?: "Deferral_Pre" | "Deferral_Post" | "Formal_withdrawal" | "Informal_withdrawal";
         })[];
-      /** @description third parties providing services for this enrolment; left out when there are none */
+      /** @description third parties providing services for this enrolment, at most 10, each once; left out when there are none */
       thirdPartyServiceProviders?: ({
           /**
            * @description what the third party does for this enrolment
