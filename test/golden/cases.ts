@@ -119,6 +119,22 @@ export const goldenCases: Record<string, GoldenCases> = {
     passing: [{ name: 'subject enrolments that are not deferred', batch: (w) => allOf(w) }],
     failing: [{ name: 'a deferred subject enrolment', batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { lifecycle: [commenced, { studentStatus: 'Deferred', studentActivityDate: '2026-10-20', studentStatusReason: 'Deferral_Post' }] })] }],
   },
+  BRTS01460: {
+    passing: [
+      { name: 'a first upload whose history starts at Commenced (the minimal unit record)', batch: (w) => allOf(w) },
+      { name: 'a first upload that is Registered only', batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { lifecycle: [{ studentStatus: 'Registered', studentActivityDate: '2026-10-01' }] })] },
+      { name: 'Registered, then Commenced', batch: (w) => [enrolmentWith(w, 'programEnrolment', { lifecycle: [{ studentStatus: 'Registered', studentActivityDate: '2026-10-01' }, commenced] })] },
+      { name: 'Registered and Commenced on the same day', batch: (w) => [enrolmentWith(w, 'programEnrolment', { lifecycle: [commenced, { studentStatus: 'Registered', studentActivityDate: '2026-10-05' }] })] },
+    ],
+    failing: [{
+      name: 'Registered after Commenced (a Warning)',
+      batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { lifecycle: [commenced, { studentStatus: 'Registered', studentActivityDate: '2026-10-20' }] })],
+      expect: (results) => {
+        assert.equal(results[0].validationMessageLevel, 'Warning')
+        assert.deepEqual(results[0].accessPath, ['$.lifecycle[1].studentStatus', '$.lifecycle[1].studentActivityDate'])
+      },
+    }],
+  },
   BRTS01420: {
     passing: [{ name: 'a cancellation with a cancellation reason', batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { lifecycle: [commenced, { studentStatus: 'Cancelled', studentActivityDate: '2026-10-20', studentStatusReason: 'Informal_withdrawal' }] })] }],
     failing: [{ name: 'a cancellation without a reason', batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { lifecycle: [commenced, { studentStatus: 'Cancelled', studentActivityDate: '2026-10-20' }] })] }],

@@ -1,6 +1,7 @@
 // SQL for data quality assessment runs and their results. Every statement is scoped by the caller's RTO.
 import { sql, type Generated, type Selectable } from 'kysely'
 import type { Db, Executor } from '../../platform/db/database.ts'
+import { nameBasedUuid } from '../../platform/db/uuid.ts'
 import type { MessageLevel } from '../validation/rule.ts'
 import type { AssessmentRule, AssessmentScope } from './assessment-rule.ts'
 
@@ -140,7 +141,7 @@ export async function insertRuleResults(db: Db, rule: AssessmentRule, scope: Ass
     await sql`
       INSERT INTO assessment_result (rto_id, run_id, attempt, assessment_grouping_id, technical_rule_id, rule_id, message_level,
         corrective_action, message, resource_type, resource_uid, change_tracking_identifier, submitted_by_client)
-      SELECT ${scope.rto}, ${runId}::uuid, ${attempt}::int, md5(${`${runId}:${attempt}:${rule.technicalRuleId}:`}::text || f.group_key)::uuid,
+      SELECT ${scope.rto}, ${runId}::uuid, ${attempt}::int, ${nameBasedUuid(sql`${`${runId}:${attempt}:${rule.technicalRuleId}:`}::text || f.group_key`)},
              ${rule.technicalRuleId}::text, ${rule.ruleId}::text, ${rule.level}::text, ${rule.correctiveAction}::text,
              f.message, f.resource_type, f.resource_uid, f.change_tracking_identifier, f.submitted_by_client
         FROM (${rule.query(scope)}) AS f

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import { DateString, Jurisdiction, Nullable, StringEnum, Strict } from '../../platform/http/types.ts'
+import { DateString, Jurisdiction, Nullable, Optional, StringEnum, Strict } from '../../platform/http/types.ts'
 import { PagedEnvelope } from '../../platform/http/paging.ts'
 
 export const declarationTypes = ['Declaration', 'Nil_activity_report'] as const
@@ -12,7 +12,7 @@ const ReportingPeriodNumber = Type.Union([
 // Field names and rules as the spec's Declaration table writes them.
 const declarationFields = {
   declarationType: StringEnum(declarationTypes, { description: 'Declaration (all required activity reported) or Nil_activity_report (none to report)' }),
-  dateOfLastReportableActivity: Type.Optional(Nullable(DateString({ description: 'YYYY-MM-DD; required for a Nil_activity_report and earlier than the first day of the period; not given for a Declaration' }))),
+  dateOfLastReportableActivity: Optional(Nullable(DateString({ description: 'YYYY-MM-DD; required for a Nil_activity_report and earlier than the first day of the period; not given for a Declaration' }))),
   RTOAcceptanceOfDeclaration: Type.Boolean({ description: 'must be true: the RTO accepts the declaration' }),
   RTOUserName: Type.String({ minLength: 1, maxLength: 80, description: 'the authorised person making the declaration, at most 80 characters' }),
   RTOUserEmailAddress: Type.String({ minLength: 3, maxLength: 320, pattern: '@', description: 'their email address, at most 320 characters, with an @' }),
@@ -27,8 +27,8 @@ export type DeclarationRequest = Static<typeof DeclarationRequest>
 
 /** The body on the period path: period and jurisdiction come from the path (and, if given, must agree with it). */
 export const PeriodDeclarationRequest = Strict({
-  reportingPeriodNumber: Type.Optional(ReportingPeriodNumber),
-  jurisdiction: Type.Optional(Jurisdiction),
+  reportingPeriodNumber: Optional(ReportingPeriodNumber),
+  jurisdiction: Optional(Jurisdiction),
   ...declarationFields,
 }, { description: 'a declaration or nil activity report for the period and jurisdiction in the path' })
 export type PeriodDeclarationRequest = Static<typeof PeriodDeclarationRequest>

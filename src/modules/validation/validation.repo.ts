@@ -1,6 +1,7 @@
 // SQL for validation runs and their results. Every statement is scoped by the caller's RTO.
 import { sql, type Generated, type Selectable } from 'kysely'
 import type { Db, Executor } from '../../platform/db/database.ts'
+import { nameBasedUuid } from '../../platform/db/uuid.ts'
 import type { DataSource, MessageLevel, RunScope, SetRule } from './rule.ts'
 
 export type RunStatus = 'Queued' | 'InProgress' | 'Validated' | 'Cancelled'
@@ -175,7 +176,7 @@ async function insertSetRuleResultsWith(db: Executor, rule: SetRule, scope: RunS
     INSERT INTO validation_result (rto_id, run_id, attempt, validation_grouping_id, related_validation_result_count, error_number, rule_id,
       technical_rule_id, validation_message_level, corrective_action, message, resource_type, resource_uid, access_path,
       change_tracking_identifier, data_source)
-    SELECT ${scope.rto}, ${runId}::uuid, ${attempt}::int, md5(${`${runId}:${attempt}:${rule.technicalRuleId}:`}::text || f.group_key)::uuid,
+    SELECT ${scope.rto}, ${runId}::uuid, ${attempt}::int, ${nameBasedUuid(sql`${`${runId}:${attempt}:${rule.technicalRuleId}:`}::text || f.group_key`)},
            count(*) OVER (PARTITION BY f.group_key), ${rule.technicalRuleId}::text, ${rule.ruleId}::text, ${rule.technicalRuleId}::text,
            ${rule.level}::text, ${rule.correctiveAction}::text, f.message, f.resource_type, f.resource_uid, f.access_path,
            f.change_tracking_identifier, f.data_source

@@ -63,7 +63,13 @@ function walk(value: unknown, schema: JsonSchema | undefined, path: PathStack, f
   }
   if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>
+    const optional = optionalPropertiesOf(schema)
     for (const key of Object.keys(record)) {
+      // null on an optional field is the field left out (spec: No_value "has the same outcome as null").
+      if (record[key] === null && optional?.has(key)) {
+        delete record[key]
+        continue
+      }
       checkKey(key, path, failures)
       const property = schemaFor(schema, (s) => s.properties?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined))
       path.steps.push(key)
@@ -116,6 +122,20 @@ export function textProblem(value: string): string | undefined {
   if (NONCHARACTER.test(value)) return `Unicode noncharacters (${at(NONCHARACTER)})`
   if (BIDI_CONTROL.test(value)) return `bidirectional embedding, override or isolate controls (${at(BIDI_CONTROL)})`
   return undefined
+}
+
+// The properties an object schema knows but does not require; undefined when the schema says nothing.
+// Cached per schema object: the same resource schema serves every upload.
+const optionalCache = new WeakMap<JsonSchema, Set<string> | undefined>()
+function optionalPropertiesOf(schema: JsonSchema | undefined): Set<string> | undefined {
+  if (!schema) return undefined
+  if (optionalCache.has(schema)) return optionalCache.get(schema)
+  const properties = schemaFor(schema, (s) => s.properties ? s : undefined)
+  const optional = properties?.properties
+    ? new Set(Object.keys(properties.properties).filter((key) => !((properties.required as string[] | undefined) ?? []).includes(key)))
+    : undefined
+  optionalCache.set(schema, optional)
+  return optional
 }
 
 function isEnum(schema: JsonSchema | undefined): boolean {

@@ -30,3 +30,19 @@ export const Strict = <Properties extends Record<string, TSchema>>(properties: P
  */
 export const Nullable = <Schema extends TSchema & { type: string }>(schema: Schema, options: Record<string, unknown> = {}) =>
   Type.Unsafe<Static<Schema> | null>({ ...schema, type: [schema.type, 'null'], ...options })
+
+/**
+ * An optional body field: left out, or sent as JSON null, it is absent. The spec's No_value "has the
+ * same outcome as null", so null is a value SMSs send for "nothing here"; the request pipeline drops
+ * a null on any property that is not required before the schema is checked (strings.ts), and the
+ * published schema says null is allowed, so a generated client may send it. The TypeScript type stays
+ * that of the field: by the time a service sees the body, the null is gone.
+ */
+export const Optional = <Schema extends TSchema>(schema: Schema) => Type.Optional(Type.Unsafe<Static<Schema>>(orNull(schema)))
+
+function orNull(schema: TSchema): Record<string, unknown> {
+  const { type, enum: values } = schema as { type?: unknown; enum?: unknown[] }
+  if (typeof type === 'string') return { ...schema, type: [type, 'null'], ...(values ? { enum: [...values, null] } : {}) }
+  if (Array.isArray(type)) return type.includes('null') ? { ...schema } : { ...schema, type: [...type, 'null'] }
+  return { anyOf: [schema, { type: 'null' }] }
+}

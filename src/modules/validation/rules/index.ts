@@ -17,6 +17,7 @@ import cancellationNeedsReason from './cancellation-needs-reason.ts'
 import deferralWithCommencedSubject from './deferral-with-commenced-subject.ts'
 import programEnrolmentHasSubject from './program-enrolment-has-subject.ts'
 import lifecycleHistoryKept from './lifecycle-history-kept.ts'
+import registeredIsFirstState from './registered-is-first-state.ts'
 import referenceResolves from './reference-resolves.ts'
 import locationVoidReferenced from './location-void-referenced.ts'
 import voidOrphansRecord from './void-orphans-record.ts'
@@ -27,6 +28,6 @@ export const rules: readonly Rule[] = [
   surveyAvailabilityNeedsEmail, usiCheckCharacter, intoffOnlyOffshore, postcodeAgreesWithState, noValueWhereKnown,
   codeInReferenceDataset, datesInOrder, finalStateNotInFuture, activityInOpenPeriod, activityBeforeFirstPeriod,
   deferralNeedsReason, subjectEnrolmentNotDeferred, cancellationNeedsReason, deferralWithCommencedSubject,
-  programEnrolmentHasSubject, lifecycleHistoryKept, referenceResolves, locationVoidReferenced, voidOrphansRecord,
+  programEnrolmentHasSubject, lifecycleHistoryKept, registeredIsFirstState, referenceResolves, locationVoidReferenced, voidOrphansRecord,
   voidNeedsHeldRecord, duplicateStudent,
 ]
