@@ -1,10 +1,11 @@
 // Reconciliation (spec: Reconciliation item; Endpoints, Reconciliation; Errors 400; Limits):
 // search-by-period, uid-match and related-resources over the held dataset, through the API.
+import { randomUUID } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { startTestService, type TestService } from './support/test-service.ts'
 import { Reporter, V1 } from './support/reporting.ts'
-import { allOf, voided, world, type World } from './support/world.ts'
+import { allOf, segmentOf, uidOf, uploadsOf, voided, world, type World } from './support/world.ts'
 
 describe('reconciliation', () => {
   let t: TestService
@@ -225,6 +226,107 @@ describe('reconciliation', () => {
     assert.equal(match.json.results[0].resourceInSubmission, true)
     const submittedAt = (await r.request('GET', r.batchPath(batch))).json.submittedAt
     assert.equal(match.json.results[0].submissionDateTime, submittedAt)
+  })
+
+  /** The reporting period a date falls in: 2026-11-23 is 202604. */
+  const periodOf = (date: string) => `${date.slice(0, 4)}0${Math.ceil(Number(date.slice(5, 7)) / 3)}`
+  /** The one uid-match item of a UID, for the period given (or the period of its own activity date). */
+  const matchOne = async (resourceType: string, uid: string, reportingPeriod: string) => {
+    const response = await uidMatch({ resourceType, reportingPeriod, resourceUIDs: [uid] })
+    assert.equal(response.status, 200, response.text)
+    return response.json.results[0]
+  }
+  const submittedAtOf = async (batch: string): Promise<string> => (await r.request('GET', r.batchPath(batch))).json.submittedAt
+
+  it('Reconciliation: a held Subject and Program whose every enrolment was voided are still found by uid-match and search-by-period, as are their offerings, the delivery location and the student left without enrolments, dated by their own latest submission', async () => {
+    const w = await linkedWorld()
+    const first = await r.submitted(allOf(w))
+    const submittedAt = await submittedAtOf(first)
+    const submissionDate = submittedAt.slice(0, 10)
+    // Every enrolment that used them is voided; the records they used stay In submission.
+    await r.submitted([
+      { segment: 'subjectenrolment', body: voided(w.subjectEnrolment, 'remove_duplicate_record') },
+      { segment: 'subjectenrolment', body: voided(w.subjectEnrolmentInProgram, 'remove_duplicate_record') },
+      { segment: 'programenrolment', body: voided(w.programEnrolment, 'remove_duplicate_record') },
+    ])
+    const left = [
+      ['Student', 'student', w.student], ['Subject', 'subject', w.subject], ['Program', 'program', w.program],
+      ['SubjectOffering', 'subjectoffering', w.subjectOffering], ['ProgramOffering', 'programoffering', w.programOffering],
+    ] as const
+    for (const [type, segment, body] of left) {
+      const uid = uidOf(body)
+      assert.equal((await r.heldState(segment, uid)).stateInSubmission, 'In submission', type)
+      const item = await matchOne(type, uid, periodOf(submissionDate))
+      assert.deepEqual([item.resourceInSubmission, item.studentActivityDate, item.submissionDateTime, item.changeTrackingIdentifier],
+        [true, submissionDate, submittedAt, body.changeTrackingIdentifier], type)
+      const byDay = await search(`resourceType=${type}&activityDateFrom=${submissionDate}&activityDateTo=${submissionDate}&pageSize=500`)
+      assert.deepEqual(byDay.json.results.filter((x: any) => x.resourceUID === uid).map((x: any) => x.studentActivityDate), [submissionDate], type)
+      assert.ok(uidsOf(await search(`resourceType=${type}&reportingPeriods=${periodOf(submissionDate)}&pageSize=500`)).includes(uid), type)
+      // The same date on the held-state GET.
+      assert.equal((await r.heldState(segment, uid)).studentActivityDate, submissionDate, type)
+    }
+    // A delivery location is not a type search-by-period or uid-match take; its held state shows the date all the same.
+    const location = await r.heldState('deliverylocation', w.location.deliveryLocationUID)
+    assert.deepEqual([location.stateInSubmission, location.studentActivityDate], ['In submission', submissionDate])
+    // The voided enrolments stay out: not matched, not found, and their held state has no activity date.
+    for (const [type, segment, body] of [['SubjectEnrolment', 'subjectenrolment', w.subjectEnrolment], ['SubjectEnrolment', 'subjectenrolment', w.subjectEnrolmentInProgram], ['ProgramEnrolment', 'programenrolment', w.programEnrolment]] as const) {
+      const uid = uidOf(body)
+      const item = await matchOne(type, uid, '202604')
+      assert.deepEqual([item.resourceInSubmission, item.studentActivityDate, item.submissionDateTime], [false, null, null], type)
+      assert.ok(!uidsOf(await search(`resourceType=${type}&reportingPeriods=202604&pageSize=500`)).includes(uid), type)
+      const held = await r.heldState(segment, uid)
+      assert.deepEqual([held.stateInSubmission, held.studentActivityDate], ['Voided in submission', null], type)
+    }
+  })
+
+  it('Reconciliation: a record submitted without any enrolment (a Subject, a Student) is found by uid-match and search-by-period on the date it was submitted', async () => {
+    const w = await world()
+    const batch = await r.submitted(uploadsOf(w, 'student', 'subject'))
+    const submissionDate = (await submittedAtOf(batch)).slice(0, 10)
+    for (const [type, body] of [['Student', w.student], ['Subject', w.subject]] as const) {
+      const item = await matchOne(type, uidOf(body), periodOf(submissionDate))
+      assert.deepEqual([item.resourceInSubmission, item.studentActivityDate], [true, submissionDate], type)
+      assert.ok(uidsOf(await search(`resourceType=${type}&activityDateFrom=${submissionDate}&activityDateTo=${submissionDate}&pageSize=500`)).includes(uidOf(body)), type)
+    }
+    // Once an enrolment uses them, its activity date is theirs, not the submission's.
+    await r.submitted(uploadsOf(w, 'location', 'subjectOffering', 'subjectEnrolment'))
+    for (const [type, body] of [['Student', w.student], ['Subject', w.subject]] as const) {
+      assert.equal((await matchOne(type, uidOf(body), '202604')).studentActivityDate, '2026-10-05', type)
+    }
+  })
+
+  it('Reconciliation is driven by student activity date: a record\'s submission dates only that record, while no current enrolment does, and never the records above it', async () => {
+    const w = await linkedWorld()
+    await r.submitted(allOf(w))
+    // A second offering of the same subject and program offering, with no enrolment yet.
+    const unused = { ...w.subjectOffering, subjectOfferingUID: randomUUID(), subjectOfferingIdentifier: `${w.subjectOffering.subjectOfferingIdentifier}-B`, changeTrackingIdentifier: 'unused-offering' }
+    const batch = await r.submitted([{ segment: 'subjectoffering', body: unused }])
+    const submissionDate = (await submittedAtOf(batch)).slice(0, 10)
+    assert.equal((await matchOne('SubjectOffering', unused.subjectOfferingUID, periodOf(submissionDate))).studentActivityDate, submissionDate)
+    for (const [type, body] of [['Subject', w.subject], ['ProgramOffering', w.programOffering], ['Program', w.program]] as const) {
+      assert.equal((await matchOne(type, uidOf(body), '202604')).studentActivityDate, '2026-10-05', type)
+    }
+  })
+
+  it('Reconciliation: the held-state GET shows the studentActivityDate reconciliation searches each record by', async () => {
+    const w = await linkedWorld()
+    const later = { ...w.subjectEnrolment, lifecycle: [...w.subjectEnrolment.lifecycle, { studentStatus: 'Cancelled', studentActivityDate: '2026-11-02', studentStatusReason: 'Formal_withdrawal' }] }
+    await r.submitted([...allOf(w).filter((u) => u.body !== w.subjectEnrolment), { segment: 'subjectenrolment', body: later }])
+    for (const name of ['student', 'subject', 'subjectOffering', 'subjectEnrolment', 'program', 'programOffering', 'programEnrolment', 'subjectEnrolmentInProgram'] as const) {
+      const uid = uidOf(w[name])
+      const type = { student: 'Student', subject: 'Subject', subjectOffering: 'SubjectOffering', subjectEnrolment: 'SubjectEnrolment', program: 'Program', programOffering: 'ProgramOffering', programEnrolment: 'ProgramEnrolment', subjectEnrolmentInProgram: 'SubjectEnrolment' }[name]
+      const item = await matchOne(type, uid, '202604')
+      assert.equal(item.resourceInSubmission, true, name)
+      assert.equal((await r.heldState(segmentOf(name), uid)).studentActivityDate, item.studentActivityDate, name)
+    }
+    // Dated through the enrolments: the later state of one subject enrolment dates its student, offering, subject and program.
+    assert.equal((await r.heldState('subject', w.subject.subjectUID)).studentActivityDate, '2026-11-02')
+    assert.equal((await r.heldState('programenrolment', w.programEnrolment.programEnrolmentUID)).studentActivityDate, '2026-10-05')
+    // A delivery location is dated like the related-resources item reconciliation shows for it.
+    const around = await related('student', w.student.studentUID)
+    const locationItem = around.json.results.find((x: any) => x.resourceType === 'DeliveryLocation')
+    assert.equal((await r.heldState('deliverylocation', w.location.deliveryLocationUID)).studentActivityDate, locationItem.studentActivityDate)
+    assert.equal(locationItem.studentActivityDate, '2026-11-02')
   })
 
   it('reconciliation needs the vet:read scope', async () => {

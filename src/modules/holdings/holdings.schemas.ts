@@ -17,7 +17,7 @@ export const HeldState = Type.Object({
   stateInSubmission: StringEnum(stateInSubmissionValues, { description: 'In submission when held; Voided in submission after a processed void; Not found in submission when never submitted' }),
   changeTrackingIdentifier: Type.Union([Type.String(), Type.Null()], { description: 'of the latest submitted version' }),
   submissionDateTime: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'when the latest version was submitted (UTC)' }),
-  studentActivityDate: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'latest lifecycle activity date of the latest version (enrolments)' }),
+  studentActivityDate: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt)' }),
   jurisdiction: Type.Union([Jurisdiction, Type.Null()], { description: 'jurisdiction of the batch that submitted the latest version' }),
   voidedReason: Type.Union([Type.String(), Type.Null()]),
   numberOfVersions: Type.Integer({ description: 'versions submitted so far, voids included (history is kept for audit)' }),

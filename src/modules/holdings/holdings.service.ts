@@ -4,7 +4,10 @@ import type { Db } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import type { ResourceType } from '../resources/index.ts'
 import * as holdings from './holdings.repo.ts'
+import { indexedActivityDate } from './reconciliation-index.repo.ts'
 import type { HeldState } from './holdings.schemas.ts'
+
+const ENROLMENTS: readonly ResourceType[] = ['ProgramEnrolment', 'SubjectEnrolment']
 
 export async function heldState(db: Db, actor: Actor, resourceType: ResourceType, resourceUID: string): Promise<HeldState> {
   const [current, numberOfVersions] = await Promise.all([
@@ -17,9 +20,23 @@ export async function heldState(db: Db, actor: Actor, resourceType: ResourceType
     stateInSubmission: current?.state_in_submission ?? 'Not found in submission',
     changeTrackingIdentifier: current?.change_tracking_identifier ?? null,
     submissionDateTime: current ? new Date(current.submitted_at).toISOString() : null,
-    studentActivityDate: current?.student_activity_date ?? null,
+    studentActivityDate: current ? await activityDateOf(db, actor.rto, current) : null,
     jurisdiction: (current?.jurisdiction ?? null) as HeldState['jurisdiction'],
     voidedReason: current?.voided_reason ?? null,
     numberOfVersions,
   }
+}
+
+/**
+ * The studentActivityDate reconciliation searches the record by (docs/decisions.md, "Activity dates"):
+ * none for a voided record (reconciliation excludes it). Between submit and the batch's reconciledAt,
+ * an enrolment already shows the date it will be searched by (its own latest lifecycle date, which
+ * indexing does not change); a record other records date shows null until indexing has dated it.
+ */
+async function activityDateOf(db: Db, rto: string, current: holdings.HeldRecordRow): Promise<string | null> {
+  if (current.state_in_submission !== 'In submission') return null
+  const indexed = await indexedActivityDate(db, { rto, token: current.transaction_batch_token, type: current.resource_type, uid: current.resource_uid })
+  if (indexed.reconciled) return indexed.date
+  if (!ENROLMENTS.includes(current.resource_type as ResourceType)) return null
+  return current.student_activity_date ?? new Date(current.submitted_at).toISOString().slice(0, 10)
 }

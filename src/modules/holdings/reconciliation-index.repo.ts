@@ -1,11 +1,15 @@
 // Keeps reconciliation's tables current inside the submit transaction: the links between held records
 // (held_link) and one reconciliation item per record in submission (reconciliation_item), with the
-// activity date each is searched and sorted by (docs/decisions.md, "Activity dates"):
+// activity date each is searched and sorted by (docs/decisions.md, "Activity dates"). First the date
+// enrolment activity gives it (enrolment_activity_date):
 //   enrolments: their latest lifecycle studentActivityDate;
 //   subject offering: latest of its subject enrolments; program offering: latest of its program
 //   enrolments and subject offerings; subject: latest of its subject offerings; program: latest of its
 //   program offerings; student: latest of its enrolments; delivery location: latest of the subject
-//   enrolments held there. A record nothing dates has none, and no period finds it.
+//   enrolments held there.
+// A record no current enrolment dates (never used, or every enrolment using it voided) is searched by
+// the UTC date of its own latest submission instead, so every record in submission has a date; that
+// fallback dates only the record itself, never the records above it.
 // Only what the batch touches is recomputed: its records, and what they referenced before or now.
 import { sql, type RawBuilder } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
@@ -14,14 +18,14 @@ import { referenceFields, resourceTypes, type ResourceType } from '../resources/
 export interface ReconciliationTables {
   reconciliation_day_count: { rto_id: string; resource_type: string; student_activity_date: string; items: number }
   held_link: { rto_id: string; source_type: string; source_uid: string; target_type: string; target_uid: string }
-  reconciliation_item: { rto_id: string; resource_type: string; resource_uid: string; student_activity_date: string | null; submitted_at: Date; change_tracking_identifier: string | null }
+  reconciliation_item: { rto_id: string; resource_type: string; resource_uid: string; student_activity_date: string; enrolment_activity_date: string | null; submitted_at: Date; change_tracking_identifier: string | null }
 }
 
 declare module '../../platform/db/schema.ts' {
   interface Database extends ReconciliationTables {}
 }
 
-/** Whose activity dates a record's date is the latest of, in the order they must be computed. */
+/** Whose enrolment activity dates a record's is the latest of, in the order they must be computed. */
 const DATED_BY: readonly (readonly [ResourceType, readonly ResourceType[]])[] = [
   ['SubjectOffering', ['SubjectEnrolment']],
   ['ProgramOffering', ['ProgramEnrolment', 'SubjectOffering']],
@@ -32,6 +36,9 @@ const DATED_BY: readonly (readonly [ResourceType, readonly ResourceType[]])[] = 
 ]
 
 const ENROLMENTS = ['ProgramEnrolment', 'SubjectEnrolment']
+
+/** The date a record no enrolment dates is searched by: the UTC day of its latest submission. */
+const submissionDay = (submittedAt: RawBuilder<unknown>) => sql`(${submittedAt} AT TIME ZONE 'UTC')::date`
 
 /** The UIDs a reference field of batch record `b` holds: `(target uuid)`, as a lateral table. */
 function targetsOf(field: string): RawBuilder<unknown> {
@@ -94,25 +101,27 @@ export async function indexSubmission(db: Executor, p: { rto: string; token: str
     DELETE FROM reconciliation_item r USING batch_record b
      WHERE ${inBatch} AND b.is_voided AND r.rto_id = b.rto_id AND r.resource_type = b.resource_type AND r.resource_uid = b.resource_uid`.execute(db)
   await sql`
-    INSERT INTO reconciliation_item (rto_id, resource_type, resource_uid, student_activity_date, submitted_at, change_tracking_identifier)
-    SELECT b.rto_id, b.resource_type, b.resource_uid,
-           CASE WHEN b.resource_type IN (${sql.join(ENROLMENTS)})
-                THEN (SELECT max(l.value->>'studentActivityDate') FROM jsonb_array_elements(b.body->'lifecycle') AS l(value))::date END,
+    INSERT INTO reconciliation_item (rto_id, resource_type, resource_uid, student_activity_date, enrolment_activity_date, submitted_at, change_tracking_identifier)
+    SELECT b.rto_id, b.resource_type, b.resource_uid, coalesce(own.date, ${submissionDay(sql`${p.submittedAt}::timestamptz`)}), own.date,
            ${p.submittedAt}::timestamptz, b.change_tracking_identifier
       FROM batch_record b
+      CROSS JOIN LATERAL (SELECT CASE WHEN b.resource_type IN (${sql.join(ENROLMENTS)})
+                                      THEN (SELECT max(l.value->>'studentActivityDate') FROM jsonb_array_elements(b.body->'lifecycle') AS l(value))::date END AS date) AS own
      WHERE ${inBatch} AND NOT b.is_voided
     ON CONFLICT (rto_id, resource_type, resource_uid) DO UPDATE
-       SET student_activity_date = excluded.student_activity_date, submitted_at = excluded.submitted_at,
-           change_tracking_identifier = excluded.change_tracking_identifier`.execute(db)
+       SET student_activity_date = excluded.student_activity_date, enrolment_activity_date = excluded.enrolment_activity_date,
+           submitted_at = excluded.submitted_at, change_tracking_identifier = excluded.change_tracking_identifier`.execute(db)
 
   await sql`ANALYZE reconciliation_affected`.execute(db)
 
-  // Derived dates, in dependency order, for the affected records only.
+  // Derived dates, in dependency order, for the affected records only: the latest enrolment activity
+  // of what references them, or their own submission day when there is none.
   for (const [type, sources] of DATED_BY) {
+    const searchedBy = sql`coalesce(d.latest, ${submissionDay(sql`r.submitted_at`)})`
     await sql`
       UPDATE reconciliation_item r
-         SET student_activity_date = d.latest
-        FROM (SELECT a.resource_uid, max(c.student_activity_date) AS latest
+         SET enrolment_activity_date = d.latest, student_activity_date = ${searchedBy}
+        FROM (SELECT a.resource_uid, max(c.enrolment_activity_date) AS latest
                 FROM reconciliation_affected a
                 LEFT JOIN held_link l
                   ON l.rto_id = ${p.rto} AND l.target_type = ${type} AND l.target_uid = a.resource_uid AND l.source_type IN (${sql.join([...sources])})
@@ -121,7 +130,7 @@ export async function indexSubmission(db: Executor, p: { rto: string; token: str
                WHERE a.resource_type = ${type}
                GROUP BY a.resource_uid) AS d
        WHERE r.rto_id = ${p.rto} AND r.resource_type = ${type} AND r.resource_uid = d.resource_uid
-         AND r.student_activity_date IS DISTINCT FROM d.latest`.execute(db)
+         AND (r.enrolment_activity_date IS DISTINCT FROM d.latest OR r.student_activity_date IS DISTINCT FROM ${searchedBy})`.execute(db)
   }
   await noteTouchedDays(db, p.rto)
   await sql`
@@ -143,6 +152,18 @@ async function noteTouchedDays(db: Executor, rto: string): Promise<void> {
     SELECT DISTINCT r.resource_type, r.student_activity_date
       FROM reconciliation_affected a JOIN reconciliation_item r
         ON r.rto_id = ${rto} AND r.resource_type = a.resource_type AND r.resource_uid = a.resource_uid
-     WHERE r.student_activity_date IS NOT NULL
     ON CONFLICT DO NOTHING`.execute(db)
+}
+
+/**
+ * Whether reconciliation reflects the submission of batch `token` yet (its reconciledAt is set), and
+ * the activity date it searches the record by: the one date the held-state GET shows.
+ */
+export async function indexedActivityDate(db: Executor, p: { rto: string; token: string; type: string; uid: string }): Promise<{ reconciled: boolean; date: string | null }> {
+  const result = await sql<{ reconciled: boolean; date: string | null }>`
+    SELECT b.reconciled_at IS NOT NULL AS reconciled, r.student_activity_date::text AS date
+      FROM transaction_batch b
+      LEFT JOIN reconciliation_item r ON r.rto_id = b.rto_id AND r.resource_type = ${p.type} AND r.resource_uid = ${p.uid}::uuid
+     WHERE b.rto_id = ${p.rto} AND b.transaction_batch_token = ${p.token}`.execute(db)
+  return result.rows[0] ?? { reconciled: false, date: null }
 }

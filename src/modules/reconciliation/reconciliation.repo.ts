@@ -9,7 +9,8 @@ export interface ItemRow {
   resource_type: ResourceType
   submitted_at: Date
   change_tracking_identifier: string | null
-  student_activity_date: string | null
+  /** Every record in submission has one (docs/decisions.md, "Activity dates"). */
+  student_activity_date: string
 }
 
 export interface DateRange { from: string; to: string }
@@ -104,7 +105,7 @@ export async function relatedItems(db: Executor, rto: string, start: { type: Res
     SELECT r.resource_uid, r.resource_type, r.submitted_at, r.change_tracking_identifier, r.student_activity_date, count(*) OVER ()::text AS total
       FROM (${related}) AS x
       JOIN reconciliation_item r ON r.rto_id = ${rto} AND r.resource_type = x.type AND r.resource_uid = x.uid
-     ORDER BY r.student_activity_date DESC NULLS LAST, r.resource_uid
+     ORDER BY r.student_activity_date DESC, r.resource_uid
      LIMIT ${limit} OFFSET ${offset}`.execute(db)
   const total = result.rows[0] ? Number(result.rows[0].total) : offset > 0 ? await countRelated(db, rto, ctes, related) : 0
   return { rows: result.rows, total }

@@ -19,7 +19,7 @@ export const ReconciliationItem = Type.Object({
   resourceType: StringEnum(resourceTypes),
   submissionDateTime: Type.String({ format: 'date-time', description: 'most recent successful submission of the resource (UTC)' }),
   changeTrackingIdentifier: Type.Union([Type.String(), Type.Null()], { description: 'latest accepted client version' }),
-  studentActivityDate: Type.Union([DateString(), Type.Null()], { description: 'the activity date the resource is searched and sorted by (docs/decisions.md); null when nothing dates it' }),
+  studentActivityDate: DateString({ description: 'the activity date the resource is searched and sorted by (docs/decisions.md): the latest activity date of the enrolments that reach it, or, when no current enrolment does, the UTC date of its latest submission' }),
 }, { description: 'the latest version of a held, not voided, resource; never its content' })
 export type ReconciliationItem = Static<typeof ReconciliationItem>
 
@@ -49,7 +49,7 @@ export const UidMatchItem = Type.Object({
   resourceInSubmission: Type.Boolean({ description: 'true when the resource is held, not voided, and its studentActivityDate falls in the reporting period' }),
   submissionDateTime: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'null when not held (never submitted, voided, or another RTO\'s)' }),
   changeTrackingIdentifier: Type.Union([Type.String(), Type.Null()]),
-  studentActivityDate: Type.Union([DateString(), Type.Null()]),
+  studentActivityDate: Type.Union([DateString(), Type.Null()], { description: 'the date the resource is searched by, whatever the period asked; null when not held' }),
 })
 
 export const UidMatchResponse = Type.Object({

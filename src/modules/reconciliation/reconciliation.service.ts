@@ -102,7 +102,7 @@ export async function uidMatch(db: Db, actor: Actor, request: UidMatchRequest): 
   const results = rows.map((row, i) => ({
     resourceUID: request.resourceUIDs[i]!,
     resourceType: request.resourceType,
-    resourceInSubmission: row.held && row.student_activity_date !== null && row.student_activity_date >= from && row.student_activity_date <= to,
+    resourceInSubmission: row.held && row.student_activity_date >= from && row.student_activity_date <= to,
     submissionDateTime: row.held ? new Date(row.submitted_at).toISOString() : null,
     changeTrackingIdentifier: row.held ? row.change_tracking_identifier : null,
     studentActivityDate: row.held ? row.student_activity_date : null,

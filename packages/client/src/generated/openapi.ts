@@ -2116,7 +2116,7 @@ export interface paths {
               changeTrackingIdentifier: string | null;
               /** @description when the latest version was submitted (UTC) */
               submissionDateTime: string | null;
-              /** @description latest lifecycle activity date of the latest version (enrolments) */
+              /** @description the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt) */
               studentActivityDate: string | null;
               /** @description jurisdiction of the batch that submitted the latest version */
               jurisdiction: ("NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT") | null;
@@ -2159,7 +2159,7 @@ export interface paths {
               changeTrackingIdentifier: string | null;
               /** @description when the latest version was submitted (UTC) */
               submissionDateTime: string | null;
-              /** @description latest lifecycle activity date of the latest version (enrolments) */
+              /** @description the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt) */
               studentActivityDate: string | null;
               /** @description jurisdiction of the batch that submitted the latest version */
               jurisdiction: ("NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT") | null;
@@ -2202,7 +2202,7 @@ export interface paths {
               changeTrackingIdentifier: string | null;
               /** @description when the latest version was submitted (UTC) */
               submissionDateTime: string | null;
-              /** @description latest lifecycle activity date of the latest version (enrolments) */
+              /** @description the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt) */
               studentActivityDate: string | null;
               /** @description jurisdiction of the batch that submitted the latest version */
               jurisdiction: ("NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT") | null;
@@ -2245,7 +2245,7 @@ export interface paths {
               changeTrackingIdentifier: string | null;
               /** @description when the latest version was submitted (UTC) */
               submissionDateTime: string | null;
-              /** @description latest lifecycle activity date of the latest version (enrolments) */
+              /** @description the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt) */
               studentActivityDate: string | null;
               /** @description jurisdiction of the batch that submitted the latest version */
               jurisdiction: ("NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT") | null;
@@ -2288,7 +2288,7 @@ export interface paths {
               changeTrackingIdentifier: string | null;
               /** @description when the latest version was submitted (UTC) */
               submissionDateTime: string | null;
-              /** @description latest lifecycle activity date of the latest version (enrolments) */
+              /** @description the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt) */
               studentActivityDate: string | null;
               /** @description jurisdiction of the batch that submitted the latest version */
               jurisdiction: ("NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT") | null;
@@ -2331,7 +2331,7 @@ export interface paths {
               changeTrackingIdentifier: string | null;
               /** @description when the latest version was submitted (UTC) */
               submissionDateTime: string | null;
-              /** @description latest lifecycle activity date of the latest version (enrolments) */
+              /** @description the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt) */
               studentActivityDate: string | null;
               /** @description jurisdiction of the batch that submitted the latest version */
               jurisdiction: ("NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT") | null;
@@ -2374,7 +2374,7 @@ export interface paths {
               changeTrackingIdentifier: string | null;
               /** @description when the latest version was submitted (UTC) */
               submissionDateTime: string | null;
-              /** @description latest lifecycle activity date of the latest version (enrolments) */
+              /** @description the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt) */
               studentActivityDate: string | null;
               /** @description jurisdiction of the batch that submitted the latest version */
               jurisdiction: ("NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT") | null;
@@ -2417,7 +2417,7 @@ export interface paths {
               changeTrackingIdentifier: string | null;
               /** @description when the latest version was submitted (UTC) */
               submissionDateTime: string | null;
-              /** @description latest lifecycle activity date of the latest version (enrolments) */
+              /** @description the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt) */
               studentActivityDate: string | null;
               /** @description jurisdiction of the batch that submitted the latest version */
               jurisdiction: ("NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT") | null;
@@ -2477,8 +2477,11 @@ export interface paths {
                   submissionDateTime: string;
                   /** @description latest accepted client version */
                   changeTrackingIdentifier: string | null;
-                  /** @description the activity date the resource is searched and sorted by (docs/decisions.md); null when nothing dates it */
-                  studentActivityDate: string | null;
+                  /**
+                   * Format: date
+                   * @description the activity date the resource is searched and sorted by (docs/decisions.md): the latest activity date of the enrolments that reach it, or, when no current enrolment does, the UTC date of its latest submission
+                   */
+                  studentActivityDate: string;
                 })[];
             };
           };
@@ -2531,6 +2534,7 @@ export interface paths {
                   /** @description null when not held (never submitted, voided, or another RTO's) */
                   submissionDateTime: string | null;
                   changeTrackingIdentifier: string | null;
+                  /** @description the date the resource is searched by, whatever the period asked; null when not held */
                   studentActivityDate: string | null;
                 })[];
             };
@@ -2584,8 +2588,11 @@ export interface paths {
                   submissionDateTime: string;
                   /** @description latest accepted client version */
                   changeTrackingIdentifier: string | null;
-                  /** @description the activity date the resource is searched and sorted by (docs/decisions.md); null when nothing dates it */
-                  studentActivityDate: string | null;
+                  /**
+                   * Format: date
+                   * @description the activity date the resource is searched and sorted by (docs/decisions.md): the latest activity date of the enrolments that reach it, or, when no current enrolment does, the UTC date of its latest submission
+                   */
+                  studentActivityDate: string;
                 })[];
             };
           };

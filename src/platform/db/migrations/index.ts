@@ -14,6 +14,7 @@ import * as batchReconciledAt from './0010_batch_reconciled_at.ts'
 import * as reconciliationDayCount from './0011_reconciliation_day_count.ts'
 import * as assessmentsAndDeclarations from './0012_assessments_and_declarations.ts'
 import * as uploadBatchRecordFunction from './0013_upload_batch_record_function.ts'
+import * as reconciliationEveryRecordDated from './0014_reconciliation_every_record_dated.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0011_reconciliation_day_count': reconciliationDayCount,
   '0012_assessments_and_declarations': assessmentsAndDeclarations,
   '0013_upload_batch_record_function': uploadBatchRecordFunction,
+  '0014_reconciliation_every_record_dated': reconciliationEveryRecordDated,
 }
