@@ -49,9 +49,10 @@ describe('the signing key: production requires one from the environment', () => 
 
   it('npm start in production without a key exits with status 2 and names the setting, before opening a database', async () => {
     const env = { PATH: process.env.PATH ?? '', SERVICE_MODE: 'production', DATA_DIR: 'memory://', DATABASE_URL: '', PORT: '0' }
-    const outcome = await run(process.execPath, ['src/main.ts'], { env, timeout: 30_000 }).then(() => ({ code: 0, stderr: '' }), (error: { code: number; stderr: string }) => error)
+    const outcome = await run(process.execPath, ['src/main.ts'], { env, timeout: 30_000 }).then(() => ({ code: 0, stdout: '', stderr: '' }), (error: { code: number; stdout: string; stderr: string }) => error)
     assert.equal(outcome.code, 2)
-    assert.match(outcome.stderr, /AUTH_SIGNING_KEY/)
+    // Start-up failures are one structured log line (docs/decisions.md, "Start-up failures").
+    assert.match(`${outcome.stdout}${outcome.stderr}`, /AUTH_SIGNING_KEY/)
   })
 
   it('development without a key is still valid configuration (the key is generated)', () => {
