@@ -171,10 +171,11 @@ for (const { resourceType, uidField } of resourceDefinitions) {
       assertInvalid(resourceType, { ...exampleOf(resourceType), isVoided: true, voidedReason: 'duplicate' }, '/voidedReason enum')
     })
 
-    it('changeTrackingIdentifier is an opaque string of 1 to 100 characters', () => {
+    it('changeTrackingIdentifier is an opaque string of 1 to 255 characters', () => {
       assertValid(resourceType, { ...exampleOf(resourceType), changeTrackingIdentifier: '2026-10-05T09:00:00Z/v7 #a' })
+      assertValid(resourceType, { ...exampleOf(resourceType), changeTrackingIdentifier: 'x'.repeat(255) })
       assertInvalid(resourceType, { ...exampleOf(resourceType), changeTrackingIdentifier: '' }, '/changeTrackingIdentifier minLength')
-      assertInvalid(resourceType, { ...exampleOf(resourceType), changeTrackingIdentifier: 'x'.repeat(101) }, '/changeTrackingIdentifier maxLength')
+      assertInvalid(resourceType, { ...exampleOf(resourceType), changeTrackingIdentifier: 'x'.repeat(256) }, '/changeTrackingIdentifier maxLength')
     })
   })
 }
