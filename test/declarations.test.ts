@@ -8,7 +8,7 @@ import { startTestService, type TestService } from './support/test-service.ts'
 import { Reporter, V1 } from './support/reporting.ts'
 import { PERIOD, declarationBody, newRto, type Rto } from './support/assessing.ts'
 import { allOf, world } from './support/world.ts'
-import { assessmentCases } from './golden/assessment-cases.ts'
+import { cancelledProgramWithActiveSubject, twoStudentsOneUsi } from './golden/assessment-cases.ts'
 import { utcToday } from '../src/modules/validation/reporting-period.ts'
 
 const LATE = /more than one month after the reporting period ended; the RTO may be contacted for a reason for late reporting/
@@ -92,7 +92,7 @@ describe('declarations', () => {
   it('Declaration rejection blocking-assessment-outcomes: the Validated assessment has an Error outcome (409); a nil activity report is refused alike', async () => {
     const { reporter, assessor } = await newRto(t)
     const w = await world()
-    for (const batch of assessmentCases.DQTS10010!.failing[0]!.submitted(w, await world())) await reporter.submitted(batch)
+    for (const batch of twoStudentsOneUsi(w, await world())) await reporter.submitted(batch)
     const { status, results } = await assessor.assess()
     assert.equal(status.hasBlockingFailures, true)
     assert.ok(results.some((r) => r.AssessmentMessageLevel === 'Error'))
@@ -110,6 +110,16 @@ describe('declarations', () => {
     const { status } = await assessor.assess()
     assert.deepEqual([status.hasBlockingFailures, status.hasNonBlockingFailures], [false, true])
     assert.equal((await assessor.declare(declarationBody())).status, 200)
+  })
+
+  it('Enrolment lifecycle, Cancelled: only that enrolment changes and related enrolments stay active, so a cancelled program with a commenced subject does not block declaring', async () => {
+    const { reporter, assessor } = await newRto(t)
+    for (const batch of cancelledProgramWithActiveSubject(await world())) await reporter.submitted(batch)
+    const { status, results } = await assessor.assess()
+    assert.deepEqual(results.filter((r) => r.technicalRuleId === 'DQTS10120').map((r) => r.AssessmentMessageLevel), ['Warning', 'Warning'])
+    assert.equal(status.hasBlockingFailures, false)
+    const saved = await assessor.declare(declarationBody())
+    assert.equal(saved.status, 200, saved.text)
   })
 
   it('200 success message: saved for the reporting period and jurisdiction, on time without the late sentence', async () => {
