@@ -124,9 +124,9 @@ function declarability(run: repo.RunRow): string {
     return 'The assessment has blocking outcomes (AssessmentMessageLevel Error), so the period cannot be declared: read failed-validation-results, correct and resubmit the data, and assess again.'
   }
   if (run.has_non_blocking_failures) {
-    return 'The assessment has no blocking outcome, so the period can be declared; its Warning outcomes do not block, but read failed-validation-results and correct what is wrong.'
+    return 'The assessment has no blocking outcome, so the period can be declared; its Warning outcomes do not block, but read failed-validation-results and correct what is wrong. A Nil_activity_report is refused while enrolments with activity in the period are held.'
   }
-  return 'The assessment has no failed outcome, so the period can be declared.'
+  return 'The assessment has no failed outcome, so the period can be declared. A Nil_activity_report is refused while enrolments with activity in the period are held.'
 }
 
 async function statusOf(db: Executor, ref: repo.PeriodRef): Promise<AssessmentStatus> {
