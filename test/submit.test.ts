@@ -99,6 +99,17 @@ describe('submit and the held dataset', () => {
     assert.ok((await r.validate(again)).results.some((x) => x.errorNumber === 'BRTS02200'))
   })
 
+  it('Validation result, validationGroupingId ("one execution of one rule"): one void of a delivery location that offerings and subject enrolments use is one BRTS02180 group with the location once, and BRTS02190 does not report it again', async () => {
+    const w = await world()
+    await r.submitted(allOf(w))
+    const batch = await r.batchWith([{ segment: 'deliverylocation', body: voided(w.location) }])
+    const { results } = await r.validate(batch)
+    assert.deepEqual(results.map((x) => x.errorNumber), ['BRTS02180', 'BRTS02180', 'BRTS02180', 'BRTS02180', 'BRTS02180'])
+    assert.equal(new Set(results.map((x) => x.validationGroupingId)).size, 1)
+    assert.deepEqual(results.filter((x) => x.resourceType === 'DeliveryLocation').map((x) => x.resourceUID), [w.location.deliveryLocationUID], 'the location is listed once')
+    assert.deepEqual(results.slice(1).map((x) => x.resourceType).sort(), ['ProgramOffering', 'SubjectEnrolment', 'SubjectEnrolment', 'SubjectOffering'])
+  })
+
   it('two batches of one RTO submitted concurrently that touch the same UIDs both succeed in a serial order; the later submission wins', async () => {
     const w = await world()
     await r.submitted(allOf(w))
