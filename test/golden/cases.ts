@@ -259,6 +259,41 @@ export const goldenCases: Record<string, GoldenCases> = {
     passing: [{ name: 'voiding a held record', held: (w) => allOf(w), batch: (w) => [{ segment: 'subjectenrolment', body: voided(w.subjectEnrolment) }] }],
     failing: [{ name: 'voiding a record never submitted', batch: (w) => [{ segment: 'student', body: voided(w.student, 'remove_duplicate_record') }], expect: (results, w) => assert.equal(results[0].resourceUID, uidOf(w.student)) }],
   },
+  BRTS02210: {
+    passing: [
+      {
+        name: 'a subject offering voided as a duplicate, with the subject enrolments that depend on it voided as orphans',
+        held: (w) => allOf(w),
+        batch: (w) => [
+          { segment: 'subjectoffering', body: voided(w.subjectOffering, 'remove_duplicate_record') },
+          { segment: 'subjectenrolment', body: voided(w.subjectEnrolment, 'remove_orphaned_record') },
+          { segment: 'subjectenrolment', body: voided(w.subjectEnrolmentInProgram, 'remove_orphaned_record') },
+        ],
+      },
+      {
+        name: 'a duplicate voided while everything it references stays',
+        held: (w) => allOf(w),
+        batch: (w) => [{ segment: 'subjectenrolment', body: voided(w.subjectEnrolment, 'remove_duplicate_record') }],
+      },
+    ],
+    failing: [{
+      name: 'a subject enrolment voided as a duplicate in the same batch as the subject offering it references',
+      held: (w) => allOf(w),
+      batch: (w) => [
+        { segment: 'subjectoffering', body: voided(w.subjectOffering, 'remove_duplicate_record') },
+        { segment: 'subjectenrolment', body: voided(w.subjectEnrolment, 'remove_duplicate_record') },
+        { segment: 'subjectenrolment', body: voided(w.subjectEnrolmentInProgram, 'remove_orphaned_record') },
+      ],
+      expect: (results, w) => {
+        assert.deepEqual(results.map((r) => [r.resourceType, r.resourceUID, r.dataSource, r.accessPath, r.relatedValidationResultCount]), [
+          ['SubjectEnrolment', w.subjectEnrolment.subjectEnrolmentUID, 'Transaction_batch', ['$.voidedReason', '$.subjectOfferingUID'], 2],
+          ['SubjectOffering', w.subjectOffering.subjectOfferingUID, 'Transaction_batch', ['$.isVoided'], 2],
+        ], 'the enrolment voided as an orphan is not reported; the offering itself references nothing voided')
+        assert.equal(results[0].validationGroupingId, results[1].validationGroupingId)
+        assert.match(results[0].message, /voidedReason remove_duplicate_record, but it references SubjectOffering \S+ \(voided in this batch, at \$\.subjectOfferingUID\)/)
+      },
+    }],
+  },
   BRTS03100: {
     passing: [{ name: 'a student of another name', held: (w) => allOf(w), batch: (w) => [student(w, { changeTrackingIdentifier: 'v2' })] }],
     failing: [{

@@ -21,6 +21,7 @@ import referenceResolves from './reference-resolves.ts'
 import locationVoidReferenced from './location-void-referenced.ts'
 import voidOrphansRecord from './void-orphans-record.ts'
 import voidNeedsHeldRecord from './void-needs-held-record.ts'
+import voidReasonOrphaned from './void-reason-orphaned.ts'
 import duplicateStudent from './duplicate-student.ts'
 
 export const rules: readonly Rule[] = [
@@ -28,5 +29,5 @@ export const rules: readonly Rule[] = [
   codeInReferenceDataset, datesInOrder, finalStateNotInFuture, activityInOpenPeriod, activityBeforeFirstPeriod,
   deferralNeedsReason, subjectEnrolmentNotDeferred, cancellationNeedsReason, deferralWithCommencedSubject,
   programEnrolmentHasSubject, lifecycleHistoryKept, referenceResolves, locationVoidReferenced, voidOrphansRecord,
-  voidNeedsHeldRecord, duplicateStudent,
+  voidNeedsHeldRecord, voidReasonOrphaned, duplicateStudent,
 ]
