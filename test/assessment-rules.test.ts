@@ -31,6 +31,13 @@ describe('data quality assessment rules', () => {
     assert.equal(new Set(ids).size, ids.length)
   })
 
+  it('a rule the specification does not support does not block a declaration: DQTS10050 (one USI, one student) is the only Error rule', () => {
+    // Spec: Data quality assessment result, AssessmentMessageLevel Error (blocking) or Warning; Enrolment
+    // lifecycle, "related enrolments stay active". docs/decisions.md, Data quality assessments, Rules.
+    assert.deepEqual(assessmentRules.filter((rule) => rule.level === 'Error').map((rule) => rule.technicalRuleId), ['DQTS10050'])
+    assert.equal(assessmentRules.find((rule) => rule.technicalRuleId === 'DQTS10120')?.level, 'Warning')
+  })
+
   it('every assessment rule has at least one passing and one failing golden case, and no case names a rule that does not exist', () => {
     for (const rule of assessmentRules) {
       const cases = assessmentCases[rule.technicalRuleId]

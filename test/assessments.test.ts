@@ -9,6 +9,7 @@ import { startTestService, type TestService } from './support/test-service.ts'
 import { Reporter, type Upload } from './support/reporting.ts'
 import { PERIOD, declarationBody, newRto, type Rto } from './support/assessing.ts'
 import { allOf, uploadsOf, world } from './support/world.ts'
+import { twoStudentsOneUsi } from './golden/assessment-cases.ts'
 import { defineAssessmentRule, type AssessmentFindingRow } from '../src/modules/assessment/index.ts'
 import { currentReportingPeriod, nextPeriodOf } from '../src/modules/validation/reporting-period.ts'
 
@@ -182,6 +183,24 @@ describe('data quality assessments', () => {
     faulting.delete(rto)
     await assessor.request201()
     assert.equal((await assessor.waitForFinished()).assessmentStatus, 'Validated')
+  })
+
+  it('Validated status messages match the indicators: "cannot be declared" with an Error outcome, "can be declared" with Warnings only or none, and declaring agrees', async () => {
+    const scenarios: [string, (w: Awaited<ReturnType<typeof world>>, extra: Awaited<ReturnType<typeof world>>) => Upload[][], boolean, boolean, RegExp, number][] = [
+      ['no outcome', (w) => [newActivity(w)], false, false, /has no failed outcome, so the period can be declared/, 200],
+      ['a Warning only', (w) => [implausibleStudent(w)], false, true, /has no blocking outcome, so the period can be declared; its Warning outcomes do not block/, 200],
+      ['an Error', twoStudentsOneUsi, true, false, /has blocking outcomes \(AssessmentMessageLevel Error\), so the period cannot be declared/, 409],
+    ]
+    for (const [name, submitted, blocking, nonBlocking, message, declareStatus] of scenarios) {
+      const { reporter, assessor } = await newRto(t)
+      for (const batch of submitted(await world(), await world())) await reporter.submitted(batch)
+      const { status } = await assessor.assess()
+      assert.deepEqual([status.hasBlockingFailures, status.hasNonBlockingFailures], [blocking, nonBlocking], name)
+      const said = status.messages.join(' ')
+      assert.match(said, message, name)
+      if (blocking) assert.doesNotMatch(said, /can be declared/, `${name}: no message may say the period can be declared`)
+      assert.equal((await assessor.declare(declarationBody())).status, declareStatus, name)
+    }
   })
 
   it('a failure counts as corrected only when the data is resubmitted, a new assessment runs, and the outcome no longer appears', async () => {

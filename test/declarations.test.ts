@@ -7,8 +7,8 @@ import assert from 'node:assert/strict'
 import { startTestService, type TestService } from './support/test-service.ts'
 import { Reporter, V1 } from './support/reporting.ts'
 import { PERIOD, declarationBody, newRto, type Rto } from './support/assessing.ts'
-import { allOf, world } from './support/world.ts'
-import { assessmentCases } from './golden/assessment-cases.ts'
+import { allOf, voided, world } from './support/world.ts'
+import { cancelledProgramWithActiveSubject, twoStudentsOneUsi } from './golden/assessment-cases.ts'
 import { utcToday } from '../src/modules/validation/reporting-period.ts'
 
 const LATE = /more than one month after the reporting period ended; the RTO may be contacted for a reason for late reporting/
@@ -92,7 +92,7 @@ describe('declarations', () => {
   it('Declaration rejection blocking-assessment-outcomes: the Validated assessment has an Error outcome (409); a nil activity report is refused alike', async () => {
     const { reporter, assessor } = await newRto(t)
     const w = await world()
-    for (const batch of assessmentCases.DQTS10010!.failing[0]!.submitted(w, await world())) await reporter.submitted(batch)
+    for (const batch of twoStudentsOneUsi(w, await world())) await reporter.submitted(batch)
     const { status, results } = await assessor.assess()
     assert.equal(status.hasBlockingFailures, true)
     assert.ok(results.some((r) => r.AssessmentMessageLevel === 'Error'))
@@ -110,6 +110,16 @@ describe('declarations', () => {
     const { status } = await assessor.assess()
     assert.deepEqual([status.hasBlockingFailures, status.hasNonBlockingFailures], [false, true])
     assert.equal((await assessor.declare(declarationBody())).status, 200)
+  })
+
+  it('Enrolment lifecycle, Cancelled: only that enrolment changes and related enrolments stay active, so a cancelled program with a commenced subject does not block declaring', async () => {
+    const { reporter, assessor } = await newRto(t)
+    for (const batch of cancelledProgramWithActiveSubject(await world())) await reporter.submitted(batch)
+    const { status, results } = await assessor.assess()
+    assert.deepEqual(results.filter((r) => r.technicalRuleId === 'DQTS10120').map((r) => r.AssessmentMessageLevel), ['Warning', 'Warning'])
+    assert.equal(status.hasBlockingFailures, false)
+    const saved = await assessor.declare(declarationBody())
+    assert.equal(saved.status, 200, saved.text)
   })
 
   it('200 success message: saved for the reporting period and jurisdiction, on time without the late sentence', async () => {
@@ -141,6 +151,46 @@ describe('declarations', () => {
     assert.match(saved.json.message, /^Nil activity report saved for reporting period 202602 and jurisdiction NSW\./)
     const d = saved.json.declaration
     assert.deepEqual([d.declarationType, d.dateOfLastReportableActivity, d.declarationDueDate, d.isLate], ['Nil_activity_report', '2026-03-15', '2026-07-31', true])
+  })
+
+  it('Nil_activity_report ("had none") is refused with 409 reportable-activity-held while the period holds reportable activity (NSW 202604, activity dated 2026-10-05); a Declaration of the same data is accepted', async () => {
+    const rto = await newRto(t)
+    const { reporter, assessor } = rto
+    const w = await world()
+    await reporter.submitted(allOf(w))
+    const { status } = await assessor.assess()
+    assert.equal(status.hasBlockingFailures, false, 'the assessment itself does not block: which declaration is made decides')
+    const nil = declarationBody({ declarationType: 'Nil_activity_report', dateOfLastReportableActivity: '2026-09-30' })
+    const refused = await assessor.declare(nil)
+    assert.equal(refused.status, 409, refused.text)
+    assert.match(refused.headers.get('content-type') ?? '', /^application\/problem\+json/)
+    assert.equal(refused.json.reason, 'reportable-activity-held')
+    assert.match(refused.json.detail, new RegExp(`SubjectEnrolment ${w.subjectEnrolment.subjectEnrolmentUID} \\(a lifecycle state dated 2026-10-05\\)`))
+    assert.match(refused.json.detail, /3 enrolment\(s\) with activity in it are held/, 'two subject enrolments and the program enrolment')
+    const rows = await rowsOf(rto, `reportingPeriodNumber=${PERIOD}&jurisdiction=NSW`)
+    assert.equal(rows[0]!.declaration, null, 'nothing was stored')
+    const declared = await assessor.declare(declarationBody())
+    assert.equal(declared.status, 200, declared.text)
+  })
+
+  it('Nil_activity_report: activity only in another period or another jurisdiction, or voided, does not stop it', async () => {
+    const { reporter, assessor } = await newRto(t)
+    const w = await world()
+    await reporter.submitted(allOf(w))
+    // 202603 (July to September 2026) holds nothing: the examples' activity is in October.
+    await assessor.assess(202603)
+    assert.equal((await assessor.declare(declarationBody({ reportingPeriodNumber: 202603, declarationType: 'Nil_activity_report', dateOfLastReportableActivity: '2026-06-30' }))).status, 200)
+    await assessor.assess(PERIOD, 'VIC')
+    assert.equal((await assessor.declare(declarationBody({ jurisdiction: 'VIC', declarationType: 'Nil_activity_report', dateOfLastReportableActivity: '2026-09-30' }))).status, 200, 'the NSW activity is not VIC\'s')
+    // Voided in submission, the activity is no longer held: the period then has none.
+    await reporter.submitted([
+      { segment: 'subjectenrolment', body: voided(w.subjectEnrolment, 'remove_duplicate_record') },
+      { segment: 'subjectenrolment', body: voided(w.subjectEnrolmentInProgram, 'remove_orphaned_record') },
+      { segment: 'programenrolment', body: voided(w.programEnrolment, 'remove_duplicate_record') },
+    ])
+    await assessor.assess()
+    const saved = await assessor.declare(declarationBody({ declarationType: 'Nil_activity_report', dateOfLastReportableActivity: '2026-09-30' }))
+    assert.equal(saved.status, 200, saved.text)
   })
 
   it('the latest declaration supersedes earlier ones, which are kept but no longer current (includeSuperseded)', async () => {

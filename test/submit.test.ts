@@ -4,6 +4,7 @@
 // and the signal a submission leaves for data quality assessments.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
 import { startTestService, type TestService } from './support/test-service.ts'
 import { Reporter, minimalUnitRecord } from './support/reporting.ts'
 import { allOf, uploadsOf, voided, world } from './support/world.ts'
@@ -97,6 +98,44 @@ describe('submit and the held dataset', () => {
     // A record voided is not held any more: voiding it again is blocking (BRTS02200).
     const again = await r.batchWith([{ segment: 'deliverylocation', body: voided(w.location, 'remove_duplicate_record') }])
     assert.ok((await r.validate(again)).results.some((x) => x.errorNumber === 'BRTS02200'))
+  })
+
+  it('Validation result, validationGroupingId ("one execution of one rule"): one void of a delivery location that offerings and subject enrolments use is one BRTS02180 group with the location once, and BRTS02190 does not report it again', async () => {
+    const w = await world()
+    await r.submitted(allOf(w))
+    const batch = await r.batchWith([{ segment: 'deliverylocation', body: voided(w.location) }])
+    const { results } = await r.validate(batch)
+    assert.deepEqual(results.map((x) => x.errorNumber), ['BRTS02180', 'BRTS02180', 'BRTS02180', 'BRTS02180', 'BRTS02180'])
+    assert.equal(new Set(results.map((x) => x.validationGroupingId)).size, 1)
+    assert.deepEqual(results.filter((x) => x.resourceType === 'DeliveryLocation').map((x) => x.resourceUID), [w.location.deliveryLocationUID], 'the location is listed once')
+    assert.deepEqual(results.slice(1).map((x) => x.resourceType).sort(), ['ProgramOffering', 'SubjectEnrolment', 'SubjectEnrolment', 'SubjectOffering'])
+  })
+
+  it('voidedReason remove_orphaned_record (Standard workflow 3): a record voided after the record it references was voided is an orphan too, and remove_duplicate_record is blocking (BRTS02210, the voided record Previously_submitted_data)', async () => {
+    const w = await world()
+    await r.submitted(allOf(w))
+    // An SMS prepares a void of the enrolment from its old copy, still pointing at the first offering.
+    const stale = await r.batchWith([{ segment: 'subjectenrolment', body: voided(w.subjectEnrolment, 'remove_duplicate_record') }])
+    // Meanwhile the enrolments move to a new offering and the first offering is voided, and submitted.
+    const moved = { ...w.subjectOffering, subjectOfferingUID: randomUUID(), subjectOfferingIdentifier: 'BSBCRT411-26T4B' }
+    const at = { subjectOfferingUID: moved.subjectOfferingUID }
+    await r.submitted([
+      { segment: 'subjectoffering', body: moved },
+      { segment: 'subjectenrolment', body: { ...w.subjectEnrolment, ...at } },
+      { segment: 'subjectenrolment', body: { ...w.subjectEnrolmentInProgram, ...at } },
+      { segment: 'subjectoffering', body: voided(w.subjectOffering, 'remove_duplicate_record') },
+    ])
+    const { status, results } = await r.validate(stale)
+    assert.equal(status.hasBlockingValidationFailures, true)
+    const own = results.filter((x) => x.errorNumber === 'BRTS02210')
+    assert.deepEqual(own.map((x) => [x.resourceType, x.resourceUID, x.dataSource, x.accessPath]), [
+      ['SubjectEnrolment', w.subjectEnrolment.subjectEnrolmentUID, 'Transaction_batch', ['$.voidedReason', '$.subjectOfferingUID']],
+      ['SubjectOffering', w.subjectOffering.subjectOfferingUID, 'Previously_submitted_data', ['$.isVoided']],
+    ])
+    assert.match(own[0]!.message, /already voided in submission/)
+    // Voided as an orphan instead, it passes this rule.
+    await r.upload(stale, [{ segment: 'subjectenrolment', body: voided(w.subjectEnrolment, 'remove_orphaned_record') }])
+    assert.deepEqual((await r.validate(stale)).results.filter((x) => x.errorNumber === 'BRTS02210'), [])
   })
 
   it('two batches of one RTO submitted concurrently that touch the same UIDs both succeed in a serial order; the later submission wins', async () => {

@@ -51,7 +51,7 @@ export const assessmentCases: Record<string, AssessmentCases> = {
         programEnrolment(w, { commencementDate: '2026-07-01', lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: '2026-07-01' }] }),
         inProgram(w, { activityStartDate: '2026-07-01', activityEndDate: '2026-09-20', lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: '2026-07-01' }], ...achieved })]],
       expect: (results, w) => {
-        assert.deepEqual(results.map((r) => [r.resourceType, r.resourceUID, r.AssessmentMessageLevel]), [['ProgramEnrolment', w.programEnrolment.programEnrolmentUID, 'Error']])
+        assert.deepEqual(results.map((r) => [r.resourceType, r.resourceUID, r.AssessmentMessageLevel]), [['ProgramEnrolment', w.programEnrolment.programEnrolmentUID, 'Warning']])
         assert.equal(results[0].changeTrackingIdentifier, w.programEnrolment.changeTrackingIdentifier)
         assert.equal(results[0].dataOwner, true)
       },
@@ -143,7 +143,7 @@ export const assessmentCases: Record<string, AssessmentCases> = {
     failing: [{
       name: 'training ended in early October, no outcome',
       submitted: (w) => [[...base(w), subjectEnrolment(w, { activityStartDate: '2026-07-01', activityEndDate: '2026-10-10', lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: '2026-07-01' }] })]],
-      expect: (results) => assert.equal(results[0].AssessmentMessageLevel, 'Error'),
+      expect: (results) => assert.equal(results[0].AssessmentMessageLevel, 'Warning'),
     }],
   },
   DQTS10110: {
@@ -168,10 +168,18 @@ export const assessmentCases: Record<string, AssessmentCases> = {
         oneGroupOf(2)(results)
         assert.deepEqual(results.map((r) => r.resourceType).sort(), ['ProgramEnrolment', 'SubjectEnrolment'])
         assert.ok(results.some((r) => r.resourceUID === w.subjectEnrolmentInProgram.subjectEnrolmentUID))
+        // Spec, Enrolment lifecycle: a cancellation changes only that enrolment; related enrolments stay active.
+        assert.ok(results.every((r) => r.AssessmentMessageLevel === 'Warning'))
       },
     }],
   },
 }
+
+/** A program cancelled in November whose subject enrolment stays Commenced (DQTS10120's failing case). */
+export const cancelledProgramWithActiveSubject = (w: World): Upload[][] => assessmentCases.DQTS10120!.failing[0]!.submitted(w, w)
+
+/** Two student records with one USI (DQTS10050's failing case, the blocking one). */
+export const twoStudentsOneUsi = (w: World, extra: World): Upload[][] => assessmentCases.DQTS10050!.failing[0]!.submitted(w, extra)
 
 function currentPeriod(): number {
   const today = new Date().toISOString().slice(0, 10)

@@ -2,6 +2,7 @@
 // test/business-rules.test.ts runs each case through the real service (held records are submitted
 // first, then the batch is validated) and fails when a rule in the catalogue has no cases here.
 import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
 import type { Upload } from '../support/reporting.ts'
 import { allOf, uidOf, uploadsOf, voided, type World } from '../support/world.ts'
 
@@ -24,6 +25,13 @@ const without = (body: Record<string, unknown>, ...fields: string[]) => Object.f
 const enrolmentWith = (w: World, name: 'subjectEnrolment' | 'programEnrolment' | 'subjectEnrolmentInProgram', changes: Record<string, unknown>): Upload =>
   ({ segment: name === 'programEnrolment' ? 'programenrolment' : 'subjectenrolment', body: { ...w[name], ...changes } })
 const commenced = { studentStatus: 'Commenced', studentActivityDate: '2026-10-05' }
+
+/** The spec's BRTS02180 example: one subject enrolment at the location, offerings that name no location. */
+const specExampleHeld = (w: World): Upload[] => [
+  ...uploadsOf(w, 'student', 'location', 'subject'),
+  { segment: 'subjectoffering', body: without(w.subjectOffering, 'deliveryLocationUID') },
+  ...uploadsOf(w, 'subjectEnrolment'),
+]
 
 export const goldenCases: Record<string, GoldenCases> = {
   BRTS01180: {
@@ -195,28 +203,60 @@ export const goldenCases: Record<string, GoldenCases> = {
     }],
   },
   BRTS02180: {
-    passing: [{
-      name: 'a location voided together with the subject enrolments at it',
-      held: (w) => allOf(w),
-      batch: (w) => [
-        { segment: 'deliverylocation', body: voided(w.location) },
-        { segment: 'subjectenrolment', body: voided(w.subjectEnrolment) },
-        { segment: 'subjectenrolment', body: voided(w.subjectEnrolmentInProgram) },
-      ],
-    }],
-    failing: [{
-      name: 'a location voided while held subject enrolments use it',
-      held: (w) => allOf(w),
-      batch: (w) => [{ segment: 'deliverylocation', body: voided(w.location) }],
-      expect: (results, w) => {
-        assert.equal(new Set(results.map((r) => r.validationGroupingId)).size, 1)
-        assert.deepEqual(results.map((r) => [r.resourceType, r.dataSource, r.relatedValidationResultCount]), [
-          ['DeliveryLocation', 'Transaction_batch', 3], ['SubjectEnrolment', 'Previously_submitted_data', 3], ['SubjectEnrolment', 'Previously_submitted_data', 3],
-        ])
-        assert.equal(results[0].resourceUID, w.location.deliveryLocationUID)
-        assert.deepEqual(results[1].accessPath, ['$.locations[0].deliveryLocationUID'])
+    passing: [
+      {
+        name: 'a location voided after its offerings and subject enrolments moved to another location in the same batch',
+        held: (w) => allOf(w),
+        batch: (w) => {
+          const at = { deliveryLocationUID: randomUUID() }
+          const moved = { ...w.location, ...at, deliveryLocationIdentifier: 'PARRA', changeTrackingIdentifier: 'location-2' }
+          return [
+            { segment: 'deliverylocation', body: moved },
+            { segment: 'deliverylocation', body: voided(w.location, 'remove_duplicate_record') },
+            { segment: 'subjectoffering', body: { ...w.subjectOffering, ...at } },
+            { segment: 'programoffering', body: { ...w.programOffering, ...at } },
+            enrolmentWith(w, 'subjectEnrolment', { locations: [{ ...w.subjectEnrolment.locations[0], ...at }] }),
+            enrolmentWith(w, 'subjectEnrolmentInProgram', { locations: [{ ...w.subjectEnrolmentInProgram.locations[0], ...at }] }),
+          ]
+        },
       },
-    }],
+      {
+        name: 'the spec\'s example corrected: the location voided together with the one subject enrolment at it',
+        held: (w) => specExampleHeld(w),
+        batch: (w) => [{ segment: 'deliverylocation', body: voided(w.location) }, { segment: 'subjectenrolment', body: voided(w.subjectEnrolment) }],
+      },
+    ],
+    failing: [
+      {
+        name: 'the spec\'s example: a location voided while one held subject enrolment uses it is one group of two',
+        held: (w) => specExampleHeld(w),
+        batch: (w) => [{ segment: 'deliverylocation', body: voided(w.location) }],
+        expect: (results, w) => {
+          assert.deepEqual(results.map((r) => [r.resourceType, r.resourceUID, r.dataSource, r.relatedValidationResultCount]), [
+            ['DeliveryLocation', w.location.deliveryLocationUID, 'Transaction_batch', 2],
+            ['SubjectEnrolment', w.subjectEnrolment.subjectEnrolmentUID, 'Previously_submitted_data', 2],
+          ])
+          assert.equal(results[0].validationGroupingId, results[1].validationGroupingId)
+          assert.deepEqual(results[1].accessPath, ['$.locations[0].deliveryLocationUID'])
+        },
+      },
+      {
+        name: 'a location voided while held offerings and subject enrolments use it is one group: the location once, then every record to change',
+        held: (w) => allOf(w),
+        batch: (w) => [{ segment: 'deliverylocation', body: voided(w.location) }],
+        expect: (results, w) => {
+          assert.equal(new Set(results.map((r) => r.validationGroupingId)).size, 1)
+          assert.deepEqual(results.map((r) => [r.resourceType, r.resourceUID, r.dataSource, r.relatedValidationResultCount]), [
+            ['DeliveryLocation', w.location.deliveryLocationUID, 'Transaction_batch', 5],
+            ['ProgramOffering', w.programOffering.programOfferingUID, 'Previously_submitted_data', 5],
+            ...[w.subjectEnrolment, w.subjectEnrolmentInProgram].map((e) => ['SubjectEnrolment', e.subjectEnrolmentUID, 'Previously_submitted_data', 5]).sort((a, b) => String(a[1]).localeCompare(String(b[1]))),
+            ['SubjectOffering', w.subjectOffering.subjectOfferingUID, 'Previously_submitted_data', 5],
+          ])
+          assert.match(results[0].message, /4 record\(s\) still reference it/)
+          assert.deepEqual(results.find((r) => r.resourceType === 'SubjectOffering').accessPath, ['$.deliveryLocationUID'])
+        },
+      },
+    ],
   },
   BRTS02190: {
     passing: [{ name: 'voiding a subject enrolment nothing references', held: (w) => allOf(w), batch: (w) => [{ segment: 'subjectenrolment', body: voided(w.subjectEnrolment) }] }],
@@ -234,6 +274,41 @@ export const goldenCases: Record<string, GoldenCases> = {
   BRTS02200: {
     passing: [{ name: 'voiding a held record', held: (w) => allOf(w), batch: (w) => [{ segment: 'subjectenrolment', body: voided(w.subjectEnrolment) }] }],
     failing: [{ name: 'voiding a record never submitted', batch: (w) => [{ segment: 'student', body: voided(w.student, 'remove_duplicate_record') }], expect: (results, w) => assert.equal(results[0].resourceUID, uidOf(w.student)) }],
+  },
+  BRTS02210: {
+    passing: [
+      {
+        name: 'a subject offering voided as a duplicate, with the subject enrolments that depend on it voided as orphans',
+        held: (w) => allOf(w),
+        batch: (w) => [
+          { segment: 'subjectoffering', body: voided(w.subjectOffering, 'remove_duplicate_record') },
+          { segment: 'subjectenrolment', body: voided(w.subjectEnrolment, 'remove_orphaned_record') },
+          { segment: 'subjectenrolment', body: voided(w.subjectEnrolmentInProgram, 'remove_orphaned_record') },
+        ],
+      },
+      {
+        name: 'a duplicate voided while everything it references stays',
+        held: (w) => allOf(w),
+        batch: (w) => [{ segment: 'subjectenrolment', body: voided(w.subjectEnrolment, 'remove_duplicate_record') }],
+      },
+    ],
+    failing: [{
+      name: 'a subject enrolment voided as a duplicate in the same batch as the subject offering it references',
+      held: (w) => allOf(w),
+      batch: (w) => [
+        { segment: 'subjectoffering', body: voided(w.subjectOffering, 'remove_duplicate_record') },
+        { segment: 'subjectenrolment', body: voided(w.subjectEnrolment, 'remove_duplicate_record') },
+        { segment: 'subjectenrolment', body: voided(w.subjectEnrolmentInProgram, 'remove_orphaned_record') },
+      ],
+      expect: (results, w) => {
+        assert.deepEqual(results.map((r) => [r.resourceType, r.resourceUID, r.dataSource, r.accessPath, r.relatedValidationResultCount]), [
+          ['SubjectEnrolment', w.subjectEnrolment.subjectEnrolmentUID, 'Transaction_batch', ['$.voidedReason', '$.subjectOfferingUID'], 2],
+          ['SubjectOffering', w.subjectOffering.subjectOfferingUID, 'Transaction_batch', ['$.isVoided'], 2],
+        ], 'the enrolment voided as an orphan is not reported; the offering itself references nothing voided')
+        assert.equal(results[0].validationGroupingId, results[1].validationGroupingId)
+        assert.match(results[0].message, /voidedReason remove_duplicate_record, but it references SubjectOffering \S+ \(voided in this batch, at \$\.subjectOfferingUID\)/)
+      },
+    }],
   },
   BRTS03100: {
     passing: [{ name: 'a student of another name', held: (w) => allOf(w), batch: (w) => [student(w, { changeTrackingIdentifier: 'v2' })] }],

@@ -138,17 +138,13 @@ describe('vetrs CLI', () => {
     const refused = await vetrs('declare', '--period', '202604', '--name', 'A', '--email', 'a@b', '--accept')
     assert.equal(refused.code, 1)
     assert.match(refused.stderr, /reason: assessment-not-requested/)
-    // A program commenced in July whose only subject ended in September: DQTS10010, an Error.
-    const w = await world()
-    const lifecycle = [{ studentStatus: 'Commenced', studentActivityDate: '2026-07-01' }]
-    const dir = await folderOf([w.student, w.location, w.subject, w.subjectOffering, w.program, w.programOffering,
-      { ...w.programEnrolment, commencementDate: '2026-07-01', lifecycle },
-      { ...w.subjectEnrolmentInProgram, activityStartDate: '2026-07-01', activityEndDate: '2026-09-20', lifecycle, outcome: { outcomeIdentifierNational: 'Competency_achieved' } }], 'blocking')
+    // Two student records with one USI: DQTS10050, the blocking (Error) assessment rule.
+    const dir = await folderOf([...Object.values(await world()), ...Object.values(await world())], 'blocking')
     await vetrs('upload', dir)
     assert.equal((await vetrs('submit')).code, 0)
     const assessed = await vetrs('assess', '--period', '202604')
     assert.equal(assessed.code, 3, assessed.stderr)
-    assert.match(assessed.stdout, /DQTS10010/)
+    assert.match(assessed.stdout, /DQTS10050/)
     const blocked = await vetrs('declare', '--period', '202604', '--name', 'A', '--email', 'a@b', '--accept')
     assert.equal(blocked.code, 3)
     assert.match(blocked.stderr, /reason: blocking-assessment-outcomes/)

@@ -110,16 +110,12 @@ describe('SDK workflows', () => {
 
   it('assessAndDeclare: blocking outcomes stop it before declaring, with the outcomes grouped by AssessmentGroupingId', async () => {
     const sdk = sdkFor(t.baseUrl, await newRto(t))
-    const { w } = await recordsOf()
-    // A program commenced in July whose only subject ended in September: DQTS10010 (Error).
-    const records = [w.student, w.location, w.subject, w.subjectOffering, w.program, w.programOffering,
-      { ...w.programEnrolment, commencementDate: '2026-07-01', lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: '2026-07-01' }] },
-      { ...w.subjectEnrolmentInProgram, activityStartDate: '2026-07-01', activityEndDate: '2026-09-20', lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: '2026-07-01' }], outcome: { outcomeIdentifierNational: 'Competency_achieved' } },
-    ] as ResourceRecord[]
+    // Two student records with one USI: DQTS10050, the blocking (Error) assessment rule.
+    const records = [...(await recordsOf()).records, ...(await recordsOf()).records]
     assert.equal((await sdk.submit(records, { jurisdiction: 'NSW' })).submitted?.status, 'Submitted')
     const outcome = await sdk.assessAndDeclare({ jurisdiction: 'NSW', reportingPeriod: 202604, RTOUserName: 'Alex Citizen', RTOUserEmailAddress: 'alex@example.edu.au' })
     assert.equal(outcome.declaration, null)
-    assert.deepEqual(outcome.blocking.flatMap((g) => g.results.map((r) => r.technicalRuleId)), ['DQTS10010'])
+    assert.deepEqual(outcome.blocking.flatMap((g) => g.results.map((r) => r.technicalRuleId)), ['DQTS10050', 'DQTS10050'])
     await assert.rejects(sdk.declare({ reportingPeriodNumber: 202604, jurisdiction: 'NSW', declarationType: 'Declaration', RTOAcceptanceOfDeclaration: true, RTOUserName: 'A', RTOUserEmailAddress: 'a@b' }),
       (error: unknown) => error instanceof ServiceError && error.status === 409 && error.reason === 'blocking-assessment-outcomes')
   })

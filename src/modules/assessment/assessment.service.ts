@@ -111,8 +111,22 @@ function nextStep(status: AssessmentStatusValue): string {
     case 'Required': return 'Request an assessment (POST .../validate) and wait until it is Validated.'
     case 'Queued': case 'In Progress': return 'Poll GET .../validate until the assessment is Validated.'
     case 'Fault': return 'The last assessment failed for a technical reason; request a new one (POST .../validate).'
-    case 'Validated': return 'Read failed-validation-results; with no Error outcome the period can be declared.'
+    case 'Validated': return 'Read failed-validation-results.'
   }
+}
+
+/**
+ * What a Validated assessment's outcomes mean for declaring, from its indicators: the message must
+ * match hasBlockingFailures (an Error outcome stops a declaration), never contradict it.
+ */
+function declarability(run: repo.RunRow): string {
+  if (run.has_blocking_failures) {
+    return 'The assessment has blocking outcomes (AssessmentMessageLevel Error), so the period cannot be declared: read failed-validation-results, correct and resubmit the data, and assess again.'
+  }
+  if (run.has_non_blocking_failures) {
+    return 'The assessment has no blocking outcome, so the period can be declared; its Warning outcomes do not block, but read failed-validation-results and correct what is wrong. A Nil_activity_report is refused while enrolments with activity in the period are held.'
+  }
+  return 'The assessment has no failed outcome, so the period can be declared. A Nil_activity_report is refused while enrolments with activity in the period are held.'
 }
 
 async function statusOf(db: Executor, ref: repo.PeriodRef): Promise<AssessmentStatus> {
@@ -125,7 +139,7 @@ async function statusOf(db: Executor, ref: repo.PeriodRef): Promise<AssessmentSt
   else if (latest.status === 'Fault') messages.push('The latest assessment stopped on a technical error; no results of it were kept.')
   else if (status === 'Required') messages.push('Data was submitted for this period after the latest assessment began, so its results may be out of date.')
   if (completed && status !== 'Validated') messages.push(`The results of the assessment completed at ${new Date(completed.completed_at!).toISOString()} stay readable.`)
-  messages.push(nextStep(status))
+  messages.push(status === 'Validated' && completed ? declarability(completed) : nextStep(status))
   return {
     reportingPeriodNumber: ref.period,
     jurisdiction: ref.jurisdiction as AssessmentStatus['jurisdiction'],

@@ -3,6 +3,7 @@
 import { sql, type Selectable } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
 import type { DeclarationType } from './due-dates.ts'
+import { programEnrolmentsInPeriod, subjectEnrolmentsInPeriod, type AssessmentScope } from '../assessment/index.ts'
 
 export interface DeclarationTable {
   rto_id: string
@@ -53,4 +54,42 @@ export async function knownJurisdictions(db: Executor, rto: string): Promise<str
     SELECT jurisdiction FROM reporting_period_submission WHERE rto_id = ${rto}
     UNION SELECT jurisdiction FROM declaration WHERE rto_id = ${rto}`.execute(db)
   return result.rows.map((row) => row.jurisdiction)
+}
+
+/** A held enrolment with activity in a period: what makes a nil activity report untrue. */
+export interface HeldActivity {
+  resource_type: 'SubjectEnrolment' | 'ProgramEnrolment'
+  resource_uid: string
+  change_tracking_identifier: string | null
+  /** The earliest lifecycle state dated in the period (YYYY-MM-DD), if any. */
+  first_state_date: string | null
+  activity_start_date: string | null
+  activity_end_date: string | null
+  total: number
+}
+
+/**
+ * Reportable activity the RTO holds for a period under a jurisdiction, as the assessment counts it:
+ * enrolments in submission reported under the jurisdiction with a lifecycle state dated in the
+ * period, subject enrolments whose training overlaps it, and program enrolments of those. The first
+ * few by date, each with the total.
+ */
+export async function heldActivityInPeriod(db: Executor, scope: AssessmentScope, limit: number): Promise<HeldActivity[]> {
+  const firstState = (alias: string) => sql`(
+    SELECT min(l.value->>'studentActivityDate') FROM jsonb_array_elements(${sql.raw(alias)}.body->'lifecycle') AS l(value)
+     WHERE l.value->>'studentActivityDate' BETWEEN ${scope.periodStart} AND ${scope.periodEnd})`
+  const result = await sql<HeldActivity>`
+    WITH activity AS (
+      SELECT 'SubjectEnrolment' AS resource_type, se.uid AS resource_uid, se.ctid AS change_tracking_identifier, ${firstState('se')} AS first_state_date,
+             se.body->>'activityStartDate' AS activity_start_date, se.body->>'activityEndDate' AS activity_end_date
+        FROM ${subjectEnrolmentsInPeriod(scope)} AS se
+      UNION ALL
+      SELECT 'ProgramEnrolment', pe.uid, pe.ctid, ${firstState('pe')}, NULL, NULL
+        FROM ${programEnrolmentsInPeriod(scope)} AS pe)
+    SELECT resource_type, resource_uid::text AS resource_uid, change_tracking_identifier, first_state_date, activity_start_date, activity_end_date,
+           (count(*) OVER ())::int AS total
+      FROM activity
+     ORDER BY coalesce(first_state_date, greatest(activity_start_date, ${scope.periodStart})), resource_type DESC, resource_uid
+     LIMIT ${limit}`.execute(db)
+  return result.rows
 }

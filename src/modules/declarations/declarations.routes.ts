@@ -12,7 +12,7 @@ import { DeclarationPage, DeclarationQuery, DeclarationRequest, DeclarationSaved
 import * as service from './declarations.service.ts'
 
 const tags = ['Declarations']
-const REFUSALS = 'Refused with 409 problem details naming the reason: assessment-not-requested (no data quality assessment exists for the period), assessment-not-validated (its status is not Validated), blocking-assessment-outcomes (its results include an Error).'
+const REFUSALS = 'Refused with 409 problem details naming the reason: assessment-not-requested (no data quality assessment exists for the period), assessment-not-validated (its status is not Validated), blocking-assessment-outcomes (its results include an Error), reportable-activity-held (a Nil_activity_report while enrolments with activity in the period are held).'
 const EXPERIMENTAL = 'Maturity level 2 (experimental): caveats and changes are possible (spec: Versioning 3).'
 
 export function registerDeclarationRoutes(fastify: FastifyInstance, db: Db): void {
@@ -24,7 +24,7 @@ export function registerDeclarationRoutes(fastify: FastifyInstance, db: Db): voi
     schema: {
       tags, body: DeclarationRequest, summary: 'Declare a reporting period (or report nil activity)',
       description: `200 with a message saying the declaration was saved for the period and jurisdiction (and, when made more than one month after the period ended, that the RTO may be contacted for a reason for late reporting). The latest declaration of a period supersedes earlier ones; nothing is locked. ${REFUSALS} ${EXPERIMENTAL}`,
-      response: { 200: DeclarationSaved, 409: problemResponse('The period is not ready to declare (reason assessment-not-requested, assessment-not-validated or blocking-assessment-outcomes).') },
+      response: { 200: DeclarationSaved, 409: problemResponse('The period is not ready to declare (reason assessment-not-requested, assessment-not-validated, blocking-assessment-outcomes or reportable-activity-held).') },
     },
   }, async (request) => service.declare(db, actorOf(request), request.body))
 
@@ -33,7 +33,7 @@ export function registerDeclarationRoutes(fastify: FastifyInstance, db: Db): voi
     schema: {
       tags, params: PeriodParams, body: PeriodDeclarationRequest, summary: 'Declare the reporting period in the path',
       description: `Same as POST /declaration, with the period and jurisdiction taken from the path; the body may leave them out, and if it gives them they must agree with the path. ${REFUSALS} ${EXPERIMENTAL}`,
-      response: { 200: DeclarationSaved, 409: problemResponse('The period is not ready to declare (reason assessment-not-requested, assessment-not-validated or blocking-assessment-outcomes).') },
+      response: { 200: DeclarationSaved, 409: problemResponse('The period is not ready to declare (reason assessment-not-requested, assessment-not-validated, blocking-assessment-outcomes or reportable-activity-held).') },
     },
   }, async (request) => service.declareForPeriod(db, actorOf(request), request.params, request.body))
 

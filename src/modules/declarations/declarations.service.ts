@@ -3,13 +3,13 @@
 // assessment is Validated without blocking outcomes; the latest one supersedes earlier ones, and it
 // locks nothing. Decisions: docs/decisions.md, Declarations.
 import { randomUUID } from 'node:crypto'
-import type { Db } from '../../platform/db/database.ts'
+import type { Db, Executor } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
-import { StructuralError, type FieldError } from '../../platform/http/problem.ts'
+import { ConflictError, StructuralError, type FieldError } from '../../platform/http/problem.ts'
 import { toPage, type Page } from '../../platform/http/paging.ts'
 import { Jurisdictions } from '../../platform/http/types.ts'
 import { declarationReadiness, type PeriodRef } from '../assessment/index.ts'
-import { FIRST_REPORTING_PERIOD, firstDayOf, nextPeriodOf, reportingPeriodOf, unsupportedPeriodReason, utcToday } from '../validation/reporting-period.ts'
+import { FIRST_REPORTING_PERIOD, firstDayOf, lastDayOf, nextPeriodOf, reportingPeriodOf, unsupportedPeriodReason, utcToday } from '../validation/reporting-period.ts'
 import { declarationDueDate, isLate, type DeclarationType } from './due-dates.ts'
 import * as repo from './declarations.repo.ts'
 import { lockPeriod } from '../assessment/assessment.repo.ts'
@@ -55,6 +55,7 @@ async function save(db: Db, actor: Actor, body: PeriodDeclarationRequest, period
     await lockPeriod(tx, ref) // a declaration and an assessment request of the period do not interleave
     const readiness = await declarationReadiness(tx, ref)
     if ('refusal' in readiness) throw readiness.refusal
+    if (body.declarationType === 'Nil_activity_report') await refuseNilWithActivity(tx, ref)
     return repo.insertCurrent(tx, {
       rto_id: actor.rto, declaration_id: randomUUID(), jurisdiction, reporting_period: period,
       declaration_type: body.declarationType, date_of_last_reportable_activity: lastActivity ?? null,
@@ -68,6 +69,34 @@ async function save(db: Db, actor: Actor, body: PeriodDeclarationRequest, period
     ? ' It was made more than one month after the reporting period ended; the RTO may be contacted for a reason for late reporting.'
     : ''
   return { message: `${kind} saved for reporting period ${period} and jurisdiction ${jurisdiction}.${late}`, declaration }
+}
+
+const NAMED_ACTIVITY = 5
+
+/**
+ * A nil activity report says the RTO had no reportable activity in the period. Held enrolments with
+ * activity in it make that untrue: 409 reportable-activity-held, naming them. Checked in the
+ * declaration's transaction, after readiness: a Validated assessment means nothing was submitted for
+ * the period since it began, so this is the data the assessment saw. Decisions: docs/decisions.md,
+ * Declarations, Refusals.
+ */
+async function refuseNilWithActivity(tx: Executor, ref: PeriodRef): Promise<void> {
+  const periodStart = firstDayOf(ref.period)
+  const periodEnd = lastDayOf(ref.period)
+  const today = utcToday()
+  const held = await repo.heldActivityInPeriod(tx, { ...ref, periodStart, periodEnd, asAt: today < periodEnd ? today : periodEnd }, NAMED_ACTIVITY)
+  if (held.length === 0) return
+  const total = held[0]!.total
+  const named = held.map((row) => {
+    const when = row.first_state_date
+      ? `a lifecycle state dated ${row.first_state_date}`
+      : `training from ${row.activity_start_date} to ${row.activity_end_date}`
+    return `${row.resource_type} ${row.resource_uid} (${when})`
+  })
+  const more = total > named.length ? `, and ${total - named.length} more` : ''
+  throw new ConflictError('reportable-activity-held',
+    `A Nil_activity_report says there was no reportable activity in ${ref.jurisdiction} ${ref.period} (${periodStart} to ${periodEnd}), but ${total} enrolment(s) with activity in it are held: ${named.join('; ')}${more}. `
+    + 'Make a Declaration for the period instead, or, if that activity was reported in error, void it (or correct its dates), submit, assess again, then report nil activity.')
 }
 
 function toRecord(row: repo.DeclarationRow): DeclarationRecord {

@@ -2955,7 +2955,7 @@ export interface paths {
     };
     /**
      * Declare a reporting period (or report nil activity)
-     * @description 200 with a message saying the declaration was saved for the period and jurisdiction (and, when made more than one month after the period ended, that the RTO may be contacted for a reason for late reporting). The latest declaration of a period supersedes earlier ones; nothing is locked. Refused with 409 problem details naming the reason: assessment-not-requested (no data quality assessment exists for the period), assessment-not-validated (its status is not Validated), blocking-assessment-outcomes (its results include an Error). Maturity level 2 (experimental): caveats and changes are possible (spec: Versioning 3).
+     * @description 200 with a message saying the declaration was saved for the period and jurisdiction (and, when made more than one month after the period ended, that the RTO may be contacted for a reason for late reporting). The latest declaration of a period supersedes earlier ones; nothing is locked. Refused with 409 problem details naming the reason: assessment-not-requested (no data quality assessment exists for the period), assessment-not-validated (its status is not Validated), blocking-assessment-outcomes (its results include an Error), reportable-activity-held (a Nil_activity_report while enrolments with activity in the period are held). Maturity level 2 (experimental): caveats and changes are possible (spec: Versioning 3).
      */
     post: {
       /** @description a declaration or nil activity report for one reporting period and jurisdiction (spec: Declaration) */
@@ -3037,7 +3037,7 @@ export interface paths {
   "/vet-provider/v1/reporting-period/{jurisdiction}/{ReportingPeriodNumber}/declaration": {
     /**
      * Declare the reporting period in the path
-     * @description Same as POST /declaration, with the period and jurisdiction taken from the path; the body may leave them out, and if it gives them they must agree with the path. Refused with 409 problem details naming the reason: assessment-not-requested (no data quality assessment exists for the period), assessment-not-validated (its status is not Validated), blocking-assessment-outcomes (its results include an Error). Maturity level 2 (experimental): caveats and changes are possible (spec: Versioning 3).
+     * @description Same as POST /declaration, with the period and jurisdiction taken from the path; the body may leave them out, and if it gives them they must agree with the path. Refused with 409 problem details naming the reason: assessment-not-requested (no data quality assessment exists for the period), assessment-not-validated (its status is not Validated), blocking-assessment-outcomes (its results include an Error), reportable-activity-held (a Nil_activity_report while enrolments with activity in the period are held). Maturity level 2 (experimental): caveats and changes are possible (spec: Versioning 3).
      */
     post: {
       parameters: {

@@ -1,5 +1,7 @@
-// DQTS10120: when a program enrolment is cancelled, its subject enrolments still in training are
-// cancelled or finished too; otherwise the data reports activity in a program the student has left.
+// DQTS10120 (Warning): a program enrolment Cancelled while subject enrolments under it are still in
+// training. The spec allows exactly this ("Only that enrolment changes; related enrolments stay
+// active"), so it never blocks: it asks the RTO to confirm that the student really continues those
+// subjects, since a forgotten subject cancellation reports activity that did not happen.
 import { sql } from 'kysely'
 import { defineAssessmentRule, type AssessmentFindingRow } from '../assessment-rule.ts'
 import { held, statusAsAt, subjectEnrolmentsInPeriod } from './sql.ts'
@@ -7,11 +9,11 @@ import { held, statusAsAt, subjectEnrolmentsInPeriod } from './sql.ts'
 export default defineAssessmentRule({
   technicalRuleId: 'DQTS10120',
   ruleId: 'DQBR00112',
-  level: 'Error',
+  level: 'Warning',
   resourceTypes: ['ProgramEnrolment', 'SubjectEnrolment'],
-  title: 'No subject is still in training under a cancelled program',
-  description: 'A program enrolment Cancelled at the end of the period has no subject enrolment of the period that is Commenced at the end of the period without a final outcome (outcome missing, Continuing or Not_yet_started). The program enrolment and those subject enrolments are reported together.',
-  correctiveAction: 'Submit the subject enrolments with their Cancelled state or final outcome, or correct the program enrolment\'s lifecycle if it was not cancelled.',
+  title: 'Subject enrolments still in training under a cancelled program',
+  description: 'A program enrolment Cancelled at the end of the period has no subject enrolment of the period that is Commenced at the end of the period without a final outcome (outcome missing, Continuing or Not_yet_started). The program enrolment and those subject enrolments are reported together. A Warning: cancelling a program enrolment changes only that enrolment, and its subject enrolments may rightly stay active.',
+  correctiveAction: 'If the student continues these subjects, nothing needs to change. If the student left them, submit the subject enrolments with their Cancelled state or final outcome; if the program was not cancelled, correct its lifecycle.',
   query: (scope) => sql<AssessmentFindingRow>`
     WITH open_subjects AS (
       SELECT pe.uid AS pe_uid, pe.ctid AS pe_ctid, pe.client AS pe_client, se.uid AS se_uid, se.ctid AS se_ctid, se.client AS se_client
@@ -22,7 +24,7 @@ export default defineAssessmentRule({
          AND ${statusAsAt('se', scope.periodEnd)} = 'Commenced'
          AND coalesce(se.body->'outcome'->>'outcomeIdentifierNational', 'Continuing') IN ('Continuing', 'Not_yet_started'))
     SELECT DISTINCT pe_uid::text AS group_key, 'ProgramEnrolment' AS resource_type, pe_uid AS resource_uid, pe_ctid AS change_tracking_identifier,
-           pe_client AS submitted_by_client, 'the program enrolment is Cancelled but subject enrolments of it are still Commenced without a final outcome.' AS message
+           pe_client AS submitted_by_client, 'the program enrolment is Cancelled while subject enrolments of it are still Commenced without a final outcome; confirm the student continues them.' AS message
       FROM open_subjects
     UNION ALL
     SELECT pe_uid::text, 'SubjectEnrolment', se_uid, se_ctid, se_client,

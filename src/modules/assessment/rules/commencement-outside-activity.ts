@@ -1,5 +1,6 @@
-// DQTS10030: the Commenced state of a subject enrolment is dated within its training dates. A
-// commencement outside them puts the activity in a period it did not happen in.
+// DQTS10030 (Warning): the Commenced state of a subject enrolment is usually dated within its training
+// dates; one outside them may put the activity in a period it did not happen in. A Warning: the spec
+// relates no lifecycle date to activityStartDate or activityEndDate.
 import { sql } from 'kysely'
 import { defineAssessmentRule, type AssessmentFindingRow } from '../assessment-rule.ts'
 import { subjectEnrolmentsInPeriod } from './sql.ts'
@@ -7,7 +8,7 @@ import { subjectEnrolmentsInPeriod } from './sql.ts'
 export default defineAssessmentRule({
   technicalRuleId: 'DQTS10030',
   ruleId: 'DQBR00103',
-  level: 'Error',
+  level: 'Warning',
   resourceTypes: ['SubjectEnrolment'],
   title: 'A subject enrolment commences within its activity dates',
   description: 'Every Commenced lifecycle state of a subject enrolment of the period is dated on or after its activityStartDate and on or before its activityEndDate, so the activity is reported in the period it happened.',

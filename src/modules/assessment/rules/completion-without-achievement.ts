@@ -1,5 +1,6 @@
-// DQTS10070: a program reported completed in the period shows the subjects that completed it.
-// Completion with no achieved subject means either the completion or the subject results are missing.
+// DQTS10070 (Warning): a program reported completed in the period usually shows the subjects that
+// completed it; none achieved suggests the completion or the subject results are missing. A Warning:
+// the spec sets no rule between completion information and subject outcomes.
 import { sql } from 'kysely'
 import { defineAssessmentRule, type AssessmentFindingRow } from '../assessment-rule.ts'
 import { SUCCESSFUL_OUTCOMES, held } from './sql.ts'
@@ -7,7 +8,7 @@ import { SUCCESSFUL_OUTCOMES, held } from './sql.ts'
 export default defineAssessmentRule({
   technicalRuleId: 'DQTS10070',
   ruleId: 'DQBR00107',
-  level: 'Error',
+  level: 'Warning',
   resourceTypes: ['ProgramEnrolment'],
   title: 'A program completed in the period has achieved subjects',
   description: `A program enrolment reported under the jurisdiction whose programCompletion.dateProgramCompleted falls in the period has at least one held subject enrolment (programEnrolmentUID) with a successful outcome (${SUCCESSFUL_OUTCOMES.join(', ')}).`,

@@ -1,6 +1,7 @@
-// DQTS10100: training that ended has a result. A subject enrolment past its activityEndDate (with a
-// grace period for assessment to be marked) and still without a final outcome leaves the period's
-// activity unfinished in the data.
+// DQTS10100 (Warning): training that ended usually has a result. A subject enrolment past its
+// activityEndDate (with a grace period for assessment to be marked) and still without a final outcome
+// leaves the period's activity unfinished in the data. A Warning: the spec sets no deadline for an
+// outcome, and results are often marked late.
 import { sql } from 'kysely'
 import { defineAssessmentRule, type AssessmentFindingRow } from '../assessment-rule.ts'
 import { statusAsAt, subjectEnrolmentsInPeriod } from './sql.ts'
@@ -10,7 +11,7 @@ export const OUTCOME_GRACE_DAYS = 30
 export default defineAssessmentRule({
   technicalRuleId: 'DQTS10100',
   ruleId: 'DQBR00110',
-  level: 'Error',
+  level: 'Warning',
   resourceTypes: ['SubjectEnrolment'],
   title: 'A subject whose training ended has an outcome',
   description: `A subject enrolment of the period that is Commenced at the end of the period (or today, if earlier) and whose activityEndDate is more than ${OUTCOME_GRACE_DAYS} days before that day has a final outcome (outcome.outcomeIdentifierNational other than Continuing and Not_yet_started).`,

@@ -1,5 +1,8 @@
-// DQTS10050: a USI belongs to one person, so two held student records with one USI are one student
-// reported twice (or a mistyped USI), and the person's activity is split between them.
+// DQTS10050 (Error, the one blocking assessment rule): a USI belongs to one person, so two held student
+// records with one USI are one learner reported twice (or a mistyped USI), and the person's activity is
+// split between them. It blocks because the spec supports it: a Student identifies a learner, and a
+// second record of one learner is a record submitted in error, the case voidedReason
+// remove_duplicate_record exists for (docs/decisions.md, Data quality assessments, Rules).
 import { sql } from 'kysely'
 import { defineAssessmentRule, type AssessmentFindingRow } from '../assessment-rule.ts'
 import { held, studentsInPeriod } from './sql.ts'

@@ -1,5 +1,7 @@
-// DQTS10010: a program enrolment that stands Commenced through the period shows training in it.
-// A commenced program with no subject activity reported means activity is missing from the period.
+// DQTS10010 (Warning): a program enrolment that stands Commenced through the period usually shows
+// training in it; none often means activity is missing from the period. A Warning: the spec asks only
+// that a program enrolment have a subject enrolment (checked by BRTS01440), not activity every quarter,
+// and a term break is legitimate (docs/decisions.md, Data quality assessments, Rules).
 import { sql } from 'kysely'
 import { defineAssessmentRule, type AssessmentFindingRow } from '../assessment-rule.ts'
 import { held, statusAsAt, subjectEnrolmentsInPeriod } from './sql.ts'
@@ -7,7 +9,7 @@ import { held, statusAsAt, subjectEnrolmentsInPeriod } from './sql.ts'
 export default defineAssessmentRule({
   technicalRuleId: 'DQTS10010',
   ruleId: 'DQBR00101',
-  level: 'Error',
+  level: 'Warning',
   resourceTypes: ['ProgramEnrolment'],
   title: 'A commenced program enrolment has subject activity in the period',
   description: 'A program enrolment reported under the jurisdiction, commenced by the end of the period, still Commenced at the end of the period and not completed before it began, has at least one subject enrolment (programEnrolmentUID) whose training or lifecycle falls in the period.',

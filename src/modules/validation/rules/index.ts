@@ -22,6 +22,7 @@ import referenceResolves from './reference-resolves.ts'
 import locationVoidReferenced from './location-void-referenced.ts'
 import voidOrphansRecord from './void-orphans-record.ts'
 import voidNeedsHeldRecord from './void-needs-held-record.ts'
+import voidReasonOrphaned from './void-reason-orphaned.ts'
 import duplicateStudent from './duplicate-student.ts'
 
 export const rules: readonly Rule[] = [
@@ -29,5 +30,5 @@ export const rules: readonly Rule[] = [
   codeInReferenceDataset, datesInOrder, finalStateNotInFuture, activityInOpenPeriod, activityBeforeFirstPeriod,
   deferralNeedsReason, subjectEnrolmentNotDeferred, cancellationNeedsReason, deferralWithCommencedSubject,
   programEnrolmentHasSubject, lifecycleHistoryKept, registeredIsFirstState, referenceResolves, locationVoidReferenced, voidOrphansRecord,
-  voidNeedsHeldRecord, duplicateStudent,
+  voidNeedsHeldRecord, voidReasonOrphaned, duplicateStudent,
 ]
