@@ -246,7 +246,8 @@ describe('reconciliation', () => {
     // Every enrolment that used them is voided; the records they used stay In submission.
     await r.submitted([
       { segment: 'subjectenrolment', body: voided(w.subjectEnrolment, 'remove_duplicate_record') },
-      { segment: 'subjectenrolment', body: voided(w.subjectEnrolmentInProgram, 'remove_duplicate_record') },
+      // voided with the program enrolment it counts towards, so it is an orphan (BRTS02210)
+      { segment: 'subjectenrolment', body: voided(w.subjectEnrolmentInProgram, 'remove_orphaned_record') },
       { segment: 'programenrolment', body: voided(w.programEnrolment, 'remove_duplicate_record') },
     ])
     const left = [
