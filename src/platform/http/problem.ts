@@ -1,6 +1,7 @@
 // RFC 9457 problem details: the catalogue of problem types, their schema, and the domain errors that
 // services throw. Services know nothing of HTTP; the error handler turns these into responses.
 import Type, { type Static } from 'typebox'
+import { named } from './schema-names.ts'
 
 /** Every kind of problem the service answers with. `type` URIs are /problems/<kind>, documented there. */
 export const problemTypes = {
@@ -28,13 +29,13 @@ export type ProblemKind = keyof typeof problemTypes
 
 export const problemTypeUri = (kind: ProblemKind): string => `/problems/${kind}`
 
-export const FieldError = Type.Object({
+export const FieldError = named('FieldError', Type.Object({
   accessPath: Type.String({ description: 'JSONPath-style path of the offending value, e.g. $.locations[0].deliveryLocationUID' }),
   message: Type.String(),
-})
+}, { description: 'one structural failure of a request' }))
 export type FieldError = Static<typeof FieldError>
 
-export const ProblemDetails = Type.Object({
+export const ProblemDetails = named('ProblemDetails', Type.Object({
   type: Type.String({ description: 'URI identifying the kind of problem; resolve it against the service base URL for documentation' }),
   title: Type.String(),
   status: Type.Integer(),
@@ -44,7 +45,7 @@ export const ProblemDetails = Type.Object({
   errorNumber: Type.Optional(Type.String({ description: 'business rule code where the specification names one, e.g. BRTS90400' })),
   errors: Type.Optional(Type.Array(FieldError, { description: 'every structural failure, not only the first' })),
   reason: Type.Optional(Type.String({ description: 'for a 409, which condition failed, stable for programs to act on (e.g. batch-submitted, validation-stale, blocking-validation-failures)' })),
-}, { additionalProperties: true, $id: 'ProblemDetails', description: 'RFC 9457 problem details (application/problem+json)' })
+}, { additionalProperties: true, $id: 'ProblemDetails', description: 'RFC 9457 problem details (application/problem+json)' }))
 export type ProblemDetails = Static<typeof ProblemDetails>
 
 /** A failure the caller can act on. Carries a problem kind; never an HTTP object. */
