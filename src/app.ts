@@ -17,6 +17,7 @@ import { DomainError, problemTypeUri, problemTypes, type ProblemKind } from './p
 import { answerRouterError, installErrorHandling, MAX_PATH_PARAMETER_LENGTH } from './platform/http/error-handler.ts'
 import { installBodyLimits } from './platform/http/body-limits.ts'
 import { installBodyParsers } from './platform/http/body-parsers.ts'
+import { installCompression } from './platform/http/compression.ts'
 import { connectRateLimitRedis, installRateLimit } from './platform/http/rate-limit.ts'
 import { installOpenApi } from './platform/http/openapi.ts'
 import { RAW_RESPONSE_SECURITY_HEADERS, installSecurityHeaders } from './platform/http/security-headers.ts'
@@ -141,6 +142,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     installErrorHandling(app)
     installBodyLimits(app, config.limits)
     installBodyParsers(app)
+    await installCompression(app) // before the routes: it attaches itself to each route as it is added
     installAuthentication(app, verifier) // first: its route guard must see every route, the docs' too
     await installOpenApi(app, config.http.publicBaseUrl)
     await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })

@@ -62,7 +62,8 @@ describe('data quality assessments', () => {
     assert.deepEqual([status.json.hasBlockingFailures, status.json.hasNonBlockingFailures, status.json.resultsAreCurrent, status.json.numberOfResults], [false, false, false, 0])
     assert.deepEqual([status.json.reportingPeriodNumber, status.json.jurisdiction, status.json.requestedAt, status.json.completedAt], [PERIOD, 'NSW', null, null])
     assert.ok(status.json.messages.length > 0)
-    assert.equal((await assessor.request('GET', assessor.path('NSW', PERIOD, '/failed-validation-results'))).status, 404)
+    const results = await assessor.request('GET', assessor.path('NSW', PERIOD, '/failed-validation-results'))
+    assert.deepEqual([results.status, results.json.type], [404, '/problems/no-assessment-run'], 'no completed assessment is its own problem type, not /problems/not-found')
   })
 
   it('Required -> POST validate -> Queued (201 with the initial status) -> In Progress -> Validated; the minimal unit record assesses clean', async () => {

@@ -262,6 +262,23 @@ describe('declarations', () => {
     assert.deepEqual(nil.map((r) => r.declarationDueDate), ['2026-04-30', '2026-07-31', '2026-10-31', '2027-01-31'], 'a nil activity report is due before one month after the next period starts')
   })
 
+  it('GET declaration query parameters reportingPeriodNumber and declarationTypes take repeated parameters, comma-separated values, or both mixed', async () => {
+    const rto = await newRto(t)
+    const periodsOf = async (query: string) => (await rowsOf(rto, `${query}&jurisdiction=NSW&sortOrder=Asc`)).map((r) => r.reportingPeriodNumber)
+    const expected = [202601, 202602, 202603]
+    assert.deepEqual(await periodsOf('reportingPeriodNumber=202601,202602,202603'), expected, 'comma-separated')
+    assert.deepEqual(await periodsOf('reportingPeriodNumber=202601&reportingPeriodNumber=202602&reportingPeriodNumber=202603'), expected, 'repeated, as generated clients send an array')
+    assert.deepEqual(await periodsOf('reportingPeriodNumber=202601,202602&reportingPeriodNumber=202603'), expected, 'both mixed')
+    const nil = await rowsOf(rto, 'reportingPeriodNumber=202601&jurisdiction=NSW&declarationTypes=Nil_activity_report&declarationTypes=Nil_activity_report')
+    assert.deepEqual(nil.map((r) => r.declarationDueDate), ['2026-04-30'], 'a repeated declarationTypes value counts once: the Nil_activity_report due date')
+    const refused = await listing(rto, 'reportingPeriodNumber=202601&reportingPeriodNumber=2026Q2&declarationTypes=Declaration&declarationTypes=Nil')
+    assert.equal(refused.status, 400, refused.text)
+    assert.deepEqual(refused.json.errors.map((e: any) => e.accessPath).sort(), ['query.declarationTypes[1]', 'query.reportingPeriodNumber[1]'], 'access paths name the offending value among all given')
+    const eleven = Array.from({ length: 11 }, (_, i) => `reportingPeriodNumber=${202601 + (i % 4) + 100 * Math.floor(i / 4)}`).join('&')
+    assert.equal((await listing(rto, eleven)).status, 400, 'at most 10 periods, however they are sent')
+    assert.equal((await listing(rto, 'reportingPeriodNumber=202601&reportingPeriodNumber=202601')).status, 400, 'a period given twice')
+  })
+
   it('GET declaration: sortOrder Desc by default and Asc on request; paging with pageNumber and pageSize; startDate and endDate select the overlapping periods', async () => {
     const rto = await newRto(t)
     const range = `startDate=2026-01-01&endDate=${utcToday()}&jurisdiction=NSW`

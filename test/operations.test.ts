@@ -49,7 +49,9 @@ describe('OpenAPI, health and metrics', () => {
     let problems = 0
     for (const [path, methods] of Object.entries(spec.paths as Record<string, Record<string, any>>)) {
       for (const [method, operation] of Object.entries(methods)) {
-        for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
+        for (const [status, declared] of Object.entries(operation.responses as Record<string, any>)) {
+          const response = declared.$ref ? spec.components.responses[declared.$ref.replace('#/components/responses/', '')] : declared
+          assert.ok(response, `${method} ${path} ${status}: ${declared.$ref} resolves`)
           if (!/^[45]/.test(status) || !response.content) continue
           assert.deepEqual(Object.keys(response.content), ['application/problem+json'], `${method} ${path} ${status}`)
           problems++

@@ -119,6 +119,28 @@ describe('reconciliation', () => {
     assert.equal((await search('resourceType=Student&reportingPeriods=202601,202602,202603,202604,202501,202502,202503,202504,202401,202402')).status, 200)
   })
 
+  it('search-by-period reportingPeriods (up to 10 codes) takes repeated parameters, comma-separated values, or both mixed, with the same results', async () => {
+    const w = await linkedWorld()
+    await r.submitted(allOf(w))
+    const forms = [
+      'reportingPeriods=202601,202602,202603,202604',
+      'reportingPeriods=202601&reportingPeriods=202602&reportingPeriods=202603&reportingPeriods=202604',
+      'reportingPeriods=202601,202602&reportingPeriods=202603&reportingPeriods=202604',
+    ]
+    const answers = await Promise.all(forms.map((form) => search(`resourceType=SubjectEnrolment&${form}&pageSize=500`)))
+    for (const [i, answer] of answers.entries()) assert.equal(answer.status, 200, `${forms[i]}: ${answer.text}`)
+    assert.ok(uidsOf(answers[0]!).includes(w.subjectEnrolment.subjectEnrolmentUID))
+    assert.deepEqual(uidsOf(answers[1]!), uidsOf(answers[0]!), 'repeated parameters')
+    assert.deepEqual(uidsOf(answers[2]!), uidsOf(answers[0]!), 'both forms mixed')
+    const refused = await search('resourceType=Student&reportingPeriods=202601&reportingPeriods=2026Q2,202603')
+    assert.equal(refused.status, 400)
+    assert.deepEqual(refused.json.errors.map((e: any) => e.accessPath), ['query.reportingPeriods[1]'], 'the access path names the offending code among all given')
+    const eleven = ['202601,202602,202603,202604', '202501,202502,202503,202504', '202401', '202402', '202403'].map((v) => `reportingPeriods=${v}`).join('&')
+    const tooMany = await search(`resourceType=Student&${eleven}`)
+    assert.deepEqual([tooMany.status, tooMany.json.errors[0].accessPath], [400, 'query.reportingPeriods'], 'at most 10 codes, however they are sent')
+    assert.equal((await search('resourceType=Student&reportingPeriods=202601&reportingPeriods=202601')).status, 400, 'a code given twice')
+  })
+
   it('uid-match answers one item per requested UID in request order, with resourceInSubmission for the period', async () => {
     const w = await linkedWorld()
     await r.submitted(allOf(w))

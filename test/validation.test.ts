@@ -61,6 +61,19 @@ describe('batch validation', () => {
     assert.equal(results.status, 404)
   })
 
+  it('Errors 404: "no validation run yet" (/problems/no-validation-run) is told from "no such batch" (/problems/not-found) by the problem type', async () => {
+    const batch = await r.newBatch()
+    for (const rest of ['/validate', '/failed-validation-results']) {
+      const noRun = await r.request('GET', r.batchPath(batch, rest))
+      assert.deepEqual([noRun.status, noRun.json.type, noRun.json.status], [404, '/problems/no-validation-run', 404], rest)
+      const noBatch = await r.request('GET', `${V1}/NSW/transaction-batch/no-such-batch${rest}`)
+      assert.deepEqual([noBatch.status, noBatch.json.type], [404, '/problems/not-found'], rest)
+    }
+    const documented = await r.request('GET', '/problems/no-validation-run')
+    assert.equal(documented.status, 200)
+    assert.match(documented.json.description, /not-found/)
+  })
+
   it('Queued -> Validated: the run validates the batch and sets the indicators', async () => {
     const w = await world()
     const batch = await r.batchWith([...allOf(w), { segment: 'student', body: { ...w.student, emailAddressPrimary: undefined } }])

@@ -22,10 +22,29 @@ export interface FuzzRequest {
   body: Uint8Array | string | undefined
 }
 
+/**
+ * The value with every local reference (#/components/...) replaced by what it points at, so the
+ * generators below see whole schemas. A reference inside its own target would never end: refused.
+ */
+export function resolveLocalRefs(value: unknown, document: Schema, resolving: string[] = []): any {
+  if (Array.isArray(value)) return value.map((item) => resolveLocalRefs(item, document, resolving))
+  if (value === null || typeof value !== 'object') return value
+  const { $ref, ...rest } = value as Schema
+  if (typeof $ref === 'string') {
+    if (!$ref.startsWith('#/')) throw new Error(`not a local reference: ${$ref}`)
+    if (resolving.includes($ref)) throw new Error(`recursive reference: ${[...resolving, $ref].join(' -> ')}`)
+    const target = $ref.slice(2).split('/').reduce<any>((node, part) => node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], document)
+    if (target === undefined) throw new Error(`unresolved reference: ${$ref}`)
+    return { ...resolveLocalRefs(target, document, [...resolving, $ref]), ...resolveLocalRefs(rest, document, resolving) }
+  }
+  return Object.fromEntries(Object.entries(rest).map(([key, item]) => [key, resolveLocalRefs(item, document, resolving)]))
+}
+
 export function operationsOf(document: Schema): Operation[] {
   const operations: Operation[] = []
   for (const [path, methods] of Object.entries<Schema>(document.paths)) {
-    for (const [method, operation] of Object.entries<Schema>(methods)) {
+    for (const [method, declared] of Object.entries<Schema>(methods)) {
+      const operation = resolveLocalRefs(declared, document)
       const content = operation.requestBody?.content ?? {}
       const bodyType = Object.keys(content)[0] as Operation['bodyType']
       operations.push({ method: method.toUpperCase(), path, parameters: operation.parameters ?? [], bodyType, bodySchema: bodyType ? content[bodyType].schema : undefined })
@@ -134,6 +153,8 @@ export function requestOf(operation: Operation, fill: Record<string, fc.Arbitrar
   const queryValue = (schema: Schema): fc.Arbitrary<string[]> => fc.oneof(
     { weight: 5, arbitrary: valueOf(schema.type === 'array' ? schema.items : schema).map((value) => [String(value)]) },
     { weight: 1, arbitrary: fc.array(valueOf(schema.type === 'array' ? schema.items : schema).map(String), { minLength: 2, maxLength: 3 }) },
+    // A list parameter also takes its values comma-separated, and both forms mixed.
+    ...(schema.type === 'array' ? [{ weight: 1, arbitrary: fc.array(fc.array(valueOf(schema.items).map(String), { minLength: 1, maxLength: 3 }).map((values) => values.join(',')), { minLength: 1, maxLength: 2 }) }] : []),
     { weight: 2, arbitrary: hostileValue.map((value) => [typeof value === 'string' ? value : JSON.stringify(value)]) },
   )
   const query = fc.tuple(...queryParameters.map((p) => fc.option(queryValue(p.schema).map((values) => values.map((value) => `${encode(p.name)}=${encode(value)}`).join('&')), { nil: undefined })))

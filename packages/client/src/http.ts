@@ -140,8 +140,11 @@ function fillPath(template: string, params: Record<string, string> | undefined):
   })
 }
 
+/** A list value is sent as the parameter repeated (style form, explode true), as the OpenAPI description says. */
 function queryString(query: Record<string, unknown> | undefined): string {
   if (!query) return ''
-  const entries = Object.entries(query).filter(([, value]) => value !== undefined && value !== null)
+  const entries = Object.entries(query)
+    .flatMap(([key, value]) => (Array.isArray(value) ? value : [value]).map((item) => [key, item] as const))
+    .filter(([, value]) => value !== undefined && value !== null)
   return entries.length === 0 ? '' : `?${new URLSearchParams(entries.map(([key, value]) => [key, String(value)]))}`
 }

@@ -104,7 +104,7 @@ describe('SDK workflows', () => {
     assert.equal(outcome.assessment.assessmentStatus, 'Validated')
     assert.match(outcome.declaration?.message ?? '', /^Declaration saved for reporting period 202604 and jurisdiction NSW\./)
     assert.ok(events.some((e) => e.phase === 'declare'))
-    const rows = await collect(sdk.declarations({ reportingPeriodNumber: '202604', jurisdiction: 'NSW' }))
+    const rows = await collect(sdk.declarations({ reportingPeriodNumber: ['202604'], jurisdiction: 'NSW' }))
     assert.equal(rows[0]?.declaration?.isCurrent, true)
   })
 

@@ -57,8 +57,8 @@ export function registerAssessmentRoutes(fastify: FastifyInstance, deps: service
       schema: {
         tags, params, querystring: PageQuery, ...(deprecated ? { deprecated: true } : {}),
         summary: deprecated ? 'Failed outcomes of the latest completed assessment (alternative spelling)' : 'Failed outcomes of the latest completed assessment',
-        description: `Errors (blocking declarations) and Warnings, paged, results of one concern (AssessmentGroupingId) together. 404 until an assessment has completed. ${deprecated ? 'Same as failed-validation-results; the spec spells the path both ways. ' : ''}${EXPERIMENTAL}`,
-        response: { 200: AssessmentResultPage },
+        description: `Errors (blocking declarations) and Warnings, paged, results of one concern (AssessmentGroupingId) together. 404 with problem type /problems/no-assessment-run until an assessment of the period has completed (the period itself is never unknown: a period out of range is 400). ${deprecated ? 'Same as failed-validation-results; the spec spells the path both ways. ' : ''}${EXPERIMENTAL}`,
+        response: { 200: AssessmentResultPage, 404: problemResponse('type /problems/no-assessment-run: no assessment of the period has completed yet.') },
       },
     }, async (request) => service.listFailedResults(db, actorOf(request), request.params, request.query))
   }

@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox'
 import { Jurisdiction, StringEnum } from '../../platform/http/types.ts'
 import { PagedEnvelope } from '../../platform/http/paging.ts'
+import { named } from '../../platform/http/schema-names.ts'
 
 export const assessmentStatuses = ['Required', 'Queued', 'In Progress', 'Validated', 'Fault'] as const
 export type AssessmentStatusValue = (typeof assessmentStatuses)[number]
@@ -11,7 +12,7 @@ export const PeriodParams = Type.Object({
 })
 export type PeriodParams = Static<typeof PeriodParams>
 
-export const AssessmentStatus = Type.Object({
+export const AssessmentStatus = named('AssessmentStatus', Type.Object({
   reportingPeriodNumber: Type.Integer(),
   jurisdiction: Jurisdiction,
   assessmentStatus: StringEnum(assessmentStatuses, { description: 'Required, Queued, In Progress, Validated or Fault (spec: Data quality assessment status)' }),
@@ -23,11 +24,11 @@ export const AssessmentStatus = Type.Object({
   requestedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'when the latest assessment was requested' }),
   startedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'when the latest completed assessment (the one whose results are readable) completed' }),
-}, { description: 'the data quality assessment of one jurisdiction and reporting period for the caller\'s RTO' })
+}, { description: 'the data quality assessment of one jurisdiction and reporting period for the caller\'s RTO' }))
 export type AssessmentStatus = Static<typeof AssessmentStatus>
 
 // Field names as the spec's table writes them (AssessmentGroupingId, AssessmentMessageLevel).
-export const AssessmentResult = Type.Object({
+export const AssessmentResult = named('AssessmentResult', Type.Object({
   AssessmentGroupingId: Type.String({ description: 'identifies one data quality concern; every resource involved in it has a result with the same id' }),
   technicalRuleId: Type.String({ description: 'data quality rule, e.g. DQTS10010 (GET /vet-provider/v1/business-rules lists them)' }),
   ruleId: Type.String({ description: 'business rule the technical rule implements, e.g. DQBR00101' }),
@@ -38,7 +39,7 @@ export const AssessmentResult = Type.Object({
   resourceUID: Type.String({ format: 'uuid' }),
   changeTrackingIdentifier: Type.Union([Type.String(), Type.Null()], { description: 'version of the resource when assessed' }),
   dataOwner: Type.Boolean({ description: 'true if the requesting client submitted that version; false does not mean invalid' }),
-})
+}, { description: 'one failed outcome of a data quality assessment (spec: Data quality assessment result)' }))
 export type AssessmentResult = Static<typeof AssessmentResult>
 
 export const AssessmentResultPage = PagedEnvelope(AssessmentResult, 'failed outcomes of the latest completed assessment, results of one concern together, in a stable order')

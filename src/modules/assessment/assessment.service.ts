@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import type { Db, Executor } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import type { JobDefinition, Queue } from '../../platform/queue/queue.ts'
-import { ConflictError, NotFoundError, StructuralError } from '../../platform/http/problem.ts'
+import { ConflictError, DomainError, StructuralError } from '../../platform/http/problem.ts'
 import { offsetOf, toPage, type Page, type PageQuery } from '../../platform/http/paging.ts'
 import { unsupportedPeriodReason } from '../validation/reporting-period.ts'
 import type { AssessJobData } from './assessment.jobs.ts'
@@ -58,7 +58,7 @@ export async function cancelAssessment(db: Db, actor: Actor, params: PeriodParam
 export async function listFailedResults(db: Db, actor: Actor, params: PeriodParams, page: PageQuery): Promise<Page<AssessmentResult>> {
   const ref = periodRefOf(actor, params)
   const run = await repo.latestCompletedRun(db, ref)
-  if (!run) throw new NotFoundError(`No assessment of ${ref.jurisdiction} ${ref.period} has completed yet; POST .../validate and poll GET .../validate.`)
+  if (!run) throw new DomainError('no-assessment-run', `No assessment of ${ref.jurisdiction} ${ref.period} has completed yet; POST .../validate and poll GET .../validate.`)
   const rows = await repo.listResults(db, run, page.pageSize, offsetOf(page))
   return toPage(rows.map((row) => ({
     AssessmentGroupingId: row.assessment_grouping_id,

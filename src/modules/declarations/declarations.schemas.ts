@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox'
 import { DateString, Jurisdiction, Nullable, Optional, StringEnum, Strict } from '../../platform/http/types.ts'
 import { PagedEnvelope } from '../../platform/http/paging.ts'
+import { named } from '../../platform/http/schema-names.ts'
 
 export const declarationTypes = ['Declaration', 'Nil_activity_report'] as const
 
@@ -18,22 +19,22 @@ const declarationFields = {
   RTOUserEmailAddress: Type.String({ minLength: 3, maxLength: 320, pattern: '@', description: 'their email address, at most 320 characters, with an @' }),
 }
 
-export const DeclarationRequest = Strict({
+export const DeclarationRequest = named('DeclarationRequest', Strict({
   reportingPeriodNumber: ReportingPeriodNumber,
   jurisdiction: Jurisdiction,
   ...declarationFields,
-}, { description: 'a declaration or nil activity report for one reporting period and jurisdiction (spec: Declaration)' })
+}, { description: 'a declaration or nil activity report for one reporting period and jurisdiction (spec: Declaration)' }))
 export type DeclarationRequest = Static<typeof DeclarationRequest>
 
 /** The body on the period path: period and jurisdiction come from the path (and, if given, must agree with it). */
-export const PeriodDeclarationRequest = Strict({
+export const PeriodDeclarationRequest = named('PeriodDeclarationRequest', Strict({
   reportingPeriodNumber: Optional(ReportingPeriodNumber),
   jurisdiction: Optional(Jurisdiction),
   ...declarationFields,
-}, { description: 'a declaration or nil activity report for the period and jurisdiction in the path' })
+}, { description: 'a declaration or nil activity report for the period and jurisdiction in the path' }))
 export type PeriodDeclarationRequest = Static<typeof PeriodDeclarationRequest>
 
-export const DeclarationRecord = Type.Object({
+export const DeclarationRecord = named('DeclarationRecord', Type.Object({
   declarationId: Type.String({ format: 'uuid' }),
   reportingPeriodNumber: Type.Integer(),
   jurisdiction: Jurisdiction,
@@ -47,21 +48,21 @@ export const DeclarationRecord = Type.Object({
   declarationDueDate: DateString({ description: 'last day on time for this type of declaration' }),
   isLate: Type.Boolean({ description: 'made more than one month after the period ended (after declarationDueDate)' }),
   isCurrent: Type.Boolean({ description: 'false once a later declaration for the period superseded it' }),
-})
+}, { description: 'a declaration as recorded' }))
 export type DeclarationRecord = Static<typeof DeclarationRecord>
 
-export const DeclarationSaved = Type.Object({
+export const DeclarationSaved = named('DeclarationSaved', Type.Object({
   message: Type.String({ description: 'saved for the period and jurisdiction; when late, that the RTO may be contacted for a reason for late reporting' }),
   declaration: DeclarationRecord,
-})
+}))
 export type DeclarationSaved = Static<typeof DeclarationSaved>
 
 export const DeclarationQuery = Type.Object({
-  reportingPeriodNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: '1 to 10 reporting periods, comma-separated (202603,202604); or give startDate and endDate instead' })),
+  reportingPeriodNumber: Type.Optional(Type.Array(Type.String({ pattern: '^\\d{6}$', description: 'reporting period {CalendarYear}{Quarter}, from 202601 up to the current quarter' }), { minItems: 1, maxItems: 10, uniqueItems: true, description: '1 to 10 distinct reporting periods, as a repeated parameter (reportingPeriodNumber=202603&reportingPeriodNumber=202604), comma-separated (reportingPeriodNumber=202603,202604), or both; or give startDate and endDate instead' })),
   startDate: Type.Optional(DateString({ description: 'with endDate: the periods overlapping startDate to endDate; on or after 2026-01-01 and not later than today' })),
   endDate: Type.Optional(DateString({ description: 'with startDate; same bounds' })),
   jurisdiction: Type.Optional(Jurisdiction),
-  declarationTypes: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'comma-separated: Declaration, Nil_activity_report; declared periods of other types are left out' })),
+  declarationTypes: Type.Optional(Type.Array(StringEnum(declarationTypes), { minItems: 1, maxItems: 10, description: 'Declaration, Nil_activity_report or both, as a repeated parameter (declarationTypes=Declaration&declarationTypes=Nil_activity_report), comma-separated, or both; declared periods of other types are left out' })),
   includeSuperseded: Type.Boolean({ default: false, description: 'also list declarations a later one superseded (isCurrent false)' }),
   pageNumber: Type.Integer({ minimum: 1, maximum: 100, default: 1 }),
   pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
@@ -69,11 +70,11 @@ export const DeclarationQuery = Type.Object({
 }, { additionalProperties: false })
 export type DeclarationQuery = Static<typeof DeclarationQuery>
 
-export const DeclarationRow = Type.Object({
+export const DeclarationRow = named('DeclarationRow', Type.Object({
   reportingPeriodNumber: Type.Integer(),
   jurisdiction: Jurisdiction,
   declarationDueDate: DateString({ description: 'last day on time: of the declaration\'s type, or for a period without one, of a Declaration (of a Nil_activity_report when only that type is asked for)' }),
   declaration: Type.Union([DeclarationRecord, Type.Null()], { description: 'the declaration, or null when the period has none' }),
-})
+}, { description: 'a reporting period and jurisdiction: its declaration, or null, with the due date' }))
 
 export const DeclarationPage = PagedEnvelope(DeclarationRow, 'one row per reporting period and jurisdiction: its current declaration, or null with the due date')

@@ -126,7 +126,7 @@ function periodsOf(query: DeclarationQuery, today: string): number[] {
   if (query.reportingPeriodNumber !== undefined && hasRange) {
     errors.push({ accessPath: 'query.reportingPeriodNumber', message: 'give either reportingPeriodNumber or startDate and endDate, not both' })
   } else if (query.reportingPeriodNumber !== undefined) {
-    const codes = query.reportingPeriodNumber.split(',')
+    const codes = query.reportingPeriodNumber
     if (codes.length > MAX_PERIODS) errors.push({ accessPath: 'query.reportingPeriodNumber', message: `must hold 1 to ${MAX_PERIODS} reporting periods (got ${codes.length})` })
     codes.forEach((code, i) => {
       const reason = unsupportedPeriodReason(code, today)
@@ -155,10 +155,7 @@ function periodsOf(query: DeclarationQuery, today: string): number[] {
 
 function typesOf(query: DeclarationQuery): DeclarationType[] {
   if (query.declarationTypes === undefined) return [...declarationTypes]
-  const values = query.declarationTypes.split(',')
-  const errors = values.flatMap((value, i) => (declarationTypes as readonly string[]).includes(value) ? [] : [{ accessPath: `query.declarationTypes[${i}]`, message: `${JSON.stringify(value)} is not one of ${declarationTypes.join(', ')}` }])
-  if (errors.length > 0) throw new StructuralError(errors)
-  return values as DeclarationType[]
+  return [...new Set(query.declarationTypes)] // each value is one of declarationTypes (the query schema)
 }
 
 /** GET /declaration: a row per period and jurisdiction, the declaration or null with its due date. */

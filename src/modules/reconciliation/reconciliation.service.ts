@@ -41,7 +41,7 @@ function rangesOf(query: SearchByPeriodQuery): repo.DateRange[] {
   if (query.reportingPeriods !== undefined && hasRange) {
     errors.push({ accessPath: 'query.reportingPeriods', message: 'give either reportingPeriods or activityDateFrom and activityDateTo, not both' })
   } else if (query.reportingPeriods !== undefined) {
-    const codes = query.reportingPeriods.split(',')
+    const codes = query.reportingPeriods // the schema has already checked count, format and repeats; kept here as the rule
     if (codes.length > MAX_REPORTING_PERIODS) errors.push({ accessPath: 'query.reportingPeriods', message: `must hold at most ${MAX_REPORTING_PERIODS} reporting period codes (got ${codes.length})` })
     codes.forEach((code, i) => {
       if (!PERIOD.test(code)) errors.push({ accessPath: `query.reportingPeriods[${i}]`, message: `${JSON.stringify(code)} is not a reporting period code {CalendarYear}{Quarter} such as 202601` })

@@ -7,6 +7,7 @@ import { Scopes } from '../../platform/auth/scopes.ts'
 import { MAX_PAGE_NUMBER, PagedEnvelope } from '../../platform/http/paging.ts'
 import { Nullable, Strict, StringEnum, UtcDateTime } from '../../platform/http/types.ts'
 import { API_PREFIX } from '../batches/index.ts'
+import { named } from '../../platform/http/schema-names.ts'
 import { datasets } from './datasets.ts'
 import * as service from './reference-data.service.ts'
 import { createSyncPageCache } from './sync-page-cache.ts'
@@ -19,7 +20,7 @@ const syncQuery = {
   PageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: `default ${DEFAULT_SYNC_PAGE_SIZE}` })),
 }
 
-const ReferenceRecord = Type.Object({
+const ReferenceRecord = named('ReferenceRecord', Type.Object({
   recordId: Type.String({ format: 'uuid', description: 'stable identity of the record across its versions: upsert by it' }),
   versionId: Type.Integer({ description: 'this version; orders versions stamped in the same instant' }),
   code: Type.String(),
@@ -29,7 +30,7 @@ const ReferenceRecord = Type.Object({
   businessEffectiveTo: Nullable(Type.String({ format: 'date' })),
   status: StringEnum(['Active', 'Inactive'] as const),
   sysEffectiveFrom: Type.String({ description: 'system time of this version, UTC, microseconds: the watermark to store is the largest seen' }),
-})
+}, { description: 'one version of a reference or classification record' }))
 
 const description = 'Versions of the dataset\'s records stamped at or after changedSince, oldest first. Process every page, then store the largest sysEffectiveFrom seen as the next changedSince; upsert by recordId. Records missing from a response are not deleted.'
 

@@ -10,23 +10,26 @@ import { Scopes } from '../../platform/auth/scopes.ts'
 import { PageQuery, PagedEnvelope } from '../../platform/http/paging.ts'
 import { Jurisdiction, Nullable, Strict, Uuid4 } from '../../platform/http/types.ts'
 import { API_PREFIX } from '../batches/index.ts'
+import { named, namedCopy } from '../../platform/http/schema-names.ts'
 import { resourceDefinitions, type ResourceDefinition } from './resource.schemas.ts'
 import * as service from './resources.service.ts'
 
 const TransactionBatchToken = Type.String({ minLength: 1, maxLength: 100 })
 
-const UploadResult = Type.Object({
+const UploadResult = named('UploadResult', Type.Object({
   resourceType: Type.String(),
   resourceUID: Type.String({ format: 'uuid' }),
   changeTrackingIdentifier: Nullable(Type.String(), { description: 'as uploaded, unchanged' }),
   transactionBatchToken: Type.String(),
   hasBlockingValidationFailures: Type.Boolean({ description: 'false for every accepted upload: upload checks structure only, and a structural failure is a 400' }),
   hasNonBlockingValidationFailures: Type.Boolean(),
-}, { description: '201 when the record was created in the batch, 200 when it replaced the batch\'s earlier version' })
+}, { description: '201 when the record was created in the batch, 200 when it replaced the batch\'s earlier version' }))
 
 export function registerResourceRoutes(fastify: FastifyInstance, db: Db): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
-  for (const definition of resourceDefinitions) {
+  for (const plain of resourceDefinitions) {
+    // Published once as components.schemas.<ResourceType>; one copy for both route forms.
+    const definition = { ...plain, schema: namedCopy(plain.resourceType, plain.schema) }
     for (const legacy of [false, true]) registerResource(app as unknown as FastifyInstance, db, definition, legacy)
   }
 }

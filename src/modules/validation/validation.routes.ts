@@ -14,6 +14,10 @@ import { BusinessRuleCatalogue, ValidationResultPage, ValidationStatus } from '.
 import * as service from './validation.service.ts'
 
 const tags = ['Validation']
+// 404 means two things on these operations; the problem type tells them apart (docs/decisions.md).
+const noBatch = 'type /problems/not-found: no such transaction batch for the caller\'s RTO (another RTO\'s, or under another jurisdiction, is not found either)'
+const noRunStatus = problemResponse(`Two meanings, told apart by the problem type. ${noBatch}; type /problems/no-validation-run: the batch exists but no validation was requested (or the last request was cancelled).`)
+const noRunResults = problemResponse(`Two meanings, told apart by the problem type. ${noBatch}; type /problems/no-validation-run: the batch exists but no validation run has completed yet.`)
 
 export function registerValidationRoutes(fastify: FastifyInstance, deps: service.ValidationDependencies): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
@@ -42,8 +46,8 @@ export function registerValidationRoutes(fastify: FastifyInstance, deps: service
       config,
       schema: {
         tags, ...deprecated, params, summary: 'Status of the batch\'s latest validation run',
-        description: 'validationStatus moves Queued, InProgress, Validated. The failure indicators are meaningful once Validated. isCurrent is false when records changed after the run started. 404 when no validation was requested (or the last request was cancelled).',
-        response: { 200: ValidationStatus },
+        description: 'validationStatus moves Queued, InProgress, Validated. The failure indicators are meaningful once Validated. isCurrent is false when records changed after the run started. 404 with problem type /problems/no-validation-run when no validation was requested (or the last request was cancelled); an unknown batch is 404 /problems/not-found.',
+        response: { 200: ValidationStatus, 404: noRunStatus },
       },
     }, async (request) => service.getValidationStatus(db, actorOf(request), refOf(request.params)))
 
@@ -63,8 +67,8 @@ export function registerValidationRoutes(fastify: FastifyInstance, deps: service
       config,
       schema: {
         tags, ...deprecated, params, querystring: PageQuery, summary: 'Failed results of the latest completed validation run',
-        description: 'Paged in a stable order: record rule results in record order, then set rule results, results of one group together. 404 until a run has completed.',
-        response: { 200: ValidationResultPage },
+        description: 'Paged in a stable order: record rule results in record order, then set rule results, results of one group together. 404 with problem type /problems/no-validation-run until a run has completed; an unknown batch is 404 /problems/not-found.',
+        response: { 200: ValidationResultPage, 404: noRunResults },
       },
     }, async (request) => service.listFailedResults(db, actorOf(request), refOf(request.params), request.query))
   }

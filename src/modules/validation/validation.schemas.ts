@@ -1,9 +1,10 @@
 import Type, { type Static } from 'typebox'
 import { StringEnum } from '../../platform/http/types.ts'
 import { PagedEnvelope } from '../../platform/http/paging.ts'
+import { named } from '../../platform/http/schema-names.ts'
 import { resourceTypes } from '../resources/index.ts'
 
-export const ValidationStatus = Type.Object({
+export const ValidationStatus = named('ValidationStatus', Type.Object({
   validationStatus: StringEnum(['Queued', 'InProgress', 'Validated'] as const, { description: 'Queued, then InProgress, then Validated' }),
   hasBlockingValidationFailures: Type.Boolean({ description: 'an Error result exists; meaningful once Validated (false before)' }),
   hasNonBlockingValidationFailures: Type.Boolean({ description: 'a Warning result exists; meaningful once Validated (false before)' }),
@@ -12,10 +13,10 @@ export const ValidationStatus = Type.Object({
   requestedAt: Type.String({ format: 'date-time' }),
   startedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-}, { description: 'the batch\'s latest validation run (spec: Batch validation status)' })
+}, { description: 'the batch\'s latest validation run (spec: Batch validation status)' }))
 export type ValidationStatus = Static<typeof ValidationStatus>
 
-export const ValidationResult = Type.Object({
+export const ValidationResult = named('ValidationResult', Type.Object({
   validationGroupingId: Type.String({ description: 'identical for all results of one execution of one rule; read them together' }),
   relatedValidationResultCount: Type.Integer({ description: 'number of results in the group; 1 means no other resource is involved' }),
   errorNumber: Type.String({ description: 'rule code, e.g. BRTS02180' }),
@@ -29,12 +30,12 @@ export const ValidationResult = Type.Object({
   accessPath: Type.Array(Type.String(), { description: 'JSONPath-style paths of every attribute involved, e.g. $.locations[0].deliveryLocationUID' }),
   changeTrackingIdentifier: Type.Union([Type.String(), Type.Null()], { description: 'version of the resource that produced the result' }),
   dataSource: StringEnum(['Transaction_batch', 'Previously_submitted_data'] as const, { description: 'where the affected version is: this batch, or data already held' }),
-})
+}, { description: 'one failed result of a batch validation run (spec: Validation result)' }))
 export type ValidationResult = Static<typeof ValidationResult>
 
 export const ValidationResultPage = PagedEnvelope(ValidationResult, 'results of the batch\'s latest completed validation run, grouped results together, in a stable order')
 
-export const BusinessRule = Type.Object({
+export const BusinessRule = named('BusinessRule', Type.Object({
   technicalRuleId: Type.String(),
   ruleId: Type.String(),
   errorNumber: Type.String(),
@@ -44,9 +45,9 @@ export const BusinessRule = Type.Object({
   correctiveAction: Type.String(),
   resourceTypes: Type.Array(Type.String()),
   scope: StringEnum(['record', 'set', 'assessment'] as const, { description: 'record: one record at a time; set: records against each other and the held dataset (batch validation; an Error blocks submit); assessment: period-wide over the held data (data quality assessment; an Error blocks declaring)' }),
-})
+}))
 
-export const BusinessRuleCatalogue = Type.Object({
+export const BusinessRuleCatalogue = named('BusinessRuleCatalogue', Type.Object({
   numberOfRules: Type.Integer(),
   rules: Type.Array(BusinessRule),
-}, { description: 'every batch validation rule, in the order validation runs them, then every data quality assessment rule' })
+}, { description: 'every batch validation rule, in the order validation runs them, then every data quality assessment rule' }))

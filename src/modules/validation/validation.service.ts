@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto'
 import type { Db, Executor } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import type { JobDefinition, Queue } from '../../platform/queue/queue.ts'
-import { ConflictError, NotFoundError } from '../../platform/http/problem.ts'
+import { ConflictError, DomainError } from '../../platform/http/problem.ts'
 import { offsetOf, toPage, type Page, type PageQuery } from '../../platform/http/paging.ts'
 import { lockOpenBatch, requireBatch, type BatchRef } from '../batches/index.ts'
 import type { ValidationResult, ValidationStatus } from './validation.schemas.ts'
@@ -39,7 +39,7 @@ export async function requestValidation(deps: ValidationDependencies, actor: Act
 export async function getValidationStatus(db: Db, actor: Actor, ref: BatchRef): Promise<ValidationStatus> {
   const batch = await requireBatch(db, actor, ref)
   const run = await repo.latestRun(db, actor.rto, batch.transaction_batch_token)
-  if (!run) throw new NotFoundError(`No validation has been requested for transaction batch ${ref.token} (or the last request was cancelled); POST .../validate to request one.`)
+  if (!run) throw new DomainError('no-validation-run', `No validation has been requested for transaction batch ${ref.token} (or the last request was cancelled); POST .../validate to request one.`)
   return statusOf(db, run)
 }
 
@@ -56,7 +56,7 @@ export async function cancelValidation(db: Db, actor: Actor, ref: BatchRef): Pro
 export async function listFailedResults(db: Db, actor: Actor, ref: BatchRef, page: PageQuery): Promise<Page<ValidationResult>> {
   const batch = await requireBatch(db, actor, ref)
   const run = await repo.latestCompletedRun(db, actor.rto, batch.transaction_batch_token)
-  if (!run) throw new NotFoundError(`Transaction batch ${ref.token} has no completed validation yet; poll GET .../validate until validationStatus is Validated.`)
+  if (!run) throw new DomainError('no-validation-run', `Transaction batch ${ref.token} has no completed validation yet; poll GET .../validate until validationStatus is Validated.`)
   const rows = await repo.listResults(db, run, page.pageSize, offsetOf(page))
   return toPage(rows.map((row) => ({
     validationGroupingId: row.validation_grouping_id,

@@ -8,6 +8,7 @@ import { DomainError, ProblemDetails } from '../http/problem.ts'
 import { authenticateClient } from './clients.service.ts'
 import type { SigningKey } from './signing-key.ts'
 import { issueToken } from './tokens.ts'
+import { named } from '../http/schema-names.ts'
 import { parseFormText } from '../http/body-parsers.ts'
 import { textProblem } from '../http/strings.ts'
 
@@ -20,12 +21,12 @@ const TokenRequest = Type.Object({
   scope: Type.Optional(Type.String({ maxLength: 512, description: 'space-separated subset of the granted scopes; default all of them' })),
 }, { additionalProperties: false })
 
-const TokenResponse = Type.Object({
+const TokenResponse = named('TokenResponse', Type.Object({
   access_token: Type.String(),
   token_type: Type.Literal('Bearer'),
   expires_in: Type.Integer({ description: 'seconds until the token expires' }),
   scope: Type.String(),
-})
+}, { description: 'an access token (RFC 6749 section 5.1)' }))
 
 // OAuth clients read `error`; everything else reads the problem fields. Both are present.
 class OAuthError extends DomainError {

@@ -7,12 +7,34 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance, FastifySchema } from 'fastify'
 import { ALL_SCOPES } from '../auth/scopes.ts'
 import { ProblemDetails } from './problem.ts'
+import { COMPONENT_NAME, componentDescriptionOf } from './schema-names.ts'
 
 const problem = (description: string) => ({ ...ProblemDetails, description })
 /** A problem response a route declares itself (404 and 409 depend on what the route does). */
 export const problemResponse = problem
 
-type OpenApiDocument = { paths?: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>> }
+// The problem responses most operations share, published once under components.responses.
+const STANDARD_PROBLEMS = {
+  Unauthenticated: ['401', 'Missing, malformed, expired or invalid access token (WWW-Authenticate: Bearer). Nothing was persisted.'],
+  InsufficientScope: ['403', 'The token lacks the required scope. Nothing was persisted.'],
+  RateLimited: ['429', 'Rate limited: retry after Retry-After seconds, with back-off.'],
+  StructurallyInvalid: ['400', 'Structurally invalid request; every failure listed in errors. Nothing was stored.'],
+  NotFound: ['404', 'Not found: no such batch or record for the caller\'s RTO (another RTO\'s data is not found either).'],
+  PayloadTooLarge: ['413', 'Decompressed body above the limit (errorNumber BRTS90400). A body above the wire limit gets 413 with no body.'],
+  UnsupportedMediaType: ['415', 'Unsupported Content-Type or Content-Encoding.'],
+  InternalError: ['500', 'Unexpected server error.'],
+  // Any operation can meet an unreachable database or a shutting-down process; the problem says
+  // when to retry (Retry-After), and a client may repeat requests that are safe to repeat.
+  ServiceUnavailable: ['503', 'The database cannot be reached, or the service is shutting down. Retry after Retry-After seconds, with back-off.'],
+} as const
+const standard = (name: keyof typeof STANDARD_PROBLEMS) => problem(STANDARD_PROBLEMS[name][1])
+
+type Json = Record<string, unknown>
+type Parameter = { in?: string; required?: boolean; schema?: Json; style?: string; explode?: boolean }
+type OpenApiDocument = {
+  paths?: Record<string, Record<string, { parameters?: Parameter[]; responses?: Record<string, { content?: Record<string, unknown>; $ref?: string }> }>>
+  components?: { schemas?: Record<string, Json> } & Json
+}
 
 /**
  * Error responses are sent as application/problem+json (RFC 9457), so that is how they are described;
@@ -31,6 +53,84 @@ function describeProblemsAsProblemJson(document: OpenApiDocument): OpenApiDocume
   return document
 }
 
+/**
+ * Query parameters as a generated client should send them. A list parameter (an array schema) is
+ * style form, explode true: the parameter repeated for each value, which the service accepts besides
+ * comma-separated values. A parameter with a default is optional, whatever the schema's required
+ * list says (TypeBox lists a property with a default as required).
+ */
+function describeQueryParameters(document: OpenApiDocument): OpenApiDocument {
+  for (const methods of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(methods)) {
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in !== 'query') continue
+        if (parameter.schema?.type === 'array') Object.assign(parameter, { style: 'form', explode: true })
+        if (parameter.schema && 'default' in parameter.schema) parameter.required = false
+      }
+    }
+  }
+  return document
+}
+
+/**
+ * Every schema given a name (src/platform/http/schema-names.ts) is published once under
+ * components.schemas and referenced wherever it is used, innermost first, so a component refers to
+ * the components inside it. Route schemas themselves are untouched: validation and serialisation
+ * never see a $ref. Two different schemas under one name are a programming error, refused here.
+ */
+export function liftNamedSchemas(document: OpenApiDocument): OpenApiDocument {
+  const components = (document.components ??= {})
+  const schemas = (components.schemas ??= {})
+  const shapes = new Map<string, string>()
+  const lift = (node: unknown, mediaSchema: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((item) => lift(item, false))
+    if (node === null || typeof node !== 'object') return node
+    const lifted: Json = {}
+    for (const [key, value] of Object.entries(node)) lifted[key] = lift(value, key === 'schema')
+    const name = lifted[COMPONENT_NAME]
+    if (typeof name !== 'string') return lifted
+    const { [COMPONENT_NAME]: _name, $id: _id, description, ...shape } = lifted
+    const text = JSON.stringify(shape)
+    const known = shapes.get(name)
+    if (known === undefined) {
+      shapes.set(name, text)
+      const published = componentDescriptionOf(name) ?? description
+      schemas[name] = published === undefined ? shape : { ...shape, description: published }
+    } else if (known !== text) {
+      throw new Error(`OpenAPI: two different schemas are named ${name}`)
+    }
+    const reference = { $ref: `#/components/schemas/${name}` }
+    // A request or response body's own description is already on the request body or response.
+    return description === undefined || mediaSchema || description === schemas[name]!.description ? reference : { ...reference, description }
+  }
+  document.paths = lift(document.paths, false) as OpenApiDocument['paths']
+  components.schemas = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)))
+  return document
+}
+
+/** The standard problem responses, once under components.responses, referenced by every operation that gives them. */
+function liftStandardProblems(document: OpenApiDocument): OpenApiDocument {
+  const byStatusAndText = new Map(Object.entries(STANDARD_PROBLEMS).map(([name, [status, text]]) => [`${status} ${text}`, name]))
+  const shared: Record<string, Json> = {}
+  for (const methods of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(methods)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {}) as [string, Json][]) {
+        const name = byStatusAndText.get(`${status} ${String(response.description)}`)
+        if (!name) continue
+        shared[name] ??= response
+        operation.responses![status] = { $ref: `#/components/responses/${name}` }
+      }
+    }
+  }
+  document.components = { ...document.components, responses: shared }
+  return document
+}
+
+/** The document as published: problem bodies as problem+json, query parameters described, shared schemas and responses named. */
+export function publishedDocument(document: OpenApiDocument): OpenApiDocument {
+  return liftStandardProblems(liftNamedSchemas(describeQueryParameters(describeProblemsAsProblemJson(document))))
+}
+
 export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
   app.addHook('onRoute', (route) => {
     // Copies, never edits in place: a schema object may be shared by several routes.
@@ -42,26 +142,22 @@ export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string
     const scope = route.config?.scope
     if (scope) {
       schema.security = [{ oauth2: [scope] }]
-      responses['401'] ??= problem('Missing, malformed, expired or invalid access token (WWW-Authenticate: Bearer). Nothing was persisted.')
-      responses['403'] ??= problem('The token lacks the required scope. Nothing was persisted.')
+      responses['401'] ??= standard('Unauthenticated')
+      responses['403'] ??= standard('InsufficientScope')
     }
-    if (route.config?.rateLimit !== false) responses['429'] ??= problem('Rate limited: retry after Retry-After seconds, with back-off.')
-    if (schema.body || schema.querystring || schema.params) {
-      responses['400'] ??= problem('Structurally invalid request; every failure listed in errors. Nothing was stored.')
-    }
-    if (schema.params && scope) responses['404'] ??= problem('Not found: no such batch or record for the caller\'s RTO (another RTO\'s data is not found either).')
+    if (route.config?.rateLimit !== false) responses['429'] ??= standard('RateLimited')
+    if (schema.body || schema.querystring || schema.params) responses['400'] ??= standard('StructurallyInvalid')
+    if (schema.params && scope) responses['404'] ??= standard('NotFound')
     if (schema.body) {
-      responses['413'] ??= problem('Decompressed body above the limit (errorNumber BRTS90400). A body above the wire limit gets 413 with no body.')
-      responses['415'] ??= problem('Unsupported Content-Type or Content-Encoding.')
+      responses['413'] ??= standard('PayloadTooLarge')
+      responses['415'] ??= standard('UnsupportedMediaType')
     }
-    responses['500'] ??= problem('Unexpected server error.')
-    // Any operation can meet an unreachable database or a shutting-down process; the problem says
-    // when to retry (Retry-After), and a client may repeat requests that are safe to repeat.
-    responses['503'] ??= problem('The database cannot be reached, or the service is shutting down. Retry after Retry-After seconds, with back-off.')
+    responses['500'] ??= standard('InternalError')
+    responses['503'] ??= standard('ServiceUnavailable')
   })
 
   await app.register(swagger, {
-    transformObject: (document) => 'openapiObject' in document ? describeProblemsAsProblemJson(document.openapiObject as OpenApiDocument) : document.swaggerObject,
+    transformObject: (document) => 'openapiObject' in document ? publishedDocument(document.openapiObject as OpenApiDocument) : document.swaggerObject,
     openapi: {
       openapi: '3.1.0',
       info: {

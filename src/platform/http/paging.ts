@@ -1,6 +1,7 @@
 // The shared paged envelope (spec: Paged response envelope, Limits). A page past the end is 200 with
 // empty results; out-of-range or non-integer page values are 400 through the query schema.
 import Type, { type Static, type TSchema } from 'typebox'
+import { componentNameOf, named } from './schema-names.ts'
 
 export const MAX_PAGE_NUMBER = 2_147_483_647
 
@@ -10,13 +11,18 @@ export const PageQuery = Type.Object({
 }, { additionalProperties: false })
 export type PageQuery = Static<typeof PageQuery>
 
-export const PagedEnvelope = <Item extends TSchema>(item: Item, description: string) => Type.Object({
-  pageNumber: Type.Integer({ description: 'current page' }),
-  numberOfPages: Type.Integer({ description: 'total pages' }),
-  numberOfResults: Type.Integer({ description: 'total results across pages' }),
-  pageSize: Type.Integer({ description: 'maximum results per page' }),
-  results: Type.Array(item),
-}, { description })
+/** The envelope of a page of items; a page of a named item is published as <item name>Page. */
+export const PagedEnvelope = <Item extends TSchema>(item: Item, description: string) => {
+  const envelope = Type.Object({
+    pageNumber: Type.Integer({ description: 'current page' }),
+    numberOfPages: Type.Integer({ description: 'total pages' }),
+    numberOfResults: Type.Integer({ description: 'total results across pages' }),
+    pageSize: Type.Integer({ description: 'maximum results per page' }),
+    results: Type.Array(item),
+  }, { description })
+  const itemName = componentNameOf(item)
+  return itemName ? named(`${itemName}Page`, envelope) : envelope
+}
 
 export interface Page<Item> {
   pageNumber: number

@@ -1,6 +1,7 @@
 // RFC 9457 problem details: the catalogue of problem types, their schema, and the domain errors that
 // services throw. Services know nothing of HTTP; the error handler turns these into responses.
 import Type, { type Static } from 'typebox'
+import { named } from './schema-names.ts'
 
 /** Every kind of problem the service answers with. `type` URIs are /problems/<kind>, documented there. */
 export const problemTypes = {
@@ -14,6 +15,8 @@ export const problemTypes = {
   'invalid-grant-request': { status: 400, title: 'The token request is not valid', description: 'Only grant_type=client_credentials is supported, with client_id and client_secret in the form body or HTTP Basic authentication.' },
   'insufficient-scope': { status: 403, title: 'The access token lacks the required scope', description: 'The client is not granted the scope this operation needs. Ask the data collector to grant it.' },
   'not-found': { status: 404, title: 'Not found', description: 'The resource does not exist, or it belongs to another RTO.' },
+  'no-validation-run': { status: 404, title: 'The batch has no validation run to answer this', description: 'The transaction batch exists, but GET validate was asked before any validation was requested (or after the last request was cancelled), or failed-validation-results before a run completed. POST .../validate, then poll GET .../validate until validationStatus is Validated. An unknown batch is /problems/not-found instead.' },
+  'no-assessment-run': { status: 404, title: 'The period has no completed data quality assessment', description: 'failed-validation-results of a reporting period was asked before any assessment of it completed. POST .../validate, then poll GET .../validate until assessmentStatus is Validated (or Required after new data).' },
   'conflict': { status: 409, title: 'The request conflicts with the current state', description: 'The operation is not allowed in the resource\'s current state; reason names the condition (for example batch-submitted, validation-stale, blocking-validation-failures) and detail says what to do.' },
   'request-timeout': { status: 408, title: 'The request did not arrive in time', description: 'The request headers or body were not received within the configured time (HTTP_HEADERS_TIMEOUT_SECONDS, HTTP_REQUEST_TIMEOUT_SECONDS). Nothing was stored; the connection is closed. Send the request again.' },
   'payload-too-large': { status: 413, title: 'The decompressed request body is too large', description: 'The body exceeds the decompressed size limit (business rule BRTS90400). Split the upload into smaller requests.' },
@@ -26,13 +29,13 @@ export type ProblemKind = keyof typeof problemTypes
 
 export const problemTypeUri = (kind: ProblemKind): string => `/problems/${kind}`
 
-export const FieldError = Type.Object({
+export const FieldError = named('FieldError', Type.Object({
   accessPath: Type.String({ description: 'JSONPath-style path of the offending value, e.g. $.locations[0].deliveryLocationUID' }),
   message: Type.String(),
-})
+}, { description: 'one structural failure of a request' }))
 export type FieldError = Static<typeof FieldError>
 
-export const ProblemDetails = Type.Object({
+export const ProblemDetails = named('ProblemDetails', Type.Object({
   type: Type.String({ description: 'URI identifying the kind of problem; resolve it against the service base URL for documentation' }),
   title: Type.String(),
   status: Type.Integer(),
@@ -42,7 +45,7 @@ export const ProblemDetails = Type.Object({
   errorNumber: Type.Optional(Type.String({ description: 'business rule code where the specification names one, e.g. BRTS90400' })),
   errors: Type.Optional(Type.Array(FieldError, { description: 'every structural failure, not only the first' })),
   reason: Type.Optional(Type.String({ description: 'for a 409, which condition failed, stable for programs to act on (e.g. batch-submitted, validation-stale, blocking-validation-failures)' })),
-}, { additionalProperties: true, $id: 'ProblemDetails', description: 'RFC 9457 problem details (application/problem+json)' })
+}, { additionalProperties: true, $id: 'ProblemDetails', description: 'RFC 9457 problem details (application/problem+json)' }))
 export type ProblemDetails = Static<typeof ProblemDetails>
 
 /** A failure the caller can act on. Carries a problem kind; never an HTTP object. */

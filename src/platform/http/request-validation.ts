@@ -14,6 +14,26 @@ const PARTS: { part: Part; root: string; coerce: boolean }[] = [
   { part: 'body', root: '$', coerce: false },     // JSON bodies are not converted: "5" is not 5
 ]
 
+type ObjectSchema = { properties?: Record<string, { type?: unknown }> }
+
+/**
+ * List query parameters (those whose schema is an array) arrive as a repeated parameter
+ * (reportingPeriods=202603&reportingPeriods=202604, what generated clients send for an array), as
+ * comma-separated values (reportingPeriods=202603,202604), or both mixed: each becomes one array of
+ * the values, so the schema checks the items and access paths name them (query.reportingPeriods[1]).
+ */
+export function splitListParameters(query: unknown, schema: ObjectSchema | undefined): unknown {
+  if (!schema?.properties || query === null || typeof query !== 'object') return query
+  let split: Record<string, unknown> | undefined
+  for (const [name, property] of Object.entries(schema.properties)) {
+    const value = (query as Record<string, unknown>)[name]
+    if (property.type !== 'array' || value === undefined) continue
+    split ??= { ...query }
+    split[name] = (Array.isArray(value) ? value : [value]).flatMap((item) => typeof item === 'string' ? item.split(',') : [item])
+  }
+  return split ?? query
+}
+
 function unexpectedBody(body: unknown): FieldError[] {
   if (body === undefined) return []
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return [{ accessPath: '$', message: 'must be absent or an empty JSON object: this operation takes no body' }]
@@ -38,6 +58,7 @@ export function installRequestValidation(app: FastifyInstance): void {
       const key = part === 'querystring' ? 'query' : part
       let value = (request as unknown as Record<string, unknown>)[key]
       const schema = schemas[part]
+      if (part === 'querystring') value = splitListParameters(value, schema as ObjectSchema | undefined)
       const stringFailures: FieldError[] = []
       if (value !== undefined && value !== null) value = checkStrings(value, schema as never, root, stringFailures)
       failures.push(...stringFailures)

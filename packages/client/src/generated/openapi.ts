@@ -25,17 +25,10 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Default Response */
+        /** @description an access token (RFC 6749 section 5.1) */
         200: {
           content: {
-            "application/json": {
-              access_token: string;
-              /** @enum {string} */
-              token_type: "Bearer";
-              /** @description seconds until the token expires */
-              expires_in: number;
-              scope: string;
-            };
+            "application/json": components["schemas"]["TokenResponse"];
           };
         };
       };
@@ -45,11 +38,11 @@ export interface paths {
     /** List the caller's transaction batches, newest first */
     get: {
       parameters: {
-        query: {
+        query?: {
           /** @description page to return, from 1 */
-          pageNumber: number;
+          pageNumber?: number;
           /** @description results per page, at most 500 */
-          pageSize: number;
+          pageSize?: number;
         };
         path: {
           /** @description jurisdiction code */
@@ -60,45 +53,7 @@ export interface paths {
         /** @description the caller's transaction batches, newest first */
         200: {
           content: {
-            "application/json": {
-              /** @description current page */
-              pageNumber: number;
-              /** @description total pages */
-              numberOfPages: number;
-              /** @description total results across pages */
-              numberOfResults: number;
-              /** @description maximum results per page */
-              pageSize: number;
-              results: ({
-                  /** @description opaque token returned when the batch was created */
-                  transactionBatchToken: string;
-                  /**
-                   * @description NotSubmitted until the batch is submitted
-                   * @enum {string}
-                   */
-                  status: "NotSubmitted" | "Submitted";
-                  /**
-                   * @description jurisdiction code
-                   * @enum {string}
-                   */
-                  jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
-                  /**
-                   * Format: date-time
-                   * @description when the batch was created (UTC)
-                   */
-                  createdAt: string;
-                  /**
-                   * Format: date-time
-                   * @description when its content last changed (UTC)
-                   */
-                  updatedAt: string;
-                  /**
-                   * Format: date-time
-                   * @description when it was submitted; null until then
-                   */
-                  submittedAt: string | null;
-                })[];
-            };
+            "application/json": components["schemas"]["BatchSummaryPage"];
           };
         };
       };
@@ -115,38 +70,10 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Default Response */
+        /** @description a transaction batch */
         201: {
           content: {
-            "application/json": {
-              /** @description opaque token returned when the batch was created */
-              transactionBatchToken: string;
-              /**
-               * @description NotSubmitted until the batch is submitted
-               * @enum {string}
-               */
-              status: "NotSubmitted" | "Submitted";
-              /**
-               * @description jurisdiction code
-               * @enum {string}
-               */
-              jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
-              /**
-               * Format: date-time
-               * @description when the batch was created (UTC)
-               */
-              createdAt: string;
-              /**
-               * Format: date-time
-               * @description when its content last changed (UTC)
-               */
-              updatedAt: string;
-              /**
-               * Format: date-time
-               * @description when it was submitted; null until then
-               */
-              submittedAt: string | null;
-            };
+            "application/json": components["schemas"]["BatchSummary"];
           };
         };
       };
@@ -164,48 +91,10 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Default Response */
+        /** @description a transaction batch with its record counts */
         200: {
           content: {
-            "application/json": {
-              /** @description opaque token returned when the batch was created */
-              transactionBatchToken: string;
-              /**
-               * @description NotSubmitted until the batch is submitted
-               * @enum {string}
-               */
-              status: "NotSubmitted" | "Submitted";
-              /**
-               * @description jurisdiction code
-               * @enum {string}
-               */
-              jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
-              /**
-               * Format: date-time
-               * @description when the batch was created (UTC)
-               */
-              createdAt: string;
-              /**
-               * Format: date-time
-               * @description when its content last changed (UTC)
-               */
-              updatedAt: string;
-              /**
-               * Format: date-time
-               * @description when it was submitted; null until then
-               */
-              submittedAt: string | null;
-              /**
-               * Format: date-time
-               * @description when reconciliation (search-by-period, uid-match, related-resources) began to reflect this submission; null before, and for a batch not submitted
-               */
-              reconciledAt: string | null;
-              /** @description number of records in the batch per resource type (every type listed, zero included) */
-              recordCounts: {
-                [key: string]: number;
-              };
-              totalRecords: number;
-            };
+            "application/json": components["schemas"]["BatchDetail"];
           };
         };
       };
@@ -232,11 +121,11 @@ export interface paths {
     /** List the Student records in the batch */
     get: {
       parameters: {
-        query: {
+        query?: {
           /** @description page to return, from 1 */
-          pageNumber: number;
+          pageNumber?: number;
           /** @description results per page, at most 500 */
-          pageSize: number;
+          pageSize?: number;
         };
         path: {
           /** @description jurisdiction code */
@@ -248,17 +137,7 @@ export interface paths {
         /** @description Student records, ordered by UID */
         200: {
           content: {
-            "application/json": {
-              /** @description current page */
-              pageNumber: number;
-              /** @description total pages */
-              numberOfPages: number;
-              /** @description total results across pages */
-              numberOfResults: number;
-              /** @description maximum results per page */
-              pageSize: number;
-              results: components["schemas"]["Student"][];
-            };
+            "application/json": components["schemas"]["StudentPage"];
           };
         };
       };
@@ -282,33 +161,13 @@ export interface paths {
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         200: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         201: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
       };
@@ -359,33 +218,13 @@ export interface paths {
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         200: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         201: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
       };
@@ -413,11 +252,11 @@ export interface paths {
     /** List the DeliveryLocation records in the batch */
     get: {
       parameters: {
-        query: {
+        query?: {
           /** @description page to return, from 1 */
-          pageNumber: number;
+          pageNumber?: number;
           /** @description results per page, at most 500 */
-          pageSize: number;
+          pageSize?: number;
         };
         path: {
           /** @description jurisdiction code */
@@ -429,17 +268,7 @@ export interface paths {
         /** @description DeliveryLocation records, ordered by UID */
         200: {
           content: {
-            "application/json": {
-              /** @description current page */
-              pageNumber: number;
-              /** @description total pages */
-              numberOfPages: number;
-              /** @description total results across pages */
-              numberOfResults: number;
-              /** @description maximum results per page */
-              pageSize: number;
-              results: components["schemas"]["DeliveryLocation"][];
-            };
+            "application/json": components["schemas"]["DeliveryLocationPage"];
           };
         };
       };
@@ -463,33 +292,13 @@ export interface paths {
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         200: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         201: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
       };
@@ -540,33 +349,13 @@ export interface paths {
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         200: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         201: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
       };
@@ -594,11 +383,11 @@ export interface paths {
     /** List the Program records in the batch */
     get: {
       parameters: {
-        query: {
+        query?: {
           /** @description page to return, from 1 */
-          pageNumber: number;
+          pageNumber?: number;
           /** @description results per page, at most 500 */
-          pageSize: number;
+          pageSize?: number;
         };
         path: {
           /** @description jurisdiction code */
@@ -610,17 +399,7 @@ export interface paths {
         /** @description Program records, ordered by UID */
         200: {
           content: {
-            "application/json": {
-              /** @description current page */
-              pageNumber: number;
-              /** @description total pages */
-              numberOfPages: number;
-              /** @description total results across pages */
-              numberOfResults: number;
-              /** @description maximum results per page */
-              pageSize: number;
-              results: components["schemas"]["Program"][];
-            };
+            "application/json": components["schemas"]["ProgramPage"];
           };
         };
       };
@@ -644,33 +423,13 @@ export interface paths {
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         200: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         201: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
       };
@@ -721,33 +480,13 @@ export interface paths {
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         200: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         201: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
       };
@@ -775,11 +514,11 @@ export interface paths {
     /** List the ProgramOffering records in the batch */
     get: {
       parameters: {
-        query: {
+        query?: {
           /** @description page to return, from 1 */
-          pageNumber: number;
+          pageNumber?: number;
           /** @description results per page, at most 500 */
-          pageSize: number;
+          pageSize?: number;
         };
         path: {
           /** @description jurisdiction code */
@@ -791,17 +530,7 @@ export interface paths {
         /** @description ProgramOffering records, ordered by UID */
         200: {
           content: {
-            "application/json": {
-              /** @description current page */
-              pageNumber: number;
-              /** @description total pages */
-              numberOfPages: number;
-              /** @description total results across pages */
-              numberOfResults: number;
-              /** @description maximum results per page */
-              pageSize: number;
-              results: components["schemas"]["ProgramOffering"][];
-            };
+            "application/json": components["schemas"]["ProgramOfferingPage"];
           };
         };
       };
@@ -825,33 +554,13 @@ export interface paths {
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         200: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         201: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
       };
@@ -902,33 +611,13 @@ export interface paths {
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         200: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         201: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
       };
@@ -956,11 +645,11 @@ export interface paths {
     /** List the ProgramEnrolment records in the batch */
     get: {
       parameters: {
-        query: {
+        query?: {
           /** @description page to return, from 1 */
-          pageNumber: number;
+          pageNumber?: number;
           /** @description results per page, at most 500 */
-          pageSize: number;
+          pageSize?: number;
         };
         path: {
           /** @description jurisdiction code */
@@ -972,17 +661,7 @@ export interface paths {
         /** @description ProgramEnrolment records, ordered by UID */
         200: {
           content: {
-            "application/json": {
-              /** @description current page */
-              pageNumber: number;
-              /** @description total pages */
-              numberOfPages: number;
-              /** @description total results across pages */
-              numberOfResults: number;
-              /** @description maximum results per page */
-              pageSize: number;
-              results: components["schemas"]["ProgramEnrolment"][];
-            };
+            "application/json": components["schemas"]["ProgramEnrolmentPage"];
           };
         };
       };
@@ -1006,33 +685,13 @@ export interface paths {
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         200: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         201: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
       };
@@ -1083,33 +742,13 @@ export interface paths {
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         200: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         201: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
       };
@@ -1137,11 +776,11 @@ export interface paths {
     /** List the Subject records in the batch */
     get: {
       parameters: {
-        query: {
+        query?: {
           /** @description page to return, from 1 */
-          pageNumber: number;
+          pageNumber?: number;
           /** @description results per page, at most 500 */
-          pageSize: number;
+          pageSize?: number;
         };
         path: {
           /** @description jurisdiction code */
@@ -1153,17 +792,7 @@ export interface paths {
         /** @description Subject records, ordered by UID */
         200: {
           content: {
-            "application/json": {
-              /** @description current page */
-              pageNumber: number;
-              /** @description total pages */
-              numberOfPages: number;
-              /** @description total results across pages */
-              numberOfResults: number;
-              /** @description maximum results per page */
-              pageSize: number;
-              results: components["schemas"]["Subject"][];
-            };
+            "application/json": components["schemas"]["SubjectPage"];
           };
         };
       };
@@ -1187,33 +816,13 @@ export interface paths {
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         200: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         201: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
       };
@@ -1264,33 +873,13 @@ export interface paths {
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         200: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         201: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
       };
@@ -1318,11 +907,11 @@ export interface paths {
     /** List the SubjectOffering records in the batch */
     get: {
       parameters: {
-        query: {
+        query?: {
           /** @description page to return, from 1 */
-          pageNumber: number;
+          pageNumber?: number;
           /** @description results per page, at most 500 */
-          pageSize: number;
+          pageSize?: number;
         };
         path: {
           /** @description jurisdiction code */
@@ -1334,17 +923,7 @@ export interface paths {
         /** @description SubjectOffering records, ordered by UID */
         200: {
           content: {
-            "application/json": {
-              /** @description current page */
-              pageNumber: number;
-              /** @description total pages */
-              numberOfPages: number;
-              /** @description total results across pages */
-              numberOfResults: number;
-              /** @description maximum results per page */
-              pageSize: number;
-              results: components["schemas"]["SubjectOffering"][];
-            };
+            "application/json": components["schemas"]["SubjectOfferingPage"];
           };
         };
       };
@@ -1368,33 +947,13 @@ export interface paths {
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         200: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         201: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
       };
@@ -1445,33 +1004,13 @@ export interface paths {
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         200: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         201: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
       };
@@ -1499,11 +1038,11 @@ export interface paths {
     /** List the SubjectEnrolment records in the batch */
     get: {
       parameters: {
-        query: {
+        query?: {
           /** @description page to return, from 1 */
-          pageNumber: number;
+          pageNumber?: number;
           /** @description results per page, at most 500 */
-          pageSize: number;
+          pageSize?: number;
         };
         path: {
           /** @description jurisdiction code */
@@ -1515,17 +1054,7 @@ export interface paths {
         /** @description SubjectEnrolment records, ordered by UID */
         200: {
           content: {
-            "application/json": {
-              /** @description current page */
-              pageNumber: number;
-              /** @description total pages */
-              numberOfPages: number;
-              /** @description total results across pages */
-              numberOfResults: number;
-              /** @description maximum results per page */
-              pageSize: number;
-              results: components["schemas"]["SubjectEnrolment"][];
-            };
+            "application/json": components["schemas"]["SubjectEnrolmentPage"];
           };
         };
       };
@@ -1549,33 +1078,13 @@ export interface paths {
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         200: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         201: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
       };
@@ -1626,33 +1135,13 @@ export interface paths {
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         200: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
         /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
         201: {
           content: {
-            "application/json": {
-              resourceType: string;
-              /** Format: uuid */
-              resourceUID: string;
-              /** @description as uploaded, unchanged */
-              changeTrackingIdentifier: string | null;
-              transactionBatchToken: string;
-              /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
-              hasBlockingValidationFailures: boolean;
-              hasNonBlockingValidationFailures: boolean;
-            };
+            "application/json": components["schemas"]["UploadResult"];
           };
         };
       };
@@ -1699,37 +1188,7 @@ export interface paths {
         /** @description reference records */
         200: {
           content: {
-            "application/json": {
-              /** @description current page */
-              pageNumber: number;
-              /** @description total pages */
-              numberOfPages: number;
-              /** @description total results across pages */
-              numberOfResults: number;
-              /** @description maximum results per page */
-              pageSize: number;
-              results: ({
-                  /**
-                   * Format: uuid
-                   * @description stable identity of the record across its versions: upsert by it
-                   */
-                  recordId: string;
-                  /** @description this version; orders versions stamped in the same instant */
-                  versionId: number;
-                  code: string;
-                  description: string;
-                  /** @description the AVETMISS 8.0 code of a word, where there is one */
-                  avetmissCode: string | null;
-                  /** Format: date */
-                  businessEffectiveFrom: string | null;
-                  /** Format: date */
-                  businessEffectiveTo: string | null;
-                  /** @enum {string} */
-                  status: "Active" | "Inactive";
-                  /** @description system time of this version, UTC, microseconds: the watermark to store is the largest seen */
-                  sysEffectiveFrom: string;
-                })[];
-            };
+            "application/json": components["schemas"]["ReferenceRecordPage"];
           };
         };
       };
@@ -1757,37 +1216,7 @@ export interface paths {
         /** @description classification records */
         200: {
           content: {
-            "application/json": {
-              /** @description current page */
-              pageNumber: number;
-              /** @description total pages */
-              numberOfPages: number;
-              /** @description total results across pages */
-              numberOfResults: number;
-              /** @description maximum results per page */
-              pageSize: number;
-              results: ({
-                  /**
-                   * Format: uuid
-                   * @description stable identity of the record across its versions: upsert by it
-                   */
-                  recordId: string;
-                  /** @description this version; orders versions stamped in the same instant */
-                  versionId: number;
-                  code: string;
-                  description: string;
-                  /** @description the AVETMISS 8.0 code of a word, where there is one */
-                  avetmissCode: string | null;
-                  /** Format: date */
-                  businessEffectiveFrom: string | null;
-                  /** Format: date */
-                  businessEffectiveTo: string | null;
-                  /** @enum {string} */
-                  status: "Active" | "Inactive";
-                  /** @description system time of this version, UTC, microseconds: the watermark to store is the largest seen */
-                  sysEffectiveFrom: string;
-                })[];
-            };
+            "application/json": components["schemas"]["ReferenceRecordPage"];
           };
         };
       };
@@ -1796,7 +1225,7 @@ export interface paths {
   "/vet-provider/v1/{jurisdiction}/transaction-batch/{transactionBatchToken}/validate": {
     /**
      * Status of the batch's latest validation run
-     * @description validationStatus moves Queued, InProgress, Validated. The failure indicators are meaningful once Validated. isCurrent is false when records changed after the run started. 404 when no validation was requested (or the last request was cancelled).
+     * @description validationStatus moves Queued, InProgress, Validated. The failure indicators are meaningful once Validated. isCurrent is false when records changed after the run started. 404 with problem type /problems/no-validation-run when no validation was requested (or the last request was cancelled); an unknown batch is 404 /problems/not-found.
      */
     get: {
       parameters: {
@@ -1811,25 +1240,7 @@ export interface paths {
         /** @description the batch's latest validation run (spec: Batch validation status) */
         200: {
           content: {
-            "application/json": {
-              /**
-               * @description Queued, then InProgress, then Validated
-               * @enum {string}
-               */
-              validationStatus: "Queued" | "InProgress" | "Validated";
-              /** @description an Error result exists; meaningful once Validated (false before) */
-              hasBlockingValidationFailures: boolean;
-              /** @description a Warning result exists; meaningful once Validated (false before) */
-              hasNonBlockingValidationFailures: boolean;
-              /** @description false when the batch's records changed after this run started: its results are stale and submit is refused until a new run completes */
-              isCurrent: boolean;
-              /** @description number of failed-validation-results of the run; 0 before Validated */
-              numberOfResults: number;
-              /** Format: date-time */
-              requestedAt: string;
-              startedAt: string | null;
-              completedAt: string | null;
-            };
+            "application/json": components["schemas"]["ValidationStatus"];
           };
         };
       };
@@ -1851,49 +1262,13 @@ export interface paths {
         /** @description the batch's latest validation run (spec: Batch validation status) */
         200: {
           content: {
-            "application/json": {
-              /**
-               * @description Queued, then InProgress, then Validated
-               * @enum {string}
-               */
-              validationStatus: "Queued" | "InProgress" | "Validated";
-              /** @description an Error result exists; meaningful once Validated (false before) */
-              hasBlockingValidationFailures: boolean;
-              /** @description a Warning result exists; meaningful once Validated (false before) */
-              hasNonBlockingValidationFailures: boolean;
-              /** @description false when the batch's records changed after this run started: its results are stale and submit is refused until a new run completes */
-              isCurrent: boolean;
-              /** @description number of failed-validation-results of the run; 0 before Validated */
-              numberOfResults: number;
-              /** Format: date-time */
-              requestedAt: string;
-              startedAt: string | null;
-              completedAt: string | null;
-            };
+            "application/json": components["schemas"]["ValidationStatus"];
           };
         };
         /** @description the batch's latest validation run (spec: Batch validation status) */
         201: {
           content: {
-            "application/json": {
-              /**
-               * @description Queued, then InProgress, then Validated
-               * @enum {string}
-               */
-              validationStatus: "Queued" | "InProgress" | "Validated";
-              /** @description an Error result exists; meaningful once Validated (false before) */
-              hasBlockingValidationFailures: boolean;
-              /** @description a Warning result exists; meaningful once Validated (false before) */
-              hasNonBlockingValidationFailures: boolean;
-              /** @description false when the batch's records changed after this run started: its results are stale and submit is refused until a new run completes */
-              isCurrent: boolean;
-              /** @description number of failed-validation-results of the run; 0 before Validated */
-              numberOfResults: number;
-              /** Format: date-time */
-              requestedAt: string;
-              startedAt: string | null;
-              completedAt: string | null;
-            };
+            "application/json": components["schemas"]["ValidationStatus"];
           };
         };
       };
@@ -1922,15 +1297,15 @@ export interface paths {
   "/vet-provider/v1/{jurisdiction}/transaction-batch/{transactionBatchToken}/failed-validation-results": {
     /**
      * Failed results of the latest completed validation run
-     * @description Paged in a stable order: record rule results in record order, then set rule results, results of one group together. 404 until a run has completed.
+     * @description Paged in a stable order: record rule results in record order, then set rule results, results of one group together. 404 with problem type /problems/no-validation-run until a run has completed; an unknown batch is 404 /problems/not-found.
      */
     get: {
       parameters: {
-        query: {
+        query?: {
           /** @description page to return, from 1 */
-          pageNumber: number;
+          pageNumber?: number;
           /** @description results per page, at most 500 */
-          pageSize: number;
+          pageSize?: number;
         };
         path: {
           /** @description jurisdiction code */
@@ -1943,56 +1318,7 @@ export interface paths {
         /** @description results of the batch's latest completed validation run, grouped results together, in a stable order */
         200: {
           content: {
-            "application/json": {
-              /** @description current page */
-              pageNumber: number;
-              /** @description total pages */
-              numberOfPages: number;
-              /** @description total results across pages */
-              numberOfResults: number;
-              /** @description maximum results per page */
-              pageSize: number;
-              results: ({
-                  /** @description identical for all results of one execution of one rule; read them together */
-                  validationGroupingId: string;
-                  /** @description number of results in the group; 1 means no other resource is involved */
-                  relatedValidationResultCount: number;
-                  /** @description rule code, e.g. BRTS02180 */
-                  errorNumber: string;
-                  /** @description business rule, e.g. BRDG00017 */
-                  ruleId: string;
-                  /** @description technical rule implementation, e.g. BRTS01180 */
-                  technicalRuleId: string;
-                  /**
-                   * @description Error blocks submission; Warning does not
-                   * @enum {string}
-                   */
-                  validationMessageLevel: "Error" | "Warning";
-                  /** @description minimum change needed to satisfy the rule */
-                  correctiveAction: string;
-                  /** @description what was found, naming the attribute and the offending value */
-                  message: string;
-                  /**
-                   * @description type of the affected resource
-                   * @enum {string}
-                   */
-                  resourceType: "Student" | "DeliveryLocation" | "Program" | "ProgramOffering" | "ProgramEnrolment" | "Subject" | "SubjectOffering" | "SubjectEnrolment";
-                  /**
-                   * Format: uuid
-                   * @description the affected resource
-                   */
-                  resourceUID: string;
-                  /** @description JSONPath-style paths of every attribute involved, e.g. $.locations[0].deliveryLocationUID */
-                  accessPath: string[];
-                  /** @description version of the resource that produced the result */
-                  changeTrackingIdentifier: string | null;
-                  /**
-                   * @description where the affected version is: this batch, or data already held
-                   * @enum {string}
-                   */
-                  dataSource: "Transaction_batch" | "Previously_submitted_data";
-                })[];
-            };
+            "application/json": components["schemas"]["ValidationResultPage"];
           };
         };
       };
@@ -2008,25 +1334,7 @@ export interface paths {
         /** @description every batch validation rule, in the order validation runs them, then every data quality assessment rule */
         200: {
           content: {
-            "application/json": {
-              numberOfRules: number;
-              rules: ({
-                  technicalRuleId: string;
-                  ruleId: string;
-                  errorNumber: string;
-                  /** @enum {string} */
-                  validationMessageLevel: "Error" | "Warning";
-                  title: string;
-                  description: string;
-                  correctiveAction: string;
-                  resourceTypes: string[];
-                  /**
-                   * @description record: one record at a time; set: records against each other and the held dataset (batch validation; an Error blocks submit); assessment: period-wide over the held data (data quality assessment; an Error blocks declaring)
-                   * @enum {string}
-                   */
-                  scope: "record" | "set" | "assessment";
-                })[];
-            };
+            "application/json": components["schemas"]["BusinessRuleCatalogue"];
           };
         };
       };
@@ -2050,37 +1358,7 @@ export interface paths {
         /** @description the batch, now Submitted and closed */
         200: {
           content: {
-            "application/json": {
-              /** @description opaque token returned when the batch was created */
-              transactionBatchToken: string;
-              /**
-               * @description NotSubmitted until the batch is submitted
-               * @enum {string}
-               */
-              status: "NotSubmitted" | "Submitted";
-              /**
-               * @description jurisdiction code
-               * @enum {string}
-               */
-              jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
-              /**
-               * Format: date-time
-               * @description when the batch was created (UTC)
-               */
-              createdAt: string;
-              /**
-               * Format: date-time
-               * @description when its content last changed (UTC)
-               */
-              updatedAt: string;
-              /**
-               * Format: date-time
-               * @description when it was submitted; null until then
-               */
-              submittedAt: string | null;
-              /** @description records of the batch now held (voids included) */
-              numberOfRecordsSubmitted: number;
-            };
+            "application/json": components["schemas"]["SubmittedBatch"];
           };
         };
       };
@@ -2102,28 +1380,7 @@ export interface paths {
         /** @description whether a record is held, and which version (spec: Record presence in submission) */
         200: {
           content: {
-            "application/json": {
-              /** @enum {string} */
-              resourceType: "Student" | "DeliveryLocation" | "Program" | "ProgramOffering" | "ProgramEnrolment" | "Subject" | "SubjectOffering" | "SubjectEnrolment";
-              /** Format: uuid */
-              resourceUID: string;
-              /**
-               * @description In submission when held; Voided in submission after a processed void; Not found in submission when never submitted
-               * @enum {string}
-               */
-              stateInSubmission: "In submission" | "Voided in submission" | "Not found in submission";
-              /** @description of the latest submitted version */
-              changeTrackingIdentifier: string | null;
-              /** @description when the latest version was submitted (UTC) */
-              submissionDateTime: string | null;
-              /** @description the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt) */
-              studentActivityDate: string | null;
-              /** @description jurisdiction of the batch that submitted the latest version */
-              jurisdiction: ("NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT") | null;
-              voidedReason: string | null;
-              /** @description versions submitted so far, voids included (history is kept for audit) */
-              numberOfVersions: number;
-            };
+            "application/json": components["schemas"]["HeldState"];
           };
         };
       };
@@ -2145,28 +1402,7 @@ export interface paths {
         /** @description whether a record is held, and which version (spec: Record presence in submission) */
         200: {
           content: {
-            "application/json": {
-              /** @enum {string} */
-              resourceType: "Student" | "DeliveryLocation" | "Program" | "ProgramOffering" | "ProgramEnrolment" | "Subject" | "SubjectOffering" | "SubjectEnrolment";
-              /** Format: uuid */
-              resourceUID: string;
-              /**
-               * @description In submission when held; Voided in submission after a processed void; Not found in submission when never submitted
-               * @enum {string}
-               */
-              stateInSubmission: "In submission" | "Voided in submission" | "Not found in submission";
-              /** @description of the latest submitted version */
-              changeTrackingIdentifier: string | null;
-              /** @description when the latest version was submitted (UTC) */
-              submissionDateTime: string | null;
-              /** @description the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt) */
-              studentActivityDate: string | null;
-              /** @description jurisdiction of the batch that submitted the latest version */
-              jurisdiction: ("NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT") | null;
-              voidedReason: string | null;
-              /** @description versions submitted so far, voids included (history is kept for audit) */
-              numberOfVersions: number;
-            };
+            "application/json": components["schemas"]["HeldState"];
           };
         };
       };
@@ -2188,28 +1424,7 @@ export interface paths {
         /** @description whether a record is held, and which version (spec: Record presence in submission) */
         200: {
           content: {
-            "application/json": {
-              /** @enum {string} */
-              resourceType: "Student" | "DeliveryLocation" | "Program" | "ProgramOffering" | "ProgramEnrolment" | "Subject" | "SubjectOffering" | "SubjectEnrolment";
-              /** Format: uuid */
-              resourceUID: string;
-              /**
-               * @description In submission when held; Voided in submission after a processed void; Not found in submission when never submitted
-               * @enum {string}
-               */
-              stateInSubmission: "In submission" | "Voided in submission" | "Not found in submission";
-              /** @description of the latest submitted version */
-              changeTrackingIdentifier: string | null;
-              /** @description when the latest version was submitted (UTC) */
-              submissionDateTime: string | null;
-              /** @description the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt) */
-              studentActivityDate: string | null;
-              /** @description jurisdiction of the batch that submitted the latest version */
-              jurisdiction: ("NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT") | null;
-              voidedReason: string | null;
-              /** @description versions submitted so far, voids included (history is kept for audit) */
-              numberOfVersions: number;
-            };
+            "application/json": components["schemas"]["HeldState"];
           };
         };
       };
@@ -2231,28 +1446,7 @@ export interface paths {
         /** @description whether a record is held, and which version (spec: Record presence in submission) */
         200: {
           content: {
-            "application/json": {
-              /** @enum {string} */
-              resourceType: "Student" | "DeliveryLocation" | "Program" | "ProgramOffering" | "ProgramEnrolment" | "Subject" | "SubjectOffering" | "SubjectEnrolment";
-              /** Format: uuid */
-              resourceUID: string;
-              /**
-               * @description In submission when held; Voided in submission after a processed void; Not found in submission when never submitted
-               * @enum {string}
-               */
-              stateInSubmission: "In submission" | "Voided in submission" | "Not found in submission";
-              /** @description of the latest submitted version */
-              changeTrackingIdentifier: string | null;
-              /** @description when the latest version was submitted (UTC) */
-              submissionDateTime: string | null;
-              /** @description the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt) */
-              studentActivityDate: string | null;
-              /** @description jurisdiction of the batch that submitted the latest version */
-              jurisdiction: ("NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT") | null;
-              voidedReason: string | null;
-              /** @description versions submitted so far, voids included (history is kept for audit) */
-              numberOfVersions: number;
-            };
+            "application/json": components["schemas"]["HeldState"];
           };
         };
       };
@@ -2274,28 +1468,7 @@ export interface paths {
         /** @description whether a record is held, and which version (spec: Record presence in submission) */
         200: {
           content: {
-            "application/json": {
-              /** @enum {string} */
-              resourceType: "Student" | "DeliveryLocation" | "Program" | "ProgramOffering" | "ProgramEnrolment" | "Subject" | "SubjectOffering" | "SubjectEnrolment";
-              /** Format: uuid */
-              resourceUID: string;
-              /**
-               * @description In submission when held; Voided in submission after a processed void; Not found in submission when never submitted
-               * @enum {string}
-               */
-              stateInSubmission: "In submission" | "Voided in submission" | "Not found in submission";
-              /** @description of the latest submitted version */
-              changeTrackingIdentifier: string | null;
-              /** @description when the latest version was submitted (UTC) */
-              submissionDateTime: string | null;
-              /** @description the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt) */
-              studentActivityDate: string | null;
-              /** @description jurisdiction of the batch that submitted the latest version */
-              jurisdiction: ("NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT") | null;
-              voidedReason: string | null;
-              /** @description versions submitted so far, voids included (history is kept for audit) */
-              numberOfVersions: number;
-            };
+            "application/json": components["schemas"]["HeldState"];
           };
         };
       };
@@ -2317,28 +1490,7 @@ export interface paths {
         /** @description whether a record is held, and which version (spec: Record presence in submission) */
         200: {
           content: {
-            "application/json": {
-              /** @enum {string} */
-              resourceType: "Student" | "DeliveryLocation" | "Program" | "ProgramOffering" | "ProgramEnrolment" | "Subject" | "SubjectOffering" | "SubjectEnrolment";
-              /** Format: uuid */
-              resourceUID: string;
-              /**
-               * @description In submission when held; Voided in submission after a processed void; Not found in submission when never submitted
-               * @enum {string}
-               */
-              stateInSubmission: "In submission" | "Voided in submission" | "Not found in submission";
-              /** @description of the latest submitted version */
-              changeTrackingIdentifier: string | null;
-              /** @description when the latest version was submitted (UTC) */
-              submissionDateTime: string | null;
-              /** @description the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt) */
-              studentActivityDate: string | null;
-              /** @description jurisdiction of the batch that submitted the latest version */
-              jurisdiction: ("NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT") | null;
-              voidedReason: string | null;
-              /** @description versions submitted so far, voids included (history is kept for audit) */
-              numberOfVersions: number;
-            };
+            "application/json": components["schemas"]["HeldState"];
           };
         };
       };
@@ -2360,28 +1512,7 @@ export interface paths {
         /** @description whether a record is held, and which version (spec: Record presence in submission) */
         200: {
           content: {
-            "application/json": {
-              /** @enum {string} */
-              resourceType: "Student" | "DeliveryLocation" | "Program" | "ProgramOffering" | "ProgramEnrolment" | "Subject" | "SubjectOffering" | "SubjectEnrolment";
-              /** Format: uuid */
-              resourceUID: string;
-              /**
-               * @description In submission when held; Voided in submission after a processed void; Not found in submission when never submitted
-               * @enum {string}
-               */
-              stateInSubmission: "In submission" | "Voided in submission" | "Not found in submission";
-              /** @description of the latest submitted version */
-              changeTrackingIdentifier: string | null;
-              /** @description when the latest version was submitted (UTC) */
-              submissionDateTime: string | null;
-              /** @description the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt) */
-              studentActivityDate: string | null;
-              /** @description jurisdiction of the batch that submitted the latest version */
-              jurisdiction: ("NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT") | null;
-              voidedReason: string | null;
-              /** @description versions submitted so far, voids included (history is kept for audit) */
-              numberOfVersions: number;
-            };
+            "application/json": components["schemas"]["HeldState"];
           };
         };
       };
@@ -2403,28 +1534,7 @@ export interface paths {
         /** @description whether a record is held, and which version (spec: Record presence in submission) */
         200: {
           content: {
-            "application/json": {
-              /** @enum {string} */
-              resourceType: "Student" | "DeliveryLocation" | "Program" | "ProgramOffering" | "ProgramEnrolment" | "Subject" | "SubjectOffering" | "SubjectEnrolment";
-              /** Format: uuid */
-              resourceUID: string;
-              /**
-               * @description In submission when held; Voided in submission after a processed void; Not found in submission when never submitted
-               * @enum {string}
-               */
-              stateInSubmission: "In submission" | "Voided in submission" | "Not found in submission";
-              /** @description of the latest submitted version */
-              changeTrackingIdentifier: string | null;
-              /** @description when the latest version was submitted (UTC) */
-              submissionDateTime: string | null;
-              /** @description the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt) */
-              studentActivityDate: string | null;
-              /** @description jurisdiction of the batch that submitted the latest version */
-              jurisdiction: ("NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT") | null;
-              voidedReason: string | null;
-              /** @description versions submitted so far, voids included (history is kept for audit) */
-              numberOfVersions: number;
-            };
+            "application/json": components["schemas"]["HeldState"];
           };
         };
       };
@@ -2440,50 +1550,23 @@ export interface paths {
         query: {
           /** @description the one resource type to return */
           resourceType: "SubjectEnrolment" | "ProgramEnrolment" | "SubjectOffering" | "ProgramOffering" | "Subject" | "Program" | "Student";
-          /** @description 1 to 10 reporting period codes, comma-separated (202601,202602); or give activityDateFrom and activityDateTo instead */
-          reportingPeriods?: string;
+          /** @description 1 to 10 distinct reporting period codes, as a repeated parameter (reportingPeriods=202601&reportingPeriods=202602), comma-separated (reportingPeriods=202601,202602), or both; or give activityDateFrom and activityDateTo instead */
+          reportingPeriods?: string[];
           /** @description first studentActivityDate of the range, YYYY-MM-DD (with activityDateTo) */
           activityDateFrom?: string;
           /** @description last studentActivityDate of the range, YYYY-MM-DD (with activityDateFrom) */
           activityDateTo?: string;
           /** @description page to return, from 1 */
-          pageNumber: number;
+          pageNumber?: number;
           /** @description results per page, at most 500 */
-          pageSize: number;
+          pageSize?: number;
         };
       };
       responses: {
         /** @description reconciliation items, newest studentActivityDate first, then by resourceUID */
         200: {
           content: {
-            "application/json": {
-              /** @description current page */
-              pageNumber: number;
-              /** @description total pages */
-              numberOfPages: number;
-              /** @description total results across pages */
-              numberOfResults: number;
-              /** @description maximum results per page */
-              pageSize: number;
-              results: ({
-                  /** Format: uuid */
-                  resourceUID: string;
-                  /** @enum {string} */
-                  resourceType: "Student" | "DeliveryLocation" | "Program" | "ProgramOffering" | "ProgramEnrolment" | "Subject" | "SubjectOffering" | "SubjectEnrolment";
-                  /**
-                   * Format: date-time
-                   * @description most recent successful submission of the resource (UTC)
-                   */
-                  submissionDateTime: string;
-                  /** @description latest accepted client version */
-                  changeTrackingIdentifier: string | null;
-                  /**
-                   * Format: date
-                   * @description the activity date the resource is searched and sorted by (docs/decisions.md): the latest activity date of the enrolments that reach it, or, when no current enrolment does, the UTC date of its latest submission
-                   */
-                  studentActivityDate: string;
-                })[];
-            };
+            "application/json": components["schemas"]["ReconciliationItemPage"];
           };
         };
       };
@@ -2498,46 +1581,14 @@ export interface paths {
       /** @description the UIDs to look up, their type and the reporting period */
       requestBody: {
         content: {
-          "application/json": {
-            /**
-             * @description type of every UID in the list
-             * @enum {string}
-             */
-            resourceType: "SubjectEnrolment" | "ProgramEnrolment" | "SubjectOffering" | "ProgramOffering" | "Subject" | "Program" | "Student";
-            /** @description reporting period {CalendarYear}{Quarter}: 202601 is January to March 2026, 202604 October to December */
-            reportingPeriod: string;
-            /** @description 1 to 500 distinct UIDs */
-            resourceUIDs: string[];
-          };
+          "application/json": components["schemas"]["UidMatchRequest"];
         };
       };
       responses: {
         /** @description Default Response */
         200: {
           content: {
-            "application/json": {
-              /** @enum {string} */
-              resourceType: "SubjectEnrolment" | "ProgramEnrolment" | "SubjectOffering" | "ProgramOffering" | "Subject" | "Program" | "Student";
-              reportingPeriod: string;
-              numberOfResults: number;
-              /** @description one per requested UID, in request order */
-              results: ({
-                  /**
-                   * Format: uuid
-                   * @description as requested
-                   */
-                  resourceUID: string;
-                  /** @enum {string} */
-                  resourceType: "SubjectEnrolment" | "ProgramEnrolment" | "SubjectOffering" | "ProgramOffering" | "Subject" | "Program" | "Student";
-                  /** @description true when the resource is held, not voided, and its studentActivityDate falls in the reporting period */
-                  resourceInSubmission: boolean;
-                  /** @description null when not held (never submitted, voided, or another RTO's) */
-                  submissionDateTime: string | null;
-                  changeTrackingIdentifier: string | null;
-                  /** @description the date the resource is searched by, whatever the period asked; null when not held */
-                  studentActivityDate: string | null;
-                })[];
-            };
+            "application/json": components["schemas"]["UidMatchResponse"];
           };
         };
       };
@@ -2550,11 +1601,11 @@ export interface paths {
      */
     get: {
       parameters: {
-        query: {
+        query?: {
           /** @description page to return, from 1 */
-          pageNumber: number;
+          pageNumber?: number;
           /** @description results per page, at most 500 */
-          pageSize: number;
+          pageSize?: number;
         };
         path: {
           /** @description starting type, as in batch paths: student, programenrolment or subjectenrolment */
@@ -2567,34 +1618,7 @@ export interface paths {
         /** @description reconciliation items, newest studentActivityDate first, then by resourceUID */
         200: {
           content: {
-            "application/json": {
-              /** @description current page */
-              pageNumber: number;
-              /** @description total pages */
-              numberOfPages: number;
-              /** @description total results across pages */
-              numberOfResults: number;
-              /** @description maximum results per page */
-              pageSize: number;
-              results: ({
-                  /** Format: uuid */
-                  resourceUID: string;
-                  /** @enum {string} */
-                  resourceType: "Student" | "DeliveryLocation" | "Program" | "ProgramOffering" | "ProgramEnrolment" | "Subject" | "SubjectOffering" | "SubjectEnrolment";
-                  /**
-                   * Format: date-time
-                   * @description most recent successful submission of the resource (UTC)
-                   */
-                  submissionDateTime: string;
-                  /** @description latest accepted client version */
-                  changeTrackingIdentifier: string | null;
-                  /**
-                   * Format: date
-                   * @description the activity date the resource is searched and sorted by (docs/decisions.md): the latest activity date of the enrolments that reach it, or, when no current enrolment does, the UTC date of its latest submission
-                   */
-                  studentActivityDate: string;
-                })[];
-            };
+            "application/json": components["schemas"]["ReconciliationItemPage"];
           };
         };
       };
@@ -2621,34 +1645,7 @@ export interface paths {
         /** @description the data quality assessment of one jurisdiction and reporting period for the caller's RTO */
         200: {
           content: {
-            "application/json": {
-              reportingPeriodNumber: number;
-              /**
-               * @description jurisdiction code
-               * @enum {string}
-               */
-              jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
-              /**
-               * @description Required, Queued, In Progress, Validated or Fault (spec: Data quality assessment status)
-               * @enum {string}
-               */
-              assessmentStatus: "Required" | "Queued" | "In Progress" | "Validated" | "Fault";
-              /** @description the latest completed assessment has an Error outcome (blocks declaring); false when none has completed */
-              hasBlockingFailures: boolean;
-              /** @description the latest completed assessment has a Warning outcome; false when none has completed */
-              hasNonBlockingFailures: boolean;
-              /** @description true only when assessmentStatus is Validated: the readable results describe the data as it is held now */
-              resultsAreCurrent: boolean;
-              /** @description failed outcomes of the latest completed assessment (0 when none has completed) */
-              numberOfResults: number;
-              /** @description informational messages: what the status means and what to do next */
-              messages: string[];
-              /** @description when the latest assessment was requested */
-              requestedAt: string | null;
-              startedAt: string | null;
-              /** @description when the latest completed assessment (the one whose results are readable) completed */
-              completedAt: string | null;
-            };
+            "application/json": components["schemas"]["AssessmentStatus"];
           };
         };
       };
@@ -2673,34 +1670,7 @@ export interface paths {
         /** @description the data quality assessment of one jurisdiction and reporting period for the caller's RTO */
         201: {
           content: {
-            "application/json": {
-              reportingPeriodNumber: number;
-              /**
-               * @description jurisdiction code
-               * @enum {string}
-               */
-              jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
-              /**
-               * @description Required, Queued, In Progress, Validated or Fault (spec: Data quality assessment status)
-               * @enum {string}
-               */
-              assessmentStatus: "Required" | "Queued" | "In Progress" | "Validated" | "Fault";
-              /** @description the latest completed assessment has an Error outcome (blocks declaring); false when none has completed */
-              hasBlockingFailures: boolean;
-              /** @description the latest completed assessment has a Warning outcome; false when none has completed */
-              hasNonBlockingFailures: boolean;
-              /** @description true only when assessmentStatus is Validated: the readable results describe the data as it is held now */
-              resultsAreCurrent: boolean;
-              /** @description failed outcomes of the latest completed assessment (0 when none has completed) */
-              numberOfResults: number;
-              /** @description informational messages: what the status means and what to do next */
-              messages: string[];
-              /** @description when the latest assessment was requested */
-              requestedAt: string | null;
-              startedAt: string | null;
-              /** @description when the latest completed assessment (the one whose results are readable) completed */
-              completedAt: string | null;
-            };
+            "application/json": components["schemas"]["AssessmentStatus"];
           };
         };
       };
@@ -2732,15 +1702,15 @@ export interface paths {
   "/vet-provider/v1/reporting-period/{jurisdiction}/{ReportingPeriodNumber}/failed-validation-results": {
     /**
      * Failed outcomes of the latest completed assessment
-     * @description Errors (blocking declarations) and Warnings, paged, results of one concern (AssessmentGroupingId) together. 404 until an assessment has completed. Maturity level 2 (experimental): caveats and changes are possible (spec: Versioning 3).
+     * @description Errors (blocking declarations) and Warnings, paged, results of one concern (AssessmentGroupingId) together. 404 with problem type /problems/no-assessment-run until an assessment of the period has completed (the period itself is never unknown: a period out of range is 400). Maturity level 2 (experimental): caveats and changes are possible (spec: Versioning 3).
      */
     get: {
       parameters: {
-        query: {
+        query?: {
           /** @description page to return, from 1 */
-          pageNumber: number;
+          pageNumber?: number;
           /** @description results per page, at most 500 */
-          pageSize: number;
+          pageSize?: number;
         };
         path: {
           /** @description jurisdiction code */
@@ -2756,40 +1726,7 @@ export interface paths {
         /** @description failed outcomes of the latest completed assessment, results of one concern together, in a stable order */
         200: {
           content: {
-            "application/json": {
-              /** @description current page */
-              pageNumber: number;
-              /** @description total pages */
-              numberOfPages: number;
-              /** @description total results across pages */
-              numberOfResults: number;
-              /** @description maximum results per page */
-              pageSize: number;
-              results: ({
-                  /** @description identifies one data quality concern; every resource involved in it has a result with the same id */
-                  AssessmentGroupingId: string;
-                  /** @description data quality rule, e.g. DQTS10010 (GET /vet-provider/v1/business-rules lists them) */
-                  technicalRuleId: string;
-                  /** @description business rule the technical rule implements, e.g. DQBR00101 */
-                  ruleId: string;
-                  /**
-                   * @description Error blocks declaring; Warning does not
-                   * @enum {string}
-                   */
-                  AssessmentMessageLevel: "Error" | "Warning";
-                  correctiveAction: string;
-                  /** @description what was found, naming the offending values */
-                  message: string;
-                  /** @description e.g. Student, ProgramEnrolment, Subject */
-                  resourceType: string;
-                  /** Format: uuid */
-                  resourceUID: string;
-                  /** @description version of the resource when assessed */
-                  changeTrackingIdentifier: string | null;
-                  /** @description true if the requesting client submitted that version; false does not mean invalid */
-                  dataOwner: boolean;
-                })[];
-            };
+            "application/json": components["schemas"]["AssessmentResultPage"];
           };
         };
       };
@@ -2799,15 +1736,15 @@ export interface paths {
     /**
      * Failed outcomes of the latest completed assessment (alternative spelling)
      * @deprecated
-     * @description Errors (blocking declarations) and Warnings, paged, results of one concern (AssessmentGroupingId) together. 404 until an assessment has completed. Same as failed-validation-results; the spec spells the path both ways. Maturity level 2 (experimental): caveats and changes are possible (spec: Versioning 3).
+     * @description Errors (blocking declarations) and Warnings, paged, results of one concern (AssessmentGroupingId) together. 404 with problem type /problems/no-assessment-run until an assessment of the period has completed (the period itself is never unknown: a period out of range is 400). Same as failed-validation-results; the spec spells the path both ways. Maturity level 2 (experimental): caveats and changes are possible (spec: Versioning 3).
      */
     get: {
       parameters: {
-        query: {
+        query?: {
           /** @description page to return, from 1 */
-          pageNumber: number;
+          pageNumber?: number;
           /** @description results per page, at most 500 */
-          pageSize: number;
+          pageSize?: number;
         };
         path: {
           /** @description jurisdiction code */
@@ -2823,40 +1760,7 @@ export interface paths {
         /** @description failed outcomes of the latest completed assessment, results of one concern together, in a stable order */
         200: {
           content: {
-            "application/json": {
-              /** @description current page */
-              pageNumber: number;
-              /** @description total pages */
-              numberOfPages: number;
-              /** @description total results across pages */
-              numberOfResults: number;
-              /** @description maximum results per page */
-              pageSize: number;
-              results: ({
-                  /** @description identifies one data quality concern; every resource involved in it has a result with the same id */
-                  AssessmentGroupingId: string;
-                  /** @description data quality rule, e.g. DQTS10010 (GET /vet-provider/v1/business-rules lists them) */
-                  technicalRuleId: string;
-                  /** @description business rule the technical rule implements, e.g. DQBR00101 */
-                  ruleId: string;
-                  /**
-                   * @description Error blocks declaring; Warning does not
-                   * @enum {string}
-                   */
-                  AssessmentMessageLevel: "Error" | "Warning";
-                  correctiveAction: string;
-                  /** @description what was found, naming the offending values */
-                  message: string;
-                  /** @description e.g. Student, ProgramEnrolment, Subject */
-                  resourceType: string;
-                  /** Format: uuid */
-                  resourceUID: string;
-                  /** @description version of the resource when assessed */
-                  changeTrackingIdentifier: string | null;
-                  /** @description true if the requesting client submitted that version; false does not mean invalid */
-                  dataOwner: boolean;
-                })[];
-            };
+            "application/json": components["schemas"]["AssessmentResultPage"];
           };
         };
       };
@@ -2869,86 +1773,30 @@ export interface paths {
      */
     get: {
       parameters: {
-        query: {
-          /** @description 1 to 10 reporting periods, comma-separated (202603,202604); or give startDate and endDate instead */
-          reportingPeriodNumber?: string;
+        query?: {
+          /** @description 1 to 10 distinct reporting periods, as a repeated parameter (reportingPeriodNumber=202603&reportingPeriodNumber=202604), comma-separated (reportingPeriodNumber=202603,202604), or both; or give startDate and endDate instead */
+          reportingPeriodNumber?: string[];
           /** @description with endDate: the periods overlapping startDate to endDate; on or after 2026-01-01 and not later than today */
           startDate?: string;
           /** @description with startDate; same bounds */
           endDate?: string;
           /** @description jurisdiction code */
           jurisdiction?: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
-          /** @description comma-separated: Declaration, Nil_activity_report; declared periods of other types are left out */
-          declarationTypes?: string;
+          /** @description Declaration, Nil_activity_report or both, as a repeated parameter (declarationTypes=Declaration&declarationTypes=Nil_activity_report), comma-separated, or both; declared periods of other types are left out */
+          declarationTypes?: ("Declaration" | "Nil_activity_report")[];
           /** @description also list declarations a later one superseded (isCurrent false) */
-          includeSuperseded: boolean;
-          pageNumber: number;
-          pageSize: number;
+          includeSuperseded?: boolean;
+          pageNumber?: number;
+          pageSize?: number;
           /** @description by reporting period, then jurisdiction; Desc (newest period first) by default */
-          sortOrder: "Asc" | "Desc";
+          sortOrder?: "Asc" | "Desc";
         };
       };
       responses: {
         /** @description one row per reporting period and jurisdiction: its current declaration, or null with the due date */
         200: {
           content: {
-            "application/json": {
-              /** @description current page */
-              pageNumber: number;
-              /** @description total pages */
-              numberOfPages: number;
-              /** @description total results across pages */
-              numberOfResults: number;
-              /** @description maximum results per page */
-              pageSize: number;
-              results: ({
-                  reportingPeriodNumber: number;
-                  /**
-                   * @description jurisdiction code
-                   * @enum {string}
-                   */
-                  jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
-                  /**
-                   * Format: date
-                   * @description last day on time: of the declaration's type, or for a period without one, of a Declaration (of a Nil_activity_report when only that type is asked for)
-                   */
-                  declarationDueDate: string;
-                  /** @description the declaration, or null when the period has none */
-                  declaration: ({
-                    /** Format: uuid */
-                    declarationId: string;
-                    reportingPeriodNumber: number;
-                    /**
-                     * @description jurisdiction code
-                     * @enum {string}
-                     */
-                    jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
-                    /** @enum {string} */
-                    declarationType: "Declaration" | "Nil_activity_report";
-                    /**
-                     * Format: date
-                     * @description calendar date, YYYY-MM-DD
-                     */
-                    dateOfLastReportableActivity: string | null;
-                    RTOAcceptanceOfDeclaration: boolean;
-                    RTOUserName: string;
-                    RTOUserEmailAddress: string;
-                    /** Format: date-time */
-                    declaredAt: string;
-                    /** @description the client that made the declaration */
-                    declaredByClient: string;
-                    /**
-                     * Format: date
-                     * @description last day on time for this type of declaration
-                     */
-                    declarationDueDate: string;
-                    /** @description made more than one month after the period ended (after declarationDueDate) */
-                    isLate: boolean;
-                    /** @description false once a later declaration for the period superseded it */
-                    isCurrent: boolean;
-                  }) | null;
-                })[];
-            };
+            "application/json": components["schemas"]["DeclarationRowPage"];
           };
         };
       };
@@ -2961,74 +1809,14 @@ export interface paths {
       /** @description a declaration or nil activity report for one reporting period and jurisdiction (spec: Declaration) */
       requestBody: {
         content: {
-          "application/json": {
-            /** @description the one reporting period declared, {CalendarYear}{Quarter} (202604), from 202601 up to the current quarter; a number or a string of digits */
-            reportingPeriodNumber: number | string;
-            /**
-             * @description jurisdiction code
-             * @enum {string}
-             */
-            jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
-            /**
-             * @description Declaration (all required activity reported) or Nil_activity_report (none to report)
-             * @enum {string}
-             */
-            declarationType: "Declaration" | "Nil_activity_report";
-            /**
-             * Format: date
-             * @description YYYY-MM-DD; required for a Nil_activity_report and earlier than the first day of the period; not given for a Declaration
-             */
-            dateOfLastReportableActivity?: string | null;
-            /** @description must be true: the RTO accepts the declaration */
-            RTOAcceptanceOfDeclaration: boolean;
-            /** @description the authorised person making the declaration, at most 80 characters */
-            RTOUserName: string;
-            /** @description their email address, at most 320 characters, with an @ */
-            RTOUserEmailAddress: string;
-          };
+          "application/json": components["schemas"]["DeclarationRequest"];
         };
       };
       responses: {
         /** @description Default Response */
         200: {
           content: {
-            "application/json": {
-              /** @description saved for the period and jurisdiction; when late, that the RTO may be contacted for a reason for late reporting */
-              message: string;
-              declaration: {
-                /** Format: uuid */
-                declarationId: string;
-                reportingPeriodNumber: number;
-                /**
-                 * @description jurisdiction code
-                 * @enum {string}
-                 */
-                jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
-                /** @enum {string} */
-                declarationType: "Declaration" | "Nil_activity_report";
-                /**
-                 * Format: date
-                 * @description calendar date, YYYY-MM-DD
-                 */
-                dateOfLastReportableActivity: string | null;
-                RTOAcceptanceOfDeclaration: boolean;
-                RTOUserName: string;
-                RTOUserEmailAddress: string;
-                /** Format: date-time */
-                declaredAt: string;
-                /** @description the client that made the declaration */
-                declaredByClient: string;
-                /**
-                 * Format: date
-                 * @description last day on time for this type of declaration
-                 */
-                declarationDueDate: string;
-                /** @description made more than one month after the period ended (after declarationDueDate) */
-                isLate: boolean;
-                /** @description false once a later declaration for the period superseded it */
-                isCurrent: boolean;
-              };
-            };
+            "application/json": components["schemas"]["DeclarationSaved"];
           };
         };
       };
@@ -3054,74 +1842,14 @@ export interface paths {
       /** @description a declaration or nil activity report for the period and jurisdiction in the path */
       requestBody: {
         content: {
-          "application/json": {
-            /** @description the one reporting period declared, {CalendarYear}{Quarter} (202604), from 202601 up to the current quarter; a number or a string of digits */
-            reportingPeriodNumber?: number | string;
-            /**
-             * @description jurisdiction code
-             * @enum {string}
-             */
-            jurisdiction?: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
-            /**
-             * @description Declaration (all required activity reported) or Nil_activity_report (none to report)
-             * @enum {string}
-             */
-            declarationType: "Declaration" | "Nil_activity_report";
-            /**
-             * Format: date
-             * @description YYYY-MM-DD; required for a Nil_activity_report and earlier than the first day of the period; not given for a Declaration
-             */
-            dateOfLastReportableActivity?: string | null;
-            /** @description must be true: the RTO accepts the declaration */
-            RTOAcceptanceOfDeclaration: boolean;
-            /** @description the authorised person making the declaration, at most 80 characters */
-            RTOUserName: string;
-            /** @description their email address, at most 320 characters, with an @ */
-            RTOUserEmailAddress: string;
-          };
+          "application/json": components["schemas"]["PeriodDeclarationRequest"];
         };
       };
       responses: {
         /** @description Default Response */
         200: {
           content: {
-            "application/json": {
-              /** @description saved for the period and jurisdiction; when late, that the RTO may be contacted for a reason for late reporting */
-              message: string;
-              declaration: {
-                /** Format: uuid */
-                declarationId: string;
-                reportingPeriodNumber: number;
-                /**
-                 * @description jurisdiction code
-                 * @enum {string}
-                 */
-                jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
-                /** @enum {string} */
-                declarationType: "Declaration" | "Nil_activity_report";
-                /**
-                 * Format: date
-                 * @description calendar date, YYYY-MM-DD
-                 */
-                dateOfLastReportableActivity: string | null;
-                RTOAcceptanceOfDeclaration: boolean;
-                RTOUserName: string;
-                RTOUserEmailAddress: string;
-                /** Format: date-time */
-                declaredAt: string;
-                /** @description the client that made the declaration */
-                declaredByClient: string;
-                /**
-                 * Format: date
-                 * @description last day on time for this type of declaration
-                 */
-                declarationDueDate: string;
-                /** @description made more than one month after the period ended (after declarationDueDate) */
-                isLate: boolean;
-                /** @description false once a later declaration for the period superseded it */
-                isCurrent: boolean;
-              };
-            };
+            "application/json": components["schemas"]["DeclarationSaved"];
           };
         };
       };
@@ -3133,173 +1861,267 @@ export type webhooks = Record<string, never>;
 
 export interface components {
   schemas: {
-    /** @description a learner (AVETMISS NAT00080, NAT00085, NAT00090, NAT00100) */
-    Student: {
+    /** @description one failed outcome of a data quality assessment (spec: Data quality assessment result) */
+    AssessmentResult: {
+      /** @description identifies one data quality concern; every resource involved in it has a result with the same id */
+      AssessmentGroupingId: string;
+      /** @description data quality rule, e.g. DQTS10010 (GET /vet-provider/v1/business-rules lists them) */
+      technicalRuleId: string;
+      /** @description business rule the technical rule implements, e.g. DQBR00101 */
+      ruleId: string;
       /**
-       * Format: uuid-v4
-       * @description permanent client-generated identifier of this student (UUID version 4)
+       * @description Error blocks declaring; Warning does not
+       * @enum {string}
        */
-      studentUID: string;
-      /** @description the RTO's own identifier of the student (AVETMISS client identifier, 10) */
-      clientIdentifier?: string;
-      /** @description title, e.g. Ms (AVETMISS client title, 4) */
-      clientTitle?: string;
-      /** @description first given name; left out for a person with one name (AVETMISS client first given name, 40) */
-      firstGivenName?: string;
-      /** @description family name, or the only name of a person with one name (AVETMISS client family name, 40) */
-      familyName: string;
+      AssessmentMessageLevel: "Error" | "Warning";
+      correctiveAction: string;
+      /** @description what was found, naming the offending values */
+      message: string;
+      /** @description e.g. Student, ProgramEnrolment, Subject */
+      resourceType: string;
+      /** Format: uuid */
+      resourceUID: string;
+      /** @description version of the resource when assessed */
+      changeTrackingIdentifier: string | null;
+      /** @description true if the requesting client submitted that version; false does not mean invalid */
+      dataOwner: boolean;
+    };
+    /** @description failed outcomes of the latest completed assessment, results of one concern together, in a stable order */
+    AssessmentResultPage: {
+      /** @description current page */
+      pageNumber: number;
+      /** @description total pages */
+      numberOfPages: number;
+      /** @description total results across pages */
+      numberOfResults: number;
+      /** @description maximum results per page */
+      pageSize: number;
+      results: components["schemas"]["AssessmentResult"][];
+    };
+    /** @description the data quality assessment of one jurisdiction and reporting period for the caller's RTO */
+    AssessmentStatus: {
+      reportingPeriodNumber: number;
+      /**
+       * @description jurisdiction code
+       * @enum {string}
+       */
+      jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
+      /**
+       * @description Required, Queued, In Progress, Validated or Fault (spec: Data quality assessment status)
+       * @enum {string}
+       */
+      assessmentStatus: "Required" | "Queued" | "In Progress" | "Validated" | "Fault";
+      /** @description the latest completed assessment has an Error outcome (blocks declaring); false when none has completed */
+      hasBlockingFailures: boolean;
+      /** @description the latest completed assessment has a Warning outcome; false when none has completed */
+      hasNonBlockingFailures: boolean;
+      /** @description true only when assessmentStatus is Validated: the readable results describe the data as it is held now */
+      resultsAreCurrent: boolean;
+      /** @description failed outcomes of the latest completed assessment (0 when none has completed) */
+      numberOfResults: number;
+      /** @description informational messages: what the status means and what to do next */
+      messages: string[];
+      /** @description when the latest assessment was requested */
+      requestedAt: string | null;
+      startedAt: string | null;
+      /** @description when the latest completed assessment (the one whose results are readable) completed */
+      completedAt: string | null;
+    };
+    /** @description a transaction batch with its record counts */
+    BatchDetail: {
+      /** @description opaque token returned when the batch was created */
+      transactionBatchToken: string;
+      /**
+       * @description NotSubmitted until the batch is submitted
+       * @enum {string}
+       */
+      status: "NotSubmitted" | "Submitted";
+      /**
+       * @description jurisdiction code
+       * @enum {string}
+       */
+      jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
+      /**
+       * Format: date-time
+       * @description when the batch was created (UTC)
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description when its content last changed (UTC)
+       */
+      updatedAt: string;
+      /**
+       * Format: date-time
+       * @description when it was submitted; null until then
+       */
+      submittedAt: string | null;
+      /**
+       * Format: date-time
+       * @description when reconciliation (search-by-period, uid-match, related-resources) began to reflect this submission; null before, and for a batch not submitted
+       */
+      reconciledAt: string | null;
+      /** @description number of records in the batch per resource type (every type listed, zero included) */
+      recordCounts: {
+        [key: string]: number;
+      };
+      totalRecords: number;
+    };
+    /** @description a transaction batch */
+    BatchSummary: {
+      /** @description opaque token returned when the batch was created */
+      transactionBatchToken: string;
+      /**
+       * @description NotSubmitted until the batch is submitted
+       * @enum {string}
+       */
+      status: "NotSubmitted" | "Submitted";
+      /**
+       * @description jurisdiction code
+       * @enum {string}
+       */
+      jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
+      /**
+       * Format: date-time
+       * @description when the batch was created (UTC)
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description when its content last changed (UTC)
+       */
+      updatedAt: string;
+      /**
+       * Format: date-time
+       * @description when it was submitted; null until then
+       */
+      submittedAt: string | null;
+    };
+    /** @description the caller's transaction batches, newest first */
+    BatchSummaryPage: {
+      /** @description current page */
+      pageNumber: number;
+      /** @description total pages */
+      numberOfPages: number;
+      /** @description total results across pages */
+      numberOfResults: number;
+      /** @description maximum results per page */
+      pageSize: number;
+      results: components["schemas"]["BatchSummary"][];
+    };
+    BusinessRule: {
+      technicalRuleId: string;
+      ruleId: string;
+      errorNumber: string;
+      /** @enum {string} */
+      validationMessageLevel: "Error" | "Warning";
+      title: string;
+      description: string;
+      correctiveAction: string;
+      resourceTypes: string[];
+      /**
+       * @description record: one record at a time; set: records against each other and the held dataset (batch validation; an Error blocks submit); assessment: period-wide over the held data (data quality assessment; an Error blocks declaring)
+       * @enum {string}
+       */
+      scope: "record" | "set" | "assessment";
+    };
+    /** @description every batch validation rule, in the order validation runs them, then every data quality assessment rule */
+    BusinessRuleCatalogue: {
+      numberOfRules: number;
+      rules: components["schemas"]["BusinessRule"][];
+    };
+    /** @description a declaration as recorded */
+    DeclarationRecord: {
+      /** Format: uuid */
+      declarationId: string;
+      reportingPeriodNumber: number;
+      /**
+       * @description jurisdiction code
+       * @enum {string}
+       */
+      jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
+      /** @enum {string} */
+      declarationType: "Declaration" | "Nil_activity_report";
       /**
        * Format: date
-       * @description date of birth, YYYY-MM-DD
+       * @description calendar date, YYYY-MM-DD
        */
-      dateOfBirth?: string;
+      dateOfLastReportableActivity: string | null;
+      RTOAcceptanceOfDeclaration: boolean;
+      RTOUserName: string;
+      RTOUserEmailAddress: string;
+      /** Format: date-time */
+      declaredAt: string;
+      /** @description the client that made the declaration */
+      declaredByClient: string;
       /**
-       * @description gender (AVETMISS sex)
+       * Format: date
+       * @description last day on time for this type of declaration
+       */
+      declarationDueDate: string;
+      /** @description made more than one month after the period ended (after declarationDueDate) */
+      isLate: boolean;
+      /** @description false once a later declaration for the period superseded it */
+      isCurrent: boolean;
+    };
+    /** @description a declaration or nil activity report for one reporting period and jurisdiction (spec: Declaration) */
+    DeclarationRequest: {
+      /** @description the one reporting period declared, {CalendarYear}{Quarter} (202604), from 202601 up to the current quarter; a number or a string of digits */
+      reportingPeriodNumber: number | string;
+      /**
+       * @description jurisdiction code
        * @enum {string}
        */
-      gender?: "Male" | "Female" | "Other" | "No_value";
-      /** @description usual residential address (AVETMISS residential address) */
-      permanentAddress?: {
-        /** @description building or property name (AVETMISS: address building/property name, 50) */
-        buildingPropertyName?: string;
-        /** @description flat or unit details (AVETMISS: address flat/unit details, 30) */
-        flatUnitDetails?: string;
-        /** @description street number (AVETMISS: address street number, 15) */
-        streetNumber?: string;
-        /** @description street name, with street type (AVETMISS: address street name, 70) */
-        streetName?: string;
-        /** @description suburb, locality or town (AVETMISS: address suburb, locality or town, 50) */
-        suburbLocalityOrTown: string;
-        /** @description postcode: 4 digits, or OSPC for an overseas address */
-        postcode: string;
-        /**
-         * @description state or territory; Overseas for an address outside Australia; No_value when not stated
-         * @enum {string}
-         */
-        state?: "NSW" | "VIC" | "QLD" | "SA" | "WA" | "TAS" | "NT" | "ACT" | "Other_Australian_territory" | "Overseas" | "No_value";
-        /** @description country, ABS SACC 4-digit code (1101 Australia) */
-        country?: string;
-      };
-      /** @description address while studying, when it differs from the permanent address */
-      termAddress?: {
-        /** @description building or property name (AVETMISS: address building/property name, 50) */
-        buildingPropertyName?: string;
-        /** @description flat or unit details (AVETMISS: address flat/unit details, 30) */
-        flatUnitDetails?: string;
-        /** @description street number (AVETMISS: address street number, 15) */
-        streetNumber?: string;
-        /** @description street name, with street type (AVETMISS: address street name, 70) */
-        streetName?: string;
-        /** @description suburb, locality or town (AVETMISS: address suburb, locality or town, 50) */
-        suburbLocalityOrTown: string;
-        /** @description postcode: 4 digits, or OSPC for an overseas address */
-        postcode: string;
-        /**
-         * @description state or territory; Overseas for an address outside Australia; No_value when not stated
-         * @enum {string}
-         */
-        state?: "NSW" | "VIC" | "QLD" | "SA" | "WA" | "TAS" | "NT" | "ACT" | "Other_Australian_territory" | "Overseas" | "No_value";
-        /** @description country, ABS SACC 4-digit code (1101 Australia) */
-        country?: string;
-      };
-      /** @description address where the student receives mail */
-      postalAddress?: {
-        /** @description building or property name (AVETMISS: address building/property name, 50) */
-        buildingPropertyName?: string;
-        /** @description flat or unit details (AVETMISS: address flat/unit details, 30) */
-        flatUnitDetails?: string;
-        /** @description street number (AVETMISS: address street number, 15) */
-        streetNumber?: string;
-        /** @description street name, with street type (AVETMISS: address street name, 70) */
-        streetName?: string;
-        /** @description postal delivery box, e.g. PO Box 123 (AVETMISS: address postal delivery box, 22) */
-        postalDeliveryBox?: string;
-        /** @description suburb, locality or town (AVETMISS: address suburb, locality or town, 50) */
-        suburbLocalityOrTown: string;
-        /** @description postcode: 4 digits, or OSPC for an overseas address */
-        postcode: string;
-        /**
-         * @description state or territory; Overseas for an address outside Australia; No_value when not stated
-         * @enum {string}
-         */
-        state?: "NSW" | "VIC" | "QLD" | "SA" | "WA" | "TAS" | "NT" | "ACT" | "Other_Australian_territory" | "Overseas" | "No_value";
-        /** @description country, ABS SACC 4-digit code (1101 Australia) */
-        country?: string;
-      };
+      jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
       /**
-       * @description Aboriginal and Torres Strait Islander origin (AVETMISS Indigenous status identifier)
+       * @description Declaration (all required activity reported) or Nil_activity_report (none to report)
        * @enum {string}
        */
-      indigenousStatus?: "Aboriginal" | "Torres_Strait_Islander" | "Aboriginal_and_Torres_Strait_Islander" | "Neither_Aboriginal_nor_Torres_Strait_Islander" | "No_value";
-      /** @description whether the student considers themselves to have a disability, impairment or long-term condition (AVETMISS disability flag) */
-      hasDisability?: boolean;
-      /** @description types of disability, each once, when hasDisability is true (AVETMISS NAT00090) */
-      disabilities?: ("Hearing_deaf" | "Physical" | "Intellectual" | "Learning" | "Mental_illness" | "Acquired_brain_impairment" | "Vision" | "Medical_condition" | "Other" | "Unspecified")[];
-      /** @description whether the student has successfully completed any prior qualification (AVETMISS prior educational achievement flag) */
-      hasPriorEducationalAchievement?: boolean;
-      /** @description prior qualifications completed, each level and recognition once, when hasPriorEducationalAchievement is true (AVETMISS NAT00100) */
-      priorEducationalAchievements?: ({
-          /**
-           * @description level of the prior achievement (AVETMISS prior educational achievement identifier)
-           * @enum {string}
-           */
-          priorEducationalAchievement: "Bachelor_degree_or_higher" | "Advanced_diploma_or_associate_degree" | "Diploma" | "Certificate_IV" | "Certificate_III" | "Certificate_II" | "Certificate_I" | "Miscellaneous_education";
-          /**
-           * @description where it is recognised: Australian, Australian equivalent or international (AVETMISS recognition identifier A/E/I)
-           * @enum {string}
-           */
-          recognition: "Australian" | "Australian_equivalent" | "International";
-        })[];
+      declarationType: "Declaration" | "Nil_activity_report";
       /**
-       * @description highest completed level of secondary school (AVETMISS highest school level completed identifier)
+       * Format: date
+       * @description YYYY-MM-DD; required for a Nil_activity_report and earlier than the first day of the period; not given for a Declaration
+       */
+      dateOfLastReportableActivity?: string | null;
+      /** @description must be true: the RTO accepts the declaration */
+      RTOAcceptanceOfDeclaration: boolean;
+      /** @description the authorised person making the declaration, at most 80 characters */
+      RTOUserName: string;
+      /** @description their email address, at most 320 characters, with an @ */
+      RTOUserEmailAddress: string;
+    };
+    /** @description a reporting period and jurisdiction: its declaration, or null, with the due date */
+    DeclarationRow: {
+      reportingPeriodNumber: number;
+      /**
+       * @description jurisdiction code
        * @enum {string}
        */
-      highestSchoolLevelCompleted?: "Did_not_go_to_school" | "Year_8_or_below" | "Year_9" | "Year_10" | "Year_11" | "Year_12" | "No_value";
-      /** @description calendar year the highest school level was completed */
-      highestSchoolLevelCompletedYear?: number;
-      /** @description whether the student is attending secondary school (AVETMISS at school flag) */
-      isAtSchool?: boolean;
-      /** @description main language other than English spoken at home, or 1201 English; ABS ASCL 4-digit code */
-      languageSpokenAtHome?: string;
-      /** @description country of birth, ABS SACC 4-digit code */
-      countryOfBirth?: string;
+      jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
       /**
-       * @description employment status at enrolment (AVETMISS labour force status identifier)
-       * @enum {string}
+       * Format: date
+       * @description last day on time: of the declaration's type, or for a period without one, of a Declaration (of a Nil_activity_report when only that type is asked for)
        */
-      labourForceStatus?: "Full_time_employee" | "Part_time_employee" | "Self_employed_not_employing_others" | "Employer" | "Unpaid_worker_in_family_business" | "Unemployed_seeking_full_time_work" | "Unemployed_seeking_part_time_work" | "Not_employed_not_seeking_employment" | "No_value";
-      /** @description Unique Student Identifier (USI): 10 characters, or INTOFF for an offshore international student */
-      uniqueStudentIdentifier?: string;
-      /**
-       * @description whether the student may be contacted for surveys; Available requires emailAddressPrimary (rule BRTS01180)
-       * @enum {string}
-       */
-      surveyAvailability?: "Available" | "Correctional_facility" | "Deceased" | "Excluded" | "Invalid_address_or_itinerant" | "Minor_under_15" | "Overseas";
-      /**
-       * Format: email
-       * @description primary email address (AVETMISS email address, 80)
-       */
-      emailAddressPrimary?: string;
-      /**
-       * Format: email
-       * @description alternative email address (AVETMISS email address alternative, 80)
-       */
-      emailAddressAlternative?: string;
-      /** @description home telephone number (AVETMISS telephone number home, 20) */
-      telephoneNumberHome?: string;
-      /** @description work telephone number (AVETMISS telephone number work, 20) */
-      telephoneNumberWork?: string;
-      /** @description mobile telephone number (AVETMISS telephone number mobile, 20) */
-      telephoneNumberMobile?: string;
-      /** @description client-defined version of this record; opaque, never altered, echoed in upload, validation, reconciliation and assessment results */
-      changeTrackingIdentifier?: string;
-      /** @description true requests that a previously submitted record be voided */
-      isVoided?: boolean;
-      /**
-       * @description why the record is voided; required when isVoided is true
-       * @enum {string}
-       */
-      voidedReason?: "remove_duplicate_record" | "remove_orphaned_record";
+      declarationDueDate: string;
+      /** @description the declaration, or null when the period has none */
+      declaration: components["schemas"]["DeclarationRecord"] | null;
+    };
+    /** @description one row per reporting period and jurisdiction: its current declaration, or null with the due date */
+    DeclarationRowPage: {
+      /** @description current page */
+      pageNumber: number;
+      /** @description total pages */
+      numberOfPages: number;
+      /** @description total results across pages */
+      numberOfResults: number;
+      /** @description maximum results per page */
+      pageSize: number;
+      results: components["schemas"]["DeclarationRow"][];
+    };
+    DeclarationSaved: {
+      /** @description saved for the period and jurisdiction; when late, that the RTO may be contacted for a reason for late reporting */
+      message: string;
+      declaration: components["schemas"]["DeclarationRecord"];
     };
     /** @description a physical place where training occurs (AVETMISS NAT00020) */
     DeliveryLocation: {
@@ -3315,13 +2137,13 @@ export interface components {
       /** @description street address of the delivery location (AVETMISS NAT00020) */
       address: {
         /** @description building or property name (AVETMISS: address building/property name, 50) */
-        buildingPropertyName?: string;
+        buildingPropertyName?: string | null;
         /** @description flat or unit details (AVETMISS: address flat/unit details, 30) */
-        flatUnitDetails?: string;
+        flatUnitDetails?: string | null;
         /** @description street number (AVETMISS: address street number, 15) */
-        streetNumber?: string;
+        streetNumber?: string | null;
         /** @description street name, with street type (AVETMISS: address street name, 70) */
-        streetName?: string;
+        streetName?: string | null;
         /** @description suburb, locality or town (AVETMISS: address suburb, locality or town, 50) */
         suburbLocalityOrTown: string;
         /** @description postcode: 4 digits, or OSPC for an overseas address */
@@ -3332,17 +2154,102 @@ export interface components {
          */
         state: "NSW" | "VIC" | "QLD" | "SA" | "WA" | "TAS" | "NT" | "ACT" | "Other_Australian_territory" | "Overseas";
         /** @description country, ABS SACC 4-digit code (1101 Australia) */
-        country?: string;
+        country?: string | null;
       };
-      /** @description client-defined version of this record; opaque, never altered, echoed in upload, validation, reconciliation and assessment results */
-      changeTrackingIdentifier?: string;
+      /** @description client-defined version of this record, 1 to 255 characters of any text; opaque, never altered, echoed in upload, validation, reconciliation and assessment results */
+      changeTrackingIdentifier?: string | null;
       /** @description true requests that a previously submitted record be voided */
-      isVoided?: boolean;
+      isVoided?: boolean | null;
       /**
        * @description why the record is voided; required when isVoided is true
+       * @enum {string|null}
+       */
+      voidedReason?: "remove_duplicate_record" | "remove_orphaned_record" | null;
+    };
+    /** @description DeliveryLocation records, ordered by UID */
+    DeliveryLocationPage: {
+      /** @description current page */
+      pageNumber: number;
+      /** @description total pages */
+      numberOfPages: number;
+      /** @description total results across pages */
+      numberOfResults: number;
+      /** @description maximum results per page */
+      pageSize: number;
+      results: components["schemas"]["DeliveryLocation"][];
+    };
+    /** @description one structural failure of a request */
+    FieldError: {
+      /** @description JSONPath-style path of the offending value, e.g. $.locations[0].deliveryLocationUID */
+      accessPath: string;
+      message: string;
+    };
+    /** @description whether a record is held, and which version (spec: Record presence in submission) */
+    HeldState: {
+      /** @enum {string} */
+      resourceType: "Student" | "DeliveryLocation" | "Program" | "ProgramOffering" | "ProgramEnrolment" | "Subject" | "SubjectOffering" | "SubjectEnrolment";
+      /** Format: uuid */
+      resourceUID: string;
+      /**
+       * @description In submission when held; Voided in submission after a processed void; Not found in submission when never submitted
        * @enum {string}
        */
-      voidedReason?: "remove_duplicate_record" | "remove_orphaned_record";
+      stateInSubmission: "In submission" | "Voided in submission" | "Not found in submission";
+      /** @description of the latest submitted version */
+      changeTrackingIdentifier: string | null;
+      /** @description when the latest version was submitted (UTC) */
+      submissionDateTime: string | null;
+      /** @description the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt) */
+      studentActivityDate: string | null;
+      /** @description jurisdiction of the batch that submitted the latest version */
+      jurisdiction: ("NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT") | null;
+      voidedReason: string | null;
+      /** @description versions submitted so far, voids included (history is kept for audit) */
+      numberOfVersions: number;
+    };
+    /** @description a declaration or nil activity report for the period and jurisdiction in the path */
+    PeriodDeclarationRequest: {
+      reportingPeriodNumber?: (number | string) | null;
+      /**
+       * @description jurisdiction code
+       * @enum {string|null}
+       */
+      jurisdiction?: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT" | null;
+      /**
+       * @description Declaration (all required activity reported) or Nil_activity_report (none to report)
+       * @enum {string}
+       */
+      declarationType: "Declaration" | "Nil_activity_report";
+      /**
+       * Format: date
+       * @description YYYY-MM-DD; required for a Nil_activity_report and earlier than the first day of the period; not given for a Declaration
+       */
+      dateOfLastReportableActivity?: string | null;
+      /** @description must be true: the RTO accepts the declaration */
+      RTOAcceptanceOfDeclaration: boolean;
+      /** @description the authorised person making the declaration, at most 80 characters */
+      RTOUserName: string;
+      /** @description their email address, at most 320 characters, with an @ */
+      RTOUserEmailAddress: string;
+    };
+    /** @description RFC 9457 problem details (application/problem+json) */
+    ProblemDetails: {
+      /** @description URI identifying the kind of problem; resolve it against the service base URL for documentation */
+      type: string;
+      title: string;
+      status: number;
+      detail?: string;
+      /** @description the request path */
+      instance?: string;
+      /** @description request id, also in the X-Request-Id response header and the logs */
+      traceId: string;
+      /** @description business rule code where the specification names one, e.g. BRTS90400 */
+      errorNumber?: string;
+      /** @description every structural failure, not only the first */
+      errors?: components["schemas"]["FieldError"][];
+      /** @description for a 409, which condition failed, stable for programs to act on (e.g. batch-submitted, validation-stale, blocking-validation-failures) */
+      reason?: string;
+      [key: string]: unknown;
     };
     /** @description a course: qualification, skill set or accredited course (AVETMISS NAT00030A) */
     Program: {
@@ -3359,70 +2266,29 @@ export interface components {
       nominalHours: number;
       /**
        * @description how the program is recognised (AVETMISS program recognition identifier)
-       * @enum {string}
+       * @enum {string|null}
        */
-      programRecognition?: "Training_package_qualification" | "Accredited_course" | "Training_package_skill_set" | "Other_course" | "Higher_level_qualification" | "Locally_recognised_skill_set";
+      programRecognition?: "Training_package_qualification" | "Accredited_course" | "Training_package_skill_set" | "Other_course" | "Higher_level_qualification" | "Locally_recognised_skill_set" | null;
       /**
        * @description ASCED level of the program (AVETMISS program level of education identifier)
-       * @enum {string}
+       * @enum {string|null}
        */
-      programLevelOfEducation?: "Graduate_diploma" | "Professional_specialist_qualification_graduate_diploma_level" | "Graduate_certificate" | "Professional_specialist_qualification_graduate_certificate_level" | "Bachelor_degree_honours" | "Bachelor_degree_pass" | "Advanced_diploma" | "Associate_degree" | "Diploma" | "Certificate_IV" | "Certificate_III" | "Certificate_II" | "Certificate_I" | "Year_12" | "Year_11" | "Year_10" | "Other_non_award_course" | "Statement_of_attainment_not_identifiable_by_level" | "Bridging_and_enabling_course_not_identifiable_by_level" | "Education_not_elsewhere_classified";
+      programLevelOfEducation?: "Graduate_diploma" | "Professional_specialist_qualification_graduate_diploma_level" | "Graduate_certificate" | "Professional_specialist_qualification_graduate_certificate_level" | "Bachelor_degree_honours" | "Bachelor_degree_pass" | "Advanced_diploma" | "Associate_degree" | "Diploma" | "Certificate_IV" | "Certificate_III" | "Certificate_II" | "Certificate_I" | "Year_12" | "Year_11" | "Year_10" | "Other_non_award_course" | "Statement_of_attainment_not_identifiable_by_level" | "Bridging_and_enabling_course_not_identifiable_by_level" | "Education_not_elsewhere_classified" | null;
       /** @description ASCED field of education, 4 digits (AVETMISS program field of education identifier) */
-      programFieldOfEducation?: string;
+      programFieldOfEducation?: string | null;
       /** @description occupation the program prepares for, ANZSCO 6 digits (AVETMISS ANZSCO identifier) */
-      occupationCode?: string;
+      occupationCode?: string | null;
       /** @description whether the program is vocational education and training (AVETMISS VET flag) */
       vocationalTrainingIndicator: boolean;
-      /** @description client-defined version of this record; opaque, never altered, echoed in upload, validation, reconciliation and assessment results */
-      changeTrackingIdentifier?: string;
+      /** @description client-defined version of this record, 1 to 255 characters of any text; opaque, never altered, echoed in upload, validation, reconciliation and assessment results */
+      changeTrackingIdentifier?: string | null;
       /** @description true requests that a previously submitted record be voided */
-      isVoided?: boolean;
+      isVoided?: boolean | null;
       /**
        * @description why the record is voided; required when isVoided is true
-       * @enum {string}
+       * @enum {string|null}
        */
-      voidedReason?: "remove_duplicate_record" | "remove_orphaned_record";
-    };
-    /** @description a run of a program, linking the program to its program enrolments */
-    ProgramOffering: {
-      /**
-       * Format: uuid-v4
-       * @description permanent client-generated identifier of this program offering (UUID version 4)
-       */
-      programOfferingUID: string;
-      /**
-       * Format: uuid-v4
-       * @description the program offered (references a Program)
-       */
-      programUID: string;
-      /** @description the RTO's own code for this run of the program */
-      programOfferingIdentifier?: string;
-      /** @description name of this run of the program, e.g. intake and campus */
-      programOfferingName?: string;
-      /**
-       * Format: date
-       * @description first day of this run of the program
-       */
-      startDate?: string;
-      /**
-       * Format: date
-       * @description last day of this run of the program
-       */
-      endDate?: string;
-      /**
-       * Format: uuid-v4
-       * @description main location of this run (references a DeliveryLocation)
-       */
-      deliveryLocationUID?: string;
-      /** @description client-defined version of this record; opaque, never altered, echoed in upload, validation, reconciliation and assessment results */
-      changeTrackingIdentifier?: string;
-      /** @description true requests that a previously submitted record be voided */
-      isVoided?: boolean;
-      /**
-       * @description why the record is voided; required when isVoided is true
-       * @enum {string}
-       */
-      voidedReason?: "remove_duplicate_record" | "remove_orphaned_record";
+      voidedReason?: "remove_duplicate_record" | "remove_orphaned_record" | null;
     };
     /** @description enrolment of a student in a program offering (AVETMISS NAT00130 and the program parts of NAT00120) */
     ProgramEnrolment: {
@@ -3450,7 +2316,7 @@ export interface components {
        * Format: date
        * @description date the student is expected to complete the program
        */
-      expectedCompletionDate?: string;
+      expectedCompletionDate?: string | null;
       /**
        * @description whether the student commences the program this year or continues from a previous year (AVETMISS commencing program identifier)
        * @enum {string}
@@ -3458,20 +2324,20 @@ export interface components {
       commencingProgram: "Commencing" | "Continuing";
       /**
        * @description main reason for undertaking the study (AVETMISS study reason identifier)
-       * @enum {string}
+       * @enum {string|null}
        */
-      studyReason?: "To_get_a_job" | "To_develop_my_existing_business" | "To_start_my_own_business" | "To_try_for_a_different_career" | "To_get_a_better_job_or_promotion" | "It_was_a_requirement_of_my_job" | "I_wanted_extra_skills_for_my_job" | "To_get_into_another_course_of_study" | "Other_reasons" | "For_personal_interest_or_self_development" | "To_get_skills_for_community_or_voluntary_work" | "No_value";
+      studyReason?: "To_get_a_job" | "To_develop_my_existing_business" | "To_start_my_own_business" | "To_try_for_a_different_career" | "To_get_a_better_job_or_promotion" | "It_was_a_requirement_of_my_job" | "I_wanted_extra_skills_for_my_job" | "To_get_into_another_course_of_study" | "Other_reasons" | "For_personal_interest_or_self_development" | "To_get_skills_for_community_or_voluntary_work" | "No_value" | null;
       /**
        * @description national source of funding (AVETMISS funding source - national)
        * @enum {string}
        */
       fundingSourceNational: "Commonwealth_and_state_general_purpose_recurrent" | "Commonwealth_specific_purpose_program" | "State_specific_purpose_program" | "Domestic_full_fee_paying" | "International_onshore" | "International_offshore" | "Revenue_from_another_RTO";
       /** @description apprenticeship or traineeship training contract number (AVETMISS training contract identifier, 10) */
-      trainingContractIdentifier?: string;
+      trainingContractIdentifier?: string | null;
       /** @description client identifier given by the state training authority for the apprenticeship (AVETMISS client identifier - apprenticeships, 10) */
-      apprenticeshipClientIdentifier?: string;
+      apprenticeshipClientIdentifier?: string | null;
       /** @description completion of the program (AVETMISS NAT00130); left out until the program is completed */
-      programCompletion?: {
+      programCompletion?: ({
         /**
          * Format: date
          * @description date all requirements of the program were met (AVETMISS date program completed)
@@ -3483,10 +2349,10 @@ export interface components {
          * Format: date
          * @description date the parchment was issued (AVETMISS parchment issue date)
          */
-        parchmentIssueDate?: string;
+        parchmentIssueDate?: string | null;
         /** @description number printed on the parchment (AVETMISS parchment number, 25) */
-        parchmentNumber?: string;
-      };
+        parchmentNumber?: string | null;
+      }) | null;
       /** @description every lifecycle state of the enrolment to date, at most 50, each once; the latest is the current state. Sent complete with every upload */
       lifecycle: ({
           /**
@@ -3501,33 +2367,355 @@ export interface components {
           studentActivityDate: string;
           /**
            * @description why: a deferral reason for Deferred, a cancellation reason for Cancelled
-           * @enum {string}
+           * @enum {string|null}
            */
-          studentStatusReason?: "Deferral_Pre" | "Deferral_Post" | "Formal_withdrawal" | "Informal_withdrawal";
+          studentStatusReason?: "Deferral_Pre" | "Deferral_Post" | "Formal_withdrawal" | "Informal_withdrawal" | null;
         })[];
       /** @description third parties providing services for this enrolment, at most 10, each once; left out when there are none */
-      thirdPartyServiceProviders?: ({
+      thirdPartyServiceProviders?: (({
           /**
            * @description what the third party does for this enrolment
            * @enum {string}
            */
           participantInvolvementType: "Training_delivery" | "Assessment" | "Training_delivery_and_assessment" | "Student_recruitment";
           /** @description national RTO code of the third party, when it is an RTO (AVETMISS training organisation identifier, 10) */
-          trainingOrganisationIdentifier?: string;
+          trainingOrganisationIdentifier?: string | null;
           /** @description legal or trading name of the third party */
-          organisationName?: string;
+          organisationName?: string | null;
           /** @description ABN of the third party, 11 digits */
-          australianBusinessNumber?: string;
-        })[];
-      /** @description client-defined version of this record; opaque, never altered, echoed in upload, validation, reconciliation and assessment results */
-      changeTrackingIdentifier?: string;
+          australianBusinessNumber?: string | null;
+        })[]) | null;
+      /** @description client-defined version of this record, 1 to 255 characters of any text; opaque, never altered, echoed in upload, validation, reconciliation and assessment results */
+      changeTrackingIdentifier?: string | null;
       /** @description true requests that a previously submitted record be voided */
-      isVoided?: boolean;
+      isVoided?: boolean | null;
       /**
        * @description why the record is voided; required when isVoided is true
-       * @enum {string}
+       * @enum {string|null}
        */
-      voidedReason?: "remove_duplicate_record" | "remove_orphaned_record";
+      voidedReason?: "remove_duplicate_record" | "remove_orphaned_record" | null;
+    };
+    /** @description ProgramEnrolment records, ordered by UID */
+    ProgramEnrolmentPage: {
+      /** @description current page */
+      pageNumber: number;
+      /** @description total pages */
+      numberOfPages: number;
+      /** @description total results across pages */
+      numberOfResults: number;
+      /** @description maximum results per page */
+      pageSize: number;
+      results: components["schemas"]["ProgramEnrolment"][];
+    };
+    /** @description a run of a program, linking the program to its program enrolments */
+    ProgramOffering: {
+      /**
+       * Format: uuid-v4
+       * @description permanent client-generated identifier of this program offering (UUID version 4)
+       */
+      programOfferingUID: string;
+      /**
+       * Format: uuid-v4
+       * @description the program offered (references a Program)
+       */
+      programUID: string;
+      /** @description the RTO's own code for this run of the program */
+      programOfferingIdentifier?: string | null;
+      /** @description name of this run of the program, e.g. intake and campus */
+      programOfferingName?: string | null;
+      /**
+       * Format: date
+       * @description first day of this run of the program
+       */
+      startDate?: string | null;
+      /**
+       * Format: date
+       * @description last day of this run of the program
+       */
+      endDate?: string | null;
+      /**
+       * Format: uuid-v4
+       * @description main location of this run (references a DeliveryLocation)
+       */
+      deliveryLocationUID?: string | null;
+      /** @description client-defined version of this record, 1 to 255 characters of any text; opaque, never altered, echoed in upload, validation, reconciliation and assessment results */
+      changeTrackingIdentifier?: string | null;
+      /** @description true requests that a previously submitted record be voided */
+      isVoided?: boolean | null;
+      /**
+       * @description why the record is voided; required when isVoided is true
+       * @enum {string|null}
+       */
+      voidedReason?: "remove_duplicate_record" | "remove_orphaned_record" | null;
+    };
+    /** @description ProgramOffering records, ordered by UID */
+    ProgramOfferingPage: {
+      /** @description current page */
+      pageNumber: number;
+      /** @description total pages */
+      numberOfPages: number;
+      /** @description total results across pages */
+      numberOfResults: number;
+      /** @description maximum results per page */
+      pageSize: number;
+      results: components["schemas"]["ProgramOffering"][];
+    };
+    /** @description Program records, ordered by UID */
+    ProgramPage: {
+      /** @description current page */
+      pageNumber: number;
+      /** @description total pages */
+      numberOfPages: number;
+      /** @description total results across pages */
+      numberOfResults: number;
+      /** @description maximum results per page */
+      pageSize: number;
+      results: components["schemas"]["Program"][];
+    };
+    /** @description the latest version of a held, not voided, resource; never its content */
+    ReconciliationItem: {
+      /** Format: uuid */
+      resourceUID: string;
+      /** @enum {string} */
+      resourceType: "Student" | "DeliveryLocation" | "Program" | "ProgramOffering" | "ProgramEnrolment" | "Subject" | "SubjectOffering" | "SubjectEnrolment";
+      /**
+       * Format: date-time
+       * @description most recent successful submission of the resource (UTC)
+       */
+      submissionDateTime: string;
+      /** @description latest accepted client version */
+      changeTrackingIdentifier: string | null;
+      /**
+       * Format: date
+       * @description the activity date the resource is searched and sorted by (docs/decisions.md): the latest activity date of the enrolments that reach it, or, when no current enrolment does, the UTC date of its latest submission
+       */
+      studentActivityDate: string;
+    };
+    /** @description reconciliation items, newest studentActivityDate first, then by resourceUID */
+    ReconciliationItemPage: {
+      /** @description current page */
+      pageNumber: number;
+      /** @description total pages */
+      numberOfPages: number;
+      /** @description total results across pages */
+      numberOfResults: number;
+      /** @description maximum results per page */
+      pageSize: number;
+      results: components["schemas"]["ReconciliationItem"][];
+    };
+    /** @description one version of a reference or classification record */
+    ReferenceRecord: {
+      /**
+       * Format: uuid
+       * @description stable identity of the record across its versions: upsert by it
+       */
+      recordId: string;
+      /** @description this version; orders versions stamped in the same instant */
+      versionId: number;
+      code: string;
+      description: string;
+      /** @description the AVETMISS 8.0 code of a word, where there is one */
+      avetmissCode: string | null;
+      /** Format: date */
+      businessEffectiveFrom: string | null;
+      /** Format: date */
+      businessEffectiveTo: string | null;
+      /** @enum {string} */
+      status: "Active" | "Inactive";
+      /** @description system time of this version, UTC, microseconds: the watermark to store is the largest seen */
+      sysEffectiveFrom: string;
+    };
+    /** @description reference records */
+    ReferenceRecordPage: {
+      /** @description current page */
+      pageNumber: number;
+      /** @description total pages */
+      numberOfPages: number;
+      /** @description total results across pages */
+      numberOfResults: number;
+      /** @description maximum results per page */
+      pageSize: number;
+      results: components["schemas"]["ReferenceRecord"][];
+    };
+    /** @description a learner (AVETMISS NAT00080, NAT00085, NAT00090, NAT00100) */
+    Student: {
+      /**
+       * Format: uuid-v4
+       * @description permanent client-generated identifier of this student (UUID version 4)
+       */
+      studentUID: string;
+      /** @description the RTO's own identifier of the student (AVETMISS client identifier, 10) */
+      clientIdentifier?: string | null;
+      /** @description title, e.g. Ms (AVETMISS client title, 4) */
+      clientTitle?: string | null;
+      /** @description first given name; left out for a person with one name (AVETMISS client first given name, 40) */
+      firstGivenName?: string | null;
+      /** @description family name, or the only name of a person with one name (AVETMISS client family name, 40) */
+      familyName: string;
+      /**
+       * Format: date
+       * @description date of birth, YYYY-MM-DD
+       */
+      dateOfBirth?: string | null;
+      /**
+       * @description gender (AVETMISS sex)
+       * @enum {string|null}
+       */
+      gender?: "Male" | "Female" | "Other" | "No_value" | null;
+      /** @description usual residential address (AVETMISS residential address) */
+      permanentAddress?: ({
+        /** @description building or property name (AVETMISS: address building/property name, 50) */
+        buildingPropertyName?: string | null;
+        /** @description flat or unit details (AVETMISS: address flat/unit details, 30) */
+        flatUnitDetails?: string | null;
+        /** @description street number (AVETMISS: address street number, 15) */
+        streetNumber?: string | null;
+        /** @description street name, with street type (AVETMISS: address street name, 70) */
+        streetName?: string | null;
+        /** @description suburb, locality or town (AVETMISS: address suburb, locality or town, 50) */
+        suburbLocalityOrTown: string;
+        /** @description postcode: 4 digits, or OSPC for an overseas address */
+        postcode: string;
+        /**
+         * @description state or territory; Overseas for an address outside Australia; No_value when not stated
+         * @enum {string|null}
+         */
+        state?: "NSW" | "VIC" | "QLD" | "SA" | "WA" | "TAS" | "NT" | "ACT" | "Other_Australian_territory" | "Overseas" | "No_value" | null;
+        /** @description country, ABS SACC 4-digit code (1101 Australia) */
+        country?: string | null;
+      }) | null;
+      /** @description address while studying, when it differs from the permanent address */
+      termAddress?: ({
+        /** @description building or property name (AVETMISS: address building/property name, 50) */
+        buildingPropertyName?: string | null;
+        /** @description flat or unit details (AVETMISS: address flat/unit details, 30) */
+        flatUnitDetails?: string | null;
+        /** @description street number (AVETMISS: address street number, 15) */
+        streetNumber?: string | null;
+        /** @description street name, with street type (AVETMISS: address street name, 70) */
+        streetName?: string | null;
+        /** @description suburb, locality or town (AVETMISS: address suburb, locality or town, 50) */
+        suburbLocalityOrTown: string;
+        /** @description postcode: 4 digits, or OSPC for an overseas address */
+        postcode: string;
+        /**
+         * @description state or territory; Overseas for an address outside Australia; No_value when not stated
+         * @enum {string|null}
+         */
+        state?: "NSW" | "VIC" | "QLD" | "SA" | "WA" | "TAS" | "NT" | "ACT" | "Other_Australian_territory" | "Overseas" | "No_value" | null;
+        /** @description country, ABS SACC 4-digit code (1101 Australia) */
+        country?: string | null;
+      }) | null;
+      /** @description address where the student receives mail */
+      postalAddress?: ({
+        /** @description building or property name (AVETMISS: address building/property name, 50) */
+        buildingPropertyName?: string | null;
+        /** @description flat or unit details (AVETMISS: address flat/unit details, 30) */
+        flatUnitDetails?: string | null;
+        /** @description street number (AVETMISS: address street number, 15) */
+        streetNumber?: string | null;
+        /** @description street name, with street type (AVETMISS: address street name, 70) */
+        streetName?: string | null;
+        /** @description postal delivery box, e.g. PO Box 123 (AVETMISS: address postal delivery box, 22) */
+        postalDeliveryBox?: string | null;
+        /** @description suburb, locality or town (AVETMISS: address suburb, locality or town, 50) */
+        suburbLocalityOrTown: string;
+        /** @description postcode: 4 digits, or OSPC for an overseas address */
+        postcode: string;
+        /**
+         * @description state or territory; Overseas for an address outside Australia; No_value when not stated
+         * @enum {string|null}
+         */
+        state?: "NSW" | "VIC" | "QLD" | "SA" | "WA" | "TAS" | "NT" | "ACT" | "Other_Australian_territory" | "Overseas" | "No_value" | null;
+        /** @description country, ABS SACC 4-digit code (1101 Australia) */
+        country?: string | null;
+      }) | null;
+      /**
+       * @description Aboriginal and Torres Strait Islander origin (AVETMISS Indigenous status identifier)
+       * @enum {string|null}
+       */
+      indigenousStatus?: "Aboriginal" | "Torres_Strait_Islander" | "Aboriginal_and_Torres_Strait_Islander" | "Neither_Aboriginal_nor_Torres_Strait_Islander" | "No_value" | null;
+      /** @description whether the student considers themselves to have a disability, impairment or long-term condition (AVETMISS disability flag) */
+      hasDisability?: boolean | null;
+      /** @description types of disability, each once, when hasDisability is true (AVETMISS NAT00090) */
+      disabilities?: (("Hearing_deaf" | "Physical" | "Intellectual" | "Learning" | "Mental_illness" | "Acquired_brain_impairment" | "Vision" | "Medical_condition" | "Other" | "Unspecified")[]) | null;
+      /** @description whether the student has successfully completed any prior qualification (AVETMISS prior educational achievement flag) */
+      hasPriorEducationalAchievement?: boolean | null;
+      /** @description prior qualifications completed, each level and recognition once, when hasPriorEducationalAchievement is true (AVETMISS NAT00100) */
+      priorEducationalAchievements?: (({
+          /**
+           * @description level of the prior achievement (AVETMISS prior educational achievement identifier)
+           * @enum {string}
+           */
+          priorEducationalAchievement: "Bachelor_degree_or_higher" | "Advanced_diploma_or_associate_degree" | "Diploma" | "Certificate_IV" | "Certificate_III" | "Certificate_II" | "Certificate_I" | "Miscellaneous_education";
+          /**
+           * @description where it is recognised: Australian, Australian equivalent or international (AVETMISS recognition identifier A/E/I)
+           * @enum {string}
+           */
+          recognition: "Australian" | "Australian_equivalent" | "International";
+        })[]) | null;
+      /**
+       * @description highest completed level of secondary school (AVETMISS highest school level completed identifier)
+       * @enum {string|null}
+       */
+      highestSchoolLevelCompleted?: "Did_not_go_to_school" | "Year_8_or_below" | "Year_9" | "Year_10" | "Year_11" | "Year_12" | "No_value" | null;
+      /** @description calendar year the highest school level was completed */
+      highestSchoolLevelCompletedYear?: number | null;
+      /** @description whether the student is attending secondary school (AVETMISS at school flag) */
+      isAtSchool?: boolean | null;
+      /** @description main language other than English spoken at home, or 1201 English; ABS ASCL 4-digit code */
+      languageSpokenAtHome?: string | null;
+      /** @description country of birth, ABS SACC 4-digit code */
+      countryOfBirth?: string | null;
+      /**
+       * @description employment status at enrolment (AVETMISS labour force status identifier)
+       * @enum {string|null}
+       */
+      labourForceStatus?: "Full_time_employee" | "Part_time_employee" | "Self_employed_not_employing_others" | "Employer" | "Unpaid_worker_in_family_business" | "Unemployed_seeking_full_time_work" | "Unemployed_seeking_part_time_work" | "Not_employed_not_seeking_employment" | "No_value" | null;
+      /** @description Unique Student Identifier (USI): 10 characters, or INTOFF for an offshore international student */
+      uniqueStudentIdentifier?: string | null;
+      /**
+       * @description whether the student may be contacted for surveys; Available requires emailAddressPrimary (rule BRTS01180)
+       * @enum {string|null}
+       */
+      surveyAvailability?: "Available" | "Correctional_facility" | "Deceased" | "Excluded" | "Invalid_address_or_itinerant" | "Minor_under_15" | "Overseas" | null;
+      /**
+       * Format: email
+       * @description primary email address (AVETMISS email address, 80)
+       */
+      emailAddressPrimary?: string | null;
+      /**
+       * Format: email
+       * @description alternative email address (AVETMISS email address alternative, 80)
+       */
+      emailAddressAlternative?: string | null;
+      /** @description home telephone number (AVETMISS telephone number home, 20) */
+      telephoneNumberHome?: string | null;
+      /** @description work telephone number (AVETMISS telephone number work, 20) */
+      telephoneNumberWork?: string | null;
+      /** @description mobile telephone number (AVETMISS telephone number mobile, 20) */
+      telephoneNumberMobile?: string | null;
+      /** @description client-defined version of this record, 1 to 255 characters of any text; opaque, never altered, echoed in upload, validation, reconciliation and assessment results */
+      changeTrackingIdentifier?: string | null;
+      /** @description true requests that a previously submitted record be voided */
+      isVoided?: boolean | null;
+      /**
+       * @description why the record is voided; required when isVoided is true
+       * @enum {string|null}
+       */
+      voidedReason?: "remove_duplicate_record" | "remove_orphaned_record" | null;
+    };
+    /** @description Student records, ordered by UID */
+    StudentPage: {
+      /** @description current page */
+      pageNumber: number;
+      /** @description total pages */
+      numberOfPages: number;
+      /** @description total results across pages */
+      numberOfResults: number;
+      /** @description maximum results per page */
+      pageSize: number;
+      results: components["schemas"]["Student"][];
     };
     /** @description a subject: unit of competency or module (AVETMISS NAT00060) */
     Subject: {
@@ -3542,70 +2730,24 @@ export interface components {
       subjectName: string;
       /**
        * @description unit of competency or module (AVETMISS subject flag)
-       * @enum {string}
+       * @enum {string|null}
        */
-      subjectType?: "Unit_of_competency" | "Module";
+      subjectType?: "Unit_of_competency" | "Module" | null;
       /** @description ASCED field of education, 6 digits (AVETMISS subject field of education identifier) */
-      subjectFieldOfEducation?: string;
+      subjectFieldOfEducation?: string | null;
       /** @description provider-defined nominal hours of the subject (AVETMISS nominal hours) */
       nominalHours: number;
       /** @description whether the subject is vocational education and training (AVETMISS VET flag) */
       vocationalTrainingIndicator: boolean;
-      /** @description client-defined version of this record; opaque, never altered, echoed in upload, validation, reconciliation and assessment results */
-      changeTrackingIdentifier?: string;
+      /** @description client-defined version of this record, 1 to 255 characters of any text; opaque, never altered, echoed in upload, validation, reconciliation and assessment results */
+      changeTrackingIdentifier?: string | null;
       /** @description true requests that a previously submitted record be voided */
-      isVoided?: boolean;
+      isVoided?: boolean | null;
       /**
        * @description why the record is voided; required when isVoided is true
-       * @enum {string}
+       * @enum {string|null}
        */
-      voidedReason?: "remove_duplicate_record" | "remove_orphaned_record";
-    };
-    /** @description a run of a subject, linking the subject to its subject enrolments */
-    SubjectOffering: {
-      /**
-       * Format: uuid-v4
-       * @description permanent client-generated identifier of this subject offering (UUID version 4)
-       */
-      subjectOfferingUID: string;
-      /**
-       * Format: uuid-v4
-       * @description the subject offered (references a Subject)
-       */
-      subjectUID: string;
-      /**
-       * Format: uuid-v4
-       * @description the program offering this run belongs to, if any (references a ProgramOffering)
-       */
-      programOfferingUID?: string;
-      /** @description the RTO's own code for this run of the subject */
-      subjectOfferingIdentifier?: string;
-      /** @description name of this run of the subject, e.g. intake and campus */
-      subjectOfferingName?: string;
-      /**
-       * Format: date
-       * @description first day of this run of the subject
-       */
-      startDate?: string;
-      /**
-       * Format: date
-       * @description last day of this run of the subject
-       */
-      endDate?: string;
-      /**
-       * Format: uuid-v4
-       * @description main location of this run (references a DeliveryLocation)
-       */
-      deliveryLocationUID?: string;
-      /** @description client-defined version of this record; opaque, never altered, echoed in upload, validation, reconciliation and assessment results */
-      changeTrackingIdentifier?: string;
-      /** @description true requests that a previously submitted record be voided */
-      isVoided?: boolean;
-      /**
-       * @description why the record is voided; required when isVoided is true
-       * @enum {string}
-       */
-      voidedReason?: "remove_duplicate_record" | "remove_orphaned_record";
+      voidedReason?: "remove_duplicate_record" | "remove_orphaned_record" | null;
     };
     /** @description enrolment of a student in a subject offering (AVETMISS NAT00120) */
     SubjectEnrolment: {
@@ -3628,7 +2770,7 @@ export interface components {
        * Format: uuid-v4
        * @description the program enrolment this subject counts towards, if any (references a ProgramEnrolment)
        */
-      programEnrolmentUID?: string;
+      programEnrolmentUID?: string | null;
       /**
        * Format: date
        * @description date training and assessment in the subject starts (AVETMISS activity start date)
@@ -3654,19 +2796,19 @@ export interface components {
        */
       predominantDeliveryMode: "Internal" | "External" | "Workplace_based" | "Not_applicable";
       /** @description the delivery locations of the subject enrolment, at most 50, each location once */
-      locations: {
+      locations: ({
           /**
            * Format: uuid-v4
            * @description where the training takes place (references a DeliveryLocation)
            */
           deliveryLocationUID: string;
           /** @description scheduled hours of the subject delivered at this location */
-          hoursAtLocation?: number;
-        }[];
+          hoursAtLocation?: number | null;
+        })[];
       /** @description hours of training and assessment scheduled for the student (AVETMISS scheduled hours) */
-      scheduledHours?: number;
+      scheduledHours?: number | null;
       /** @description hours the student attended (AVETMISS hours attended, state extension) */
-      hoursAttended?: number;
+      hoursAttended?: number | null;
       /**
        * @description national source of funding (AVETMISS funding source - national)
        * @enum {string}
@@ -3679,28 +2821,28 @@ export interface components {
       commencingProgram: "Commencing" | "Continuing" | "Subject_enrolment_only";
       /**
        * @description main reason for undertaking the study (AVETMISS study reason identifier)
-       * @enum {string}
+       * @enum {string|null}
        */
-      studyReason?: "To_get_a_job" | "To_develop_my_existing_business" | "To_start_my_own_business" | "To_try_for_a_different_career" | "To_get_a_better_job_or_promotion" | "It_was_a_requirement_of_my_job" | "I_wanted_extra_skills_for_my_job" | "To_get_into_another_course_of_study" | "Other_reasons" | "For_personal_interest_or_self_development" | "To_get_skills_for_community_or_voluntary_work" | "No_value";
+      studyReason?: "To_get_a_job" | "To_develop_my_existing_business" | "To_start_my_own_business" | "To_try_for_a_different_career" | "To_get_a_better_job_or_promotion" | "It_was_a_requirement_of_my_job" | "I_wanted_extra_skills_for_my_job" | "To_get_into_another_course_of_study" | "Other_reasons" | "For_personal_interest_or_self_development" | "To_get_skills_for_community_or_voluntary_work" | "No_value" | null;
       /** @description whether the subject is undertaken as part of a VET in schools program (AVETMISS VET in schools flag) */
       isVetInSchools: boolean;
       /**
        * @description type of school, for VET in schools activity (AVETMISS school type identifier)
-       * @enum {string}
+       * @enum {string|null}
        */
-      schoolType?: "Government" | "Catholic" | "Independent" | "TAFE" | "Community_based_adult_education" | "Private_RTO" | "Home_school";
+      schoolType?: "Government" | "Catholic" | "Independent" | "TAFE" | "Community_based_adult_education" | "Private_RTO" | "Home_school" | null;
       /** @description identifier of a specific government funding program (AVETMISS specific funding identifier, 10) */
-      specificFundingIdentifier?: string;
+      specificFundingIdentifier?: string | null;
       /** @description result of the subject enrolment; left out until a result is known */
-      outcome?: {
+      outcome?: ({
         /**
          * @description result of the subject (AVETMISS outcome identifier - national)
          * @enum {string}
          */
         outcomeIdentifierNational: "Competency_achieved" | "Competency_not_achieved" | "Withdrawn" | "Incomplete_due_to_RTO_closure" | "RPL_granted" | "RPL_not_granted" | "Credit_transfer" | "Superseded_subject" | "Continuing" | "Non_assessable_satisfactorily_completed" | "Non_assessable_not_satisfactorily_completed" | "Not_yet_started";
         /** @description the RTO's own finer outcome code (AVETMISS outcome identifier - training organisation, 3) */
-        outcomeIdentifierTrainingOrganisation?: string;
-      };
+        outcomeIdentifierTrainingOrganisation?: string | null;
+      }) | null;
       /** @description every lifecycle state of the enrolment to date, at most 50, each once; the latest is the current state. Sent complete with every upload */
       lifecycle: ({
           /**
@@ -3715,57 +2857,279 @@ export interface components {
           studentActivityDate: string;
           /**
            * @description why: a deferral reason for Deferred, a cancellation reason for Cancelled
-           * @enum {string}
+           * @enum {string|null}
            */
-          studentStatusReason?: "Deferral_Pre" | "Deferral_Post" | "Formal_withdrawal" | "Informal_withdrawal";
+          studentStatusReason?: "Deferral_Pre" | "Deferral_Post" | "Formal_withdrawal" | "Informal_withdrawal" | null;
         })[];
       /** @description third parties providing services for this enrolment, at most 10, each once; left out when there are none */
-      thirdPartyServiceProviders?: ({
+      thirdPartyServiceProviders?: (({
           /**
            * @description what the third party does for this enrolment
            * @enum {string}
            */
           participantInvolvementType: "Training_delivery" | "Assessment" | "Training_delivery_and_assessment" | "Student_recruitment";
           /** @description national RTO code of the third party, when it is an RTO (AVETMISS training organisation identifier, 10) */
-          trainingOrganisationIdentifier?: string;
+          trainingOrganisationIdentifier?: string | null;
           /** @description legal or trading name of the third party */
-          organisationName?: string;
+          organisationName?: string | null;
           /** @description ABN of the third party, 11 digits */
-          australianBusinessNumber?: string;
-        })[];
-      /** @description client-defined version of this record; opaque, never altered, echoed in upload, validation, reconciliation and assessment results */
-      changeTrackingIdentifier?: string;
+          australianBusinessNumber?: string | null;
+        })[]) | null;
+      /** @description client-defined version of this record, 1 to 255 characters of any text; opaque, never altered, echoed in upload, validation, reconciliation and assessment results */
+      changeTrackingIdentifier?: string | null;
       /** @description true requests that a previously submitted record be voided */
-      isVoided?: boolean;
+      isVoided?: boolean | null;
       /**
        * @description why the record is voided; required when isVoided is true
+       * @enum {string|null}
+       */
+      voidedReason?: "remove_duplicate_record" | "remove_orphaned_record" | null;
+    };
+    /** @description SubjectEnrolment records, ordered by UID */
+    SubjectEnrolmentPage: {
+      /** @description current page */
+      pageNumber: number;
+      /** @description total pages */
+      numberOfPages: number;
+      /** @description total results across pages */
+      numberOfResults: number;
+      /** @description maximum results per page */
+      pageSize: number;
+      results: components["schemas"]["SubjectEnrolment"][];
+    };
+    /** @description a run of a subject, linking the subject to its subject enrolments */
+    SubjectOffering: {
+      /**
+       * Format: uuid-v4
+       * @description permanent client-generated identifier of this subject offering (UUID version 4)
+       */
+      subjectOfferingUID: string;
+      /**
+       * Format: uuid-v4
+       * @description the subject offered (references a Subject)
+       */
+      subjectUID: string;
+      /**
+       * Format: uuid-v4
+       * @description the program offering this run belongs to, if any (references a ProgramOffering)
+       */
+      programOfferingUID?: string | null;
+      /** @description the RTO's own code for this run of the subject */
+      subjectOfferingIdentifier?: string | null;
+      /** @description name of this run of the subject, e.g. intake and campus */
+      subjectOfferingName?: string | null;
+      /**
+       * Format: date
+       * @description first day of this run of the subject
+       */
+      startDate?: string | null;
+      /**
+       * Format: date
+       * @description last day of this run of the subject
+       */
+      endDate?: string | null;
+      /**
+       * Format: uuid-v4
+       * @description main location of this run (references a DeliveryLocation)
+       */
+      deliveryLocationUID?: string | null;
+      /** @description client-defined version of this record, 1 to 255 characters of any text; opaque, never altered, echoed in upload, validation, reconciliation and assessment results */
+      changeTrackingIdentifier?: string | null;
+      /** @description true requests that a previously submitted record be voided */
+      isVoided?: boolean | null;
+      /**
+       * @description why the record is voided; required when isVoided is true
+       * @enum {string|null}
+       */
+      voidedReason?: "remove_duplicate_record" | "remove_orphaned_record" | null;
+    };
+    /** @description SubjectOffering records, ordered by UID */
+    SubjectOfferingPage: {
+      /** @description current page */
+      pageNumber: number;
+      /** @description total pages */
+      numberOfPages: number;
+      /** @description total results across pages */
+      numberOfResults: number;
+      /** @description maximum results per page */
+      pageSize: number;
+      results: components["schemas"]["SubjectOffering"][];
+    };
+    /** @description Subject records, ordered by UID */
+    SubjectPage: {
+      /** @description current page */
+      pageNumber: number;
+      /** @description total pages */
+      numberOfPages: number;
+      /** @description total results across pages */
+      numberOfResults: number;
+      /** @description maximum results per page */
+      pageSize: number;
+      results: components["schemas"]["Subject"][];
+    };
+    /** @description the batch, now Submitted and closed */
+    SubmittedBatch: {
+      /** @description opaque token returned when the batch was created */
+      transactionBatchToken: string;
+      /**
+       * @description NotSubmitted until the batch is submitted
        * @enum {string}
        */
-      voidedReason?: "remove_duplicate_record" | "remove_orphaned_record";
+      status: "NotSubmitted" | "Submitted";
+      /**
+       * @description jurisdiction code
+       * @enum {string}
+       */
+      jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
+      /**
+       * Format: date-time
+       * @description when the batch was created (UTC)
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description when its content last changed (UTC)
+       */
+      updatedAt: string;
+      /**
+       * Format: date-time
+       * @description when it was submitted; null until then
+       */
+      submittedAt: string | null;
+      /** @description records of the batch now held (voids included) */
+      numberOfRecordsSubmitted: number;
     };
-    /** @description Structurally invalid request; every failure listed in errors. Nothing was stored. */
-    Problem: {
-      /** @description URI identifying the kind of problem; resolve it against the service base URL for documentation */
-      type: string;
-      title: string;
-      status: number;
-      detail?: string;
-      /** @description the request path */
-      instance?: string;
-      /** @description request id, also in the X-Request-Id response header and the logs */
-      traceId: string;
-      /** @description business rule code where the specification names one, e.g. BRTS90400 */
-      errorNumber?: string;
-      /** @description every structural failure, not only the first */
-      errors?: {
-          /** @description JSONPath-style path of the offending value, e.g. $.locations[0].deliveryLocationUID */
-          accessPath: string;
-          message: string;
-        }[];
-      /** @description for a 409, which condition failed, stable for programs to act on (e.g. batch-submitted, validation-stale, blocking-validation-failures) */
-      reason?: string;
-      [key: string]: unknown;
+    /** @description an access token (RFC 6749 section 5.1) */
+    TokenResponse: {
+      access_token: string;
+      /** @enum {string} */
+      token_type: "Bearer";
+      /** @description seconds until the token expires */
+      expires_in: number;
+      scope: string;
     };
+    UidMatchItem: {
+      /**
+       * Format: uuid
+       * @description as requested
+       */
+      resourceUID: string;
+      /** @enum {string} */
+      resourceType: "SubjectEnrolment" | "ProgramEnrolment" | "SubjectOffering" | "ProgramOffering" | "Subject" | "Program" | "Student";
+      /** @description true when the resource is held, not voided, and its studentActivityDate falls in the reporting period */
+      resourceInSubmission: boolean;
+      /** @description null when not held (never submitted, voided, or another RTO's) */
+      submissionDateTime: string | null;
+      changeTrackingIdentifier: string | null;
+      /** @description the date the resource is searched by, whatever the period asked; null when not held */
+      studentActivityDate: string | null;
+    };
+    /** @description the UIDs to look up, their type and the reporting period */
+    UidMatchRequest: {
+      /**
+       * @description type of every UID in the list
+       * @enum {string}
+       */
+      resourceType: "SubjectEnrolment" | "ProgramEnrolment" | "SubjectOffering" | "ProgramOffering" | "Subject" | "Program" | "Student";
+      /** @description reporting period {CalendarYear}{Quarter}: 202601 is January to March 2026, 202604 October to December */
+      reportingPeriod: string;
+      /** @description 1 to 500 distinct UIDs */
+      resourceUIDs: string[];
+    };
+    UidMatchResponse: {
+      /** @enum {string} */
+      resourceType: "SubjectEnrolment" | "ProgramEnrolment" | "SubjectOffering" | "ProgramOffering" | "Subject" | "Program" | "Student";
+      reportingPeriod: string;
+      numberOfResults: number;
+      /** @description one per requested UID, in request order */
+      results: components["schemas"]["UidMatchItem"][];
+    };
+    /** @description 201 when the record was created in the batch, 200 when it replaced the batch's earlier version */
+    UploadResult: {
+      resourceType: string;
+      /** Format: uuid */
+      resourceUID: string;
+      /** @description as uploaded, unchanged */
+      changeTrackingIdentifier: string | null;
+      transactionBatchToken: string;
+      /** @description false for every accepted upload: upload checks structure only, and a structural failure is a 400 */
+      hasBlockingValidationFailures: boolean;
+      hasNonBlockingValidationFailures: boolean;
+    };
+    /** @description one failed result of a batch validation run (spec: Validation result) */
+    ValidationResult: {
+      /** @description identical for all results of one execution of one rule; read them together */
+      validationGroupingId: string;
+      /** @description number of results in the group; 1 means no other resource is involved */
+      relatedValidationResultCount: number;
+      /** @description rule code, e.g. BRTS02180 */
+      errorNumber: string;
+      /** @description business rule, e.g. BRDG00017 */
+      ruleId: string;
+      /** @description technical rule implementation, e.g. BRTS01180 */
+      technicalRuleId: string;
+      /**
+       * @description Error blocks submission; Warning does not
+       * @enum {string}
+       */
+      validationMessageLevel: "Error" | "Warning";
+      /** @description minimum change needed to satisfy the rule */
+      correctiveAction: string;
+      /** @description what was found, naming the attribute and the offending value */
+      message: string;
+      /**
+       * @description type of the affected resource
+       * @enum {string}
+       */
+      resourceType: "Student" | "DeliveryLocation" | "Program" | "ProgramOffering" | "ProgramEnrolment" | "Subject" | "SubjectOffering" | "SubjectEnrolment";
+      /**
+       * Format: uuid
+       * @description the affected resource
+       */
+      resourceUID: string;
+      /** @description JSONPath-style paths of every attribute involved, e.g. $.locations[0].deliveryLocationUID */
+      accessPath: string[];
+      /** @description version of the resource that produced the result */
+      changeTrackingIdentifier: string | null;
+      /**
+       * @description where the affected version is: this batch, or data already held
+       * @enum {string}
+       */
+      dataSource: "Transaction_batch" | "Previously_submitted_data";
+    };
+    /** @description results of the batch's latest completed validation run, grouped results together, in a stable order */
+    ValidationResultPage: {
+      /** @description current page */
+      pageNumber: number;
+      /** @description total pages */
+      numberOfPages: number;
+      /** @description total results across pages */
+      numberOfResults: number;
+      /** @description maximum results per page */
+      pageSize: number;
+      results: components["schemas"]["ValidationResult"][];
+    };
+    /** @description the batch's latest validation run (spec: Batch validation status) */
+    ValidationStatus: {
+      /**
+       * @description Queued, then InProgress, then Validated
+       * @enum {string}
+       */
+      validationStatus: "Queued" | "InProgress" | "Validated";
+      /** @description an Error result exists; meaningful once Validated (false before) */
+      hasBlockingValidationFailures: boolean;
+      /** @description a Warning result exists; meaningful once Validated (false before) */
+      hasNonBlockingValidationFailures: boolean;
+      /** @description false when the batch's records changed after this run started: its results are stale and submit is refused until a new run completes */
+      isCurrent: boolean;
+      /** @description number of failed-validation-results of the run; 0 before Validated */
+      numberOfResults: number;
+      /** Format: date-time */
+      requestedAt: string;
+      startedAt: string | null;
+      completedAt: string | null;
+    };
+    Problem: components["schemas"]["ProblemDetails"];
   };
   responses: never;
   parameters: never;

@@ -45,7 +45,7 @@ export async function reconcile(client: VetrsClient, request: ReconcileRequest, 
     else if (mine.changeTrackingIdentifier !== undefined && mine.changeTrackingIdentifier !== held.changeTrackingIdentifier) outcome.versionDiffers.push({ local: mine, held })
     else outcome.matched.push(held)
   }
-  const all = await collect(client.searchByPeriod({ resourceType, reportingPeriods: reportingPeriod }))
+  const all = await collect(client.searchByPeriod({ resourceType, reportingPeriods: [reportingPeriod] }))
   outcome.heldOnly = all.filter((item) => !local.has(item.resourceUID.toLowerCase()))
   return outcome
 }
