@@ -1,7 +1,7 @@
 // Schema-driven fuzzing (issue 16): for every operation of the served OpenAPI document, bounded random
 // and mutated requests. Whatever is sent: no 5xx, every 4xx is problem details with a traceId, and a
 // refused request stores nothing. Runs with a fixed seed and with a new one each time; a failure
-// prints the seed and path that reproduce it (FUZZ_SEED=... FUZZ_PATH=... to replay).
+// prints the command line that replays it (FUZZ_SEED, FUZZ_OPERATION, FUZZ_PATH).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { Agent, request as httpRequest } from 'node:http'
@@ -98,17 +98,26 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     it(`no 5xx, problem details for every 4xx and nothing stored by a refusal, with ${label}`, async () => {
       let requests = 0
       statuses.clear()
+      const only = process.env.FUZZ_OPERATION // "METHOD /path" to replay one operation
+      const chosen = operations.filter((operation) => !only || `${operation.method} ${operation.path}` === only)
       for (const [index, operation] of operations.entries()) {
+        if (!chosen.includes(operation)) continue
         const fill = { transactionBatchToken: fc.constant(BATCH), jurisdiction: fc.constant('NSW') }
-        await fc.assert(fc.asyncProperty(requestOf(operation, fill), async (request) => { requests++; await check(request) }), {
-          seed: seed + index, numRuns: RUNS_PER_OPERATION, endOnFailure: true,
-          ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}),
-        })
+        try {
+          // Each operation its own stream of the run's seed, so operations of one shape differ.
+          await fc.assert(fc.asyncProperty(requestOf(operation, fill), async (request) => { requests++; await check(request) }), {
+            seed: seed + index, numRuns: RUNS_PER_OPERATION, endOnFailure: true,
+            ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}),
+          })
+        } catch (error) {
+          const path = /path: "([^"]*)"/.exec(String((error as Error).message))?.[1] ?? ''
+          throw new Error(`${operation.method} ${operation.path} failed; replay with FUZZ_SEED=${seed} FUZZ_OPERATION="${operation.method} ${operation.path}" FUZZ_PATH=${path}`, { cause: error })
+        }
       }
-      assert.ok(requests >= operations.length * RUNS_PER_OPERATION, `ran ${requests} requests`)
+      assert.ok(requests >= chosen.length * RUNS_PER_OPERATION, `ran ${requests} requests`)
       // How deep the runs went: a run of only 400s and 404s would test little.
       console.log(`fuzz (${label}): ${requests} requests over ${operations.length} operations; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`)
-      assert.ok((statuses.get(201) ?? 0) > 0 && (statuses.get(200) ?? 0) > 0, 'some requests were accepted')
+      if (!only) assert.ok((statuses.get(201) ?? 0) > 0 && (statuses.get(200) ?? 0) > 0, 'some requests were accepted')
     })
   }
 })
