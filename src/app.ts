@@ -128,7 +128,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
       frameworkErrors: answerRouterError,
     }), (instance) => instance.close())
-    await installSecurityHeaders(app, config.http.publicBaseUrl) // first, so early refusals carry them too
+    installSecurityHeaders(app, config.http.publicBaseUrl) // first, so early refusals carry them too
     let closing = false
     resources.add(undefined, () => { closing = true }) // closed first, before the HTTP server
     app.addHook('onRequest', async (request, reply) => {

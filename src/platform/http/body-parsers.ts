@@ -21,10 +21,13 @@ export class OutOfRangeNumber {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
-// Only numbers written with an exponent or with hundreds of digits can fall outside a double; the
-// reviver that checks them costs time, so it runs only when the text may hold one. False alarms
-// (the same pattern inside a string) just take the slower path.
-const MAYBE_OUT_OF_RANGE = /(?:^|[:,[])\s*-?\d+(?:\.\d+)?[eE]|\d{300}/
+// Only a number written with an exponent, or a fraction with hundreds of leading zeros, can round to
+// zero; the reviver that checks numbers against their source text costs time, so it runs only when
+// the text may hold one (a false alarm, the pattern inside a string, just takes the slower path). The
+// pattern is anchored on what precedes a number inside an object or array (':', ',' or '['), which the
+// regular expression engine finds quickly; a body that is a bare number is refused anyway. A number
+// too large for a double needs no source text: it parses as Infinity, which the string rules refuse.
+const MAYBE_OUT_OF_RANGE = /[:,[]\s*-?(?:\d+(?:\.\d*)?[eE]|0\.0{300})/
 
 function checkRange(this: unknown, _key: string, value: unknown, context?: { source?: string }): unknown {
   if (typeof value !== 'number' || context?.source === undefined) return value

@@ -10,8 +10,10 @@ export const DATABASE_RETRY_AFTER_SECONDS = 2
 
 /** The router's own refusals (bad percent-encoding, an overlong path segment), as problem details. */
 export function answerRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  // The path is not echoed back: it is what was wrong, and it may be very long.
+  // The path is not echoed back: it is what was wrong, and it may be very long. No hook runs for
+  // these, so the headers every response carries are set here.
   const extensions = { instance: undefined }
+  reply.header('x-request-id', String(request.id)).header('x-content-type-options', 'nosniff').header('cache-control', 'no-store')
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
       return sendProblem(request, reply, 'structural-validation', 'The request path is not valid percent-encoded UTF-8.', { ...extensions, errors: [{ accessPath: 'path', message: 'must be valid percent-encoded UTF-8' }] })

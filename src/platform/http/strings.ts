@@ -48,6 +48,10 @@ function walk(value: unknown, schema: JsonSchema | undefined, path: PathStack, f
     failures.push({ accessPath: render(path), message: `${value.source} is outside the range of numbers this service can keep exactly` })
     return value
   }
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    failures.push({ accessPath: render(path), message: 'is outside the range of numbers this service can keep exactly' })
+    return value
+  }
   if (depth > MAX_DEPTH && value !== null && typeof value === 'object') {
     failures.push({ accessPath: render(path), message: `is nested more than ${MAX_DEPTH} levels deep` })
     return value
@@ -91,7 +95,8 @@ function checkString(value: string, schema: JsonSchema | undefined, path: PathSt
     failures.push({ accessPath: render(path), message: 'must be an integer' })
     return value
   }
-  const problem = textProblem(value)
+  // Printable ASCII (nearly every value) needs only the surrounding-space test.
+  const problem = NOT_PRINTABLE_ASCII.test(value) ? textProblem(value) : undefined
   if (problem) failures.push({ accessPath: render(path), message: `must not contain ${problem}` })
   else if (value.startsWith(' ') || value.endsWith(' ')) {
     failures.push({ accessPath: render(path), message: 'must not have leading or trailing spaces' })
