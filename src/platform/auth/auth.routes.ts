@@ -9,10 +9,8 @@ import { authenticateClient } from './clients.service.ts'
 import type { SigningKey } from './signing-key.ts'
 import { issueToken } from './tokens.ts'
 import { named } from '../http/schema-names.ts'
-import { parseFormText } from '../http/body-parsers.ts'
+import { decodeUtf8, formDecode } from '../http/body-parsers.ts'
 import { textProblem } from '../http/strings.ts'
-
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
 
 const TokenRequest = Type.Object({
   grant_type: Type.String({ maxLength: 64, description: 'client_credentials' }),
@@ -76,17 +74,12 @@ export function registerAuthRoutes(fastify: FastifyInstance, deps: { db: Db; key
 function basicCredentials(header: string | undefined): { clientId: string; secret: string } | undefined {
   const match = header && /^Basic ([A-Za-z0-9+/]+=*)$/i.exec(header)
   if (!match?.[1]) return undefined
-  let decoded: string
-  try {
-    decoded = strictUtf8.decode(Buffer.from(match[1], 'base64'))
-  } catch {
-    throw new OAuthError('invalid-client', 'invalid_client', 'The Basic credentials are not valid UTF-8.')
-  }
+  const decoded = decodeUtf8(Buffer.from(match[1], 'base64'))
+  if (decoded === undefined) throw new OAuthError('invalid-client', 'invalid_client', 'The Basic credentials are not valid UTF-8.')
   const colon = decoded.indexOf(':')
   if (colon < 0) return undefined
   // RFC 6749 section 2.3.1: both parts are form-urlencoded before being joined.
-  const fields = parseFormText(`id=${decoded.slice(0, colon)}&secret=${decoded.slice(colon + 1)}`)
-  const clientId = String(fields.id ?? ''), secret = String(fields.secret ?? '')
+  const clientId = formDecode(decoded.slice(0, colon)), secret = formDecode(decoded.slice(colon + 1))
   // Held to the same rules as the form body: bounded, and text only (a NUL reaches no query).
   if (clientId.length > 128 || secret.length > 256 || textProblem(clientId) || textProblem(secret)) {
     throw new OAuthError('invalid-client', 'invalid_client', 'The Basic credentials are too long or contain characters no client id or secret has.')

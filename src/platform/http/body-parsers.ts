@@ -46,10 +46,26 @@ function decodeText(request: FastifyRequest, body: Buffer): string {
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     throw new DomainError('unsupported-media-type', `charset ${charset} is not supported; send the body as UTF-8 (charset=utf-8, or no charset).`)
   }
+  const text = decodeUtf8(body)
+  if (text === undefined) throw new DomainError('malformed-body', 'The body is not valid UTF-8; send it encoded as UTF-8.')
+  return text
+}
+
+/** Bytes as strict UTF-8 text, or undefined when they are not valid UTF-8 (a BOM is kept, not dropped). */
+export function decodeUtf8(bytes: Uint8Array): string | undefined {
   try {
-    return strictUtf8.decode(body)
+    return strictUtf8.decode(bytes)
   } catch {
-    throw new DomainError('malformed-body', 'The body is not valid UTF-8; send it encoded as UTF-8.')
+    return undefined
+  }
+}
+
+/** One form-urlencoded part ('+' is a space), decoded strictly: invalid percent-encoding is refused. */
+export function formDecode(part: string): string {
+  try {
+    return decodeURIComponent(part.replace(/\+/g, ' '))
+  } catch {
+    throw new DomainError('malformed-body', 'The form body has invalid percent-encoding or is not UTF-8.')
   }
 }
 
@@ -71,18 +87,11 @@ export function parseJsonText(text: string): unknown {
 /** Strict form decoding (application/x-www-form-urlencoded): invalid percent-encoding is refused. */
 export function parseFormText(text: string): Record<string, string | string[]> {
   const fields: Record<string, string | string[]> = Object.create(null)
-  const decode = (part: string) => {
-    try {
-      return decodeURIComponent(part.replace(/\+/g, ' '))
-    } catch {
-      throw new DomainError('malformed-body', 'The form body has invalid percent-encoding or is not UTF-8.')
-    }
-  }
   for (const pair of text.split('&')) {
     if (pair === '') continue
     const equals = pair.indexOf('=')
-    const name = decode(equals < 0 ? pair : pair.slice(0, equals))
-    const value = equals < 0 ? '' : decode(pair.slice(equals + 1))
+    const name = formDecode(equals < 0 ? pair : pair.slice(0, equals))
+    const value = equals < 0 ? '' : formDecode(pair.slice(equals + 1))
     const earlier = fields[name]
     fields[name] = earlier === undefined ? value : [...(Array.isArray(earlier) ? earlier : [earlier]), value]
   }
