@@ -23,7 +23,14 @@ declare module 'autocannon' {
     workers?: number
   }
 
-  interface Histogram { average: number; mean: number; p50: number; p99: number; max: number; total: number }
+  interface Histogram {
+    average: number
+    mean: number
+    p50: number
+    p99: number
+    max: number
+    total: number
+  }
 
   interface AutocannonResult {
     duration: number
@@ -40,7 +47,10 @@ declare module 'autocannon' {
     stop(): void
   }
 
-  function autocannon(options: AutocannonOptions, callback: (error: Error | null, result: AutocannonResult) => void): Instance
+  function autocannon(
+    options: AutocannonOptions,
+    callback: (error: Error | null, result: AutocannonResult) => void,
+  ): Instance
 
   export default autocannon
   export type { AutocannonOptions, AutocannonRequest, AutocannonResult, Instance }

@@ -38,32 +38,39 @@ function percentile(sorted: Float64Array, p: number): number {
 function runLoad(request: LoadRequest): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const latencies: number[] = []
-    const instance = autocannon({
-      url: request.url,
-      connections: request.connections,
-      pipelining: 1,
-      duration: request.seconds,
-      timeout: 10,
-      requests: [{
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...request.headers },
-        setupRequest: (req) => ({ ...req, body: request.bodyBefore + randomUUID() + request.bodyAfter }),
-      }],
-    }, (error, result) => {
-      if (error) return reject(error)
-      const sorted = Float64Array.from(latencies).sort()
-      resolve({
-        requestsPerSecond: result['2xx'] / result.duration,
-        p99Ms: percentile(sorted, 99),
-        p50Ms: percentile(sorted, 50),
-        ok: result['2xx'],
-        non2xx: result.non2xx,
-        errors: result.errors,
-        timeouts: result.timeouts,
-        durationSeconds: result.duration,
-        statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count])),
-      })
-    })
+    const instance = autocannon(
+      {
+        url: request.url,
+        connections: request.connections,
+        pipelining: 1,
+        duration: request.seconds,
+        timeout: 10,
+        requests: [
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...request.headers },
+            setupRequest: (req) => ({ ...req, body: request.bodyBefore + randomUUID() + request.bodyAfter }),
+          },
+        ],
+      },
+      (error, result) => {
+        if (error) return reject(error)
+        const sorted = Float64Array.from(latencies).sort()
+        resolve({
+          requestsPerSecond: result['2xx'] / result.duration,
+          p99Ms: percentile(sorted, 99),
+          p50Ms: percentile(sorted, 50),
+          ok: result['2xx'],
+          non2xx: result.non2xx,
+          errors: result.errors,
+          timeouts: result.timeouts,
+          durationSeconds: result.duration,
+          statusCodes: Object.fromEntries(
+            Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]),
+          ),
+        })
+      },
+    )
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
       if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime)
     })
@@ -74,7 +81,8 @@ if (process.send) {
   process.once('message', (message) => {
     runLoad(message as LoadRequest).then(
       (result) => process.send!({ result }, () => process.disconnect()),
-      (error: unknown) => process.send!({ error: String(error instanceof Error ? error.stack : error) }, () => process.disconnect()),
+      (error: unknown) =>
+        process.send!({ error: String(error instanceof Error ? error.stack : error) }, () => process.disconnect()),
     )
   })
 }

@@ -6,7 +6,24 @@ import { DateString, StringEnum, Strict, Uuid4, Jurisdiction } from '../src/plat
 
 export const BENCH_PATH = '/bench/records'
 
-const Outcome = StringEnum(['20', '30', '40', '41', '51', '52', '53', '54', '60', '61', '65', '70', '81', '82', '85', '90'])
+const Outcome = StringEnum([
+  '20',
+  '30',
+  '40',
+  '41',
+  '51',
+  '52',
+  '53',
+  '54',
+  '60',
+  '61',
+  '65',
+  '70',
+  '81',
+  '82',
+  '85',
+  '90',
+])
 const DeliveryMode = StringEnum(['YNN', 'NYN', 'NNY', 'YYN', 'YNY', 'NYY', 'YYY', 'NNN'])
 const Funding = StringEnum(['11', '13', '15', '20', '30', '31', '32', '80'])
 
@@ -28,17 +45,20 @@ export const BenchRecord = Strict({
       state: Jurisdiction,
     }),
   }),
-  enrolments: Type.Array(Strict({
-    unitCode: Type.String({ minLength: 1, maxLength: 12 }),
-    courseCode: Type.String({ minLength: 1, maxLength: 10 }),
-    startDate: DateString(),
-    endDate: DateString(),
-    outcome: Outcome,
-    deliveryMode: DeliveryMode,
-    fundingSource: Funding,
-    scheduledHours: Type.Integer({ minimum: 0, maximum: 9999 }),
-    note: Type.Optional(Type.String({ maxLength: 200 })),
-  }), { minItems: 1, maxItems: 50 }),
+  enrolments: Type.Array(
+    Strict({
+      unitCode: Type.String({ minLength: 1, maxLength: 12 }),
+      courseCode: Type.String({ minLength: 1, maxLength: 10 }),
+      startDate: DateString(),
+      endDate: DateString(),
+      outcome: Outcome,
+      deliveryMode: DeliveryMode,
+      fundingSource: Funding,
+      scheduledHours: Type.Integer({ minimum: 0, maximum: 9999 }),
+      note: Type.Optional(Type.String({ maxLength: 200 })),
+    }),
+    { minItems: 1, maxItems: 50 },
+  ),
 })
 export type BenchRecord = Type.Static<typeof BenchRecord>
 
@@ -103,7 +123,8 @@ export async function countBenchRows(db: Kysely<any>): Promise<number> {
 
 /** The one write both targets make per request: a new row. */
 export async function insertRecord(db: Kysely<BenchTables>, rtoId: string, record: BenchRecord): Promise<void> {
-  await db.insertInto('bench_record')
+  await db
+    .insertInto('bench_record')
     .values({ rto_id: rtoId, record_uid: record.recordUid, body: JSON.stringify(record) })
     .execute()
 }

@@ -17,13 +17,22 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const TARGET = 50_000
 const adminUrl = process.env.DATABASE_URL || undefined
 
-const watchdog = setTimeout(() => { console.error('reference-sync bench: over budget, giving up'); process.exit(2) }, (RUNS * SECONDS * 8 + 480) * 1000)
+const watchdog = setTimeout(
+  () => {
+    console.error('reference-sync bench: over budget, giving up')
+    process.exit(2)
+  },
+  (RUNS * SECONDS * 8 + 480) * 1000,
+)
 watchdog.unref()
 
 async function fullLoad(baseUrl: string, token: string, classification: string): Promise<number> {
   let records = 0
   for (let page = 1; ; page++) {
-    const response = await fetch(`${baseUrl}/vet-provider/v1/classification?classification=${classification}&changedSince=1901-01-01T00:00:00Z&PageNumber=${page}&PageSize=500`, { headers: { authorization: `Bearer ${token}` } })
+    const response = await fetch(
+      `${baseUrl}/vet-provider/v1/classification?classification=${classification}&changedSince=1901-01-01T00:00:00Z&PageNumber=${page}&PageSize=500`,
+      { headers: { authorization: `Bearer ${token}` } },
+    )
     if (response.status !== 200) throw new Error(`page ${page}: ${response.status} ${await response.text()}`)
     const body = (await response.json()) as { results: unknown[]; numberOfPages: number }
     records += body.results.length
@@ -46,17 +55,47 @@ async function recordsPerSecond(baseUrl: string, token: string): Promise<{ perSe
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 async function measure(database: string, cache: boolean, env: Record<string, string>) {
-  const service = await createService(loadConfig({ LOG_LEVEL: 'silent', PORT: '0', RATE_LIMIT_MAX: '0', ...(cache ? {} : { REFERENCE_SYNC_CACHE_RECORDS: '0' }), ...env }), { workers: false })
+  const service = await createService(
+    loadConfig({
+      LOG_LEVEL: 'silent',
+      PORT: '0',
+      RATE_LIMIT_MAX: '0',
+      ...(cache ? {} : { REFERENCE_SYNC_CACHE_RECORDS: '0' }),
+      ...env,
+    }),
+    { workers: false },
+  )
   try {
     const baseUrl = await service.app.listen({ port: 0, host: '127.0.0.1' })
-    const tokenResponse = await fetch(`${baseUrl}/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-1', client_secret: 'demo-secret-1' }) })
+    const tokenResponse = await fetch(`${baseUrl}/oauth2/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: 'demo-rto-1',
+        client_secret: 'demo-secret-1',
+      }),
+    })
     const token = ((await tokenResponse.json()) as { access_token: string }).access_token
     const results: { dataset: string; records: number; perSecond: number }[] = []
     for (const grown of [false, true]) {
       if (grown) {
-        const current = await service.database.db.selectFrom('reference_record_version').select(['code', 'description']).where('dataset', '=', 'language').where('is_current', '=', true).execute()
-        const synthetic = Array.from({ length: 50_000 - current.length }, (_, i) => ({ code: `Z${String(i).padStart(6, '0')}`, description: `Synthetic language ${i}`, avetmissCode: null, businessEffectiveFrom: null, businessEffectiveTo: null }))
-        await loadRelease(service.database.db, 'language', [...current.map((r) => ({ ...r, avetmissCode: null, businessEffectiveFrom: null, businessEffectiveTo: null })), ...synthetic])
+        const current = await service.database.db
+          .selectFrom('reference_record_version')
+          .select(['code', 'description'])
+          .where('dataset', '=', 'language')
+          .where('is_current', '=', true)
+          .execute()
+        const synthetic = Array.from({ length: 50_000 - current.length }, (_, i) => ({
+          code: `Z${String(i).padStart(6, '0')}`,
+          description: `Synthetic language ${i}`,
+          avetmissCode: null,
+          businessEffectiveFrom: null,
+          businessEffectiveTo: null,
+        }))
+        await loadRelease(service.database.db, 'language', [
+          ...current.map((r) => ({ ...r, avetmissCode: null, businessEffectiveFrom: null, businessEffectiveTo: null })),
+          ...synthetic,
+        ])
       }
       await recordsPerSecond(baseUrl, token) // warm-up
       const runs = []
@@ -66,7 +105,11 @@ async function measure(database: string, cache: boolean, env: Record<string, str
         runs.push(run.perSecond)
         perLoad = run.perLoad
       }
-      results.push({ dataset: grown ? 'language grown to 50,000' : 'language (seeded)', records: perLoad, perSecond: median(runs) })
+      results.push({
+        dataset: grown ? 'language grown to 50,000' : 'language (seeded)',
+        records: perLoad,
+        perSecond: median(runs),
+      })
     }
     return results.map((r) => ({ database, cache: cache ? 'on' : 'off', ...r }))
   } finally {
@@ -75,25 +118,37 @@ async function measure(database: string, cache: boolean, env: Record<string, str
 }
 
 const rows = []
-for (const cache of [true, false]) rows.push(...await measure('pglite', cache, { DATA_DIR: 'memory://' }))
+for (const cache of [true, false]) rows.push(...(await measure('pglite', cache, { DATA_DIR: 'memory://' })))
 if (adminUrl) {
-  const admin = async (statement: string) => { const c = new pg.Client({ connectionString: adminUrl }); await c.connect(); try { await c.query(statement) } finally { await c.end() } }
+  const admin = async (statement: string) => {
+    const c = new pg.Client({ connectionString: adminUrl })
+    await c.connect()
+    try {
+      await c.query(statement)
+    } finally {
+      await c.end()
+    }
+  }
   for (const cache of [true, false]) {
     const name = `vetrs_bench_${randomBytes(6).toString('hex')}`
     await admin(`CREATE DATABASE ${name}`)
     try {
       const url = new URL(adminUrl)
       url.pathname = `/${name}`
-      rows.push(...await measure('postgres', cache, { DATABASE_URL: url.toString() }))
+      rows.push(...(await measure('postgres', cache, { DATABASE_URL: url.toString() })))
     } finally {
       await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
     }
   }
 }
-console.log(`\nReference data full load through the API (pages of 500, one consumer), medians of ${RUNS} runs of ${SECONDS} s; target ${TARGET.toLocaleString('en')} records/s on PostgreSQL\n`)
+console.log(
+  `\nReference data full load through the API (pages of 500, one consumer), medians of ${RUNS} runs of ${SECONDS} s; target ${TARGET.toLocaleString('en')} records/s on PostgreSQL\n`,
+)
 console.log('database   page cache   dataset                     records/load   records/s   target')
 for (const row of rows) {
   const verdict = row.database === 'postgres' ? (row.perSecond >= TARGET ? 'PASS' : 'FAIL') : ''
-  console.log(`${row.database.padEnd(10)} ${row.cache.padEnd(12)} ${row.dataset.padEnd(27)} ${String(row.records).padStart(12)} ${Math.round(row.perSecond).toString().padStart(11)}   ${verdict}`)
+  console.log(
+    `${row.database.padEnd(10)} ${row.cache.padEnd(12)} ${row.dataset.padEnd(27)} ${String(row.records).padStart(12)} ${Math.round(row.perSecond).toString().padStart(11)}   ${verdict}`,
+  )
 }
 console.log(JSON.stringify({ referenceSync: rows, target: TARGET }))

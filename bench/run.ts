@@ -78,7 +78,9 @@ function load(target: Target, connections: number, seconds: number): Promise<Loa
     currentLoad = child
     let answer: { result?: LoadResult; error?: string } | undefined
     const timer = setTimeout(() => child.kill('SIGKILL'), (seconds + 30) * 1000)
-    child.on('message', (message) => { answer = message as typeof answer })
+    child.on('message', (message) => {
+      answer = message as typeof answer
+    })
     child.on('error', reject)
     child.on('exit', (code, signal) => {
       clearTimeout(timer)
@@ -100,7 +102,10 @@ async function check(target: Target): Promise<void> {
   const answers = new Map<number, string>() // the last body seen per status, for the error message
   const post = async (payload: string, headers: Record<string, string>) => {
     const response = await fetch(`${target.url}${target.path}`, {
-      method: 'POST', body: payload, headers: { 'content-type': 'application/json', ...headers }, signal: AbortSignal.timeout(10_000),
+      method: 'POST',
+      body: payload,
+      headers: { 'content-type': 'application/json', ...headers },
+      signal: AbortSignal.timeout(10_000),
     })
     const text = await response.text()
     answers.set(response.status, text)
@@ -115,14 +120,18 @@ async function check(target: Target): Promise<void> {
   if (target.name === 'U') expectations.push(['the same student again', await post(valid, target.headers), 200])
   const wrong = expectations.filter(([, got, expected]) => got !== expected)
   if (wrong.length > 0) {
-    throw new Error(`${target.name} does not behave: ${wrong.map(([what, got, expected]) => `${what} gave ${got}, expected ${expected}`).join('; ')}`
-      + ` (last ${wrong[0]![1]} answer: ${answers.get(wrong[0]![1])?.slice(0, 1000)})`)
+    throw new Error(
+      `${target.name} does not behave: ${wrong.map(([what, got, expected]) => `${what} gave ${got}, expected ${expected}`).join('; ')}` +
+        ` (last ${wrong[0]![1]} answer: ${answers.get(wrong[0]![1])?.slice(0, 1000)})`,
+    )
   }
 }
 
 // ---- measurement ----------------------------------------------------------------------------------
 
-interface Run extends LoadResult { rows: number }
+interface Run extends LoadResult {
+  rows: number
+}
 
 interface Figures {
   requestsPerSecond: number
@@ -130,7 +139,10 @@ interface Figures {
   runs: Run[]
 }
 
-interface Ratio { throughput: number; p99: number }
+interface Ratio {
+  throughput: number
+  p99: number
+}
 
 interface DatabaseFigures {
   database: 'pglite' | 'postgres'
@@ -149,14 +161,24 @@ function median(values: number[]): number {
 }
 
 function figures(runs: Run[]): Figures {
-  return { requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)), p99Ms: median(runs.map((run) => run.p99Ms)), runs }
+  return {
+    requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
+    p99Ms: median(runs.map((run) => run.p99Ms)),
+    runs,
+  }
 }
 
 /**
  * One comparison: each target warmed up, then settings.runs runs each, the two alternating, every
  * run starting from an emptied table. `tag` marks the progress lines and problems of a comparison.
  */
-async function compare(database: string, pair: [Target, Target], connections: number, tag: string, problems: string[]): Promise<[Figures, Figures]> {
+async function compare(
+  database: string,
+  pair: [Target, Target],
+  connections: number,
+  tag: string,
+  problems: string[],
+): Promise<[Figures, Figures]> {
   const label = (target: Target) => `${target.name}${tag}`
   for (const target of pair) {
     process.stdout.write(`  ${database} ${label(target)}: warm-up ${settings.warmupSeconds} s\n`)
@@ -171,17 +193,25 @@ async function compare(database: string, pair: [Target, Target], connections: nu
       const rows = await target.count()
       const run: Run = { ...result, rows }
       runs.get(target)!.push(run)
-      process.stdout.write(`  ${database} ${label(target)}: run ${i + 1}/${settings.runs}: ${fixed(run.requestsPerSecond, 0)} req/s, p99 ${fixed(run.p99Ms, 2)} ms\n`)
+      process.stdout.write(
+        `  ${database} ${label(target)}: run ${i + 1}/${settings.runs}: ${fixed(run.requestsPerSecond, 0)} req/s, p99 ${fixed(run.p99Ms, 2)} ms\n`,
+      )
       if (run.non2xx > 0 || run.errors > 0) {
-        problems.push(`${label(target)} run ${i + 1}: ${run.non2xx} non-2xx, ${run.errors} errors (${run.timeouts} timeouts), status codes ${JSON.stringify(run.statusCodes)}`)
+        problems.push(
+          `${label(target)} run ${i + 1}: ${run.non2xx} non-2xx, ${run.errors} errors (${run.timeouts} timeouts), status codes ${JSON.stringify(run.statusCodes)}`,
+        )
       }
-      if (rows < run.ok) problems.push(`${label(target)} run ${i + 1}: ${run.ok} successful responses but only ${rows} rows written`)
+      if (rows < run.ok)
+        problems.push(`${label(target)} run ${i + 1}: ${run.ok} successful responses but only ${rows} rows written`)
     }
   }
   return [figures(runs.get(pair[0])!), figures(runs.get(pair[1])!)]
 }
 
-const ratioOf = (x: Figures, y: Figures): Ratio => ({ throughput: x.requestsPerSecond / y.requestsPerSecond, p99: x.p99Ms / y.p99Ms })
+const ratioOf = (x: Figures, y: Figures): Ratio => ({
+  throughput: x.requestsPerSecond / y.requestsPerSecond,
+  p99: x.p99Ms / y.p99Ms,
+})
 
 async function measure(database: DatabaseFigures['database'], env: Record<string, string>): Promise<DatabaseFigures> {
   const servers: Target[] = []
@@ -194,10 +224,18 @@ async function measure(database: DatabaseFigures['database'], env: Record<string
 
     const problems: string[] = []
     const [A, B] = await compare(database, [a, b], settings.connections, '', problems)
-    const [uploadU, uploadB] = await compare(database, [u, b], settings.uploadConnections, `@${settings.uploadConnections}`, problems)
+    const [uploadU, uploadB] = await compare(
+      database,
+      [u, b],
+      settings.uploadConnections,
+      `@${settings.uploadConnections}`,
+      problems,
+    )
     const uploadRatio = ratioOf(uploadU, uploadB)
     return {
-      database, A, B,
+      database,
+      A,
+      B,
       ratio: ratioOf(A, B),
       upload: { U: uploadU, B: uploadB, ratio: uploadRatio, pass: uploadRatio.throughput >= UPLOAD_TARGET_RATIO },
       problems,
@@ -212,7 +250,11 @@ async function withFreshPostgres<T>(url: string, body: (databaseUrl: string) => 
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 })
     await client.connect()
-    try { await client.query(statement) } finally { await client.end() }
+    try {
+      await client.query(statement)
+    } finally {
+      await client.end()
+    }
   }
   await admin(`CREATE DATABASE ${name}`)
   try {
@@ -232,8 +274,15 @@ function fixed(value: number, digits: number): string {
 
 function commit(): string {
   try {
-    const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== ''
+    const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim()
+    const dirty =
+      execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim() !== ''
     return dirty ? `${head}-dirty` : head
   } catch {
     return 'unknown'
@@ -242,7 +291,8 @@ function commit(): string {
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
-  const line = (row: string[]) => row.map((cell, column) => column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)).join('   ')
+  const line = (row: string[]) =>
+    row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('   ')
   return [line(rows[0]!), widths.map((width) => '-'.repeat(width)).join('   '), ...rows.slice(1).map(line)].join('\n')
 }
 
@@ -259,8 +309,12 @@ async function main(): Promise<number> {
     uploadTargetRatio: UPLOAD_TARGET_RATIO,
   }
   console.log(`bench: ${meta.date}, commit ${meta.commit}, Node ${meta.node}, ${meta.cpu}`)
-  console.log(`bench: ${settings.runs} run(s) of ${settings.seconds} s after ${settings.warmupSeconds} s warm-up, ${settings.connections} connections, body ${meta.bodyBytes} bytes`)
-  console.log(`bench: Student upload (U) vs bare route (B) at ${settings.uploadConnections} connections, Student body ${meta.studentBodyBytes} bytes`)
+  console.log(
+    `bench: ${settings.runs} run(s) of ${settings.seconds} s after ${settings.warmupSeconds} s warm-up, ${settings.connections} connections, body ${meta.bodyBytes} bytes`,
+  )
+  console.log(
+    `bench: Student upload (U) vs bare route (B) at ${settings.uploadConnections} connections, Student body ${meta.studentBodyBytes} bytes`,
+  )
   if (!adminUrl) console.log('bench: no DATABASE_URL, PostgreSQL is skipped')
 
   const results: DatabaseFigures[] = []
@@ -284,36 +338,43 @@ async function main(): Promise<number> {
     uploadRows.push([result.database, 'B bare Fastify', fixed(B.requestsPerSecond, 0), fixed(B.p99Ms, 2), ''])
     uploadRows.push([result.database, 'U/B', fixed(ratio.throughput, 3), fixed(ratio.p99, 3), pass ? 'PASS' : 'FAIL'])
   }
-  console.log(`\nStudent upload (U) vs bare route (B) at ${settings.uploadConnections} connections: medians of ${settings.runs} run(s);`)
-  console.log(`U/B is the throughput ratio and the p99 ratio; the target is U at least ${UPLOAD_TARGET_RATIO * 100} % of B's req/s.\n`)
+  console.log(
+    `\nStudent upload (U) vs bare route (B) at ${settings.uploadConnections} connections: medians of ${settings.runs} run(s);`,
+  )
+  console.log(
+    `U/B is the throughput ratio and the p99 ratio; the target is U at least ${UPLOAD_TARGET_RATIO * 100} % of B's req/s.\n`,
+  )
   console.log(table(uploadRows))
   const problems = results.flatMap((result) => result.problems.map((problem) => `${result.database}: ${problem}`))
-  if (problems.length > 0) console.log(`\nProblems (figures are not trustworthy):\n${problems.map((p) => `  - ${p}`).join('\n')}`)
-  console.log(`\n${JSON.stringify({
-    ...meta,
-    results: results.map((result) => ({
-      database: result.database,
-      A: { requestsPerSecond: round(result.A.requestsPerSecond, 1), p99Ms: round(result.A.p99Ms, 3) },
-      B: { requestsPerSecond: round(result.B.requestsPerSecond, 1), p99Ms: round(result.B.p99Ms, 3) },
-      ratio: { throughput: round(result.ratio.throughput, 4), p99: round(result.ratio.p99, 4) },
-      runs: {
-        A: result.A.runs.map(brief),
-        B: result.B.runs.map(brief),
-      },
-      upload: {
-        connections: settings.uploadConnections,
-        U: { requestsPerSecond: round(result.upload.U.requestsPerSecond, 1), p99Ms: round(result.upload.U.p99Ms, 3) },
-        B: { requestsPerSecond: round(result.upload.B.requestsPerSecond, 1), p99Ms: round(result.upload.B.p99Ms, 3) },
-        ratio: { throughput: round(result.upload.ratio.throughput, 4), p99: round(result.upload.ratio.p99, 4) },
-        pass: result.upload.pass,
+  if (problems.length > 0)
+    console.log(`\nProblems (figures are not trustworthy):\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+  console.log(
+    `\n${JSON.stringify({
+      ...meta,
+      results: results.map((result) => ({
+        database: result.database,
+        A: { requestsPerSecond: round(result.A.requestsPerSecond, 1), p99Ms: round(result.A.p99Ms, 3) },
+        B: { requestsPerSecond: round(result.B.requestsPerSecond, 1), p99Ms: round(result.B.p99Ms, 3) },
+        ratio: { throughput: round(result.ratio.throughput, 4), p99: round(result.ratio.p99, 4) },
         runs: {
-          U: result.upload.U.runs.map(brief),
-          B: result.upload.B.runs.map(brief),
+          A: result.A.runs.map(brief),
+          B: result.B.runs.map(brief),
         },
-      },
-      problems: result.problems,
-    })),
-  })}`)
+        upload: {
+          connections: settings.uploadConnections,
+          U: { requestsPerSecond: round(result.upload.U.requestsPerSecond, 1), p99Ms: round(result.upload.U.p99Ms, 3) },
+          B: { requestsPerSecond: round(result.upload.B.requestsPerSecond, 1), p99Ms: round(result.upload.B.p99Ms, 3) },
+          ratio: { throughput: round(result.upload.ratio.throughput, 4), p99: round(result.upload.ratio.p99, 4) },
+          pass: result.upload.pass,
+          runs: {
+            U: result.upload.U.runs.map(brief),
+            B: result.upload.B.runs.map(brief),
+          },
+        },
+        problems: result.problems,
+      })),
+    })}`,
+  )
   return problems.length > 0 ? 1 : 0
 }
 
@@ -322,7 +383,15 @@ function round(value: number, digits: number): number | null {
 }
 
 function brief(run: Run) {
-  return { requestsPerSecond: round(run.requestsPerSecond, 1), p99Ms: round(run.p99Ms, 3), p50Ms: round(run.p50Ms, 3), ok: run.ok, non2xx: run.non2xx, errors: run.errors, rows: run.rows }
+  return {
+    requestsPerSecond: round(run.requestsPerSecond, 1),
+    p99Ms: round(run.p99Ms, 3),
+    p50Ms: round(run.p50Ms, 3),
+    ok: run.ok,
+    non2xx: run.non2xx,
+    errors: run.errors,
+    rows: run.rows,
+  }
 }
 
 try {

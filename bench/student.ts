@@ -9,11 +9,14 @@ import { UID_PLACEHOLDER } from './record.ts'
 const API = '/vet-provider/v1'
 export const UPLOAD_JURISDICTION = 'NSW'
 
-export const uploadPath = (token: string) => `${API}/${UPLOAD_JURISDICTION}/transaction-batch/${encodeURIComponent(token)}/student`
+export const uploadPath = (token: string) =>
+  `${API}/${UPLOAD_JURISDICTION}/transaction-batch/${encodeURIComponent(token)}/student`
 
 /** A valid Student of about 2 KB whose studentUID is the placeholder the load generator replaces. */
 export function sampleStudentBody(): string {
-  const example = JSON.parse(readFileSync(new URL('../examples/minimal-unit-record/student.json', import.meta.url), 'utf8')) as Record<string, unknown>
+  const example = JSON.parse(
+    readFileSync(new URL('../examples/minimal-unit-record/student.json', import.meta.url), 'utf8'),
+  ) as Record<string, unknown>
   // In the schema's order: the example's fields, with the optional ones a real SMS also fills.
   const student = {
     studentUID: UID_PLACEHOLDER,
@@ -63,7 +66,8 @@ export function sampleStudentBody(): string {
     isVoided: false,
   }
   const body = JSON.stringify(student)
-  if (body.split(UID_PLACEHOLDER).length !== 2) throw new Error('the Student body must carry the UID placeholder exactly once')
+  if (body.split(UID_PLACEHOLDER).length !== 2)
+    throw new Error('the Student body must carry the UID placeholder exactly once')
   return body
 }
 
@@ -76,11 +80,17 @@ export function invalidStudentBody(body: string): string {
 
 /** Creates the transaction batch every upload goes into; answers its token. */
 export async function createBatch(baseUrl: string, headers: Record<string, string>): Promise<string> {
-  const response = await fetch(`${baseUrl}${API}/${UPLOAD_JURISDICTION}/transaction-batch`, { method: 'POST', headers, signal: AbortSignal.timeout(10_000) })
+  const response = await fetch(`${baseUrl}${API}/${UPLOAD_JURISDICTION}/transaction-batch`, {
+    method: 'POST',
+    headers,
+    signal: AbortSignal.timeout(10_000),
+  })
   const text = await response.text()
-  if (response.status !== 201) throw new Error(`creating the transaction batch gave ${response.status}, expected 201: ${text}`)
+  if (response.status !== 201)
+    throw new Error(`creating the transaction batch gave ${response.status}, expected 201: ${text}`)
   const token = (JSON.parse(text) as { transactionBatchToken?: unknown }).transactionBatchToken
-  if (typeof token !== 'string' || token === '') throw new Error(`creating the transaction batch gave no transactionBatchToken: ${text}`)
+  if (typeof token !== 'string' || token === '')
+    throw new Error(`creating the transaction batch gave no transactionBatchToken: ${text}`)
   return token
 }
 
@@ -94,6 +104,8 @@ export async function clearBatchRecords(db: Kysely<any>, token: string): Promise
 }
 
 export async function countBatchRecords(db: Kysely<any>, token: string): Promise<number> {
-  const result = await sql<{ n: string | number }>`SELECT count(*) AS n FROM batch_record WHERE transaction_batch_token = ${token}`.execute(db)
+  const result = await sql<{
+    n: string | number
+  }>`SELECT count(*) AS n FROM batch_record WHERE transaction_batch_token = ${token}`.execute(db)
   return Number(result.rows[0]?.n ?? 0)
 }

@@ -13,9 +13,24 @@ import { installValidators } from '../src/platform/http/validation.ts'
 import { actorOf } from '../src/platform/auth/authenticate.ts'
 import { Scopes } from '../src/platform/auth/scopes.ts'
 import {
-  BENCH_PATH, BenchCreated, BenchRecord, countBenchRows, createBenchTable, insertRecord, sampleBody, truncateBenchTable, type BenchTables,
+  BENCH_PATH,
+  BenchCreated,
+  BenchRecord,
+  countBenchRows,
+  createBenchTable,
+  insertRecord,
+  sampleBody,
+  truncateBenchTable,
+  type BenchTables,
 } from './record.ts'
-import { clearBatchRecords, countBatchRecords, createBatch, invalidStudentBody, sampleStudentBody, uploadPath } from './student.ts'
+import {
+  clearBatchRecords,
+  countBatchRecords,
+  createBatch,
+  invalidStudentBody,
+  sampleStudentBody,
+  uploadPath,
+} from './student.ts'
 
 export interface Target {
   name: 'A' | 'B' | 'U'
@@ -69,8 +84,16 @@ export async function startService(env: Record<string, string>): Promise<Target>
     const token = await fetchToken(url)
     const db = service.database.db
     return {
-      name: 'A', url, path: BENCH_PATH, headers: { authorization: `Bearer ${token}` }, body: benchBody, invalid: invalidBenchBody, db,
-      reset: () => truncateBenchTable(db), count: () => countBenchRows(db), close: () => service.close(),
+      name: 'A',
+      url,
+      path: BENCH_PATH,
+      headers: { authorization: `Bearer ${token}` },
+      body: benchBody,
+      invalid: invalidBenchBody,
+      db,
+      reset: () => truncateBenchTable(db),
+      count: () => countBenchRows(db),
+      close: () => service.close(),
     }
   } catch (error) {
     await service.close()
@@ -95,9 +118,19 @@ export async function startBare(env: Record<string, string>): Promise<Target> {
     const url = await app.listen({ port: 0, host: '127.0.0.1' })
     const server = app
     return {
-      name: 'B', url, path: BENCH_PATH, headers: {}, body: benchBody, invalid: invalidBenchBody, db: database.db,
-      reset: () => truncateBenchTable(database.db), count: () => countBenchRows(database.db),
-      close: async () => { await server.close(); await database.close() },
+      name: 'B',
+      url,
+      path: BENCH_PATH,
+      headers: {},
+      body: benchBody,
+      invalid: invalidBenchBody,
+      db: database.db,
+      reset: () => truncateBenchTable(database.db),
+      count: () => countBenchRows(database.db),
+      close: async () => {
+        await server.close()
+        await database.close()
+      },
     }
   } catch (error) {
     await app?.close()
@@ -114,13 +147,25 @@ export async function startUpload(service: Target): Promise<Target> {
   if (service.name !== 'A') throw new Error('the upload target runs on the real service (A)')
   const token = await createBatch(service.url, service.headers)
   return {
-    name: 'U', url: service.url, path: uploadPath(token), headers: service.headers, body: sampleStudentBody(), invalid: invalidStudentBody, db: service.db,
-    reset: () => clearBatchRecords(service.db, token), count: () => countBatchRecords(service.db, token), close: async () => {},
+    name: 'U',
+    url: service.url,
+    path: uploadPath(token),
+    headers: service.headers,
+    body: sampleStudentBody(),
+    invalid: invalidStudentBody,
+    db: service.db,
+    reset: () => clearBatchRecords(service.db, token),
+    count: () => countBatchRecords(service.db, token),
+    close: async () => {},
   }
 }
 
 async function fetchToken(baseUrl: string): Promise<string> {
-  const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-1', client_secret: 'demo-secret-1' })
+  const body = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: 'demo-rto-1',
+    client_secret: 'demo-secret-1',
+  })
   const response = await fetch(`${baseUrl}/oauth2/token`, { method: 'POST', body, signal: AbortSignal.timeout(10_000) })
   if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${await response.text()}`)
   return ((await response.json()) as { access_token: string }).access_token

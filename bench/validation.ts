@@ -14,41 +14,107 @@ import { createService, type Service } from '../src/app.ts'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const adminUrl = process.env.DATABASE_URL || undefined
-const sizes = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').map(Number).filter((n) => n > 0)
+const sizes = (name: string, fallback: string) =>
+  (process.env[name] ?? fallback)
+    .split(',')
+    .map(Number)
+    .filter((n) => n > 0)
 const PGLITE_SIZES = sizes('BENCH_PGLITE_SIZES', '1000,10000')
 const PG_SIZES = sizes('BENCH_PG_SIZES', '1000,10000,100000')
 const TARGET = { records: 100_000, validateSeconds: 10, submitSeconds: 5 }
 
-const watchdog = setTimeout(() => { console.error('validation bench: over budget, giving up'); process.exit(2) }, 60 * 60 * 1000)
+const watchdog = setTimeout(
+  () => {
+    console.error('validation bench: over budget, giving up')
+    process.exit(2)
+  },
+  60 * 60 * 1000,
+)
 watchdog.unref()
 
 type Body = Record<string, any>
-const example = async (name: string): Promise<Body> => JSON.parse(await readFile(new URL(`../examples/minimal-unit-record/${name}.json`, import.meta.url), 'utf8'))
+const example = async (name: string): Promise<Body> =>
+  JSON.parse(await readFile(new URL(`../examples/minimal-unit-record/${name}.json`, import.meta.url), 'utf8'))
 const templates = {
-  student: await example('student'), location: await example('deliverylocation'), program: await example('program'), programOffering: await example('programoffering'),
-  programEnrolment: await example('programenrolment'), subject: await example('subject'), subjectOffering: await example('subjectoffering'), subjectEnrolment: await example('subjectenrolment-in-program'),
+  student: await example('student'),
+  location: await example('deliverylocation'),
+  program: await example('program'),
+  programOffering: await example('programoffering'),
+  programEnrolment: await example('programenrolment'),
+  subject: await example('subject'),
+  subjectOffering: await example('subjectoffering'),
+  subjectEnrolment: await example('subjectenrolment-in-program'),
 }
-const letters = (i: number) => { let s = ''; do { s += String.fromCharCode(97 + (i % 26)); i = Math.floor(i / 26) } while (i > 0); return s }
+const letters = (i: number) => {
+  let s = ''
+  do {
+    s += String.fromCharCode(97 + (i % 26))
+    i = Math.floor(i / 26)
+  } while (i > 0)
+  return s
+}
 
-interface Row { resource_type: string; resource_uid: string; change_tracking_identifier: string; body: Body }
+interface Row {
+  resource_type: string
+  resource_uid: string
+  change_tracking_identifier: string
+  body: Body
+}
 
 /** The batch's records, generated a chunk at a time so the bench itself holds little memory. */
 function* records(total: number): Generator<Row[]> {
   const pool = (per: number) => Math.max(1, Math.floor(total / per))
   const locations = Array.from({ length: pool(1000) }, () => randomUUID())
   const programs = Array.from({ length: pool(500) }, () => randomUUID())
-  const programOfferings = Array.from({ length: pool(250) }, (_, i) => ({ uid: randomUUID(), program: programs[i % programs.length]!, location: locations[i % locations.length]! }))
+  const programOfferings = Array.from({ length: pool(250) }, (_, i) => ({
+    uid: randomUUID(),
+    program: programs[i % programs.length]!,
+    location: locations[i % locations.length]!,
+  }))
   const subjects = Array.from({ length: pool(200) }, () => randomUUID())
-  const subjectOfferings = Array.from({ length: pool(100) }, (_, i) => ({ uid: randomUUID(), subject: subjects[i % subjects.length]!, location: locations[i % locations.length]! }))
-  const row = (type: string, uid: string, body: Body): Row => ({ resource_type: type, resource_uid: uid, change_tracking_identifier: `${type}-1`, body: { ...body, changeTrackingIdentifier: `${type}-1` } })
+  const subjectOfferings = Array.from({ length: pool(100) }, (_, i) => ({
+    uid: randomUUID(),
+    subject: subjects[i % subjects.length]!,
+    location: locations[i % locations.length]!,
+  }))
+  const row = (type: string, uid: string, body: Body): Row => ({
+    resource_type: type,
+    resource_uid: uid,
+    change_tracking_identifier: `${type}-1`,
+    body: { ...body, changeTrackingIdentifier: `${type}-1` },
+  })
   let chunk: Row[] = []
-  const push = function* (r: Row) { chunk.push(r); if (chunk.length >= 1000) { yield chunk; chunk = [] } }
-  for (const uid of locations) yield* push(row('DeliveryLocation', uid, { ...templates.location, deliveryLocationUID: uid }))
+  const push = function* (r: Row) {
+    chunk.push(r)
+    if (chunk.length >= 1000) {
+      yield chunk
+      chunk = []
+    }
+  }
+  for (const uid of locations)
+    yield* push(row('DeliveryLocation', uid, { ...templates.location, deliveryLocationUID: uid }))
   for (const uid of programs) yield* push(row('Program', uid, { ...templates.program, programUID: uid }))
-  for (const o of programOfferings) yield* push(row('ProgramOffering', o.uid, { ...templates.programOffering, programOfferingUID: o.uid, programUID: o.program, deliveryLocationUID: o.location }))
+  for (const o of programOfferings)
+    yield* push(
+      row('ProgramOffering', o.uid, {
+        ...templates.programOffering,
+        programOfferingUID: o.uid,
+        programUID: o.program,
+        deliveryLocationUID: o.location,
+      }),
+    )
   for (const uid of subjects) yield* push(row('Subject', uid, { ...templates.subject, subjectUID: uid }))
-  for (const o of subjectOfferings) yield* push(row('SubjectOffering', o.uid, { ...templates.subjectOffering, subjectOfferingUID: o.uid, subjectUID: o.subject, deliveryLocationUID: o.location }))
-  const shared = locations.length + programs.length + programOfferings.length + subjects.length + subjectOfferings.length
+  for (const o of subjectOfferings)
+    yield* push(
+      row('SubjectOffering', o.uid, {
+        ...templates.subjectOffering,
+        subjectOfferingUID: o.uid,
+        subjectUID: o.subject,
+        deliveryLocationUID: o.location,
+      }),
+    )
+  const shared =
+    locations.length + programs.length + programOfferings.length + subjects.length + subjectOfferings.length
   const learners = Math.floor((total - shared) / 5)
   for (let i = 0; i < learners; i++) {
     const student = randomUUID()
@@ -57,14 +123,27 @@ function* records(total: number): Generator<Row[]> {
     yield* push(row('Student', student, { ...templates.student, studentUID: student, familyName: name }))
     const offering = programOfferings[i % programOfferings.length]!
     const programEnrolment = randomUUID()
-    yield* push(row('ProgramEnrolment', programEnrolment, { ...templates.programEnrolment, programEnrolmentUID: programEnrolment, studentUID: student, programOfferingUID: offering.uid }))
+    yield* push(
+      row('ProgramEnrolment', programEnrolment, {
+        ...templates.programEnrolment,
+        programEnrolmentUID: programEnrolment,
+        studentUID: student,
+        programOfferingUID: offering.uid,
+      }),
+    )
     for (let k = 0; k < 3; k++) {
       const subjectOffering = subjectOfferings[(i * 3 + k) % subjectOfferings.length]!
       const uid = randomUUID()
-      yield* push(row('SubjectEnrolment', uid, {
-        ...templates.subjectEnrolment, subjectEnrolmentUID: uid, studentUID: student, subjectOfferingUID: subjectOffering.uid,
-        programEnrolmentUID: programEnrolment, locations: [{ deliveryLocationUID: subjectOffering.location, hoursAtLocation: 50 }],
-      }))
+      yield* push(
+        row('SubjectEnrolment', uid, {
+          ...templates.subjectEnrolment,
+          subjectEnrolmentUID: uid,
+          studentUID: student,
+          subjectOfferingUID: subjectOffering.uid,
+          programEnrolmentUID: programEnrolment,
+          locations: [{ deliveryLocationUID: subjectOffering.location, hoursAtLocation: 50 }],
+        }),
+      )
     }
   }
   if (chunk.length > 0) yield chunk
@@ -73,38 +152,81 @@ function* records(total: number): Generator<Row[]> {
 async function loadBatch(service: Service, total: number): Promise<{ token: string; count: number }> {
   const { db } = service.database
   const token = `bench-${randomBytes(12).toString('hex')}`
-  await db.insertInto('transaction_batch').values({ rto_id: '90001', transaction_batch_token: token, jurisdiction: 'NSW', created_by_client: 'demo-rto-1', submitted_at: null }).execute()
+  await db
+    .insertInto('transaction_batch')
+    .values({
+      rto_id: '90001',
+      transaction_batch_token: token,
+      jurisdiction: 'NSW',
+      created_by_client: 'demo-rto-1',
+      submitted_at: null,
+    })
+    .execute()
   let count = 0
   for (const chunk of records(total)) {
-    await db.insertInto('batch_record').values(chunk.map((r) => ({
-      rto_id: '90001', transaction_batch_token: token, resource_type: r.resource_type, resource_uid: r.resource_uid,
-      change_tracking_identifier: r.change_tracking_identifier, is_voided: false, body: JSON.stringify(r.body), uploaded_by_client: 'demo-rto-1', uploaded_at: new Date(),
-    }))).execute()
+    await db
+      .insertInto('batch_record')
+      .values(
+        chunk.map((r) => ({
+          rto_id: '90001',
+          transaction_batch_token: token,
+          resource_type: r.resource_type,
+          resource_uid: r.resource_uid,
+          change_tracking_identifier: r.change_tracking_identifier,
+          is_voided: false,
+          body: JSON.stringify(r.body),
+          uploaded_by_client: 'demo-rto-1',
+          uploaded_at: new Date(),
+        })),
+      )
+      .execute()
     count += chunk.length
   }
   return { token, count }
 }
 
-interface Measurement { reconciledSeconds: number; records: number; validateSeconds: number; serverSeconds: number; results: number; blocking: boolean; peakRssMb: number; rssGrowthMb: number; submitSeconds: number }
+interface Measurement {
+  reconciledSeconds: number
+  records: number
+  validateSeconds: number
+  serverSeconds: number
+  results: number
+  blocking: boolean
+  peakRssMb: number
+  rssGrowthMb: number
+  submitSeconds: number
+}
 
 async function measureOnce(env: Record<string, string>, total: number): Promise<Measurement> {
-  const service = await createService(loadConfig({ LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', PORT: '0', RATE_LIMIT_MAX: '0', ...env }), { workers: true })
+  const service = await createService(
+    loadConfig({ LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', PORT: '0', RATE_LIMIT_MAX: '0', ...env }),
+    { workers: true },
+  )
   try {
     const baseUrl = await service.app.listen({ port: 0, host: '127.0.0.1' })
-    const tokenResponse = await fetch(`${baseUrl}/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-1', client_secret: 'demo-secret-1' }) })
+    const tokenResponse = await fetch(`${baseUrl}/oauth2/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: 'demo-rto-1',
+        client_secret: 'demo-secret-1',
+      }),
+    })
     const auth = { authorization: `Bearer ${((await tokenResponse.json()) as { access_token: string }).access_token}` }
     const { token, count } = await loadBatch(service, total)
     const path = `${baseUrl}/vet-provider/v1/NSW/transaction-batch/${token}`
     ;(globalThis as { gc?: () => void }).gc?.()
     const baseline = process.memoryUsage().rss
     let peak = baseline
-    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss) }, 20)
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss)
+    }, 20)
     const started = performance.now()
     const requested = await fetch(`${path}/validate`, { method: 'POST', headers: auth })
     if (requested.status !== 201) throw new Error(`validate: ${requested.status} ${await requested.text()}`)
     let status: Record<string, any>
     for (;;) {
-      status = await (await fetch(`${path}/validate`, { headers: auth })).json() as Record<string, any>
+      status = (await (await fetch(`${path}/validate`, { headers: auth })).json()) as Record<string, any>
       if (status.validationStatus === 'Validated') break
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
@@ -115,16 +237,21 @@ async function measureOnce(env: Record<string, string>, total: number): Promise<
     if (submitted.status !== 200) throw new Error(`submit: ${submitted.status} ${await submitted.text()}`)
     const submitSeconds = (performance.now() - submitStarted) / 1000
     for (;;) {
-      const detail = await (await fetch(path, { headers: auth })).json() as Record<string, any>
+      const detail = (await (await fetch(path, { headers: auth })).json()) as Record<string, any>
       if (detail.reconciledAt) break
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
     const reconciledSeconds = (performance.now() - submitStarted) / 1000
     return {
       reconciledSeconds,
-      records: count, validateSeconds, serverSeconds: (Date.parse(status.completedAt) - Date.parse(status.startedAt)) / 1000,
-      results: status.numberOfResults, blocking: status.hasBlockingValidationFailures,
-      peakRssMb: peak / 2 ** 20, rssGrowthMb: (peak - baseline) / 2 ** 20, submitSeconds,
+      records: count,
+      validateSeconds,
+      serverSeconds: (Date.parse(status.completedAt) - Date.parse(status.startedAt)) / 1000,
+      results: status.numberOfResults,
+      blocking: status.hasBlockingValidationFailures,
+      peakRssMb: peak / 2 ** 20,
+      rssGrowthMb: (peak - baseline) / 2 ** 20,
+      submitSeconds,
     }
   } finally {
     await service.close()
@@ -135,7 +262,15 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function withPostgres<T>(use: (env: Record<string, string>) => Promise<T>): Promise<T> {
   const name = `vetrs_bench_${randomBytes(6).toString('hex')}`
-  const admin = async (statement: string) => { const c = new pg.Client({ connectionString: adminUrl }); await c.connect(); try { await c.query(statement) } finally { await c.end() } }
+  const admin = async (statement: string) => {
+    const c = new pg.Client({ connectionString: adminUrl })
+    await c.connect()
+    try {
+      await c.query(statement)
+    } finally {
+      await c.end()
+    }
+  }
   await admin(`CREATE DATABASE ${name}`)
   try {
     const url = new URL(adminUrl!)
@@ -147,13 +282,22 @@ async function withPostgres<T>(use: (env: Record<string, string>) => Promise<T>)
 }
 
 const rows: string[] = []
-for (const [database, sizesOf] of [['pglite', PGLITE_SIZES], ...(adminUrl ? [['postgres', PG_SIZES] as const] : [])] as const) {
+for (const [database, sizesOf] of [
+  ['pglite', PGLITE_SIZES],
+  ...(adminUrl ? [['postgres', PG_SIZES] as const] : []),
+] as const) {
   for (const size of sizesOf) {
     const runs: Measurement[] = []
     for (let i = 0; i < RUNS; i++) {
-      runs.push(database === 'pglite' ? await measureOnce({ DATA_DIR: 'memory://', DATABASE_URL: '' }, size) : await withPostgres((env) => measureOnce(env, size)))
+      runs.push(
+        database === 'pglite'
+          ? await measureOnce({ DATA_DIR: 'memory://', DATABASE_URL: '' }, size)
+          : await withPostgres((env) => measureOnce(env, size)),
+      )
       const last = runs[runs.length - 1]!
-      console.error(`  ${database} ${last.records} records, run ${i + 1}: validate ${last.validateSeconds.toFixed(2)} s, submit ${last.submitSeconds.toFixed(2)} s, reconciled ${last.reconciledSeconds.toFixed(2)} s after submit, peak RSS ${last.peakRssMb.toFixed(0)} MB`)
+      console.error(
+        `  ${database} ${last.records} records, run ${i + 1}: validate ${last.validateSeconds.toFixed(2)} s, submit ${last.submitSeconds.toFixed(2)} s, reconciled ${last.reconciledSeconds.toFixed(2)} s after submit, peak RSS ${last.peakRssMb.toFixed(0)} MB`,
+      )
     }
     const m = (pick: (r: Measurement) => number) => median(runs.map(pick))
     const records = runs[0]!.records
@@ -161,12 +305,18 @@ for (const [database, sizesOf] of [['pglite', PGLITE_SIZES], ...(adminUrl ? [['p
     const submit = m((r) => r.submitSeconds)
     // The targets are set for 100k records (within 1 %: the mix rounds to whole learners).
     const atTarget = Math.abs(records - TARGET.records) / TARGET.records < 0.01
-    const ratio = (target: number, measured: number) => atTarget ? (target / measured).toFixed(2) : '-'
-    rows.push(`| ${database} | ${records} | ${validate.toFixed(2)} | ${m((r) => r.serverSeconds).toFixed(2)} | ${Math.round(records / validate)} | ${ratio(TARGET.validateSeconds, validate)} | ${m((r) => r.peakRssMb).toFixed(0)} | ${m((r) => r.rssGrowthMb).toFixed(0)} | ${submit.toFixed(2)} | ${Math.round(records / submit)} | ${ratio(TARGET.submitSeconds, submit)} | ${m((r) => r.reconciledSeconds).toFixed(2)} | ${runs[0]!.results} | ${runs[0]!.blocking} |`)
+    const ratio = (target: number, measured: number) => (atTarget ? (target / measured).toFixed(2) : '-')
+    rows.push(
+      `| ${database} | ${records} | ${validate.toFixed(2)} | ${m((r) => r.serverSeconds).toFixed(2)} | ${Math.round(records / validate)} | ${ratio(TARGET.validateSeconds, validate)} | ${m((r) => r.peakRssMb).toFixed(0)} | ${m((r) => r.rssGrowthMb).toFixed(0)} | ${submit.toFixed(2)} | ${Math.round(records / submit)} | ${ratio(TARGET.submitSeconds, submit)} | ${m((r) => r.reconciledSeconds).toFixed(2)} | ${runs[0]!.results} | ${runs[0]!.blocking} |`,
+    )
   }
 }
 
-console.log(`\nValidation and submit, medians of ${RUNS} runs (target: 100k records validated in ${TARGET.validateSeconds} s, submitted in ${TARGET.submitSeconds} s; ratio = target / measured at 100k, 1.00 or more meets it). RSS is the bench process (service in process; PostgreSQL's own memory is not in it); growth is peak during validation minus the level before.\n`)
-console.log('| Database | Records | Validate s (POST to Validated) | Run s (server) | Validated rec/s | Validate ratio | Peak RSS MB | RSS growth MB | Submit s | Submitted rec/s | Submit ratio | Reconciled s after submit | Results | Blocking |')
+console.log(
+  `\nValidation and submit, medians of ${RUNS} runs (target: 100k records validated in ${TARGET.validateSeconds} s, submitted in ${TARGET.submitSeconds} s; ratio = target / measured at 100k, 1.00 or more meets it). RSS is the bench process (service in process; PostgreSQL's own memory is not in it); growth is peak during validation minus the level before.\n`,
+)
+console.log(
+  '| Database | Records | Validate s (POST to Validated) | Run s (server) | Validated rec/s | Validate ratio | Peak RSS MB | RSS growth MB | Submit s | Submitted rec/s | Submit ratio | Reconciled s after submit | Results | Blocking |',
+)
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
 for (const row of rows) console.log(row)

@@ -9,7 +9,15 @@ type Json = any
 export const PUBLISHED_DOCUMENT_FILE = new URL('../openapi.json', import.meta.url)
 
 export function publishedDocumentText(served: Json): string {
-  const document = { ...served, servers: [{ url: 'http://localhost:8080', description: 'a local service started with npm start; use your deployment\'s base URL' }] }
+  const document = {
+    ...served,
+    servers: [
+      {
+        url: 'http://localhost:8080',
+        description: "a local service started with npm start; use your deployment's base URL",
+      },
+    ],
+  }
   return `${JSON.stringify(document, null, 2)}\n`
 }
 

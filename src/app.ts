@@ -6,7 +6,7 @@ import pino, { type Logger } from 'pino'
 import type { Config } from './config/config.ts'
 import { openDatabase, type DatabaseHandle } from './platform/db/database.ts'
 import { migrateToLatest } from './platform/db/migrate.ts'
-import { createQueue, type JobDefinition, type Queue } from './platform/queue/queue.ts'
+import { createQueue, type AnyJobDefinition, type Queue } from './platform/queue/queue.ts'
 import { prepareDemoClients } from './platform/auth/clients.service.ts'
 import { loadSigningKey } from './platform/auth/signing-key.ts'
 import { createTokenVerifier } from './platform/auth/tokens.ts'
@@ -27,11 +27,22 @@ import { serializeRequest } from './platform/observability/log-redaction.ts'
 import { housekeepingJob } from './modules/housekeeping/index.ts'
 import { registerBatchRoutes } from './modules/batches/index.ts'
 import { registerResourceRoutes } from './modules/resources/index.ts'
-import { createReferenceLookup, registerReferenceDataRoutes, seedReferenceData, type ReferenceLookup } from './modules/reference-data/index.ts'
+import {
+  createReferenceLookup,
+  registerReferenceDataRoutes,
+  seedReferenceData,
+  type ReferenceLookup,
+} from './modules/reference-data/index.ts'
 import { registerValidationRoutes, validationJob } from './modules/validation/index.ts'
 import { reconciliationJob, registerHoldingsRoutes } from './modules/holdings/index.ts'
 import { registerReconciliationRoutes } from './modules/reconciliation/index.ts'
-import { assessmentJob, assessmentRules, registerAssessmentRoutes, type AssessmentRule, type AssessmentScope } from './modules/assessment/index.ts'
+import {
+  assessmentJob,
+  assessmentRules,
+  registerAssessmentRoutes,
+  type AssessmentRule,
+  type AssessmentScope,
+} from './modules/assessment/index.ts'
 import { registerDeclarationRoutes } from './modules/declarations/index.ts'
 import { Resources } from './platform/lifecycle.ts'
 
@@ -40,7 +51,12 @@ export interface Service {
   app: FastifyInstance
   database: DatabaseHandle
   queue: Queue
-  jobs: { housekeeping: ReturnType<typeof housekeepingJob>; validation: ReturnType<typeof validationJob>; reconciliation: ReturnType<typeof reconciliationJob>; assessment: ReturnType<typeof assessmentJob> }
+  jobs: {
+    housekeeping: ReturnType<typeof housekeepingJob>
+    validation: ReturnType<typeof validationJob>
+    reconciliation: ReturnType<typeof reconciliationJob>
+    assessment: ReturnType<typeof assessmentJob>
+  }
   /** Reference datasets in memory, for business rules. */
   referenceLookup: ReferenceLookup
   logger: Logger
@@ -58,7 +74,10 @@ export interface ServiceOptions {
    * Test instrumentation of data quality assessments: rules run after the catalogue's (a test uses one
    * to cause a technical error), and a hook awaited after each rule (a test holds a run In Progress).
    */
-  assessment?: { extraRules?: readonly AssessmentRule[]; afterRule?: (technicalRuleId: string, scope: AssessmentScope) => Promise<void> }
+  assessment?: {
+    extraRules?: readonly AssessmentRule[]
+    afterRule?: (technicalRuleId: string, scope: AssessmentScope) => Promise<void>
+  }
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -69,21 +88,37 @@ function answerMalformedHttp(error: Error & { code?: string }, socket: Duplex): 
   if (!socket.writable) return void socket.destroy()
   const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
   const [kind, status, reason, detail]: [ProblemKind, number, string, string] = timedOut
-    ? ['request-timeout', 408, 'Request Timeout', 'The request headers or body did not arrive in time; the connection is closed.']
+    ? [
+        'request-timeout',
+        408,
+        'Request Timeout',
+        'The request headers or body did not arrive in time; the connection is closed.',
+      ]
     : error.code === 'HPE_HEADER_OVERFLOW'
       ? ['malformed-http', 431, 'Request Header Fields Too Large', 'The request line or headers are too large.']
       : ['malformed-http', 400, 'Bad Request', 'The request is not valid HTTP/1.1.']
-  const body = JSON.stringify({ type: problemTypeUri(kind), title: problemTypes[kind].title, status, detail, traceId: randomUUID() })
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\n${RAW_RESPONSE_SECURITY_HEADERS}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  const body = JSON.stringify({
+    type: problemTypeUri(kind),
+    title: problemTypes[kind].title,
+    status,
+    detail,
+    traceId: randomUUID(),
+  })
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\n${RAW_RESPONSE_SECURITY_HEADERS}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
 }
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
-  const logger = (options.logger ?? pino({
-    level: config.logLevel,
-    // Never secrets, tokens or personal data: headers and bodies are not logged at all, and these
-    // paths are redacted in case a future log call passes them.
-    redact: ['req.headers.authorization', 'req.headers.cookie', 'client_secret', 'access_token', 'body'],
-  })).child({}, { serializers: { req: serializeRequest } }) // request URLs without query credentials, whoever made the logger
+  const logger = (
+    options.logger ??
+    pino({
+      level: config.logLevel,
+      // Never secrets, tokens or personal data: headers and bodies are not logged at all, and these
+      // paths are redacted in case a future log call passes them.
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'client_secret', 'access_token', 'body'],
+    })
+  ).child({}, { serializers: { req: serializeRequest } }) // request URLs without query credentials, whoever made the logger
   // Closed in reverse order of opening, on shutdown or when start-up fails half-way, so a failed
   // start never leaves a process hanging on an open database or queue.
   const resources = new Resources()
@@ -93,7 +128,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     if (migrated.length > 0) logger.info({ migrations: migrated }, 'database migrated')
     await prepareDemoClients(database.db, config.mode)
     const seeded = await seedReferenceData(database.db)
-    if (seeded.length > 0) logger.info({ datasets: seeded.map((s) => `${s.dataset}:${s.created}`) }, 'reference data seeded')
+    if (seeded.length > 0)
+      logger.info({ datasets: seeded.map((s) => `${s.dataset}:${s.created}`) }, 'reference data seeded')
     const referenceLookup = createReferenceLookup(database.db)
 
     const metrics = createMetrics()
@@ -101,36 +137,51 @@ export async function createService(config: Config, options: ServiceOptions = {}
       housekeeping: housekeepingJob(database.db),
       validation: validationJob({ db: database.db, referenceLookup, logger, chunkSize: config.validation.chunkSize }),
       reconciliation: reconciliationJob(database.db),
-      assessment: assessmentJob({ db: database.db, logger, rules: [...assessmentRules, ...(options.assessment?.extraRules ?? [])], afterRule: options.assessment?.afterRule }),
+      assessment: assessmentJob({
+        db: database.db,
+        logger,
+        rules: [...assessmentRules, ...(options.assessment?.extraRules ?? [])],
+        afterRule: options.assessment?.afterRule,
+      }),
     }
-    const queue = resources.add(await createQueue(database, Object.values(jobs) as JobDefinition<any>[], logger, metrics.observeJob, config.queue), (q) => q.stop())
+    const queue = resources.add(
+      await createQueue(database, Object.values(jobs) as AnyJobDefinition[], logger, metrics.observeJob, config.queue),
+      (q) => q.stop(),
+    )
     metrics.setQueueDepthSource(() => queue.depth())
-    const redis = config.redis.url ? resources.add(await connectRateLimitRedis(config.redis.url, logger), (r) => r.disconnect()) : undefined
+    const redis = config.redis.url
+      ? resources.add(await connectRateLimitRedis(config.redis.url, logger), (r) => r.disconnect())
+      : undefined
 
     const key = await loadSigningKey(database.db, config.auth.signingKeyPem, config.mode !== 'production')
     const verifier = createTokenVerifier(database.db, key, config.auth)
 
-    const app = resources.add(Fastify({
-      loggerInstance: logger as FastifyBaseLogger,
-      bodyLimit: config.limits.decodedBodyBytes + 1, // the body-limit hook answers first, with BRTS90400
-      genReqId: (request) => {
-        const incoming = request.headers['x-request-id']
-        return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
-      },
-      return503OnClosing: false, // answered below as problem details instead
-      clientErrorHandler: answerMalformedHttp,
-      forceCloseConnections: 'idle',
-      // Slow or stalled senders cannot hold a connection: headers and the whole request each have a
-      // deadline (408 problem details, then the connection is closed), checked every second.
-      requestTimeout: config.http.requestTimeoutSeconds * 1000,
-      keepAliveTimeout: config.http.keepAliveTimeoutSeconds * 1000,
-      http: { headersTimeout: config.http.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
-      routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
-      frameworkErrors: answerRouterError,
-    }), (instance) => instance.close())
+    const app = resources.add(
+      Fastify({
+        loggerInstance: logger as FastifyBaseLogger,
+        bodyLimit: config.limits.decodedBodyBytes + 1, // the body-limit hook answers first, with BRTS90400
+        genReqId: (request) => {
+          const incoming = request.headers['x-request-id']
+          return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+        },
+        return503OnClosing: false, // answered below as problem details instead
+        clientErrorHandler: answerMalformedHttp,
+        forceCloseConnections: 'idle',
+        // Slow or stalled senders cannot hold a connection: headers and the whole request each have a
+        // deadline (408 problem details, then the connection is closed), checked every second.
+        requestTimeout: config.http.requestTimeoutSeconds * 1000,
+        keepAliveTimeout: config.http.keepAliveTimeoutSeconds * 1000,
+        http: { headersTimeout: config.http.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
+        routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+        frameworkErrors: answerRouterError,
+      }),
+      (instance) => instance.close(),
+    )
     installSecurityHeaders(app, config.http.publicBaseUrl) // first, so early refusals carry them too
     let closing = false
-    resources.add(undefined, () => { closing = true }) // closed first, before the HTTP server
+    resources.add(undefined, () => {
+      closing = true
+    }) // closed first, before the HTTP server
     app.addHook('onRequest', async (request, reply) => {
       reply.header('X-Request-Id', request.id)
       if (closing) {
@@ -147,9 +198,16 @@ export async function createService(config: Config, options: ServiceOptions = {}
     await installOpenApi(app, config.http.publicBaseUrl)
     await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })
     installRequestMetrics(app, metrics, config.metrics)
-    if (config.mode === 'production' && !config.metrics.token) logger.warn('METRICS_TOKEN is not set: /metrics answers 401 to every request')
+    if (config.mode === 'production' && !config.metrics.token)
+      logger.warn('METRICS_TOKEN is not set: /metrics answers 401 to every request')
 
-    registerOperationalRoutes(app, { db: database.db, queueReady: async () => { await queue.depth(); return true } })
+    registerOperationalRoutes(app, {
+      db: database.db,
+      queueReady: async () => {
+        await queue.depth()
+        return true
+      },
+    })
     registerAuthRoutes(app, { db: database.db, key, auth: config.auth })
     registerBatchRoutes(app, database.db)
     registerResourceRoutes(app, database.db)

@@ -12,11 +12,16 @@ try {
   await assertPortFree(config.http.host, config.http.port)
   const service = await createService(config)
   closeOnSignals(service)
-  await service.app.listen({ port: config.http.port, host: config.http.host }).catch(async (error: NodeJS.ErrnoException) => {
-    await service.close() // taken since the check: release the database before exiting
-    throw listenError(error, config.http.host, config.http.port)
-  })
-  service.logger.info({ database: service.database.kind, workers: config.runWorkers, docs: `${config.http.publicBaseUrl}/docs` }, 'service ready')
+  await service.app
+    .listen({ port: config.http.port, host: config.http.host })
+    .catch(async (error: NodeJS.ErrnoException) => {
+      await service.close() // taken since the check: release the database before exiting
+      throw listenError(error, config.http.host, config.http.port)
+    })
+  service.logger.info(
+    { database: service.database.kind, workers: config.runWorkers, docs: `${config.http.publicBaseUrl}/docs` },
+    'service ready',
+  )
 } catch (error) {
   exitOnStartupFailure(error)
 }

@@ -11,11 +11,13 @@ const [needMajor, needMinor] = /(\d+)\.(\d+)/.exec(packageJson.engines.node).sli
 const [major, minor] = process.versions.node.split('.').map(Number)
 
 if (major < needMajor || (major === needMajor && minor < needMinor)) {
-  process.stderr.write([
-    `The VET Reporting Service needs Node.js ${needMajor}.${needMinor} or later (24 LTS recommended); this is Node.js ${process.versions.node} (${process.execPath}).`,
-    'Get Node.js 24 with: npm i -g --prefix ~/.node24 node@24 && export PATH=~/.node24/bin:$PATH   (or: nvm install 24 && nvm use 24)',
-    '',
-  ].join('\n'))
+  process.stderr.write(
+    [
+      `The VET Reporting Service needs Node.js ${needMajor}.${needMinor} or later (24 LTS recommended); this is Node.js ${process.versions.node} (${process.execPath}).`,
+      'Get Node.js 24 with: npm i -g --prefix ~/.node24 node@24 && export PATH=~/.node24/bin:$PATH   (or: nvm install 24 && nvm use 24)',
+      '',
+    ].join('\n'),
+  )
   process.exit(1)
 }
 

@@ -9,7 +9,9 @@ import { exitOnStartupFailure } from './platform/startup.ts'
 try {
   const config = loadConfig()
   if (config.database.kind !== 'postgres') {
-    throw new ConfigError(['DATABASE_URL: npm run worker needs it; the embedded database belongs to one process, which runs its own workers (npm start)'])
+    throw new ConfigError([
+      'DATABASE_URL: npm run worker needs it; the embedded database belongs to one process, which runs its own workers (npm start)',
+    ])
   }
   const service = await createService(config, { workers: true })
   closeOnSignals(service)

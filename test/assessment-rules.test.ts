@@ -12,7 +12,9 @@ import { catalogue, rules } from '../src/modules/validation/index.ts'
 
 describe('data quality assessment rules', () => {
   let t: TestService
-  before(async () => { t = await startTestService() })
+  before(async () => {
+    t = await startTestService()
+  })
   after(() => t.close())
 
   it('GET /business-rules serves every assessment rule with scope assessment after the batch rules', async () => {
@@ -20,7 +22,10 @@ describe('data quality assessment rules', () => {
     const response = await reporter.request('GET', `${V1}/business-rules`)
     assert.equal(response.status, 200)
     const served = response.json.rules.filter((rule: any) => rule.scope === 'assessment')
-    assert.deepEqual(served.map((rule: any) => rule.technicalRuleId), assessmentRules.map((rule) => rule.technicalRuleId))
+    assert.deepEqual(
+      served.map((rule: any) => rule.technicalRuleId),
+      assessmentRules.map((rule) => rule.technicalRuleId),
+    )
     assert.equal(response.json.numberOfRules, rules.length + assessmentRules.length)
     assert.deepEqual(response.json.rules, catalogue())
   })
@@ -34,14 +39,20 @@ describe('data quality assessment rules', () => {
   it('a rule the specification does not support does not block a declaration: DQTS10050 (one USI, one student) is the only Error rule', () => {
     // Spec: Data quality assessment result, AssessmentMessageLevel Error (blocking) or Warning; Enrolment
     // lifecycle, "related enrolments stay active". docs/decisions.md, Data quality assessments, Rules.
-    assert.deepEqual(assessmentRules.filter((rule) => rule.level === 'Error').map((rule) => rule.technicalRuleId), ['DQTS10050'])
+    assert.deepEqual(
+      assessmentRules.filter((rule) => rule.level === 'Error').map((rule) => rule.technicalRuleId),
+      ['DQTS10050'],
+    )
     assert.equal(assessmentRules.find((rule) => rule.technicalRuleId === 'DQTS10120')?.level, 'Warning')
   })
 
   it('every assessment rule has at least one passing and one failing golden case, and no case names a rule that does not exist', () => {
     for (const rule of assessmentRules) {
       const cases = assessmentCases[rule.technicalRuleId]
-      assert.ok(cases && cases.passing.length > 0 && cases.failing.length > 0, `${rule.technicalRuleId} lacks golden cases`)
+      assert.ok(
+        cases && cases.passing.length > 0 && cases.failing.length > 0,
+        `${rule.technicalRuleId} lacks golden cases`,
+      )
     }
     assert.deepEqual(Object.keys(assessmentCases).sort(), assessmentRules.map((rule) => rule.technicalRuleId).sort())
   })

@@ -16,8 +16,13 @@ import { currentReportingPeriod, nextPeriodOf } from '../src/modules/validation/
 /** RTOs whose assessments hit a technical error (a query the database refuses to run). */
 const faulting = new Set<string>()
 const faultRule = defineAssessmentRule({
-  technicalRuleId: 'TEST_FAULT', ruleId: 'TEST_FAULT', level: 'Error', resourceTypes: ['Student'],
-  title: 'test: a technical error on demand', description: 'Fails with division by zero for the RTOs in the test\'s faulting set.', correctiveAction: 'none',
+  technicalRuleId: 'TEST_FAULT',
+  ruleId: 'TEST_FAULT',
+  level: 'Error',
+  resourceTypes: ['Student'],
+  title: 'test: a technical error on demand',
+  description: "Fails with division by zero for the RTOs in the test's faulting set.",
+  correctiveAction: 'none',
   query: (scope) => sql<AssessmentFindingRow>`
     SELECT 'k' AS group_key, 'Student' AS resource_type, gen_random_uuid() AS resource_uid, NULL AS change_tracking_identifier,
            'x' AS submitted_by_client, 'x' AS message
@@ -31,8 +36,18 @@ const held = new Map<string, { reached: () => void; release: Promise<void> }>()
 function hold(rto: string): { reached: Promise<void>; release: () => void } {
   let reached!: () => void
   let release!: () => void
-  const reachedPromise = new Promise<void>((resolve) => { reached = resolve })
-  held.set(rto, { reached, release: new Promise<void>((resolve) => { release = () => { held.delete(rto); resolve() } }) })
+  const reachedPromise = new Promise<void>((resolve) => {
+    reached = resolve
+  })
+  held.set(rto, {
+    reached,
+    release: new Promise<void>((resolve) => {
+      release = () => {
+        held.delete(rto)
+        resolve()
+      }
+    }),
+  })
   // A test that fails before releasing must not hold the worker for the tests after it.
   setTimeout(() => release(), 20_000).unref()
   return { reached: reachedPromise, release }
@@ -47,11 +62,16 @@ async function afterRule(technicalRuleId: string, scope: { rto: string }): Promi
 
 /** An enrolment of the period: submitting it counts as new data for 202604 NSW. */
 const newActivity = (w: Awaited<ReturnType<typeof world>>): Upload[] => allOf(w)
-const implausibleStudent = (w: Awaited<ReturnType<typeof world>>): Upload[] => [{ segment: 'student', body: { ...w.student, dateOfBirth: '2022-01-01' } }, ...allOf(w).slice(1)]
+const implausibleStudent = (w: Awaited<ReturnType<typeof world>>): Upload[] => [
+  { segment: 'student', body: { ...w.student, dateOfBirth: '2022-01-01' } },
+  ...allOf(w).slice(1),
+]
 
 describe('data quality assessments', () => {
   let t: TestService
-  before(async () => { t = await startTestService({ service: { assessment: { extraRules: [faultRule], afterRule } } }) })
+  before(async () => {
+    t = await startTestService({ service: { assessment: { extraRules: [faultRule], afterRule } } })
+  })
   after(() => t.close())
 
   it('Required when no assessment has been requested: indicators false, results 404', async () => {
@@ -59,11 +79,26 @@ describe('data quality assessments', () => {
     const status = await assessor.status()
     assert.equal(status.status, 200, status.text)
     assert.equal(status.json.assessmentStatus, 'Required')
-    assert.deepEqual([status.json.hasBlockingFailures, status.json.hasNonBlockingFailures, status.json.resultsAreCurrent, status.json.numberOfResults], [false, false, false, 0])
-    assert.deepEqual([status.json.reportingPeriodNumber, status.json.jurisdiction, status.json.requestedAt, status.json.completedAt], [PERIOD, 'NSW', null, null])
+    assert.deepEqual(
+      [
+        status.json.hasBlockingFailures,
+        status.json.hasNonBlockingFailures,
+        status.json.resultsAreCurrent,
+        status.json.numberOfResults,
+      ],
+      [false, false, false, 0],
+    )
+    assert.deepEqual(
+      [status.json.reportingPeriodNumber, status.json.jurisdiction, status.json.requestedAt, status.json.completedAt],
+      [PERIOD, 'NSW', null, null],
+    )
     assert.ok(status.json.messages.length > 0)
     const results = await assessor.request('GET', assessor.path('NSW', PERIOD, '/failed-validation-results'))
-    assert.deepEqual([results.status, results.json.type], [404, '/problems/no-assessment-run'], 'no completed assessment is its own problem type, not /problems/not-found')
+    assert.deepEqual(
+      [results.status, results.json.type],
+      [404, '/problems/no-assessment-run'],
+      'no completed assessment is its own problem type, not /problems/not-found',
+    )
   })
 
   it('Required -> POST validate -> Queued (201 with the initial status) -> In Progress -> Validated; the minimal unit record assesses clean', async () => {
@@ -78,7 +113,10 @@ describe('data quality assessments', () => {
     gate.release()
     const done = await assessor.waitForFinished()
     assert.equal(done.assessmentStatus, 'Validated')
-    assert.deepEqual([done.hasBlockingFailures, done.hasNonBlockingFailures, done.resultsAreCurrent, done.numberOfResults], [false, false, true, 0])
+    assert.deepEqual(
+      [done.hasBlockingFailures, done.hasNonBlockingFailures, done.resultsAreCurrent, done.numberOfResults],
+      [false, false, true, 0],
+    )
     assert.ok(done.completedAt)
     assert.deepEqual(await assessor.results(), [])
   })
@@ -96,7 +134,11 @@ describe('data quality assessments', () => {
     assert.match(whileInProgress.headers.get('content-type') ?? '', /^application\/problem\+json/)
     gate.release()
     assert.equal((await assessor.waitForFinished()).assessmentStatus, 'Validated')
-    assert.equal((await assessor.request('POST', assessor.path('NSW', PERIOD, '/validate'))).status, 201, 'Validated -> POST validate is allowed')
+    assert.equal(
+      (await assessor.request('POST', assessor.path('NSW', PERIOD, '/validate'))).status,
+      201,
+      'Validated -> POST validate is allowed',
+    )
     await assessor.waitForFinished()
   })
 
@@ -104,7 +146,10 @@ describe('data quality assessments', () => {
     const { rto, reporter, assessor } = await newRto(t)
     await reporter.submitted(implausibleStudent(await world()))
     const first = await assessor.assess()
-    assert.deepEqual(first.results.map((r) => r.technicalRuleId), ['DQTS10090'])
+    assert.deepEqual(
+      first.results.map((r) => r.technicalRuleId),
+      ['DQTS10090'],
+    )
     const gate = hold(rto)
     await assessor.request201()
     await gate.reached
@@ -113,7 +158,11 @@ describe('data quality assessments', () => {
     const status = (await assessor.status()).json
     assert.equal(status.assessmentStatus, 'Required')
     assert.match(status.messages.join(' '), /cancelled/)
-    assert.deepEqual([status.numberOfResults, status.hasNonBlockingFailures], [1, true], 'indicators of the earlier completed assessment')
+    assert.deepEqual(
+      [status.numberOfResults, status.hasNonBlockingFailures],
+      [1, true],
+      'indicators of the earlier completed assessment',
+    )
     gate.release()
     await new Promise((resolve) => setTimeout(resolve, 100)) // let the released worker find its run cancelled
     assert.equal((await assessor.status()).json.assessmentStatus, 'Required')
@@ -131,7 +180,11 @@ describe('data quality assessments', () => {
       assert.equal((await assessor.status()).json.assessmentStatus, 'Queued')
       assert.equal((await assessor.request('DELETE', assessor.path('NSW', PERIOD, '/validate'))).status, 204)
       assert.equal((await assessor.status()).json.assessmentStatus, 'Required')
-      assert.equal((await assessor.request('POST', assessor.path('NSW', PERIOD, '/validate'))).status, 201, 'a new request after cancel')
+      assert.equal(
+        (await assessor.request('POST', assessor.path('NSW', PERIOD, '/validate'))).status,
+        201,
+        'a new request after cancel',
+      )
     } finally {
       await idle.close()
     }
@@ -151,7 +204,10 @@ describe('data quality assessments', () => {
     assert.match(done.messages.join(' '), /submitted/)
     assert.ok(done.completedAt)
     const results = await assessor.results()
-    assert.ok(results.some((r) => r.technicalRuleId === 'DQTS10090'), 'results of the completed run are readable')
+    assert.ok(
+      results.some((r) => r.technicalRuleId === 'DQTS10090'),
+      'results of the completed run are readable',
+    )
     const refused = await assessor.declare(declarationBody())
     assert.equal(refused.status, 409)
     assert.equal(refused.json.reason, 'assessment-not-validated')
@@ -164,7 +220,9 @@ describe('data quality assessments', () => {
     const victorian = new Reporter(t.baseUrl, reporter.token, 'VIC')
     await victorian.submitted(allOf(await world()))
     assert.equal((await assessor.status()).json.assessmentStatus, 'Validated')
-    await reporter.submitted(uploadsOf(await world(), 'student', 'location', 'subject', 'subjectOffering', 'subjectEnrolment'))
+    await reporter.submitted(
+      uploadsOf(await world(), 'student', 'location', 'subject', 'subjectOffering', 'subjectEnrolment'),
+    )
     const status = (await assessor.status()).json
     assert.equal(status.assessmentStatus, 'Required')
     assert.equal(status.resultsAreCurrent, false)
@@ -178,7 +236,10 @@ describe('data quality assessments', () => {
     const failed = await assessor.waitForFinished()
     assert.equal(failed.assessmentStatus, 'Fault')
     assert.match(failed.messages.join(' '), /technical error/)
-    assert.equal((await assessor.request('GET', assessor.path('NSW', PERIOD, '/failed-validation-results'))).status, 404)
+    assert.equal(
+      (await assessor.request('GET', assessor.path('NSW', PERIOD, '/failed-validation-results'))).status,
+      404,
+    )
     const refused = await assessor.declare(declarationBody())
     assert.equal(refused.json.reason, 'assessment-not-validated')
     faulting.delete(rto)
@@ -187,10 +248,38 @@ describe('data quality assessments', () => {
   })
 
   it('Validated status messages match the indicators: "cannot be declared" with an Error outcome, "can be declared" with Warnings only or none, and declaring agrees', async () => {
-    const scenarios: [string, (w: Awaited<ReturnType<typeof world>>, extra: Awaited<ReturnType<typeof world>>) => Upload[][], boolean, boolean, RegExp, number][] = [
-      ['no outcome', (w) => [newActivity(w)], false, false, /has no failed outcome, so the period can be declared/, 200],
-      ['a Warning only', (w) => [implausibleStudent(w)], false, true, /has no blocking outcome, so the period can be declared; its Warning outcomes do not block/, 200],
-      ['an Error', twoStudentsOneUsi, true, false, /has blocking outcomes \(AssessmentMessageLevel Error\), so the period cannot be declared/, 409],
+    const scenarios: [
+      string,
+      (w: Awaited<ReturnType<typeof world>>, extra: Awaited<ReturnType<typeof world>>) => Upload[][],
+      boolean,
+      boolean,
+      RegExp,
+      number,
+    ][] = [
+      [
+        'no outcome',
+        (w) => [newActivity(w)],
+        false,
+        false,
+        /has no failed outcome, so the period can be declared/,
+        200,
+      ],
+      [
+        'a Warning only',
+        (w) => [implausibleStudent(w)],
+        false,
+        true,
+        /has no blocking outcome, so the period can be declared; its Warning outcomes do not block/,
+        200,
+      ],
+      [
+        'an Error',
+        twoStudentsOneUsi,
+        true,
+        false,
+        /has blocking outcomes \(AssessmentMessageLevel Error\), so the period cannot be declared/,
+        409,
+      ],
     ]
     for (const [name, submitted, blocking, nonBlocking, message, declareStatus] of scenarios) {
       const { reporter, assessor } = await newRto(t)
@@ -199,7 +288,8 @@ describe('data quality assessments', () => {
       assert.deepEqual([status.hasBlockingFailures, status.hasNonBlockingFailures], [blocking, nonBlocking], name)
       const said = status.messages.join(' ')
       assert.match(said, message, name)
-      if (blocking) assert.doesNotMatch(said, /can be declared/, `${name}: no message may say the period can be declared`)
+      if (blocking)
+        assert.doesNotMatch(said, /can be declared/, `${name}: no message may say the period can be declared`)
       assert.equal((await assessor.declare(declarationBody())).status, declareStatus, name)
     }
   })
@@ -211,18 +301,36 @@ describe('data quality assessments', () => {
     assert.equal((await assessor.assess()).results.filter((r) => r.technicalRuleId === 'DQTS10090').length, 1)
     await reporter.submitted(uploadsOf(w, 'student', 'subjectEnrolment'))
     assert.equal((await assessor.status()).json.assessmentStatus, 'Required')
-    assert.equal((await assessor.results()).filter((r) => r.technicalRuleId === 'DQTS10090').length, 1, 'not corrected until assessed again')
+    assert.equal(
+      (await assessor.results()).filter((r) => r.technicalRuleId === 'DQTS10090').length,
+      1,
+      'not corrected until assessed again',
+    )
     assert.deepEqual((await assessor.assess()).results, [])
   })
 
-  it('failed outcomes carry every field of the spec\'s table, on both spellings of the path', async () => {
+  it("failed outcomes carry every field of the spec's table, on both spellings of the path", async () => {
     const { reporter, assessor } = await newRto(t)
     const w = await world()
     await reporter.submitted(implausibleStudent(w))
     const { results } = await assessor.assess()
     const first = results[0]!
-    assert.deepEqual(Object.keys(first).sort(), ['AssessmentGroupingId', 'AssessmentMessageLevel', 'changeTrackingIdentifier', 'correctiveAction', 'dataOwner', 'message', 'resourceType', 'resourceUID', 'ruleId', 'technicalRuleId'])
-    assert.deepEqual([first.resourceType, first.resourceUID, first.changeTrackingIdentifier, first.dataOwner], ['Student', w.student.studentUID, w.student.changeTrackingIdentifier, true])
+    assert.deepEqual(Object.keys(first).sort(), [
+      'AssessmentGroupingId',
+      'AssessmentMessageLevel',
+      'changeTrackingIdentifier',
+      'correctiveAction',
+      'dataOwner',
+      'message',
+      'resourceType',
+      'resourceUID',
+      'ruleId',
+      'technicalRuleId',
+    ])
+    assert.deepEqual(
+      [first.resourceType, first.resourceUID, first.changeTrackingIdentifier, first.dataOwner],
+      ['Student', w.student.studentUID, w.student.changeTrackingIdentifier, true],
+    )
     assert.deepEqual(await assessor.results(PERIOD, 'NSW', 'failed-Assessment-results'), results)
     const page = await assessor.request('GET', assessor.path('NSW', PERIOD, '/failed-validation-results?pageSize=501'))
     assert.equal(page.status, 400)
@@ -235,7 +343,11 @@ describe('data quality assessments', () => {
       assert.equal(response.status, 400, `${period}: ${response.text}`)
       assert.equal((await assessor.status(period)).status, 400)
     }
-    assert.equal((await assessor.request('GET', assessor.path('XX', PERIOD, '/validate'))).status, 400, 'unknown jurisdiction')
+    assert.equal(
+      (await assessor.request('GET', assessor.path('XX', PERIOD, '/validate'))).status,
+      400,
+      'unknown jurisdiction',
+    )
     assert.equal((await assessor.status(202601)).json.assessmentStatus, 'Required')
   })
 
@@ -245,16 +357,29 @@ describe('data quality assessments', () => {
     await a.reporter.submitted(implausibleStudent(await world()))
     await a.assessor.assess()
     assert.equal((await b.assessor.status()).json.assessmentStatus, 'Required')
-    assert.equal((await b.assessor.request('GET', b.assessor.path('NSW', PERIOD, '/failed-validation-results'))).status, 404)
+    assert.equal(
+      (await b.assessor.request('GET', b.assessor.path('NSW', PERIOD, '/failed-validation-results'))).status,
+      404,
+    )
     await b.reporter.submitted(allOf(await world()))
-    assert.deepEqual((await b.assessor.assess()).results, [], 'B\'s assessment does not see A\'s implausible student')
-    assert.equal((await a.assessor.status()).json.assessmentStatus, 'Validated', 'B\'s submission does not touch A\'s assessment')
+    assert.deepEqual((await b.assessor.assess()).results, [], "B's assessment does not see A's implausible student")
+    assert.equal(
+      (await a.assessor.status()).json.assessmentStatus,
+      'Validated',
+      "B's submission does not touch A's assessment",
+    )
   })
 
   it('assessments need the vet:declare scope', async () => {
     const token = await t.token('demo-rto-1', 'demo-secret-1', 'vet:report')
     const reporter = new Reporter(t.baseUrl, token)
-    assert.equal((await reporter.request('POST', `/vet-provider/v1/reporting-period/NSW/${PERIOD}/validate`)).status, 403)
-    assert.equal((await reporter.request('GET', `/vet-provider/v1/reporting-period/NSW/${PERIOD}/validate`)).status, 403)
+    assert.equal(
+      (await reporter.request('POST', `/vet-provider/v1/reporting-period/NSW/${PERIOD}/validate`)).status,
+      403,
+    )
+    assert.equal(
+      (await reporter.request('GET', `/vet-provider/v1/reporting-period/NSW/${PERIOD}/validate`)).status,
+      403,
+    )
   })
 })

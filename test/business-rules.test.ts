@@ -40,7 +40,10 @@ describe('business-rule catalogue', () => {
   it('every rule has at least one passing and one failing golden case, and no case names a rule that does not exist', () => {
     for (const rule of rules) {
       const cases = goldenCases[rule.technicalRuleId]
-      assert.ok(cases && cases.passing.length > 0 && cases.failing.length > 0, `${rule.technicalRuleId} lacks golden cases`)
+      assert.ok(
+        cases && cases.passing.length > 0 && cases.failing.length > 0,
+        `${rule.technicalRuleId} lacks golden cases`,
+      )
     }
     assert.deepEqual(Object.keys(goldenCases).sort(), rules.map((rule) => rule.technicalRuleId).sort())
   })
@@ -60,22 +63,34 @@ describe('business-rule catalogue', () => {
       for (const golden of cases.passing) {
         it(`${rule.technicalRuleId} passes: ${golden.name}`, async () => {
           const { results } = await run(golden)
-          assert.deepEqual(results.filter((result) => result.technicalRuleId === rule.technicalRuleId), [])
+          assert.deepEqual(
+            results.filter((result) => result.technicalRuleId === rule.technicalRuleId),
+            [],
+          )
         })
       }
       for (const golden of cases.failing) {
         it(`${rule.technicalRuleId} fails: ${golden.name}`, async () => {
           const { w, results } = await run(golden)
           const own = results.filter((result) => result.technicalRuleId === rule.technicalRuleId)
-          assert.ok(own.length > 0, `expected ${rule.technicalRuleId}; got ${JSON.stringify(results.map((r) => r.technicalRuleId))}`)
+          assert.ok(
+            own.length > 0,
+            `expected ${rule.technicalRuleId}; got ${JSON.stringify(results.map((r) => r.technicalRuleId))}`,
+          )
           for (const result of own) {
             assert.equal(result.validationMessageLevel, rule.level)
             assert.equal(result.ruleId, rule.ruleId)
             assert.equal(result.errorNumber, rule.technicalRuleId)
             assert.equal(result.correctiveAction, rule.correctiveAction)
             assert.ok(result.accessPath.length > 0 && result.accessPath.every((path: string) => path.startsWith('$.')))
-            assert.ok(rule.resourceTypes.includes(result.resourceType), `${result.resourceType} is not among the rule's resource types`)
-            assert.equal(own.filter((r) => r.validationGroupingId === result.validationGroupingId).length, result.relatedValidationResultCount)
+            assert.ok(
+              rule.resourceTypes.includes(result.resourceType),
+              `${result.resourceType} is not among the rule's resource types`,
+            )
+            assert.equal(
+              own.filter((r) => r.validationGroupingId === result.validationGroupingId).length,
+              result.relatedValidationResultCount,
+            )
           }
           golden.expect?.(own, w)
         })

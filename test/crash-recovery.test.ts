@@ -14,7 +14,8 @@ import { world } from './support/world.ts'
 
 const RECORDS = 1500
 /** i as three letters, so every student has a name of its own (no duplicate-student warnings). */
-const letters = (i: number) => [i % 26, Math.floor(i / 26) % 26, Math.floor(i / 676)].map((n) => String.fromCharCode(97 + n)).join('')
+const letters = (i: number) =>
+  [i % 26, Math.floor(i / 26) % 26, Math.floor(i / 676)].map((n) => String.fromCharCode(97 + n)).join('')
 
 describe('crash recovery', () => {
   let dataDir: string
@@ -25,7 +26,13 @@ describe('crash recovery', () => {
     database = await createTestDatabase(onPostgres ? 'memory://' : dataDir)
     // Short heartbeats and supervision, so a dead worker's job is retried within seconds; one record
     // per chunk, so that a run of a few hundred records lasts long enough to be killed half-way.
-    env = { ...database.env, QUEUE_HEARTBEAT_SECONDS: '10', QUEUE_SUPERVISE_INTERVAL_SECONDS: '1', VALIDATION_CHUNK_SIZE: '1', RATE_LIMIT_MAX: '0' }
+    env = {
+      ...database.env,
+      QUEUE_HEARTBEAT_SECONDS: '10',
+      QUEUE_SUPERVISE_INTERVAL_SECONDS: '1',
+      VALIDATION_CHUNK_SIZE: '1',
+      RATE_LIMIT_MAX: '0',
+    }
   })
   after(async () => {
     await database.drop()
@@ -33,8 +40,16 @@ describe('crash recovery', () => {
   })
 
   const reporterFor = async (child: ChildService) => {
-    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-1', client_secret: 'demo-secret-1' })
-    const token = ((await (await fetch(`${child.baseUrl}/oauth2/token`, { method: 'POST', body })).json()) as { access_token: string }).access_token
+    const body = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: 'demo-rto-1',
+      client_secret: 'demo-secret-1',
+    })
+    const token = (
+      (await (await fetch(`${child.baseUrl}/oauth2/token`, { method: 'POST', body })).json()) as {
+        access_token: string
+      }
+    ).access_token
     return new Reporter(child.baseUrl, token)
   }
 
@@ -44,13 +59,21 @@ describe('crash recovery', () => {
     const w = await world()
     const students = Array.from({ length: RECORDS }, (_, i) => ({
       segment: 'student',
-      body: { ...w.student, studentUID: randomUUID(), familyName: `${w.student.familyName}${letters(i)}`, ...(email ? {} : { emailAddressPrimary: undefined }) },
+      body: {
+        ...w.student,
+        studentUID: randomUUID(),
+        familyName: `${w.student.familyName}${letters(i)}`,
+        ...(email ? {} : { emailAddressPrimary: undefined }),
+      },
     }))
-    for (let i = 0; i < students.length; i += 8) await Promise.all(students.slice(i, i + 8).map((upload) => r.upload(batch, [upload])))
+    for (let i = 0; i < students.length; i += 8)
+      await Promise.all(students.slice(i, i + 8).map((upload) => r.upload(batch, [upload])))
     return { batch, students }
   }
 
-  it('a worker killed mid-run: the run is retried and completes, never stuck InProgress, with no duplicated results', { timeout: 180_000 }, async () => {
+  it('a worker killed mid-run: the run is retried and completes, never stuck InProgress, with no duplicated results', {
+    timeout: 180_000,
+  }, async () => {
     const first = await startChildService(env)
     let r: Reporter
     let batch: string
@@ -83,7 +106,9 @@ describe('crash recovery', () => {
     }
   })
 
-  it('a server killed mid-submit: the batch is either wholly submitted or not at all, and can be submitted after the restart', { timeout: 180_000 }, async () => {
+  it('a server killed mid-submit: the batch is either wholly submitted or not at all, and can be submitted after the restart', {
+    timeout: 180_000,
+  }, async () => {
     const first = await startChildService({ ...env, VALIDATION_CHUNK_SIZE: '2000' })
     let r: Reporter
     let batch: string
@@ -105,9 +130,15 @@ describe('crash recovery', () => {
     try {
       r = await reporterFor(second)
       const state = (await r.request('GET', r.batchPath(batch))).json.status
-      const held = await Promise.all([students[0]!, students[RECORDS - 1]!].map((s) => r.heldState('student', String(s.body.studentUID))))
+      const held = await Promise.all(
+        [students[0]!, students[RECORDS - 1]!].map((s) => r.heldState('student', String(s.body.studentUID))),
+      )
       const expected = state === 'Submitted' ? 'In submission' : 'Not found in submission'
-      assert.deepEqual(held.map((h) => h.stateInSubmission), [expected, expected], `batch ${state}`)
+      assert.deepEqual(
+        held.map((h) => h.stateInSubmission),
+        [expected, expected],
+        `batch ${state}`,
+      )
       if (state === 'NotSubmitted') assert.equal((await r.submit(batch)).status, 200)
     } finally {
       await second.stop()
@@ -115,8 +146,11 @@ describe('crash recovery', () => {
     // Every record of the batch is held exactly once: nothing half-applied, nothing lost.
     const check = await startTestService({ database, service: { workers: false } })
     try {
-      const rows = await check.service.database.db.selectFrom('held_record').select((eb) => eb.fn.countAll<string>().as('count'))
-        .where('transaction_batch_token', '=', batch).executeTakeFirstOrThrow()
+      const rows = await check.service.database.db
+        .selectFrom('held_record')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .where('transaction_batch_token', '=', batch)
+        .executeTakeFirstOrThrow()
       assert.equal(Number(rows.count), RECORDS)
     } finally {
       await check.close()

@@ -4,14 +4,23 @@
 // in front of the shared PostgreSQL that the test stops and restarts; the server itself is untouched.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { call, createTestDatabase, onPostgres, startTestService, type TestDatabase, type TestService } from './support/test-service.ts'
+import {
+  call,
+  createTestDatabase,
+  onPostgres,
+  startTestService,
+  type TestDatabase,
+  type TestService,
+} from './support/test-service.ts'
 import { loadExample } from './support/examples.ts'
 import { TcpProxy } from './support/tcp-proxy.ts'
 import { isDatabaseUnavailable } from '../src/platform/db/availability.ts'
 
 const V1 = '/vet-provider/v1'
 const FULL = '1901-01-01T00:00:00Z'
-const skip = onPostgres ? false : 'an outage of the embedded PGlite cannot happen apart from the process; this needs TEST_DATABASE=postgres'
+const skip = onPostgres
+  ? false
+  : 'an outage of the embedded PGlite cannot happen apart from the process; this needs TEST_DATABASE=postgres'
 
 describe('PostgreSQL unreachable', { skip }, () => {
   let database: TestDatabase
@@ -43,7 +52,14 @@ describe('PostgreSQL unreachable', { skip }, () => {
     upload: () => call(t.baseUrl, 'POST', `${V1}/NSW/transaction-batch/${batch}/student`, { token, json: student }),
     list: () => call(t.baseUrl, 'GET', `${V1}/NSW/transaction-batch/${batch}/student`, { token }),
     referenceData: () => call(t.baseUrl, 'GET', `${V1}/reference-data/gender?changedSince=${FULL}`, { token }),
-    token: () => call(t.baseUrl, 'POST', '/oauth2/token', { body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-1', client_secret: 'demo-secret-1' }) }),
+    token: () =>
+      call(t.baseUrl, 'POST', '/oauth2/token', {
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: 'demo-rto-1',
+          client_secret: 'demo-secret-1',
+        }),
+      }),
   })
 
   it('upload, list, reference data and the token endpoint answer 503 service-unavailable with Retry-After, quickly, and never 401 or 500', async () => {
@@ -57,7 +73,10 @@ describe('PostgreSQL unreachable', { skip }, () => {
       assert.equal(response.json.type, '/problems/service-unavailable', name)
       assert.equal(response.json.status, 503, name)
       assert.match(response.json.detail, /database/, name)
-      assert.ok(Number(response.headers.get('retry-after')) > 0, `${name}: Retry-After ${response.headers.get('retry-after')}`)
+      assert.ok(
+        Number(response.headers.get('retry-after')) > 0,
+        `${name}: Retry-After ${response.headers.get('retry-after')}`,
+      )
       assert.equal(response.headers.get('www-authenticate'), null, `${name}: nothing to say about the token`)
       assert.ok(elapsedMs < 3000, `${name}: answered in ${Math.round(elapsedMs)} ms`)
     }
@@ -65,7 +84,9 @@ describe('PostgreSQL unreachable', { skip }, () => {
     assert.equal(ready.status, 503)
   })
 
-  it('a database that accepts connections but never answers: 503 after DATABASE_CONNECT_TIMEOUT_SECONDS, not a request hanging', { timeout: 30_000 }, async () => {
+  it('a database that accepts connections but never answers: 503 after DATABASE_CONNECT_TIMEOUT_SECONDS, not a request hanging', {
+    timeout: 30_000,
+  }, async () => {
     await proxy.stall()
     try {
       for (const [name, send] of Object.entries(requests())) {
@@ -75,7 +96,10 @@ describe('PostgreSQL unreachable', { skip }, () => {
         assert.equal(response.status, 503, `${name}: ${response.status} ${response.text}`)
         assert.equal(response.json.type, '/problems/service-unavailable', name)
         assert.ok(Number(response.headers.get('retry-after')) > 0, name)
-        assert.ok(elapsedMs >= 900 && elapsedMs < 4000, `${name}: answered in ${Math.round(elapsedMs)} ms; the connect timeout is 1 s`)
+        assert.ok(
+          elapsedMs >= 900 && elapsedMs < 4000,
+          `${name}: answered in ${Math.round(elapsedMs)} ms; the connect timeout is 1 s`,
+        )
       }
     } finally {
       await proxy.stop()
@@ -106,18 +130,34 @@ describe('isDatabaseUnavailable', () => {
 
   it('recognises refused and cut connections, pool and connect timeouts, and the SQLSTATEs of a server going or gone away', () => {
     for (const error of [
-      withCode('ECONNREFUSED'), withCode('ECONNRESET'), withCode('ETIMEDOUT'),
+      withCode('ECONNREFUSED'),
+      withCode('ECONNRESET'),
+      withCode('ETIMEDOUT'),
       new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')], 'connect'),
       new Error('Connection terminated unexpectedly'),
       new Error('Connection terminated due to connection timeout', { cause: new Error('Connection terminated') }),
       new Error('timeout exceeded when trying to connect'),
       new Error('Client has encountered a connection error and is not queryable'),
-      withCode('08006'), withCode('08001'), withCode('57P01'), withCode('57P02'), withCode('57P03'), withCode('53300'),
-    ]) assert.equal(isDatabaseUnavailable(error), true, `${(error as { code?: string }).code ?? ''} ${error.message}`)
+      withCode('08006'),
+      withCode('08001'),
+      withCode('57P01'),
+      withCode('57P02'),
+      withCode('57P03'),
+      withCode('53300'),
+    ])
+      assert.equal(isDatabaseUnavailable(error), true, `${(error as { code?: string }).code ?? ''} ${error.message}`)
   })
 
   it('leaves every other failure alone: constraint violations, syntax errors, missing tables, plain bugs', () => {
-    for (const error of [withCode('23505'), withCode('42601'), withCode('42P01'), withCode('57014', 'canceling statement due to statement timeout'), new TypeError('x is undefined'), 'ECONNREFUSED', undefined]) {
+    for (const error of [
+      withCode('23505'),
+      withCode('42601'),
+      withCode('42P01'),
+      withCode('57014', 'canceling statement due to statement timeout'),
+      new TypeError('x is undefined'),
+      'ECONNREFUSED',
+      undefined,
+    ]) {
       assert.equal(isDatabaseUnavailable(error), false, String(error))
     }
   })

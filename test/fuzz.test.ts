@@ -14,7 +14,7 @@ import { bytesOf, operationsOf, requestOf, type FuzzRequest, type Operation } fr
 
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 12)
 const FIXED_SEED = 20261123
-const randomSeed = Number(process.env.FUZZ_SEED ?? (Date.now() % 2 ** 31))
+const randomSeed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31)
 const BATCH = 'BATCHTOKENPLACEHOLDER'
 const statuses = new Map<number, number>()
 const agent = new Agent({ keepAlive: true, maxSockets: 1 })
@@ -31,11 +31,17 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     t = await startTestService({ service: { workers: false } })
     rto = new Reporter(t.baseUrl, await t.token())
     const w = await world()
-    batch = await rto.batchWith([{ segment: 'student', body: w.student }, { segment: 'deliverylocation', body: w.location }])
+    batch = await rto.batchWith([
+      { segment: 'student', body: w.student },
+      { segment: 'deliverylocation', body: w.location },
+    ])
     operations = operationsOf(await (await fetch(`${t.baseUrl}/openapi.json`)).json())
     fingerprint = await fingerprintOf()
   })
-  after(async () => { agent.destroy(); await t.close() })
+  after(async () => {
+    agent.destroy()
+    await t.close()
+  })
 
   // What a refused request must leave unchanged: every table a request writes, and every record write
   // (each takes a number from one sequence, so a replaced record moves the maximum).
@@ -59,12 +65,21 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     const { hostname, port } = new URL(t.baseUrl)
     const path = `${request.path.replaceAll(BATCH, batch)}${request.query ? `?${request.query}` : ''}`
     return new Promise((resolve, reject) => {
-      const outgoing = httpRequest({ host: hostname, port, method: request.method, path, headers, agent }, (response) => {
-        const chunks: Buffer[] = []
-        response.on('data', (chunk: Buffer) => chunks.push(chunk))
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }))
-        response.on('error', reject)
-      })
+      const outgoing = httpRequest(
+        { host: hostname, port, method: request.method, path, headers, agent },
+        (response) => {
+          const chunks: Buffer[] = []
+          response.on('data', (chunk: Buffer) => chunks.push(chunk))
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              contentType: String(response.headers['content-type'] ?? ''),
+              text: Buffer.concat(chunks).toString('utf8'),
+            }),
+          )
+          response.on('error', reject)
+        },
+      )
       outgoing.setTimeout(30_000, () => outgoing.destroy(new Error(`no answer in 30 s: ${request.method} ${path}`)))
       outgoing.on('error', reject)
       outgoing.end(body)
@@ -88,13 +103,20 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     }
     fingerprint = after
     // A fuzzed DELETE may discard the batch the runs aim at: give the next runs a new one.
-    if (request.method === 'DELETE' && response.status === 204 && !(await rto.request('GET', rto.batchPath(batch))).json?.transactionBatchToken) {
+    if (
+      request.method === 'DELETE' &&
+      response.status === 204 &&
+      !(await rto.request('GET', rto.batchPath(batch))).json?.transactionBatchToken
+    ) {
       batch = await rto.newBatch()
       fingerprint = await fingerprintOf()
     }
   }
 
-  for (const [label, seed] of [['a fixed seed', FIXED_SEED], [`a new seed (${randomSeed})`, randomSeed]] as const) {
+  for (const [label, seed] of [
+    ['a fixed seed', FIXED_SEED],
+    [`a new seed (${randomSeed})`, randomSeed],
+  ] as const) {
     it(`no 5xx, problem details for every 4xx and nothing stored by a refusal, with ${label}`, async () => {
       let requests = 0
       statuses.clear()
@@ -105,18 +127,31 @@ describe('fuzzing every operation of the OpenAPI document', () => {
         const fill = { transactionBatchToken: fc.constant(BATCH), jurisdiction: fc.constant('NSW') }
         try {
           // Each operation its own stream of the run's seed, so operations of one shape differ.
-          await fc.assert(fc.asyncProperty(requestOf(operation, fill), async (request) => { requests++; await check(request) }), {
-            seed: seed + index, numRuns: RUNS_PER_OPERATION, endOnFailure: true,
-            ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}),
-          })
+          await fc.assert(
+            fc.asyncProperty(requestOf(operation, fill), async (request) => {
+              requests++
+              await check(request)
+            }),
+            {
+              seed: seed + index,
+              numRuns: RUNS_PER_OPERATION,
+              endOnFailure: true,
+              ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}),
+            },
+          )
         } catch (error) {
           const path = /path: "([^"]*)"/.exec(String((error as Error).message))?.[1] ?? ''
-          throw new Error(`${operation.method} ${operation.path} failed; replay with FUZZ_SEED=${seed} FUZZ_OPERATION="${operation.method} ${operation.path}" FUZZ_PATH=${path}`, { cause: error })
+          throw new Error(
+            `${operation.method} ${operation.path} failed; replay with FUZZ_SEED=${seed} FUZZ_OPERATION="${operation.method} ${operation.path}" FUZZ_PATH=${path}`,
+            { cause: error },
+          )
         }
       }
       assert.ok(requests >= chosen.length * RUNS_PER_OPERATION, `ran ${requests} requests`)
       // How deep the runs went: a run of only 400s and 404s would test little.
-      console.log(`fuzz (${label}): ${requests} requests over ${chosen.length} operations; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`)
+      console.log(
+        `fuzz (${label}): ${requests} requests over ${chosen.length} operations; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
+      )
       if (!only) assert.ok((statuses.get(201) ?? 0) > 0 && (statuses.get(200) ?? 0) > 0, 'some requests were accepted')
     })
   }

@@ -18,7 +18,9 @@ const GENERATED = new URL('./generated-client/generated/', import.meta.url)
 
 describe('a client generated from /openapi.json (openapi-typescript 7 + openapi-fetch)', () => {
   let t: TestService
-  before(async () => { t = await startTestService() })
+  before(async () => {
+    t = await startTestService()
+  })
   after(() => t.close())
 
   it('Standard workflow 1: the generated client creates a batch, uploads the minimal unit record, validates, reads results, submits, and finds the records held', async () => {
@@ -27,30 +29,82 @@ describe('a client generated from /openapi.json (openapi-typescript 7 + openapi-
     await writeFile(new URL('openapi.ts', GENERATED), await typesFor(document))
     // The workflow code must compile against what the generator made of the description.
     const tsc = new URL('../node_modules/typescript/bin/tsc', import.meta.url).pathname
-    await run(process.execPath, [tsc, '-p', new URL('./generated-client/tsconfig.json', import.meta.url).pathname]).catch((error: { stdout?: string }) => {
+    await run(process.execPath, [
+      tsc,
+      '-p',
+      new URL('./generated-client/tsconfig.json', import.meta.url).pathname,
+    ]).catch((error: { stdout?: string }) => {
       assert.fail(`the workflow does not compile against the generated client:\n${error.stdout ?? error}`)
     })
 
     // Imported by URL: the repository's own type-check must not follow it into the generated types,
     // which exist only once this test has made them (the tsc run above checks the workflow).
     const workflow = new URL('./generated-client/workflow.ts', import.meta.url).href
-    const { submitWorkflow } = await import(workflow) as { submitWorkflow: (baseUrl: string, id: string, secret: string, record: unknown) => Promise<any> }
-    const record = Object.fromEntries(await Promise.all(
-      ['student', 'deliverylocation', 'subject', 'subjectoffering', 'subjectenrolment', 'program', 'programoffering', 'programenrolment', 'subjectenrolment-in-program']
-        .map(async (file) => [file === 'subjectenrolment-in-program' ? 'subjectenrolmentInProgram' : file, await loadExample(file)]),
-    ))
+    const { submitWorkflow } = (await import(workflow)) as {
+      submitWorkflow: (baseUrl: string, id: string, secret: string, record: unknown) => Promise<any>
+    }
+    const record = Object.fromEntries(
+      await Promise.all(
+        [
+          'student',
+          'deliverylocation',
+          'subject',
+          'subjectoffering',
+          'subjectenrolment',
+          'program',
+          'programoffering',
+          'programenrolment',
+          'subjectenrolment-in-program',
+        ].map(async (file) => [
+          file === 'subjectenrolment-in-program' ? 'subjectenrolmentInProgram' : file,
+          await loadExample(file),
+        ]),
+      ),
+    )
     const outcome = await submitWorkflow(t.baseUrl, 'demo-rto-1', 'demo-secret-1', record)
 
     assert.equal(outcome.tokenType, 'Bearer')
     assert.deepEqual([outcome.created.status, outcome.created.jurisdiction], ['NotSubmitted', 'NSW'])
-    assert.deepEqual(outcome.beforeValidation, { status: 404, problemType: '/problems/no-validation-run' }, 'the typed problem body tells "no run yet"')
-    assert.deepEqual(outcome.uploads.map((upload: { resourceType: string }) => upload.resourceType), ['Student', 'DeliveryLocation', 'Subject', 'SubjectOffering', 'SubjectEnrolment', 'Program', 'ProgramOffering', 'ProgramEnrolment', 'SubjectEnrolment'])
-    assert.deepEqual([outcome.validation.validationStatus, outcome.validation.hasBlockingValidationFailures], ['Validated', false])
-    assert.deepEqual(outcome.failedResults.results.filter((result: { validationMessageLevel: string }) => result.validationMessageLevel === 'Error'), [], 'the minimal unit record passes blocking validation')
+    assert.deepEqual(
+      outcome.beforeValidation,
+      { status: 404, problemType: '/problems/no-validation-run' },
+      'the typed problem body tells "no run yet"',
+    )
+    assert.deepEqual(
+      outcome.uploads.map((upload: { resourceType: string }) => upload.resourceType),
+      [
+        'Student',
+        'DeliveryLocation',
+        'Subject',
+        'SubjectOffering',
+        'SubjectEnrolment',
+        'Program',
+        'ProgramOffering',
+        'ProgramEnrolment',
+        'SubjectEnrolment',
+      ],
+    )
+    assert.deepEqual(
+      [outcome.validation.validationStatus, outcome.validation.hasBlockingValidationFailures],
+      ['Validated', false],
+    )
+    assert.deepEqual(
+      outcome.failedResults.results.filter(
+        (result: { validationMessageLevel: string }) => result.validationMessageLevel === 'Error',
+      ),
+      [],
+      'the minimal unit record passes blocking validation',
+    )
     assert.equal(outcome.submitted.status, 'Submitted')
     assert.equal(outcome.submitted.numberOfRecordsSubmitted, 9)
     assert.equal(outcome.held.stateInSubmission, 'In submission')
-    const enrolments = [record.subjectenrolment, record.subjectenrolmentInProgram].map((e) => (e as { subjectEnrolmentUID: string }).subjectEnrolmentUID).sort()
-    assert.deepEqual(outcome.search.results.map((item: { resourceUID: string }) => item.resourceUID).sort(), enrolments, 'search-by-period with reportingPeriods as an array (sent repeated) finds both enrolments')
+    const enrolments = [record.subjectenrolment, record.subjectenrolmentInProgram]
+      .map((e) => (e as { subjectEnrolmentUID: string }).subjectEnrolmentUID)
+      .sort()
+    assert.deepEqual(
+      outcome.search.results.map((item: { resourceUID: string }) => item.resourceUID).sort(),
+      enrolments,
+      'search-by-period with reportingPeriods as an array (sent repeated) finds both enrolments',
+    )
   })
 })

@@ -23,13 +23,22 @@ describe('input hardening', () => {
   })
   after(() => t.close())
 
-  const counts = async (): Promise<Record<string, number>> => (await rto.request('GET', rto.batchPath(batch))).json.recordCounts
+  const counts = async (): Promise<Record<string, number>> =>
+    (await rto.request('GET', rto.batchPath(batch))).json.recordCounts
   const upload = (segment: string, body: unknown, headers: Record<string, string> = {}) =>
     call(t.baseUrl, 'POST', rto.batchPath(batch, `/${segment}`), { token: rto.token, json: body, headers })
   const uploadRaw = (segment: string, bytes: Buffer, headers: Record<string, string> = {}) =>
-    call(t.baseUrl, 'POST', rto.batchPath(batch, `/${segment}`), { token: rto.token, body: new Uint8Array(bytes), headers: { 'content-type': 'application/json', ...headers } })
+    call(t.baseUrl, 'POST', rto.batchPath(batch, `/${segment}`), {
+      token: rto.token,
+      body: new Uint8Array(bytes),
+      headers: { 'content-type': 'application/json', ...headers },
+    })
 
-  function assertProblem(response: { status: number; headers: Headers; json: any }, status: number, type: string): void {
+  function assertProblem(
+    response: { status: number; headers: Headers; json: any },
+    status: number,
+    type: string,
+  ): void {
     assert.equal(response.status, status, JSON.stringify(response.json))
     assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/)
     assert.equal(response.json.type, type)
@@ -39,14 +48,40 @@ describe('input hardening', () => {
   // One string field, top-level and nested, of each of the eight record types.
   const places: [keyof World, (w: World, bad: string) => Body, string][] = [
     ['student', (w, bad) => ({ ...w.student, familyName: bad }), '$.familyName'],
-    ['student', (w, bad) => ({ ...w.student, permanentAddress: { ...w.student.permanentAddress, suburbLocalityOrTown: bad } }), '$.permanentAddress.suburbLocalityOrTown'],
+    [
+      'student',
+      (w, bad) => ({ ...w.student, permanentAddress: { ...w.student.permanentAddress, suburbLocalityOrTown: bad } }),
+      '$.permanentAddress.suburbLocalityOrTown',
+    ],
     ['location', (w, bad) => ({ ...w.location, deliveryLocationName: bad }), '$.deliveryLocationName'],
     ['subject', (w, bad) => ({ ...w.subject, subjectName: bad }), '$.subjectName'],
-    ['subjectOffering', (w, bad) => ({ ...w.subjectOffering, changeTrackingIdentifier: bad }), '$.changeTrackingIdentifier'],
-    ['subjectEnrolment', (w, bad) => ({ ...w.subjectEnrolment, locations: [{ ...w.subjectEnrolment.locations[0], deliveryLocationUID: bad }] }), '$.locations[0].deliveryLocationUID'],
+    [
+      'subjectOffering',
+      (w, bad) => ({ ...w.subjectOffering, changeTrackingIdentifier: bad }),
+      '$.changeTrackingIdentifier',
+    ],
+    [
+      'subjectEnrolment',
+      (w, bad) => ({
+        ...w.subjectEnrolment,
+        locations: [{ ...w.subjectEnrolment.locations[0], deliveryLocationUID: bad }],
+      }),
+      '$.locations[0].deliveryLocationUID',
+    ],
     ['program', (w, bad) => ({ ...w.program, programName: bad }), '$.programName'],
-    ['programOffering', (w, bad) => ({ ...w.programOffering, changeTrackingIdentifier: bad }), '$.changeTrackingIdentifier'],
-    ['programEnrolment', (w, bad) => ({ ...w.programEnrolment, lifecycle: [{ ...w.programEnrolment.lifecycle[0], studentActivityDate: bad }] }), '$.lifecycle[0].studentActivityDate'],
+    [
+      'programOffering',
+      (w, bad) => ({ ...w.programOffering, changeTrackingIdentifier: bad }),
+      '$.changeTrackingIdentifier',
+    ],
+    [
+      'programEnrolment',
+      (w, bad) => ({
+        ...w.programEnrolment,
+        lifecycle: [{ ...w.programEnrolment.lifecycle[0], studentActivityDate: bad }],
+      }),
+      '$.lifecycle[0].studentActivityDate',
+    ],
   ]
 
   for (const [label, bad, message] of [
@@ -75,7 +110,12 @@ describe('input hardening', () => {
     const w = await world()
     const response = await upload('student', { ...w.student, 'a\u0000b': 1 })
     assertProblem(response, 400, '/problems/structural-validation')
-    assert.ok(response.json.errors.some((e: any) => e.accessPath === "$['a\\u0000b']" && /property name must not contain control/.test(e.message)), JSON.stringify(response.json.errors))
+    assert.ok(
+      response.json.errors.some(
+        (e: any) => e.accessPath === "$['a\\u0000b']" && /property name must not contain control/.test(e.message),
+      ),
+      JSON.stringify(response.json.errors),
+    )
   })
 
   it('private-use characters and right-to-left text are kept as sent', async () => {
@@ -89,23 +129,47 @@ describe('input hardening', () => {
     for (const RTOUserName of ['Alex\u0000Citizen', 'Alex\ud800']) {
       const response = await rto.request('POST', `${V1}/declaration`, declarationBody({ RTOUserName }))
       assertProblem(response, 400, '/problems/structural-validation')
-      assert.deepEqual(response.json.errors.map((e: any) => e.accessPath), ['$.RTOUserName'])
+      assert.deepEqual(
+        response.json.errors.map((e: any) => e.accessPath),
+        ['$.RTOUserName'],
+      )
     }
   })
 
   it('Errors 400: a NUL in client_id at the token endpoint is a problem, not a 500 (form body and Basic header)', async () => {
-    const form = await call(t.baseUrl, 'POST', '/oauth2/token', { body: 'grant_type=client_credentials&client_id=demo%00&client_secret=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    const form = await call(t.baseUrl, 'POST', '/oauth2/token', {
+      body: 'grant_type=client_credentials&client_id=demo%00&client_secret=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
     assertProblem(form, 400, '/problems/structural-validation')
-    assert.deepEqual(form.json.errors.map((e: any) => e.accessPath), ['$.client_id'])
-    const basic = await call(t.baseUrl, 'POST', '/oauth2/token', { body: 'grant_type=client_credentials', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('demo%00:x').toString('base64')}` } })
+    assert.deepEqual(
+      form.json.errors.map((e: any) => e.accessPath),
+      ['$.client_id'],
+    )
+    const basic = await call(t.baseUrl, 'POST', '/oauth2/token', {
+      body: 'grant_type=client_credentials',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from('demo%00:x').toString('base64')}`,
+      },
+    })
     assertProblem(basic, 401, '/problems/invalid-client')
-    const overlong = await call(t.baseUrl, 'POST', '/oauth2/token', { body: `grant_type=client_credentials&client_id=${'a'.repeat(129)}&client_secret=x`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    const overlong = await call(t.baseUrl, 'POST', '/oauth2/token', {
+      body: `grant_type=client_credentials&client_id=${'a'.repeat(129)}&client_secret=x`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
     assertProblem(overlong, 400, '/problems/structural-validation')
   })
 
   it('Errors 400: invalid percent-encoding or invalid UTF-8 in a form body is refused', async () => {
-    for (const body of ['grant_type=client_credentials&client_id=%FF&client_secret=x', 'grant_type=client_credentials&client_id=%E0%80&client_secret=x']) {
-      const response = await call(t.baseUrl, 'POST', '/oauth2/token', { body, headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    for (const body of [
+      'grant_type=client_credentials&client_id=%FF&client_secret=x',
+      'grant_type=client_credentials&client_id=%E0%80&client_secret=x',
+    ]) {
+      const response = await call(t.baseUrl, 'POST', '/oauth2/token', {
+        body,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      })
       assertProblem(response, 400, '/problems/malformed-body')
     }
   })
@@ -113,7 +177,10 @@ describe('input hardening', () => {
   it('Errors 400: %00 in a path parameter is a structural problem', async () => {
     const response = await rto.request('GET', rto.batchPath(`${batch}%00`))
     assertProblem(response, 400, '/problems/structural-validation')
-    assert.deepEqual(response.json.errors.map((e: any) => e.accessPath), ['path.transactionBatchToken'])
+    assert.deepEqual(
+      response.json.errors.map((e: any) => e.accessPath),
+      ['path.transactionBatchToken'],
+    )
   })
 
   for (const [label, bytes] of [
@@ -127,7 +194,10 @@ describe('input hardening', () => {
       const json = JSON.stringify({ ...w.student, familyName: 'NAME' })
       const [head, tail] = json.split('NAME') as [string, string]
       const before = await counts()
-      const response = await uploadRaw('student', Buffer.concat([Buffer.from(head), Buffer.from(bytes), Buffer.from(tail)]))
+      const response = await uploadRaw(
+        'student',
+        Buffer.concat([Buffer.from(head), Buffer.from(bytes), Buffer.from(tail)]),
+      )
       assertProblem(response, 400, '/problems/malformed-body')
       assert.deepEqual(await counts(), before)
     })
@@ -136,7 +206,11 @@ describe('input hardening', () => {
   it('Errors 400: invalid UTF-8 inside a gzip body is refused too', async () => {
     const w = await world()
     const json = JSON.stringify({ ...w.student, familyName: 'NAME' }).split('NAME') as [string, string]
-    const response = await uploadRaw('student', gzipSync(Buffer.concat([Buffer.from(json[0]), Buffer.from([0xc0, 0x80]), Buffer.from(json[1])])), { 'content-encoding': 'gzip' })
+    const response = await uploadRaw(
+      'student',
+      gzipSync(Buffer.concat([Buffer.from(json[0]), Buffer.from([0xc0, 0x80]), Buffer.from(json[1])])),
+      { 'content-encoding': 'gzip' },
+    )
     assertProblem(response, 400, '/problems/malformed-body')
   })
 
@@ -150,11 +224,15 @@ describe('input hardening', () => {
 
   it('Errors 415: Content-Type text/plain is unsupported, as docs/decisions.md says', async () => {
     const w = await world()
-    const response = await call(t.baseUrl, 'POST', rto.batchPath(batch, '/student'), { token: rto.token, body: JSON.stringify(w.student), headers: { 'content-type': 'text/plain' } })
+    const response = await call(t.baseUrl, 'POST', rto.batchPath(batch, '/student'), {
+      token: rto.token,
+      body: JSON.stringify(w.student),
+      headers: { 'content-type': 'text/plain' },
+    })
     assertProblem(response, 415, '/problems/unsupported-media-type')
   })
 
-  it('Errors 400: invalid percent-encoding in the path is a problem, not the router\'s own JSON', async () => {
+  it("Errors 400: invalid percent-encoding in the path is a problem, not the router's own JSON", async () => {
     const response = await rto.request('GET', `${V1}/student/%FF`)
     assertProblem(response, 400, '/problems/structural-validation')
     assert.equal(response.json.instance, undefined, 'the bad path is not echoed back')
@@ -177,8 +255,18 @@ describe('input hardening', () => {
   it('Errors 400: batch creation takes no body or {}; null, whitespace, a BOM, an array or a property are refused and no batch is made', async () => {
     const list = async () => (await rto.request('GET', `${V1}/NSW/transaction-batch?pageSize=100`)).json.numberOfResults
     const before = await list()
-    const create = (body: string | Buffer) => call(t.baseUrl, "POST", `${V1}/NSW/transaction-batch`, { token: rto.token, body: typeof body === "string" ? body : new Uint8Array(body), headers: { 'content-type': 'application/json' } })
-    for (const body of ['null', ' ', '[]', '{"a":1}', '"x"']) assertProblem(await create(body), 400, body === ' ' ? '/problems/malformed-json' : '/problems/structural-validation')
+    const create = (body: string | Buffer) =>
+      call(t.baseUrl, 'POST', `${V1}/NSW/transaction-batch`, {
+        token: rto.token,
+        body: typeof body === 'string' ? body : new Uint8Array(body),
+        headers: { 'content-type': 'application/json' },
+      })
+    for (const body of ['null', ' ', '[]', '{"a":1}', '"x"'])
+      assertProblem(
+        await create(body),
+        400,
+        body === ' ' ? '/problems/malformed-json' : '/problems/structural-validation',
+      )
     assertProblem(await create(Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d])), 400, '/problems/malformed-json')
     assert.equal(await list(), before)
     assert.equal((await create('')).status, 201)
@@ -187,7 +275,11 @@ describe('input hardening', () => {
 
   it('Errors 400: POST validate takes no body; [], 123 and {"a":1} are refused and no run is queued', async () => {
     for (const body of ['[]', '123', '{"a":1}']) {
-      const response = await call(t.baseUrl, 'POST', rto.batchPath(batch, '/validate'), { token: rto.token, body, headers: { 'content-type': 'application/json' } })
+      const response = await call(t.baseUrl, 'POST', rto.batchPath(batch, '/validate'), {
+        token: rto.token,
+        body,
+        headers: { 'content-type': 'application/json' },
+      })
       assertProblem(response, 400, '/problems/structural-validation')
     }
     const status = await rto.request('GET', rto.batchPath(batch, '/validate'))
@@ -200,7 +292,10 @@ describe('input hardening', () => {
       const text = JSON.stringify({ ...w.subject, nominalHours: 12345 }).replace('12345', number)
       const response = await uploadRaw('subject', Buffer.from(text))
       assertProblem(response, 400, '/problems/structural-validation')
-      assert.deepEqual(response.json.errors.map((e: any) => e.accessPath), ['$.nominalHours'])
+      assert.deepEqual(
+        response.json.errors.map((e: any) => e.accessPath),
+        ['$.nominalHours'],
+      )
       assert.match(response.json.errors[0].message, /outside the range/)
     }
     const fine = JSON.stringify({ ...w.subject, nominalHours: 12345 }).replace('12345', '1.2e2')
@@ -215,14 +310,28 @@ describe('input hardening', () => {
     assert.ok(body.length < 1024 * 1024)
     const response = await uploadRaw('subjectenrolment', body, { 'content-encoding': 'gzip' })
     assertProblem(response, 400, '/problems/structural-validation')
-    assert.ok(response.json.errors.some((e: any) => e.accessPath === '$.locations' && /must NOT have more than 50 items/.test(e.message)), JSON.stringify(response.json.errors.slice(0, 3)))
+    assert.ok(
+      response.json.errors.some(
+        (e: any) => e.accessPath === '$.locations' && /must NOT have more than 50 items/.test(e.message),
+      ),
+      JSON.stringify(response.json.errors.slice(0, 3)),
+    )
     assert.deepEqual(await counts(), before)
   })
 
   it('Limits: 100,000 prior educational achievements are refused by the bound', async () => {
     const w = await world()
-    const items = Array.from({ length: 100_000 }, () => ({ priorEducationalAchievement: 'Certificate_I', recognition: 'Australian' }))
-    const response = await uploadRaw('student', gzipSync(JSON.stringify({ ...w.student, hasPriorEducationalAchievement: true, priorEducationalAchievements: items })), { 'content-encoding': 'gzip' })
+    const items = Array.from({ length: 100_000 }, () => ({
+      priorEducationalAchievement: 'Certificate_I',
+      recognition: 'Australian',
+    }))
+    const response = await uploadRaw(
+      'student',
+      gzipSync(
+        JSON.stringify({ ...w.student, hasPriorEducationalAchievement: true, priorEducationalAchievements: items }),
+      ),
+      { 'content-encoding': 'gzip' },
+    )
     assertProblem(response, 400, '/problems/structural-validation')
     assert.ok(response.json.errors.some((e: any) => e.accessPath === '$.priorEducationalAchievements'))
   })
@@ -230,9 +339,17 @@ describe('input hardening', () => {
   it('the same delivery location twice in one subject enrolment is refused, even with different hours', async () => {
     const w = await world()
     const location = w.subjectEnrolment.locations[0]
-    const response = await upload('subjectenrolment', { ...w.subjectEnrolment, locations: [{ ...location, hoursAtLocation: 5 }, { ...location, hoursAtLocation: 7 }] })
+    const response = await upload('subjectenrolment', {
+      ...w.subjectEnrolment,
+      locations: [
+        { ...location, hoursAtLocation: 5 },
+        { ...location, hoursAtLocation: 7 },
+      ],
+    })
     assertProblem(response, 400, '/problems/structural-validation')
-    assert.deepEqual(response.json.errors, [{ accessPath: '$.locations', message: 'must not list the same deliveryLocationUID twice (items 0 and 1)' }])
+    assert.deepEqual(response.json.errors, [
+      { accessPath: '$.locations', message: 'must not list the same deliveryLocationUID twice (items 0 and 1)' },
+    ])
   })
 
   it('the same lifecycle state twice is refused', async () => {
@@ -254,7 +371,9 @@ describe('input hardening', () => {
 
 describe('stalled requests', () => {
   let t: TestService
-  before(async () => { t = await startTestService({ env: { HTTP_HEADERS_TIMEOUT_SECONDS: '1', HTTP_REQUEST_TIMEOUT_SECONDS: '2' } }) })
+  before(async () => {
+    t = await startTestService({ env: { HTTP_HEADERS_TIMEOUT_SECONDS: '1', HTTP_REQUEST_TIMEOUT_SECONDS: '2' } })
+  })
   after(() => t.close())
 
   // Writes the given text, then waits (bounded) for the server to answer and close.
@@ -264,22 +383,31 @@ describe('stalled requests', () => {
       const socket = connect(Number(port), '127.0.0.1', () => socket.write(text))
       let received = ''
       socket.setEncoding('utf8')
-      socket.on('data', (chunk) => { received += chunk })
+      socket.on('data', (chunk) => {
+        received += chunk
+      })
       socket.on('close', () => resolve(received))
       socket.on('error', reject)
-      setTimeout(() => { socket.destroy(); reject(new Error(`no answer within 10 s; got ${JSON.stringify(received)}`)) }, 10_000).unref()
+      setTimeout(() => {
+        socket.destroy()
+        reject(new Error(`no answer within 10 s; got ${JSON.stringify(received)}`))
+      }, 10_000).unref()
     })
   }
 
   it('a body shorter than its Content-Length gets 408 problem details and the connection is closed', async () => {
-    const answer = await stall(`POST /oauth2/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type=`)
+    const answer = await stall(
+      `POST /oauth2/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type=`,
+    )
     assert.match(answer, /^HTTP\/1\.1 408 /)
     assert.match(answer, /application\/problem\+json/)
     assert.match(answer, /"type":"\/problems\/request-timeout"/)
   })
 
   it('a chunked body without its last chunk gets 408 and the connection is closed', async () => {
-    const answer = await stall(`POST /oauth2/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n5\r\ngrant\r\n`)
+    const answer = await stall(
+      `POST /oauth2/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n5\r\ngrant\r\n`,
+    )
     assert.match(answer, /^HTTP\/1\.1 408 /)
   })
 

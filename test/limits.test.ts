@@ -10,13 +10,22 @@ import { registerProbeRoutes, validRecord } from './support/probe-routes.ts'
 const MiB = 1024 * 1024
 
 /** Sends a body as chunks without a Content-Length (Transfer-Encoding: chunked). */
-function postChunked(url: string, token: string, chunks: Buffer[], headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function postChunked(
+  url: string,
+  token: string,
+  chunks: Buffer[],
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers } }, (response) => {
-      let body = ''
-      response.on('data', (chunk) => (body += chunk))
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
-    })
+    const request = httpRequest(
+      url,
+      { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers } },
+      (response) => {
+        let body = ''
+        response.on('data', (chunk) => (body += chunk))
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+      },
+    )
     request.on('error', reject)
     let i = 0
     const writeNext = () => {
@@ -45,28 +54,48 @@ describe('request size limits', () => {
 
   it('compressed bodies (gzip, deflate, br) are accepted', async () => {
     const body = paddedRecord(100)
-    for (const [encoding, compress, uid] of [['gzip', gzipSync, '1'], ['deflate', deflateSync, '2'], ['br', brotliCompressSync, '3']] as const) {
+    for (const [encoding, compress, uid] of [
+      ['gzip', gzipSync, '1'],
+      ['deflate', deflateSync, '2'],
+      ['br', brotliCompressSync, '3'],
+    ] as const) {
       const record = JSON.parse(body.toString())
       record.recordUID = `bbbbbbbb-0000-4000-8000-00000000010${uid}`
-      const response = await call(t.baseUrl, 'POST', '/probe/records', { token, body: compress(Buffer.from(JSON.stringify(record))), headers: { 'content-type': 'application/json', 'content-encoding': encoding } })
+      const response = await call(t.baseUrl, 'POST', '/probe/records', {
+        token,
+        body: compress(Buffer.from(JSON.stringify(record))),
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+      })
       assert.equal(response.status, 201, encoding)
     }
   })
 
   it('an unsupported content encoding is 415', async () => {
-    const response = await call(t.baseUrl, 'POST', '/probe/records', { token, body: paddedRecord(10), headers: { 'content-type': 'application/json', 'content-encoding': 'zstd-x' } })
+    const response = await call(t.baseUrl, 'POST', '/probe/records', {
+      token,
+      body: paddedRecord(10),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'zstd-x' },
+    })
     assert.equal(response.status, 415)
     assert.equal(response.json.type, '/problems/unsupported-media-type')
   })
 
   it('a body just under 1 MiB on the wire is accepted', async () => {
-    const response = await call(t.baseUrl, 'POST', '/probe/records', { token, body: paddedRecord(MiB - 500, 'bbbbbbbb-0000-4000-8000-000000000201'), headers: { 'content-type': 'application/json' } })
+    const response = await call(t.baseUrl, 'POST', '/probe/records', {
+      token,
+      body: paddedRecord(MiB - 500, 'bbbbbbbb-0000-4000-8000-000000000201'),
+      headers: { 'content-type': 'application/json' },
+    })
     assert.equal(response.status, 201)
   })
 
   it('Limits: a declared body above 1 MiB is 413 at protocol level, with no problem body, and nothing is stored', async () => {
     const before = await stored()
-    const response = await call(t.baseUrl, 'POST', '/probe/records', { token, body: paddedRecord(MiB + 10, 'bbbbbbbb-0000-4000-8000-000000000202'), headers: { 'content-type': 'application/json' } })
+    const response = await call(t.baseUrl, 'POST', '/probe/records', {
+      token,
+      body: paddedRecord(MiB + 10, 'bbbbbbbb-0000-4000-8000-000000000202'),
+      headers: { 'content-type': 'application/json' },
+    })
     assert.equal(response.status, 413)
     assert.equal(response.text, '')
     assert.equal(await stored(), before)
@@ -85,7 +114,11 @@ describe('request size limits', () => {
     const before = await stored()
     const bomb = gzipSync(Buffer.alloc(64 * MiB, ' ')) // ~64 KiB on the wire, 64 MiB decoded
     assert.ok(bomb.length < MiB)
-    const response = await call(t.baseUrl, 'POST', '/probe/records', { token, body: bomb, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } })
+    const response = await call(t.baseUrl, 'POST', '/probe/records', {
+      token,
+      body: bomb,
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    })
     assert.equal(response.status, 413)
     assert.equal(response.json.type, '/problems/payload-too-large')
     assert.equal(response.json.errorNumber, 'BRTS90400')
@@ -93,9 +126,17 @@ describe('request size limits', () => {
   })
 
   it('Errors 413: a compressed body of 10.5 MiB of real JSON is refused while one of 9 MiB is accepted', async () => {
-    const accepted = await call(t.baseUrl, 'POST', '/probe/records', { token, body: gzipSync(paddedRecord(9 * MiB, 'bbbbbbbb-0000-4000-8000-000000000301')), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } })
+    const accepted = await call(t.baseUrl, 'POST', '/probe/records', {
+      token,
+      body: gzipSync(paddedRecord(9 * MiB, 'bbbbbbbb-0000-4000-8000-000000000301')),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    })
     assert.equal(accepted.status, 201)
-    const refused = await call(t.baseUrl, 'POST', '/probe/records', { token, body: gzipSync(paddedRecord(10.5 * MiB, 'bbbbbbbb-0000-4000-8000-000000000302')), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } })
+    const refused = await call(t.baseUrl, 'POST', '/probe/records', {
+      token,
+      body: gzipSync(paddedRecord(10.5 * MiB, 'bbbbbbbb-0000-4000-8000-000000000302')),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    })
     assert.equal(refused.status, 413)
     assert.equal(refused.json.errorNumber, 'BRTS90400')
   })
@@ -108,7 +149,10 @@ describe('paging', () => {
     t = await startTestService({ extraRoutes: registerProbeRoutes })
     token = await t.token()
     for (let i = 0; i < 12; i++) {
-      await call(t.baseUrl, 'POST', '/probe/records', { token, json: validRecord({ recordUID: `cccccccc-0000-4000-8000-0000000000${String(i).padStart(2, '0')}` }) })
+      await call(t.baseUrl, 'POST', '/probe/records', {
+        token,
+        json: validRecord({ recordUID: `cccccccc-0000-4000-8000-0000000000${String(i).padStart(2, '0')}` }),
+      })
     }
   })
   after(() => t.close())
@@ -117,7 +161,10 @@ describe('paging', () => {
   it('Paged response envelope: defaults are page 1 of size 10, with totals', async () => {
     const response = await page('')
     assert.equal(response.status, 200)
-    assert.deepEqual({ ...response.json, results: response.json.results.length }, { pageNumber: 1, numberOfPages: 2, numberOfResults: 12, pageSize: 10, results: 10 })
+    assert.deepEqual(
+      { ...response.json, results: response.json.results.length },
+      { pageNumber: 1, numberOfPages: 2, numberOfResults: 12, pageSize: 10, results: 10 },
+    )
   })
 
   it('the last page holds the remainder, and a page past the end is 200 with empty results', async () => {
@@ -133,7 +180,19 @@ describe('paging', () => {
   })
 
   it('Errors 400: out-of-range or non-integer page values are rejected', async () => {
-    for (const query of ['?pageNumber=0x10', '?pageSize=1e1', '?pageNumber=1.0', '?pageNumber=0', '?pageNumber=-1', '?pageNumber=2147483648', '?pageNumber=1.5', '?pageNumber=abc', '?pageSize=0', '?pageSize=501', '?pageSize=10.5']) {
+    for (const query of [
+      '?pageNumber=0x10',
+      '?pageSize=1e1',
+      '?pageNumber=1.0',
+      '?pageNumber=0',
+      '?pageNumber=-1',
+      '?pageNumber=2147483648',
+      '?pageNumber=1.5',
+      '?pageNumber=abc',
+      '?pageSize=0',
+      '?pageSize=501',
+      '?pageSize=10.5',
+    ]) {
       const response = await page(query)
       assert.equal(response.status, 400, query)
       assert.equal(response.json.type, '/problems/structural-validation')

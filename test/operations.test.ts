@@ -16,7 +16,9 @@ const run = promisify(execFile)
 
 describe('OpenAPI, health and metrics', () => {
   let t: TestService
-  before(async () => { t = await startTestService({ extraRoutes: registerProbeRoutes }) })
+  before(async () => {
+    t = await startTestService({ extraRoutes: registerProbeRoutes })
+  })
   after(() => t.close())
 
   it('serves a valid OpenAPI 3.1 description at /openapi.json', async () => {
@@ -29,15 +31,17 @@ describe('OpenAPI, health and metrics', () => {
 
   it('every operation declares its problem responses; protected ones their scope, 401 and 403', async () => {
     const spec = (await call(t.baseUrl, 'GET', '/openapi.json')).json
-    const operations = Object.entries(spec.paths as Record<string, Record<string, any>>)
-      .flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })))
+    const operations = Object.entries(spec.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+    )
     assert.ok(operations.length >= 6)
     for (const { path, method, operation } of operations) {
       assert.ok(operation.responses['500'], `${method} ${path} declares 500`)
     }
     const upload = spec.paths['/probe/records'].post
     assert.deepEqual(upload.security, [{ oauth2: ['vet:report'] }])
-    for (const status of ['400', '401', '403', '413', '415', '429']) assert.ok(upload.responses[status], `upload declares ${status}`)
+    for (const status of ['400', '401', '403', '413', '415', '429'])
+      assert.ok(upload.responses[status], `upload declares ${status}`)
     assert.ok(spec.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl)
     const token = spec.paths['/oauth2/token'].post
     assert.equal(token.security, undefined, 'the token endpoint needs no bearer token')
@@ -50,7 +54,9 @@ describe('OpenAPI, health and metrics', () => {
     for (const [path, methods] of Object.entries(spec.paths as Record<string, Record<string, any>>)) {
       for (const [method, operation] of Object.entries(methods)) {
         for (const [status, declared] of Object.entries(operation.responses as Record<string, any>)) {
-          const response = declared.$ref ? spec.components.responses[declared.$ref.replace('#/components/responses/', '')] : declared
+          const response = declared.$ref
+            ? spec.components.responses[declared.$ref.replace('#/components/responses/', '')]
+            : declared
           assert.ok(response, `${method} ${path} ${status}: ${declared.$ref} resolves`)
           if (!/^[45]/.test(status) || !response.content) continue
           assert.deepEqual(Object.keys(response.content), ['application/problem+json'], `${method} ${path} ${status}`)
@@ -95,12 +101,23 @@ describe('OpenAPI, health and metrics', () => {
 
 describe('configuration', () => {
   it('an invalid configuration stops start-up listing every problem', () => {
-    assert.throws(() => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', RATE_LIMIT_MAX: '-1', DATABASE_URL: 'mysql://x', AUTH_EXTERNAL_ISSUER: 'https://idp' }), (error: unknown) => {
-      assert.ok(error instanceof ConfigError)
-      const text = error.problems.join('\n')
-      for (const name of ['PORT', 'LOG_LEVEL', 'RATE_LIMIT_MAX', 'DATABASE_URL', 'AUTH_EXTERNAL_ISSUER']) assert.match(text, new RegExp(name))
-      return true
-    })
+    assert.throws(
+      () =>
+        loadConfig({
+          PORT: 'eighty',
+          LOG_LEVEL: 'loud',
+          RATE_LIMIT_MAX: '-1',
+          DATABASE_URL: 'mysql://x',
+          AUTH_EXTERNAL_ISSUER: 'https://idp',
+        }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError)
+        const text = error.problems.join('\n')
+        for (const name of ['PORT', 'LOG_LEVEL', 'RATE_LIMIT_MAX', 'DATABASE_URL', 'AUTH_EXTERNAL_ISSUER'])
+          assert.match(text, new RegExp(name))
+        return true
+      },
+    )
   })
 
   it('defaults: port 8080, embedded database in ./data, development mode', () => {
@@ -120,7 +137,10 @@ describe('production safety and the admin CLI', () => {
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'vetrs-ops-'))
     database = await createTestDatabase(dataDir)
-    production = { SERVICE_MODE: 'production', AUTH_SIGNING_KEY: await exportPKCS8((await generateKeyPair('ES256', { extractable: true })).privateKey) }
+    production = {
+      SERVICE_MODE: 'production',
+      AUTH_SIGNING_KEY: await exportPKCS8((await generateKeyPair('ES256', { extractable: true })).privateKey),
+    }
   })
   after(async () => {
     await database.drop()
@@ -130,7 +150,13 @@ describe('production safety and the admin CLI', () => {
   it('production mode creates no demo clients', async () => {
     const t = await startTestService({ database, env: production })
     try {
-      const response = await call(t.baseUrl, 'POST', '/oauth2/token', { body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-1', client_secret: 'demo-secret-1' }) })
+      const response = await call(t.baseUrl, 'POST', '/oauth2/token', {
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: 'demo-rto-1',
+          client_secret: 'demo-secret-1',
+        }),
+      })
       assert.equal(response.status, 401)
     } finally {
       await t.close()
@@ -139,7 +165,11 @@ describe('production safety and the admin CLI', () => {
 
   it('clients add prints a secret once that then obtains a token; list never shows secrets', async () => {
     const env = { ...process.env, ...database.env, LOG_LEVEL: 'silent' }
-    const added = await run(process.execPath, ['src/cli/main.ts', 'clients', 'add', 'sms-vendor-a', '--rto', '91234', '--scopes', 'vet:report,vet:read'], { env })
+    const added = await run(
+      process.execPath,
+      ['src/cli/main.ts', 'clients', 'add', 'sms-vendor-a', '--rto', '91234', '--scopes', 'vet:report,vet:read'],
+      { env },
+    )
     const secret = /client_secret: (\S+)/.exec(added.stdout)?.[1]
     assert.ok(secret)
     const listed = await run(process.execPath, ['src/cli/main.ts', 'clients', 'list'], { env })

@@ -7,7 +7,9 @@ import { PreparingClient, preparedAs } from '../src/platform/db/prepared-stateme
 import { onPostgres, startTestService } from './support/test-service.ts'
 
 describe('prepared statements', () => {
-  it('a marked statement is prepared once under its name on PostgreSQL, an unmarked one is not kept', { skip: onPostgres ? false : 'needs PostgreSQL (TEST_DATABASE=postgres)' }, async () => {
+  it('a marked statement is prepared once under its name on PostgreSQL, an unmarked one is not kept', {
+    skip: onPostgres ? false : 'needs PostgreSQL (TEST_DATABASE=postgres)',
+  }, async () => {
     const client = new PreparingClient({ connectionString: process.env.DATABASE_URL })
     await client.connect()
     try {
@@ -15,17 +17,24 @@ describe('prepared statements', () => {
       assert.equal((await client.query(marked, [1])).rows[0].n, 2)
       assert.equal((await client.query(marked, [41])).rows[0].n, 42, 'the prepared statement runs with new parameters')
       await client.query('SELECT $1::int AS unmarked', [1])
-      const kept: { rows: { name: string }[] } = await client.query('SELECT name FROM pg_prepared_statements ORDER BY name')
-      assert.deepEqual(kept.rows.map((row) => row.name), ['test_add_one'])
+      const kept: { rows: { name: string }[] } = await client.query(
+        'SELECT name FROM pg_prepared_statements ORDER BY name',
+      )
+      assert.deepEqual(
+        kept.rows.map((row) => row.name),
+        ['test_add_one'],
+      )
     } finally {
       await client.end()
     }
   })
 
-  it('the marker is only a comment to the database: the same statement runs through the service\'s database on either transport', async () => {
+  it("the marker is only a comment to the database: the same statement runs through the service's database on either transport", async () => {
     const t = await startTestService()
     try {
-      const result = await sql<{ n: number }>`${sql.raw(preparedAs('test_add_two'))} SELECT ${40}::int + 2 AS n`.execute(t.service.database.db)
+      const result = await sql<{
+        n: number
+      }>`${sql.raw(preparedAs('test_add_two'))} SELECT ${40}::int + 2 AS n`.execute(t.service.database.db)
       assert.equal(result.rows[0]!.n, 42)
     } finally {
       await t.close()

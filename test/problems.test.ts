@@ -16,7 +16,8 @@ describe('problem details and structural validation', () => {
 
   const post = (json: unknown) => call(t.baseUrl, 'POST', '/probe/records', { token, json })
   const stored = async () => (await call(t.baseUrl, 'GET', '/probe/records', { token })).json.numberOfResults as number
-  const paths = (response: { json: { errors?: { accessPath: string }[] } }) => (response.json.errors ?? []).map((e) => e.accessPath).sort()
+  const paths = (response: { json: { errors?: { accessPath: string }[] } }) =>
+    (response.json.errors ?? []).map((e) => e.accessPath).sort()
 
   it('a valid record is accepted (the baseline the other cases differ from)', async () => {
     const response = await post(validRecord({ recordUID: 'aaaaaaaa-0000-4000-8000-000000000001' }))
@@ -47,29 +48,54 @@ describe('problem details and structural validation', () => {
 
   it('Errors 400: malformed JSON is a problem, and nothing is stored', async () => {
     const before = await stored()
-    const response = await call(t.baseUrl, 'POST', '/probe/records', { token, body: '{"recordUID": ', headers: { 'content-type': 'application/json' } })
+    const response = await call(t.baseUrl, 'POST', '/probe/records', {
+      token,
+      body: '{"recordUID": ',
+      headers: { 'content-type': 'application/json' },
+    })
     assert.equal(response.status, 400)
     assert.equal(response.json.type, '/problems/malformed-json')
     assert.equal(await stored(), before)
   })
 
   it('a body that is not JSON is 415', async () => {
-    const response = await call(t.baseUrl, 'POST', '/probe/records', { token, body: 'recordUID=1', headers: { 'content-type': 'text/csv' } })
+    const response = await call(t.baseUrl, 'POST', '/probe/records', {
+      token,
+      body: 'recordUID=1',
+      headers: { 'content-type': 'text/csv' },
+    })
     assert.equal(response.status, 415)
     assert.equal(response.json.type, '/problems/unsupported-media-type')
   })
 
   it('Errors 400: every structural failure is listed, not only the first, with JSONPath-style access paths', async () => {
     const before = await stored()
-    const response = await post({ recordUID: 'not-a-uuid', studentStatus: 'Graduated', startDate: '2026-02-30', count: '5', locations: [{ deliveryLocationUID: 'x' }] })
+    const response = await post({
+      recordUID: 'not-a-uuid',
+      studentStatus: 'Graduated',
+      startDate: '2026-02-30',
+      count: '5',
+      locations: [{ deliveryLocationUID: 'x' }],
+    })
     assert.equal(response.status, 400)
     assert.equal(response.json.type, '/problems/structural-validation')
-    assert.deepEqual(paths(response), ['$.count', '$.locations[0].deliveryLocationUID', '$.name', '$.recordUID', '$.startDate', '$.studentStatus'])
+    assert.deepEqual(paths(response), [
+      '$.count',
+      '$.locations[0].deliveryLocationUID',
+      '$.name',
+      '$.recordUID',
+      '$.startDate',
+      '$.studentStatus',
+    ])
     assert.equal(await stored(), before)
   })
 
   it('Errors 400: an unknown property is rejected with its access path, never silently dropped', async () => {
-    const response = await post({ ...validRecord(), nickname: 'x', locations: [{ deliveryLocationUID: 'aaaaaaaa-0000-4000-8000-000000000009', colour: 'red' }] })
+    const response = await post({
+      ...validRecord(),
+      nickname: 'x',
+      locations: [{ deliveryLocationUID: 'aaaaaaaa-0000-4000-8000-000000000009', colour: 'red' }],
+    })
     assert.equal(response.status, 400)
     assert.deepEqual(paths(response), ['$.locations[0].colour', '$.nickname'])
     assert.ok(response.json.errors.every((e: { message: string }) => e.message === 'is not a known property'))
@@ -79,12 +105,18 @@ describe('problem details and structural validation', () => {
     for (const name of [' welding', 'welding ', ' welding ']) {
       const response = await post(validRecord({ name }))
       assert.equal(response.status, 400, JSON.stringify(name))
-      assert.deepEqual(response.json.errors, [{ accessPath: '$.name', message: 'must not have leading or trailing spaces' }])
+      assert.deepEqual(response.json.errors, [
+        { accessPath: '$.name', message: 'must not have leading or trailing spaces' },
+      ])
     }
   })
 
   it('spaces inside a string are accepted', async () => {
-    assert.equal((await post(validRecord({ recordUID: 'aaaaaaaa-0000-4000-8000-000000000002', name: 'Intro  to welding' }))).status, 201)
+    assert.equal(
+      (await post(validRecord({ recordUID: 'aaaaaaaa-0000-4000-8000-000000000002', name: 'Intro  to welding' })))
+        .status,
+      201,
+    )
   })
 
   it('Errors 400: tabs, line breaks and non-ASCII whitespace are rejected anywhere in a value', async () => {
@@ -96,7 +128,9 @@ describe('problem details and structural validation', () => {
   })
 
   it('string rules apply inside arrays and nested objects', async () => {
-    const response = await post(validRecord({ locations: [{ deliveryLocationUID: 'aaaaaaaa-0000-4000-8000-000000000009', note: 'x\ty' }] }))
+    const response = await post(
+      validRecord({ locations: [{ deliveryLocationUID: 'aaaaaaaa-0000-4000-8000-000000000009', note: 'x\ty' }] }),
+    )
     assert.equal(response.status, 400)
     assert.deepEqual(paths(response), ['$.locations[0].note'])
   })
@@ -108,7 +142,9 @@ describe('problem details and structural validation', () => {
   })
 
   it('enum values with leading or trailing spaces are trimmed and accepted', async () => {
-    const response = await post(validRecord({ recordUID: 'aaaaaaaa-0000-4000-8000-000000000003', studentStatus: ' Deferred ' as 'Deferred' }))
+    const response = await post(
+      validRecord({ recordUID: 'aaaaaaaa-0000-4000-8000-000000000003', studentStatus: ' Deferred ' as 'Deferred' }),
+    )
     assert.equal(response.status, 201)
     assert.equal(response.json.studentStatus, 'Deferred')
   })
@@ -124,15 +160,30 @@ describe('problem details and structural validation', () => {
       assert.equal(response.status, 400, startDate)
       assert.equal(response.json.errors[0].accessPath, '$.startDate')
     }
-    assert.equal((await post(validRecord({ recordUID: 'aaaaaaaa-0000-4000-8000-000000000004', startDate: '2028-02-29' }))).status, 201)
+    assert.equal(
+      (await post(validRecord({ recordUID: 'aaaaaaaa-0000-4000-8000-000000000004', startDate: '2028-02-29' }))).status,
+      201,
+    )
   })
 
   it('Errors 400: datetimes must be ISO 8601 in UTC', async () => {
-    for (const changedAt of ['2026-01-01T10:00:00+10:00', '2026-01-01 10:00:00Z', '2026-01-32T00:00:00Z', '2026-01-01T24:00:00Z']) {
+    for (const changedAt of [
+      '2026-01-01T10:00:00+10:00',
+      '2026-01-01 10:00:00Z',
+      '2026-01-32T00:00:00Z',
+      '2026-01-01T24:00:00Z',
+    ]) {
       const response = await post(validRecord({ changedAt }))
       assert.equal(response.status, 400, changedAt)
     }
-    assert.equal((await post(validRecord({ recordUID: 'aaaaaaaa-0000-4000-8000-000000000005', changedAt: '2026-01-01T10:00:00.123Z' }))).status, 201)
+    assert.equal(
+      (
+        await post(
+          validRecord({ recordUID: 'aaaaaaaa-0000-4000-8000-000000000005', changedAt: '2026-01-01T10:00:00.123Z' }),
+        )
+      ).status,
+      201,
+    )
   })
 
   it('Errors 400: identifiers must be UUID version 4', async () => {
@@ -161,12 +212,20 @@ describe('problem details and structural validation', () => {
 
   it('Errors 400: a body nested deeper than any resource is refused, not walked', async () => {
     const deep = '['.repeat(5000) + ']'.repeat(5000)
-    const response = await call(t.baseUrl, 'POST', '/probe/records', { token, body: deep, headers: { 'content-type': 'application/json' } })
+    const response = await call(t.baseUrl, 'POST', '/probe/records', {
+      token,
+      body: deep,
+      headers: { 'content-type': 'application/json' },
+    })
     assert.equal(response.status, 400)
   })
 
   it('Errors 400: a body that is not what its Content-Encoding says is an undecodable body', async () => {
-    const response = await call(t.baseUrl, 'POST', '/probe/records', { token, body: JSON.stringify(validRecord()), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } })
+    const response = await call(t.baseUrl, 'POST', '/probe/records', {
+      token,
+      body: JSON.stringify(validRecord()),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    })
     assert.equal(response.status, 400)
     assert.equal(response.json.type, '/problems/malformed-body')
   })
@@ -180,9 +239,13 @@ describe('problem details and structural validation', () => {
   })
 
   it('Errors 400: failures in the path, the query and the body come in one problem', async () => {
-    const response = await call(t.baseUrl, 'PUT', '/vet-provider/v1/XX/transaction-batch/abc/student/not-a-uuid', { token, json: { studentUID: 'x', extra: 1 } })
+    const response = await call(t.baseUrl, 'PUT', '/vet-provider/v1/XX/transaction-batch/abc/student/not-a-uuid', {
+      token,
+      json: { studentUID: 'x', extra: 1 },
+    })
     assert.equal(response.status, 400)
     const paths = response.json.errors.map((e: { accessPath: string }) => e.accessPath)
-    for (const expected of ['path.jurisdiction', 'path.studentUID', '$.studentUID', '$.extra']) assert.ok(paths.includes(expected), `${expected} in ${paths}`)
+    for (const expected of ['path.jurisdiction', 'path.studentUID', '$.studentUID', '$.extra'])
+      assert.ok(paths.includes(expected), `${expected} in ${paths}`)
   })
 })

@@ -20,12 +20,16 @@ async function eventually<T>(probe: () => Promise<T | undefined>, seconds = 30):
 
 describe('queue', () => {
   let t: TestService
-  before(async () => { t = await startTestService({ service: { workers: true } }) })
+  before(async () => {
+    t = await startTestService({ service: { workers: true } })
+  })
   after(() => t.close())
 
   it('a job enqueued in a committed transaction runs', async () => {
     const { db } = t.service.database
-    const jobId = await db.transaction().execute((tx) => t.service.queue.enqueue(tx, t.service.jobs.housekeeping, { retentionDays: 90 }))
+    const jobId = await db
+      .transaction()
+      .execute((tx) => t.service.queue.enqueue(tx, t.service.jobs.housekeeping, { retentionDays: 90 }))
     assert.ok(jobId)
     assert.ok(await eventually(() => findHousekeepingRun(db, jobId)), 'the job ran')
   })
@@ -33,30 +37,51 @@ describe('queue', () => {
   it('a job enqueued in a rolled-back transaction never runs', async () => {
     const { db } = t.service.database
     let jobId: string | null = null
-    await assert.rejects(db.transaction().execute(async (tx) => {
-      jobId = await t.service.queue.enqueue(tx, t.service.jobs.housekeeping, { retentionDays: 90 })
-      throw new Error('roll back')
-    }), /roll back/)
+    await assert.rejects(
+      db.transaction().execute(async (tx) => {
+        jobId = await t.service.queue.enqueue(tx, t.service.jobs.housekeeping, { retentionDays: 90 })
+        throw new Error('roll back')
+      }),
+      /roll back/,
+    )
     assert.ok(jobId, 'the job was enqueued inside the transaction')
     // A committed control job enqueued afterwards runs; by then the rolled-back one would have too.
-    const control = await db.transaction().execute((tx) => t.service.queue.enqueue(tx, t.service.jobs.housekeeping, { retentionDays: 90 }))
+    const control = await db
+      .transaction()
+      .execute((tx) => t.service.queue.enqueue(tx, t.service.jobs.housekeeping, { retentionDays: 90 }))
     assert.ok(await eventually(() => findHousekeepingRun(db, control!)), 'the control job ran')
     assert.equal(await findHousekeepingRun(db, jobId!), undefined)
-    const row = await db.selectFrom('pgboss.job' as never).select('id' as never).where('id' as never, '=', jobId as never).executeTakeFirst()
+    const row = await db
+      .selectFrom('pgboss.job' as never)
+      .select('id' as never)
+      .where('id' as never, '=', jobId as never)
+      .executeTakeFirst()
     assert.equal(row, undefined, 'no trace of the job in the queue table')
   })
 
   it('the housekeeping job removes token records expired beyond retention, and a redelivered job changes nothing twice', async () => {
     const { db } = t.service.database
     const old = new Date(Date.now() - 100 * 86_400_000)
-    await db.insertInto('token_issuance').values([
-      { token_id: 'old-1', client_id: 'demo-rto-1', rto_id: '90001', issued_at: old, expires_at: old },
-      { token_id: 'old-2', client_id: 'demo-rto-1', rto_id: '90001', issued_at: old, expires_at: old },
-      { token_id: 'fresh', client_id: 'demo-rto-1', rto_id: '90001', issued_at: new Date(), expires_at: new Date(Date.now() + 60_000) },
-    ]).execute()
+    await db
+      .insertInto('token_issuance')
+      .values([
+        { token_id: 'old-1', client_id: 'demo-rto-1', rto_id: '90001', issued_at: old, expires_at: old },
+        { token_id: 'old-2', client_id: 'demo-rto-1', rto_id: '90001', issued_at: old, expires_at: old },
+        {
+          token_id: 'fresh',
+          client_id: 'demo-rto-1',
+          rto_id: '90001',
+          issued_at: new Date(),
+          expires_at: new Date(Date.now() + 60_000),
+        },
+      ])
+      .execute()
     const job = { id: 'redelivered-job', name: 'housekeeping', data: { retentionDays: 90 } } as never
     await t.service.jobs.housekeeping.handle({ retentionDays: 90 }, job)
-    await db.insertInto('token_issuance').values({ token_id: 'old-3', client_id: 'demo-rto-1', rto_id: '90001', issued_at: old, expires_at: old }).execute()
+    await db
+      .insertInto('token_issuance')
+      .values({ token_id: 'old-3', client_id: 'demo-rto-1', rto_id: '90001', issued_at: old, expires_at: old })
+      .execute()
     await t.service.jobs.housekeeping.handle({ retentionDays: 90 }, job) // the same job again
     const run = await findHousekeepingRun(db, 'redelivered-job')
     assert.equal(run?.token_issuances_removed, 2)
@@ -72,14 +97,19 @@ describe('queue across a restart', () => {
     const database = await createTestDatabase(dataDir)
     try {
       const first = await startTestService({ database, service: { workers: false } })
-      const jobId = await first.service.database.db.transaction().execute((tx) => first.service.queue.enqueue(tx, first.service.jobs.housekeeping, { retentionDays: 90 }))
+      const jobId = await first.service.database.db
+        .transaction()
+        .execute((tx) => first.service.queue.enqueue(tx, first.service.jobs.housekeeping, { retentionDays: 90 }))
       assert.ok(jobId)
       assert.equal(await findHousekeepingRun(first.service.database.db, jobId), undefined)
       await first.close()
 
       const second = await startTestService({ database, service: { workers: true } })
       try {
-        assert.ok(await eventually(() => findHousekeepingRun(second.service.database.db, jobId)), 'the job ran after the restart')
+        assert.ok(
+          await eventually(() => findHousekeepingRun(second.service.database.db, jobId)),
+          'the job ran after the restart',
+        )
       } finally {
         await second.close()
       }

@@ -16,14 +16,17 @@ import { TcpProxy } from './support/tcp-proxy.ts'
 describe('rate limiting in one process', () => {
   let t: TestService
   before(async () => {
-    t = await startTestService({ env: { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60', REDIS_URL: '' }, extraRoutes: registerProbeRoutes })
+    t = await startTestService({
+      env: { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60', REDIS_URL: '' },
+      extraRoutes: registerProbeRoutes,
+    })
   })
   after(() => t.close())
 
   it('Errors 429: the sixth request of a client in the window is 429 problem details with Retry-After and RateLimit fields', async () => {
     const token = await t.token('demo-rto-1') // unauthenticated: counts against the address, not the client
     const statuses: number[] = []
-    let limited
+    let limited: Awaited<ReturnType<typeof call>> | undefined
     for (let i = 0; i < 6; i++) {
       const response = await call(t.baseUrl, 'GET', '/probe/records', { token })
       statuses.push(response.status)
@@ -45,14 +48,29 @@ describe('rate limiting in one process', () => {
     assert.match(response.headers.get('ratelimit') ?? '', /^limit=5, remaining=4, reset=\d+$/)
   })
 
-  it('nobody can spend a client\'s allowance by naming it: unauthenticated requests count against their address', async () => {
-    const victim = await startTestService({ env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '60' }, extraRoutes: registerProbeRoutes })
+  it("nobody can spend a client's allowance by naming it: unauthenticated requests count against their address", async () => {
+    const victim = await startTestService({
+      env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '60' },
+      extraRoutes: registerProbeRoutes,
+    })
     try {
       const token = await victim.token('demo-rto-2') // address: 1 of 3
       for (let i = 0; i < 3; i++) {
-        await call(victim.baseUrl, 'POST', '/oauth2/token', { body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-2', client_secret: 'guess' }) })
+        await call(victim.baseUrl, 'POST', '/oauth2/token', {
+          body: new URLSearchParams({
+            grant_type: 'client_credentials',
+            client_id: 'demo-rto-2',
+            client_secret: 'guess',
+          }),
+        })
       }
-      const tokenRequest = await call(victim.baseUrl, 'POST', '/oauth2/token', { body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-2', client_secret: 'guess' }) })
+      const tokenRequest = await call(victim.baseUrl, 'POST', '/oauth2/token', {
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: 'demo-rto-2',
+          client_secret: 'guess',
+        }),
+      })
       assert.equal(tokenRequest.status, 429, 'the guessing address is limited')
       assert.equal((await call(victim.baseUrl, 'GET', '/probe/records', { token })).status, 200, 'the client is not')
     } finally {
@@ -71,7 +89,9 @@ describe('rate limiting in one process', () => {
 
 describe('rate limiting shared across processes through Redis', () => {
   const redisUrl = process.env.REDIS_URL
-  it('two processes sharing Redis enforce one limit per client', { skip: redisUrl ? false : 'REDIS_URL is not set; CI sets it (.ci/run)' }, async () => {
+  it('two processes sharing Redis enforce one limit per client', {
+    skip: redisUrl ? false : 'REDIS_URL is not set; CI sets it (.ci/run)',
+  }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'vetrs-rl-'))
     const database = await createTestDatabase(dataDir)
     const namespace = `shared-${randomBytes(4).toString('hex')}`
@@ -80,13 +100,22 @@ describe('rate limiting shared across processes through Redis', () => {
     const a = await startTestService({ env: { ...env, REDIS_NAMESPACE: namespace } })
     const b = await startChildService({ ...env, ...database.env, REDIS_NAMESPACE: namespace })
     try {
-      const tokenFor = async (baseUrl: string) => (await call(baseUrl, 'POST', '/oauth2/token', {
-        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-1', client_secret: 'demo-secret-1' }),
-      })).json.access_token as string
+      const tokenFor = async (baseUrl: string) =>
+        (
+          await call(baseUrl, 'POST', '/oauth2/token', {
+            body: new URLSearchParams({
+              grant_type: 'client_credentials',
+              client_id: 'demo-rto-1',
+              client_secret: 'demo-secret-1',
+            }),
+          })
+        ).json.access_token as string
       const tokens = { [a.baseUrl]: await tokenFor(a.baseUrl), [b.baseUrl]: await tokenFor(b.baseUrl) } // each process signs its own
       const statuses = []
       for (const baseUrl of [a.baseUrl, b.baseUrl, a.baseUrl, b.baseUrl, a.baseUrl, b.baseUrl]) {
-        statuses.push((await call(baseUrl, 'GET', '/vet-provider/v1/NSW/transaction-batch', { token: tokens[baseUrl] })).status)
+        statuses.push(
+          (await call(baseUrl, 'GET', '/vet-provider/v1/NSW/transaction-batch', { token: tokens[baseUrl] })).status,
+        )
       }
       assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429])
     } finally {
@@ -103,8 +132,16 @@ describe('rate limiting while Redis is unreachable (issue 16, Outages)', () => {
   /** A logger that keeps what this service says about Redis. */
   function recordingLogger() {
     const messages: string[] = []
-    const stream = new Writable({ write(chunk, _encoding, done) { messages.push(JSON.parse(String(chunk)).msg); done() } })
-    return { logger: pino({ level: 'info' }, stream), about: () => messages.filter((message) => /redis/i.test(message)) }
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        messages.push(JSON.parse(String(chunk)).msg)
+        done()
+      },
+    })
+    return {
+      logger: pino({ level: 'info' }, stream),
+      about: () => messages.filter((message) => /redis/i.test(message)),
+    }
   }
   /** Six requests, one more than the limit allows: their statuses and the slowest answer. */
   async function burst(baseUrl: string, token: string) {
@@ -123,28 +160,50 @@ describe('rate limiting while Redis is unreachable (issue 16, Outages)', () => {
     await nothing.stop()
     const { logger, about } = recordingLogger()
     const started = performance.now()
-    const t = await startTestService({ env: { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60', REDIS_URL: `redis://127.0.0.1:${nothing.port}` }, service: { logger }, extraRoutes: registerProbeRoutes })
+    const t = await startTestService({
+      env: { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60', REDIS_URL: `redis://127.0.0.1:${nothing.port}` },
+      service: { logger },
+      extraRoutes: registerProbeRoutes,
+    })
     try {
       assert.ok(performance.now() - started < 10_000, 'start-up does not wait long for a dead Redis')
       const token = await t.token('demo-rto-1') // the token endpoint is limited too, and passes
       const first = await burst(t.baseUrl, token)
       await new Promise((resolve) => setTimeout(resolve, 1500)) // several reconnection attempts fail meanwhile
       const second = await burst(t.baseUrl, token)
-      assert.deepEqual([...first.statuses, ...second.statuses], Array(12).fill(200), 'over the limit of 5, and all let through')
-      assert.ok(Math.max(first.slowestMs, second.slowestMs) < 1000, `slowest answer ${Math.round(Math.max(first.slowestMs, second.slowestMs))} ms`)
+      assert.deepEqual(
+        [...first.statuses, ...second.statuses],
+        Array(12).fill(200),
+        'over the limit of 5, and all let through',
+      )
+      assert.ok(
+        Math.max(first.slowestMs, second.slowestMs) < 1000,
+        `slowest answer ${Math.round(Math.max(first.slowestMs, second.slowestMs))} ms`,
+      )
       assert.deepEqual(about(), ['Redis unreachable: rate limiting lets every request through until it is back'])
     } finally {
       await t.close()
     }
   })
 
-  it('Redis lost and back: requests pass while it is away, limiting works again when it returns, each change logged once', { skip: redisUrl ? false : 'REDIS_URL is not set; CI sets it (.ci/run)', timeout: 60_000 }, async () => {
+  it('Redis lost and back: requests pass while it is away, limiting works again when it returns, each change logged once', {
+    skip: redisUrl ? false : 'REDIS_URL is not set; CI sets it (.ci/run)',
+    timeout: 60_000,
+  }, async () => {
     const proxy = await new TcpProxy(Number(new URL(redisUrl!).port || 6379)).start()
     const { logger, about } = recordingLogger()
-    const t = await startTestService({ env: { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60', REDIS_URL: proxy.urlThrough(redisUrl!) }, service: { logger }, extraRoutes: registerProbeRoutes })
+    const t = await startTestService({
+      env: { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60', REDIS_URL: proxy.urlThrough(redisUrl!) },
+      service: { logger },
+      extraRoutes: registerProbeRoutes,
+    })
     try {
       const token = await t.token('demo-rto-1')
-      assert.deepEqual((await burst(t.baseUrl, token)).statuses, [200, 200, 200, 200, 200, 429], 'limited through Redis')
+      assert.deepEqual(
+        (await burst(t.baseUrl, token)).statuses,
+        [200, 200, 200, 200, 200, 429],
+        'limited through Redis',
+      )
 
       await proxy.stop()
       const during = await burst(t.baseUrl, token)
@@ -160,7 +219,10 @@ describe('rate limiting while Redis is unreachable (issue 16, Outages)', () => {
         await new Promise((resolve) => setTimeout(resolve, 100))
       }
       assert.equal(status, 429, 'the counter kept in Redis limits the client again')
-      assert.deepEqual(about(), ['Redis unreachable: rate limiting lets every request through until it is back', 'Redis reachable again: rate limiting resumes'])
+      assert.deepEqual(about(), [
+        'Redis unreachable: rate limiting lets every request through until it is back',
+        'Redis reachable again: rate limiting resumes',
+      ])
     } finally {
       await t.close()
       await proxy.stop()

@@ -30,18 +30,28 @@ const exampleOf = (resourceType: ResourceType): Json => {
 }
 
 const ajv = createAjv(false)
-const validators = new Map<ResourceType, ValidateFunction>(resourceDefinitions.map((d) => [d.resourceType, ajv.compile(d.schema)]))
+const validators = new Map<ResourceType, ValidateFunction>(
+  resourceDefinitions.map((d) => [d.resourceType, ajv.compile(d.schema)]),
+)
 const definitionOf = (resourceType: ResourceType) => resourceDefinitions.find((d) => d.resourceType === resourceType)!
 
 /** Validates a body; failures read "instancePath keyword", and "instancePath required:property" for a missing one. */
 function failures(resourceType: ResourceType, body: unknown): string[] {
   const validate = validators.get(resourceType)!
-  return validate(body) ? [] : (validate.errors ?? []).map((e) =>
-    e.keyword === 'required' ? `${e.instancePath} required:${String(e.params.missingProperty)}` : `${e.instancePath} ${e.keyword}`)
+  return validate(body)
+    ? []
+    : (validate.errors ?? []).map((e) =>
+        e.keyword === 'required'
+          ? `${e.instancePath} required:${String(e.params.missingProperty)}`
+          : `${e.instancePath} ${e.keyword}`,
+      )
 }
 const assertValid = (resourceType: ResourceType, body: unknown) => assert.deepEqual(failures(resourceType, body), [])
 const assertInvalid = (resourceType: ResourceType, body: unknown, expected: string) =>
-  assert.ok(failures(resourceType, body).includes(expected), `expected "${expected}" in ${JSON.stringify(failures(resourceType, body))}`)
+  assert.ok(
+    failures(resourceType, body).includes(expected),
+    `expected "${expected}" in ${JSON.stringify(failures(resourceType, body))}`,
+  )
 
 const USI_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ'
 /** Luhn mod 32 over the USI alphabet: the check character makes the weighted sum a multiple of 32. */
@@ -59,28 +69,40 @@ function hasValidUsiCheckCharacter(usi: string): boolean {
 /** Values at a reference path such as `locations[].deliveryLocationUID`. */
 function valuesAt(record: Json, field: string): unknown[] {
   const [head, ...rest] = field.split('.')
-  if (head!.endsWith('[]')) return ((record[head!.slice(0, -2)] ?? []) as Json[]).flatMap((item) => valuesAt(item, rest.join('.')))
-  return rest.length > 0 ? valuesAt(record[head!] ?? {}, rest.join('.')) : record[head!] === undefined ? [] : [record[head!]]
+  if (head!.endsWith('[]'))
+    return ((record[head!.slice(0, -2)] ?? []) as Json[]).flatMap((item) => valuesAt(item, rest.join('.')))
+  return rest.length > 0
+    ? valuesAt(record[head!] ?? {}, rest.join('.'))
+    : record[head!] === undefined
+      ? []
+      : [record[head!]]
 }
 
 describe('resource definitions', () => {
   it('eight resources, each with its spec segment and its UID field as path parameter', () => {
-    assert.deepEqual(resourceDefinitions.map((d) => [d.segment, d.resourceType, d.uidField]), [
-      ['student', 'Student', 'studentUID'],
-      ['deliverylocation', 'DeliveryLocation', 'deliveryLocationUID'],
-      ['program', 'Program', 'programUID'],
-      ['programoffering', 'ProgramOffering', 'programOfferingUID'],
-      ['programenrolment', 'ProgramEnrolment', 'programEnrolmentUID'],
-      ['subject', 'Subject', 'subjectUID'],
-      ['subjectoffering', 'SubjectOffering', 'subjectOfferingUID'],
-      ['subjectenrolment', 'SubjectEnrolment', 'subjectEnrolmentUID'],
-    ])
+    assert.deepEqual(
+      resourceDefinitions.map((d) => [d.segment, d.resourceType, d.uidField]),
+      [
+        ['student', 'Student', 'studentUID'],
+        ['deliverylocation', 'DeliveryLocation', 'deliveryLocationUID'],
+        ['program', 'Program', 'programUID'],
+        ['programoffering', 'ProgramOffering', 'programOfferingUID'],
+        ['programenrolment', 'ProgramEnrolment', 'programEnrolmentUID'],
+        ['subject', 'Subject', 'subjectUID'],
+        ['subjectoffering', 'SubjectOffering', 'subjectOfferingUID'],
+        ['subjectenrolment', 'SubjectEnrolment', 'subjectEnrolmentUID'],
+      ],
+    )
   })
 
   it('every reference field names a UID field of the resource it references', () => {
     for (const [resourceType, fields] of Object.entries(referenceFields)) {
       for (const { field, references } of fields) {
-        assert.equal(field.split('.').at(-1)!.replace('[]', ''), definitionOf(references).uidField, `${resourceType}.${field}`)
+        assert.equal(
+          field.split('.').at(-1)!.replace('[]', ''),
+          definitionOf(references).uidField,
+          `${resourceType}.${field}`,
+        )
       }
     }
   })
@@ -88,7 +110,9 @@ describe('resource definitions', () => {
 
 describe('minimal unit record (examples/minimal-unit-record)', () => {
   it('has one file per resource of the subject and program paths, and nothing else', () => {
-    const jsonFiles = readdirSync(exampleDir).filter((name) => name.endsWith('.json')).sort()
+    const jsonFiles = readdirSync(exampleDir)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
     assert.deepEqual(jsonFiles, Object.keys(exampleFiles).sort())
   })
 
@@ -111,7 +135,8 @@ describe('minimal unit record (examples/minimal-unit-record)', () => {
     }
     for (const [file, resourceType] of Object.entries(exampleFiles)) {
       for (const { field, references } of referenceFields[resourceType]) {
-        for (const value of valuesAt(readExample(file), field)) assert.equal(uids.get(value as string), references, `${file}: ${field} ${value}`)
+        for (const value of valuesAt(readExample(file), field))
+          assert.equal(uids.get(value as string), references, `${file}: ${field} ${value}`)
       }
     }
   })
@@ -168,14 +193,26 @@ for (const { resourceType, uidField } of resourceDefinitions) {
       assertInvalid(resourceType, { ...exampleOf(resourceType), isVoided: true }, ' required:voidedReason')
       assertValid(resourceType, { ...exampleOf(resourceType), isVoided: true, voidedReason: 'remove_duplicate_record' })
       assertValid(resourceType, { ...exampleOf(resourceType), isVoided: false })
-      assertInvalid(resourceType, { ...exampleOf(resourceType), isVoided: true, voidedReason: 'duplicate' }, '/voidedReason enum')
+      assertInvalid(
+        resourceType,
+        { ...exampleOf(resourceType), isVoided: true, voidedReason: 'duplicate' },
+        '/voidedReason enum',
+      )
     })
 
     it('changeTrackingIdentifier is an opaque string of 1 to 255 characters', () => {
       assertValid(resourceType, { ...exampleOf(resourceType), changeTrackingIdentifier: '2026-10-05T09:00:00Z/v7 #a' })
       assertValid(resourceType, { ...exampleOf(resourceType), changeTrackingIdentifier: 'x'.repeat(255) })
-      assertInvalid(resourceType, { ...exampleOf(resourceType), changeTrackingIdentifier: '' }, '/changeTrackingIdentifier minLength')
-      assertInvalid(resourceType, { ...exampleOf(resourceType), changeTrackingIdentifier: 'x'.repeat(256) }, '/changeTrackingIdentifier maxLength')
+      assertInvalid(
+        resourceType,
+        { ...exampleOf(resourceType), changeTrackingIdentifier: '' },
+        '/changeTrackingIdentifier minLength',
+      )
+      assertInvalid(
+        resourceType,
+        { ...exampleOf(resourceType), changeTrackingIdentifier: 'x'.repeat(256) },
+        '/changeTrackingIdentifier maxLength',
+      )
     })
   })
 }
@@ -194,16 +231,50 @@ for (const resourceType of ['ProgramEnrolment', 'SubjectEnrolment'] as const) {
         { studentStatus: 'Cancelled', studentActivityDate: '2026-10-20', studentStatusReason: 'Formal_withdrawal' },
       ]
       assertValid(resourceType, { ...exampleOf(resourceType), lifecycle: history })
-      assertInvalid(resourceType, { ...exampleOf(resourceType), lifecycle: [{ studentStatus: 'Commenced' }] }, '/lifecycle/0 required:studentActivityDate')
-      assertInvalid(resourceType, { ...exampleOf(resourceType), lifecycle: [{ studentStatus: 'Started', studentActivityDate: '2026-10-05' }] }, '/lifecycle/0/studentStatus enum')
-      assertInvalid(resourceType, { ...exampleOf(resourceType), lifecycle: [{ studentStatus: 'Cancelled', studentActivityDate: '2026-10-05', studentStatusReason: 'Dropped_out' }] }, '/lifecycle/0/studentStatusReason enum')
-      assertInvalid(resourceType, { ...exampleOf(resourceType), lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: '2026-02-30' }] }, '/lifecycle/0/studentActivityDate format')
+      assertInvalid(
+        resourceType,
+        { ...exampleOf(resourceType), lifecycle: [{ studentStatus: 'Commenced' }] },
+        '/lifecycle/0 required:studentActivityDate',
+      )
+      assertInvalid(
+        resourceType,
+        { ...exampleOf(resourceType), lifecycle: [{ studentStatus: 'Started', studentActivityDate: '2026-10-05' }] },
+        '/lifecycle/0/studentStatus enum',
+      )
+      assertInvalid(
+        resourceType,
+        {
+          ...exampleOf(resourceType),
+          lifecycle: [
+            { studentStatus: 'Cancelled', studentActivityDate: '2026-10-05', studentStatusReason: 'Dropped_out' },
+          ],
+        },
+        '/lifecycle/0/studentStatusReason enum',
+      )
+      assertInvalid(
+        resourceType,
+        { ...exampleOf(resourceType), lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: '2026-02-30' }] },
+        '/lifecycle/0/studentActivityDate format',
+      )
     })
 
     it('thirdPartyServiceProviders: participantInvolvementType is required in every provider', () => {
-      assertInvalid(resourceType, { ...exampleOf(resourceType), thirdPartyServiceProviders: [{ organisationName: 'Harbour Training Partners' }] }, '/thirdPartyServiceProviders/0 required:participantInvolvementType')
-      assertValid(resourceType, { ...exampleOf(resourceType), thirdPartyServiceProviders: [{ participantInvolvementType: 'Training_delivery', organisationName: 'Harbour Training Partners' }] })
-      assertInvalid(resourceType, { ...exampleOf(resourceType), thirdPartyServiceProviders: [] }, '/thirdPartyServiceProviders minItems')
+      assertInvalid(
+        resourceType,
+        { ...exampleOf(resourceType), thirdPartyServiceProviders: [{ organisationName: 'Harbour Training Partners' }] },
+        '/thirdPartyServiceProviders/0 required:participantInvolvementType',
+      )
+      assertValid(resourceType, {
+        ...exampleOf(resourceType),
+        thirdPartyServiceProviders: [
+          { participantInvolvementType: 'Training_delivery', organisationName: 'Harbour Training Partners' },
+        ],
+      })
+      assertInvalid(
+        resourceType,
+        { ...exampleOf(resourceType), thirdPartyServiceProviders: [] },
+        '/thirdPartyServiceProviders minItems',
+      )
     })
   })
 }
@@ -211,36 +282,75 @@ for (const resourceType of ['ProgramEnrolment', 'SubjectEnrolment'] as const) {
 describe('field rules', () => {
   it('SubjectEnrolment: locations must hold at least one item, each referencing a delivery location by UID', () => {
     assertInvalid('SubjectEnrolment', { ...exampleOf('SubjectEnrolment'), locations: [] }, '/locations minItems')
-    assertInvalid('SubjectEnrolment', { ...exampleOf('SubjectEnrolment'), locations: [{ hoursAtLocation: 5 }] }, '/locations/0 required:deliveryLocationUID')
+    assertInvalid(
+      'SubjectEnrolment',
+      { ...exampleOf('SubjectEnrolment'), locations: [{ hoursAtLocation: 5 }] },
+      '/locations/0 required:deliveryLocationUID',
+    )
   })
 
   it('Student: a USI is 10 characters from the USI alphabet, or INTOFF', () => {
     assertValid('Student', { ...exampleOf('Student'), uniqueStudentIdentifier: 'INTOFF' })
-    assertInvalid('Student', { ...exampleOf('Student'), uniqueStudentIdentifier: '7KQ3NHV8R0' }, '/uniqueStudentIdentifier pattern')
-    assertInvalid('Student', { ...exampleOf('Student'), uniqueStudentIdentifier: '7KQ3NHV8R' }, '/uniqueStudentIdentifier pattern')
+    assertInvalid(
+      'Student',
+      { ...exampleOf('Student'), uniqueStudentIdentifier: '7KQ3NHV8R0' },
+      '/uniqueStudentIdentifier pattern',
+    )
+    assertInvalid(
+      'Student',
+      { ...exampleOf('Student'), uniqueStudentIdentifier: '7KQ3NHV8R' },
+      '/uniqueStudentIdentifier pattern',
+    )
   })
 
   it('Student: postcodes are 4 digits or OSPC; No_value is accepted where the list has it', () => {
     const student = exampleOf('Student')
-    assertValid('Student', { ...student, permanentAddress: { ...student.permanentAddress, postcode: 'OSPC', state: 'Overseas', country: '1201' } })
-    assertValid('Student', { ...student, indigenousStatus: 'No_value', permanentAddress: { ...student.permanentAddress, state: 'No_value' } })
-    assertInvalid('Student', { ...student, permanentAddress: { ...student.permanentAddress, postcode: '215' } }, '/permanentAddress/postcode pattern')
+    assertValid('Student', {
+      ...student,
+      permanentAddress: { ...student.permanentAddress, postcode: 'OSPC', state: 'Overseas', country: '1201' },
+    })
+    assertValid('Student', {
+      ...student,
+      indigenousStatus: 'No_value',
+      permanentAddress: { ...student.permanentAddress, state: 'No_value' },
+    })
+    assertInvalid(
+      'Student',
+      { ...student, permanentAddress: { ...student.permanentAddress, postcode: '215' } },
+      '/permanentAddress/postcode pattern',
+    )
     assertInvalid('Student', { ...student, surveyAvailability: 'No_value' }, '/surveyAvailability enum')
   })
 
   it('Student: emailAddressPrimary must be an email address', () => {
-    assertInvalid('Student', { ...exampleOf('Student'), emailAddressPrimary: 'mai.nguyen' }, '/emailAddressPrimary format')
+    assertInvalid(
+      'Student',
+      { ...exampleOf('Student'), emailAddressPrimary: 'mai.nguyen' },
+      '/emailAddressPrimary format',
+    )
   })
 
   it('DeliveryLocation: the state of a location must be known (no No_value)', () => {
     const location = exampleOf('DeliveryLocation')
-    assertInvalid('DeliveryLocation', { ...location, address: { ...location.address, state: 'No_value' } }, '/address/state enum')
+    assertInvalid(
+      'DeliveryLocation',
+      { ...location, address: { ...location.address, state: 'No_value' } },
+      '/address/state enum',
+    )
   })
 
   it('Program and Subject: fields of education are 4-digit and 6-digit ASCED codes, occupation a 6-digit ANZSCO code', () => {
-    assertInvalid('Program', { ...exampleOf('Program'), programFieldOfEducation: '080301' }, '/programFieldOfEducation pattern')
+    assertInvalid(
+      'Program',
+      { ...exampleOf('Program'), programFieldOfEducation: '080301' },
+      '/programFieldOfEducation pattern',
+    )
     assertInvalid('Program', { ...exampleOf('Program'), occupationCode: '5111' }, '/occupationCode pattern')
-    assertInvalid('Subject', { ...exampleOf('Subject'), subjectFieldOfEducation: '0803' }, '/subjectFieldOfEducation pattern')
+    assertInvalid(
+      'Subject',
+      { ...exampleOf('Subject'), subjectFieldOfEducation: '0803' },
+      '/subjectFieldOfEducation pattern',
+    )
   })
 
   it('numbers are not coerced from strings: nominalHours "50" fails', () => {

@@ -11,14 +11,24 @@ import { Writable } from 'node:stream'
 import { promisify } from 'node:util'
 import { sql } from 'kysely'
 import pino from 'pino'
-import { SignJWT, exportJWK, exportPKCS8, generateKeyPair, importJWK, jwtVerify, type CryptoKey, type JWTPayload } from 'jose'
+import {
+  SignJWT,
+  exportJWK,
+  exportPKCS8,
+  generateKeyPair,
+  importJWK,
+  jwtVerify,
+  type CryptoKey,
+  type JWTPayload,
+} from 'jose'
 import { ConfigError, loadConfig } from '../src/config/config.ts'
 import { call, onPostgres, startTestService, type TestService } from './support/test-service.ts'
 import { registerProbeRoutes } from './support/probe-routes.ts'
 import * as clients from '../src/platform/auth/clients.service.ts'
 import { errorSummary, redactUrl } from '../src/platform/observability/log-redaction.ts'
 
-const addClient = (t: TestService, clientId: string) => clients.addClient(t.service.database.db, { clientId, rto: '90009', scopes: ['vet:read'] })
+const addClient = (t: TestService, clientId: string) =>
+  clients.addClient(t.service.database.db, { clientId, rto: '90009', scopes: ['vet:read'] })
 
 /** A fresh P-256 key as PKCS#8 PEM, for AUTH_SIGNING_KEY. */
 async function newSigningKey(): Promise<{ pem: string; privateKey: CryptoKey }> {
@@ -30,7 +40,9 @@ const run = promisify(execFile)
 
 describe('the signing key: production requires one from the environment', () => {
   let directory: string
-  before(async () => { directory = await mkdtemp(join(tmpdir(), 'vetrs-key-')) })
+  before(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'vetrs-key-'))
+  })
   after(() => rm(directory, { recursive: true, force: true }))
 
   const configProblems = (env: Record<string, string>): string => {
@@ -44,12 +56,24 @@ describe('the signing key: production requires one from the environment', () => 
   }
 
   it('production without AUTH_SIGNING_KEY or AUTH_SIGNING_KEY_FILE is a configuration error', () => {
-    assert.match(configProblems({ SERVICE_MODE: 'production' }), /SERVICE_MODE=production needs AUTH_SIGNING_KEY or AUTH_SIGNING_KEY_FILE/)
+    assert.match(
+      configProblems({ SERVICE_MODE: 'production' }),
+      /SERVICE_MODE=production needs AUTH_SIGNING_KEY or AUTH_SIGNING_KEY_FILE/,
+    )
   })
 
   it('npm start in production without a key exits with status 2 and names the setting, before opening a database', async () => {
-    const env = { PATH: process.env.PATH ?? '', SERVICE_MODE: 'production', DATA_DIR: 'memory://', DATABASE_URL: '', PORT: '0' }
-    const outcome = await run(process.execPath, ['src/main.ts'], { env, timeout: 30_000 }).then(() => ({ code: 0, stdout: '', stderr: '' }), (error: { code: number; stdout: string; stderr: string }) => error)
+    const env = {
+      PATH: process.env.PATH ?? '',
+      SERVICE_MODE: 'production',
+      DATA_DIR: 'memory://',
+      DATABASE_URL: '',
+      PORT: '0',
+    }
+    const outcome = await run(process.execPath, ['src/main.ts'], { env, timeout: 30_000 }).then(
+      () => ({ code: 0, stdout: '', stderr: '' }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    )
     assert.equal(outcome.code, 2)
     // Start-up failures are one structured log line (docs/decisions.md, "Start-up failures").
     assert.match(`${outcome.stdout}${outcome.stderr}`, /AUTH_SIGNING_KEY/)
@@ -64,13 +88,19 @@ describe('the signing key: production requires one from the environment', () => 
     const file = join(directory, 'signing-key.pem')
     await writeFile(file, pem)
     assert.equal(loadConfig({ SERVICE_MODE: 'production', AUTH_SIGNING_KEY_FILE: file }).auth.signingKeyPem, pem)
-    assert.match(configProblems({ SERVICE_MODE: 'production', AUTH_SIGNING_KEY_FILE: join(directory, 'absent.pem') }), /AUTH_SIGNING_KEY_FILE: cannot read .*ENOENT/)
+    assert.match(
+      configProblems({ SERVICE_MODE: 'production', AUTH_SIGNING_KEY_FILE: join(directory, 'absent.pem') }),
+      /AUTH_SIGNING_KEY_FILE: cannot read .*ENOENT/,
+    )
     assert.match(configProblems({ AUTH_SIGNING_KEY: pem, AUTH_SIGNING_KEY_FILE: file }), /set one of them, not both/)
     const p384 = await exportPKCS8((await generateKeyPair('ES384', { extractable: true })).privateKey)
     const wrongCurve = configProblems({ SERVICE_MODE: 'production', AUTH_SIGNING_KEY: p384 })
     assert.match(wrongCurve, /AUTH_SIGNING_KEY: not a PKCS#8 PEM of an EC P-256 private key/)
     assert.ok(!wrongCurve.includes(p384.split('\n')[1]!), 'the key is not quoted')
-    assert.match(configProblems({ SERVICE_MODE: 'production', AUTH_SIGNING_KEY: 'not a key' }), /AUTH_SIGNING_KEY: not a PKCS#8 PEM/)
+    assert.match(
+      configProblems({ SERVICE_MODE: 'production', AUTH_SIGNING_KEY: 'not a key' }),
+      /AUTH_SIGNING_KEY: not a PKCS#8 PEM/,
+    )
   })
 
   it('a production service signs with the key of AUTH_SIGNING_KEY_FILE and keeps no key in the database', async () => {
@@ -108,7 +138,10 @@ describe('token verification accepts only tokens shaped like the ones the servic
   before(async () => {
     const key = await newSigningKey()
     privateKey = key.privateKey
-    t = await startTestService({ env: { AUTH_SIGNING_KEY: key.pem, AUTH_TOKEN_TTL_SECONDS: '600' }, extraRoutes: registerProbeRoutes })
+    t = await startTestService({
+      env: { AUTH_SIGNING_KEY: key.pem, AUTH_TOKEN_TTL_SECONDS: '600' },
+      extraRoutes: registerProbeRoutes,
+    })
   })
   after(() => t.close())
 
@@ -119,8 +152,13 @@ describe('token verification accepts only tokens shaped like the ones the servic
     if (options.typ !== null) header.typ = options.typ ?? 'at+jwt'
     const claims: JWTPayload = { client_id: 'demo-rto-1', rto: '90001', scope: 'vet:read' }
     if (options.iat !== null) claims.iat = options.iat ?? now()
-    return new SignJWT(claims).setProtectedHeader(header).setIssuer(t.service.config.auth.issuer).setAudience(t.service.config.auth.audience)
-      .setSubject('demo-rto-1').setExpirationTime(options.exp ?? now() + 600).sign(privateKey)
+    return new SignJWT(claims)
+      .setProtectedHeader(header)
+      .setIssuer(t.service.config.auth.issuer)
+      .setAudience(t.service.config.auth.audience)
+      .setSubject('demo-rto-1')
+      .setExpirationTime(options.exp ?? now() + 600)
+      .sign(privateKey)
   }
   const statusWith = async (token: string) => (await call(t.baseUrl, 'GET', '/probe/records', { token })).status
 
@@ -160,13 +198,17 @@ describe('token verification accepts only tokens shaped like the ones the servic
 
 describe('the bearer scheme', () => {
   let t: TestService
-  before(async () => { t = await startTestService({ extraRoutes: registerProbeRoutes }) })
+  before(async () => {
+    t = await startTestService({ extraRoutes: registerProbeRoutes })
+  })
   after(() => t.close())
 
   it('the Bearer scheme is case-insensitive (RFC 7235): bearer and BEARER are accepted', async () => {
     const token = await t.token()
     for (const scheme of ['bearer', 'BEARER', 'Bearer', 'bEaReR']) {
-      const response = await call(t.baseUrl, 'GET', '/probe/records', { headers: { authorization: `${scheme} ${token}` } })
+      const response = await call(t.baseUrl, 'GET', '/probe/records', {
+        headers: { authorization: `${scheme} ${token}` },
+      })
       assert.equal(response.status, 200, scheme)
     }
     const other = await call(t.baseUrl, 'GET', '/probe/records', { headers: { authorization: `Bearers ${token}` } })
@@ -177,17 +219,30 @@ describe('the bearer scheme', () => {
 /** A pino logger writing JSON lines to memory, for assertions on what was logged. */
 function capturingLogger() {
   const lines: string[] = []
-  const stream = new Writable({ write(chunk, _encoding, done) { lines.push(String(chunk)); done() } })
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk))
+      done()
+    },
+  })
   return {
     logger: pino({ level: 'info' }, stream),
     text: () => lines.join(''),
-    entries: () => lines.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>),
+    entries: () =>
+      lines
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, any>),
   }
 }
 
 describe('logs never carry credentials sent in a query string, nor database client internals', () => {
   it('redactUrl replaces credential parameters, in any case and encoding, and leaves the rest as sent', () => {
-    assert.equal(redactUrl('/a/b?pageSize=5&access_token=eyJ.x.y&pageNumber=2'), '/a/b?pageSize=5&access_token=[REDACTED]&pageNumber=2')
+    assert.equal(
+      redactUrl('/a/b?pageSize=5&access_token=eyJ.x.y&pageNumber=2'),
+      '/a/b?pageSize=5&access_token=[REDACTED]&pageNumber=2',
+    )
     assert.equal(redactUrl('/t?Client_Secret=s3cr3t&client_id=demo'), '/t?Client_Secret=[REDACTED]&client_id=demo')
     assert.equal(redactUrl('/t?access%5Ftoken=abc'), '/t?access%5Ftoken=[REDACTED]')
     assert.equal(redactUrl('/t?token'), '/t?token=[REDACTED]')
@@ -201,9 +256,18 @@ describe('logs never carry credentials sent in a query string, nor database clie
       const token = await t.token()
       const response = await call(t.baseUrl, 'GET', `/probe/records?pageSize=5&access_token=${token}`)
       assert.equal(response.status, 401)
-      const secretInQuery = await call(t.baseUrl, 'POST', '/oauth2/token?client_secret=demo-secret-1', { body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-1', client_secret: 'demo-secret-1' }) })
+      const secretInQuery = await call(t.baseUrl, 'POST', '/oauth2/token?client_secret=demo-secret-1', {
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: 'demo-rto-1',
+          client_secret: 'demo-secret-1',
+        }),
+      })
       assert.equal(secretInQuery.status, 200)
-      const urls = capture.entries().filter((entry) => entry.msg === 'incoming request').map((entry) => entry.req.url as string)
+      const urls = capture
+        .entries()
+        .filter((entry) => entry.msg === 'incoming request')
+        .map((entry) => entry.req.url as string)
       assert.ok(urls.includes('/probe/records?pageSize=5&access_token=[REDACTED]'), urls.join(', '))
       assert.ok(urls.includes('/oauth2/token?client_secret=[REDACTED]'), urls.join(', '))
       assert.ok(!capture.text().includes(token), 'the token appears nowhere in the log')
@@ -214,26 +278,41 @@ describe('logs never carry credentials sent in a query string, nor database clie
   })
 
   it('errorSummary keeps only name, message and code of an error that carries a database client', () => {
-    const error = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01', client: { user: 'postgres', host: 'db', secretKey: 12345 } })
-    assert.deepEqual(errorSummary(error), { name: 'Error', message: 'terminating connection due to administrator command', code: '57P01' })
+    const error = Object.assign(new Error('terminating connection due to administrator command'), {
+      code: '57P01',
+      client: { user: 'postgres', host: 'db', secretKey: 12345 },
+    })
+    assert.deepEqual(errorSummary(error), {
+      name: 'Error',
+      message: 'terminating connection due to administrator command',
+      code: '57P01',
+    })
   })
 
-  it('PostgreSQL: a queue error from a terminated connection is logged without the pg client (user, host, secret key)', { skip: !onPostgres && 'pg-boss connections exist only on PostgreSQL' }, async () => {
+  it('PostgreSQL: a queue error from a terminated connection is logged without the pg client (user, host, secret key)', {
+    skip: !onPostgres && 'pg-boss connections exist only on PostgreSQL',
+  }, async () => {
     const capture = capturingLogger()
     const t = await startTestService({ service: { logger: capture.logger, workers: true } })
     try {
       const queueErrors = () => capture.entries().filter((entry) => entry.msg === 'queue error')
       const deadline = Date.now() + 20_000
       while (queueErrors().length === 0 && Date.now() < deadline) {
-        await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'pgboss' AND pid <> pg_backend_pid()`.execute(t.service.database.db)
+        await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'pgboss' AND pid <> pg_backend_pid()`.execute(
+          t.service.database.db,
+        )
         await new Promise((resolve) => setTimeout(resolve, 500))
       }
       const [first] = queueErrors()
       assert.ok(first, 'terminating pg-boss connections produced a queue error')
       // pino's err serializer adds type and an empty stack to a plain object; nothing else may appear.
-      assert.deepEqual(Object.keys(first.err).filter((key) => !['name', 'message', 'code', 'type', 'stack'].includes(key)), [])
+      assert.deepEqual(
+        Object.keys(first.err).filter((key) => !['name', 'message', 'code', 'type', 'stack'].includes(key)),
+        [],
+      )
       assert.equal(typeof first.err.message, 'string')
-      for (const line of queueErrors()) assert.doesNotMatch(JSON.stringify(line), /secretKey|processID|"user"|connectionParameters|"client"/)
+      for (const line of queueErrors())
+        assert.doesNotMatch(JSON.stringify(line), /secretKey|processID|"user"|connectionParameters|"client"/)
     } finally {
       await t.close()
     }
@@ -246,7 +325,9 @@ describe('security headers', () => {
     t = await startTestService({
       extraRoutes: (app, db) => {
         registerProbeRoutes(app, db)
-        app.get('/probe/cacheable', { config: { public: true } }, async (_request, reply) => reply.header('Cache-Control', 'public, max-age=60').send({ cacheable: true }))
+        app.get('/probe/cacheable', { config: { public: true } }, async (_request, reply) =>
+          reply.header('Cache-Control', 'public, max-age=60').send({ cacheable: true }),
+        )
       },
     })
   })
@@ -261,9 +342,18 @@ describe('security headers', () => {
       await call(t.baseUrl, 'GET', '/no/such/route'), // 404
       await call(t.baseUrl, 'GET', '/openapi.json'),
       await call(t.baseUrl, 'GET', '/docs'),
-      await call(t.baseUrl, 'POST', '/oauth2/token', { body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-rto-1', client_secret: 'demo-secret-1' }) }),
+      await call(t.baseUrl, 'POST', '/oauth2/token', {
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: 'demo-rto-1',
+          client_secret: 'demo-secret-1',
+        }),
+      }),
     ]
-    assert.deepEqual(responses.map((r) => r.status), [200, 200, 401, 404, 200, 200, 200])
+    assert.deepEqual(
+      responses.map((r) => r.status),
+      [200, 200, 401, 404, 200, 200, 200],
+    )
     for (const response of responses) {
       assert.equal(response.headers.get('x-content-type-options'), 'nosniff')
       assert.equal(response.headers.get('x-frame-options'), 'DENY')
@@ -272,7 +362,11 @@ describe('security headers', () => {
 
   it('API responses carry Cache-Control: no-store (personal data, tokens, refusals); a route that sets caching itself keeps it', async () => {
     const token = await t.token()
-    for (const response of [await call(t.baseUrl, 'GET', '/probe/records', { token }), await call(t.baseUrl, 'GET', '/probe/records'), await call(t.baseUrl, 'GET', '/health/ready')]) {
+    for (const response of [
+      await call(t.baseUrl, 'GET', '/probe/records', { token }),
+      await call(t.baseUrl, 'GET', '/probe/records'),
+      await call(t.baseUrl, 'GET', '/health/ready'),
+    ]) {
       assert.equal(response.headers.get('cache-control'), 'no-store')
     }
     assert.equal((await call(t.baseUrl, 'GET', '/probe/cacheable')).headers.get('cache-control'), 'public, max-age=60')
@@ -307,16 +401,24 @@ describe('security headers', () => {
       assert.equal(response.status, 200, asset)
     }
     const initializer = await fetch(`${t.baseUrl}/docs/static/swagger-initializer.js`)
-    assert.match(await initializer.text(), /resolveUrl\('\.\/json'\)/, 'the page reads the description from /docs/json, same origin')
+    assert.match(
+      await initializer.text(),
+      /resolveUrl\('\.\/json'\)/,
+      'the page reads the description from /docs/json, same origin',
+    )
     const description = await call(t.baseUrl, 'GET', '/docs/json')
     assert.equal(description.json.openapi, '3.1.0')
   })
 
   it('a request that is not valid HTTP is answered with nosniff and no-store too', async () => {
     const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(new URL(t.baseUrl).port), '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'))
+      const socket = connect(Number(new URL(t.baseUrl).port), '127.0.0.1', () =>
+        socket.write('NOT HTTP AT ALL\r\n\r\n'),
+      )
       let received = ''
-      socket.on('data', (chunk) => { received += String(chunk) })
+      socket.on('data', (chunk) => {
+        received += String(chunk)
+      })
       socket.on('end', () => resolve(received))
       socket.on('error', reject)
     })
@@ -327,24 +429,34 @@ describe('security headers', () => {
 })
 
 describe('/metrics requires METRICS_TOKEN in production', () => {
-  const metricsToken = 'm'.repeat(16) + 'A1b2C3d4E5f6G7h8'
+  const metricsToken = `${'m'.repeat(16)}A1b2C3d4E5f6G7h8`
   let production: TestService
   let productionWithoutToken: TestService
   before(async () => {
-    production = await startTestService({ env: { SERVICE_MODE: 'production', AUTH_SIGNING_KEY: (await newSigningKey()).pem, METRICS_TOKEN: metricsToken } })
-    productionWithoutToken = await startTestService({ env: { SERVICE_MODE: 'production', AUTH_SIGNING_KEY: (await newSigningKey()).pem } })
+    production = await startTestService({
+      env: { SERVICE_MODE: 'production', AUTH_SIGNING_KEY: (await newSigningKey()).pem, METRICS_TOKEN: metricsToken },
+    })
+    productionWithoutToken = await startTestService({
+      env: { SERVICE_MODE: 'production', AUTH_SIGNING_KEY: (await newSigningKey()).pem },
+    })
   })
   after(async () => {
     await production.close()
     await productionWithoutToken.close()
   })
 
-  const metrics = (t: TestService, authorization?: string) => call(t.baseUrl, 'GET', '/metrics', authorization ? { headers: { authorization } } : {})
+  const metrics = (t: TestService, authorization?: string) =>
+    call(t.baseUrl, 'GET', '/metrics', authorization ? { headers: { authorization } } : {})
 
   it('production: without the token, with a wrong one, or with an OAuth access token, /metrics is 401', async () => {
     const { secret } = await addClient(production, 'metrics-reader')
     const accessToken = await production.token('metrics-reader', secret)
-    for (const authorization of [undefined, `Bearer ${metricsToken}x`, `Bearer ${accessToken}`, `Basic ${Buffer.from(`x:${metricsToken}`).toString('base64')}`]) {
+    for (const authorization of [
+      undefined,
+      `Bearer ${metricsToken}x`,
+      `Bearer ${accessToken}`,
+      `Basic ${Buffer.from(`x:${metricsToken}`).toString('base64')}`,
+    ]) {
       const response = await metrics(production, authorization)
       assert.equal(response.status, 401, authorization)
       assert.equal(response.headers.get('www-authenticate'), 'Bearer')
@@ -371,7 +483,13 @@ describe('/metrics requires METRICS_TOKEN in production', () => {
   })
 
   it('METRICS_TOKEN shorter than 32 characters, or with characters a bearer token cannot carry, is a configuration error', () => {
-    assert.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), (error: unknown) => error instanceof ConfigError && /METRICS_TOKEN/.test(error.message))
-    assert.throws(() => loadConfig({ METRICS_TOKEN: `${metricsToken} with spaces` }), (error: unknown) => error instanceof ConfigError && /METRICS_TOKEN/.test(error.message))
+    assert.throws(
+      () => loadConfig({ METRICS_TOKEN: 'short' }),
+      (error: unknown) => error instanceof ConfigError && /METRICS_TOKEN/.test(error.message),
+    )
+    assert.throws(
+      () => loadConfig({ METRICS_TOKEN: `${metricsToken} with spaces` }),
+      (error: unknown) => error instanceof ConfigError && /METRICS_TOKEN/.test(error.message),
+    )
   })
 })

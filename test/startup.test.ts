@@ -12,19 +12,33 @@ import pg from 'pg'
 import { createTestDatabase, onPostgres, type TestDatabase } from './support/test-service.ts'
 import { freePort, startChildService } from './support/child-service.ts'
 
-interface Outcome { code: number | null; stdout: string; stderr: string }
+interface Outcome {
+  code: number | null
+  stdout: string
+  stderr: string
+}
 
 /** Runs `node src/start.mjs <args>` (the npm scripts' way) to its end. */
 function run(args: string[], env: Record<string, string> = {}, node = process.execPath): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(node, ['src/start.mjs', ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(node, ['src/start.mjs', ...args], {
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
-    child.stdout.on('data', (chunk) => { stdout += chunk })
-    child.stderr.on('data', (chunk) => { stderr += chunk })
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk
+    })
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk
+    })
     const timer = setTimeout(() => child.kill('SIGKILL'), 90_000)
     child.once('error', reject)
-    child.once('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }) })
+    child.once('close', (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    })
   })
 }
 
@@ -46,15 +60,24 @@ function oneLogLine(outcome: Outcome): Record<string, any> {
 
 describe('Node.js version', () => {
   const systemNode = '/usr/bin/node'
-  const systemVersion = existsSync(systemNode) ? spawnSync(systemNode, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim() : ''
+  const systemVersion = existsSync(systemNode)
+    ? spawnSync(systemNode, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim()
+    : ''
   const tooOld = /^(1\d|20|21)\.|^22\.(\d|1[0-7])\./.test(systemVersion)
 
-  it('on a Node.js too old for TypeScript, npm start says which version is needed and how to get it, without a stack', { skip: tooOld ? false : `no Node.js older than 22.18 at ${systemNode} (found ${systemVersion || 'none'})` }, async () => {
+  it('on a Node.js too old for TypeScript, npm start says which version is needed and how to get it, without a stack', {
+    skip: tooOld ? false : `no Node.js older than 22.18 at ${systemNode} (found ${systemVersion || 'none'})`,
+  }, async () => {
     const engines = JSON.parse(await readFile('package.json', 'utf8')).engines.node as string
     const outcome = await run(['src/main.ts'], {}, systemNode)
     assert.equal(outcome.code, 1)
     assert.equal(outcome.stdout, '')
-    assert.match(outcome.stderr, new RegExp(`needs Node\\.js ${engines.replace('>=', '').replace('.', '\\.')} or later \\(24 LTS recommended\\); this is Node\\.js ${systemVersion.replaceAll('.', '\\.')}`))
+    assert.match(
+      outcome.stderr,
+      new RegExp(
+        `needs Node\\.js ${engines.replace('>=', '').replace('.', '\\.')} or later \\(24 LTS recommended\\); this is Node\\.js ${systemVersion.replaceAll('.', '\\.')}`,
+      ),
+    )
     assert.match(outcome.stderr, /npm i -g --prefix ~\/\.node24 node@24/)
     assert.match(outcome.stderr, /nvm install 24/)
     assert.doesNotMatch(outcome.stderr, /ERR_UNKNOWN_FILE_EXTENSION/)
@@ -77,25 +100,61 @@ describe('Node.js version', () => {
 
 describe('configuration errors', () => {
   it('a value outside a choice is refused naming the allowed values, as one log line, exit 2', async () => {
-    const outcome = await run(['src/main.ts'], { LOG_LEVEL: 'loud', SERVICE_MODE: 'prod', PORT: '0', DATA_DIR: 'memory://', DATABASE_URL: '' })
+    const outcome = await run(['src/main.ts'], {
+      LOG_LEVEL: 'loud',
+      SERVICE_MODE: 'prod',
+      PORT: '0',
+      DATA_DIR: 'memory://',
+      DATABASE_URL: '',
+    })
     assert.equal(outcome.code, 2)
     const entry = oneLogLine(outcome)
     assert.equal(entry.problem, 'invalid-configuration')
-    assert.ok(entry.problems.includes('LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'), entry.problems.join('\n'))
-    assert.ok(entry.problems.includes('SERVICE_MODE: must be one of development, production (got "prod")'), entry.problems.join('\n'))
+    assert.ok(
+      entry.problems.includes('LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'),
+      entry.problems.join('\n'),
+    )
+    assert.ok(
+      entry.problems.includes('SERVICE_MODE: must be one of development, production (got "prod")'),
+      entry.problems.join('\n'),
+    )
     assertNoStack(outcome)
   })
 })
 
 describe('a bad DATABASE_URL at start', () => {
   const badUrls: { name: string; url: () => string; problem: string; says: RegExp; postgresOnly?: boolean }[] = [
-    { name: 'an unreachable server', url: () => 'postgres://u:secretpw@127.0.0.1:1/x', problem: 'database-unreachable', says: /127\.0\.0\.1:1 refused the connection/ },
-    { name: 'an unparsable URL', url: () => 'postgres://u:secretpw@127.0.0.1:notaport/x', problem: 'invalid-configuration', says: /DATABASE_URL: is not a valid URL/ },
-    { name: 'a database that does not exist', url: () => withPath(process.env.DATABASE_URL!, '/vetrs_no_such_database', 'secretpw'), problem: 'database-not-found', says: /database vetrs_no_such_database does not exist/, postgresOnly: true },
-    { name: 'a user the server refuses', url: () => withUser(process.env.DATABASE_URL!, 'vetrs_no_such_user', 'secretpw'), problem: 'database-authentication-failed', says: /refused user vetrs_no_such_user/, postgresOnly: true },
+    {
+      name: 'an unreachable server',
+      url: () => 'postgres://u:secretpw@127.0.0.1:1/x',
+      problem: 'database-unreachable',
+      says: /127\.0\.0\.1:1 refused the connection/,
+    },
+    {
+      name: 'an unparsable URL',
+      url: () => 'postgres://u:secretpw@127.0.0.1:notaport/x',
+      problem: 'invalid-configuration',
+      says: /DATABASE_URL: is not a valid URL/,
+    },
+    {
+      name: 'a database that does not exist',
+      url: () => withPath(process.env.DATABASE_URL!, '/vetrs_no_such_database', 'secretpw'),
+      problem: 'database-not-found',
+      says: /database vetrs_no_such_database does not exist/,
+      postgresOnly: true,
+    },
+    {
+      name: 'a user the server refuses',
+      url: () => withUser(process.env.DATABASE_URL!, 'vetrs_no_such_user', 'secretpw'),
+      problem: 'database-authentication-failed',
+      says: /refused user vetrs_no_such_user/,
+      postgresOnly: true,
+    },
   ]
   for (const bad of badUrls) {
-    it(`${bad.name}: npm start logs one line naming the problem without the password, and exits non-zero`, { skip: bad.postgresOnly && !onPostgres ? 'needs the PostgreSQL server (TEST_DATABASE=postgres)' : false }, async () => {
+    it(`${bad.name}: npm start logs one line naming the problem without the password, and exits non-zero`, {
+      skip: bad.postgresOnly && !onPostgres ? 'needs the PostgreSQL server (TEST_DATABASE=postgres)' : false,
+    }, async () => {
       const outcome = await run(['src/main.ts'], { DATABASE_URL: bad.url(), PORT: '0' })
       assert.ok(outcome.code !== 0 && outcome.code !== null, `exit code ${outcome.code}`)
       const entry = oneLogLine(outcome)
@@ -146,7 +205,9 @@ describe('a port already in use', () => {
   let dataDir: string
   before(async () => {
     port = await freePort()
-    occupant = await new Promise<Server>((resolve) => { const server = createServer().listen(port, '127.0.0.1', () => resolve(server)) })
+    occupant = await new Promise<Server>((resolve) => {
+      const server = createServer().listen(port, '127.0.0.1', () => resolve(server))
+    })
     dataDir = join(await mkdtemp(join(tmpdir(), 'vetrs-port-')), 'data')
     database = await createTestDatabase(dataDir)
   })
@@ -191,7 +252,7 @@ describe('npm run migrate', () => {
   it('on a fresh database lists the migrations it applied; run again, says the schema is up to date', async () => {
     const first = await run(['src/cli/main.ts', 'migrate'], database.env)
     assert.equal(first.code, 0, first.stderr)
-    assert.match(first.stdout, /^applied \d+ migrations:\n  0001_foundation\n  0002_transaction_batches\n/)
+    assert.match(first.stdout, /^applied \d+ migrations:\n {2}0001_foundation\n {2}0002_transaction_batches\n/)
     assert.doesNotMatch(first.stdout, /up to date/)
     const second = await run(['src/cli/main.ts', 'migrate'], database.env)
     assert.equal(second.code, 0, second.stderr)
@@ -199,9 +260,13 @@ describe('npm run migrate', () => {
   })
 })
 
-describe('one process per embedded data directory', { skip: onPostgres ? 'the embedded database only (PGlite half)' : false }, () => {
+describe('one process per embedded data directory', {
+  skip: onPostgres ? 'the embedded database only (PGlite half)' : false,
+}, () => {
   let dataDir: string
-  before(async () => { dataDir = await mkdtemp(join(tmpdir(), 'vetrs-lock-')) })
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'vetrs-lock-'))
+  })
   after(() => rm(dataDir, { recursive: true, force: true }))
   const embedded = () => ({ DATA_DIR: dataDir, DATABASE_URL: '' })
   const lockHolder = async () => JSON.parse(await readFile(join(dataDir, 'vetrs.lock'), 'utf8')).pid as number
@@ -243,9 +308,13 @@ describe('one process per embedded data directory', { skip: onPostgres ? 'the em
   })
 })
 
-describe('several processes on one PostgreSQL database', { skip: onPostgres ? false : 'needs PostgreSQL (TEST_DATABASE=postgres)' }, () => {
+describe('several processes on one PostgreSQL database', {
+  skip: onPostgres ? false : 'needs PostgreSQL (TEST_DATABASE=postgres)',
+}, () => {
   let database: TestDatabase
-  before(async () => { database = await createTestDatabase() })
+  before(async () => {
+    database = await createTestDatabase()
+  })
   after(() => database.drop())
 
   it('two API processes on the same DATABASE_URL both become ready (no lock there)', async () => {

@@ -20,9 +20,20 @@ describe('submit and the held dataset', () => {
   })
   after(() => t.close())
 
-  const versions = (type: string, uid: string) => t.service.database.db.selectFrom('held_record')
-    .select(['submission_seq', 'is_current', 'state_in_submission', 'change_tracking_identifier', 'transaction_batch_token'])
-    .where('resource_type', '=', type).where('resource_uid', '=', uid).orderBy('submission_seq').execute()
+  const versions = (type: string, uid: string) =>
+    t.service.database.db
+      .selectFrom('held_record')
+      .select([
+        'submission_seq',
+        'is_current',
+        'state_in_submission',
+        'change_tracking_identifier',
+        'transaction_batch_token',
+      ])
+      .where('resource_type', '=', type)
+      .where('resource_uid', '=', uid)
+      .orderBy('submission_seq')
+      .execute()
 
   it('Standard workflow 1 and 2: the minimal unit record validates with no blocking result and submits (200 Submitted); every record is then In submission', async () => {
     const uploads = await minimalUnitRecord()
@@ -43,10 +54,13 @@ describe('submit and the held dataset', () => {
       assert.equal(state.jurisdiction, 'NSW')
     }
     const enrolment = uploads.find((u) => u.segment === 'programenrolment')!.body
-    assert.equal((await r.heldState('programenrolment', String(enrolment.programEnrolmentUID))).studentActivityDate, '2026-10-05')
+    assert.equal(
+      (await r.heldState('programenrolment', String(enrolment.programEnrolmentUID))).studentActivityDate,
+      '2026-10-05',
+    )
   })
 
-  it('stateInSubmission is Not found in submission for a UID never submitted, and for another RTO\'s record', async () => {
+  it("stateInSubmission is Not found in submission for a UID never submitted, and for another RTO's record", async () => {
     const w = await world()
     assert.equal((await r.heldState('student', w.student.studentUID)).stateInSubmission, 'Not found in submission')
     await r.submitted(allOf(w))
@@ -59,7 +73,13 @@ describe('submit and the held dataset', () => {
     await r.submitted(allOf(w))
     await r.submitted([{ segment: 'student', body: { ...w.student, changeTrackingIdentifier: 'student-v2' } }])
     const held = await versions('Student', w.student.studentUID)
-    assert.deepEqual(held.map((v) => [v.is_current, v.change_tracking_identifier]), [[false, w.student.changeTrackingIdentifier], [true, 'student-v2']])
+    assert.deepEqual(
+      held.map((v) => [v.is_current, v.change_tracking_identifier]),
+      [
+        [false, w.student.changeTrackingIdentifier],
+        [true, 'student-v2'],
+      ],
+    )
     assert.ok(BigInt(held[1]!.submission_seq) > BigInt(held[0]!.submission_seq))
     const state = await r.heldState('student', w.student.studentUID)
     assert.deepEqual([state.changeTrackingIdentifier, state.numberOfVersions], ['student-v2', 2])
@@ -69,17 +89,43 @@ describe('submit and the held dataset', () => {
     const w = await world()
     // One subject enrolment at the location, and offerings that do not name it, as in the spec's example.
     const subjectOffering = { ...w.subjectOffering, deliveryLocationUID: undefined }
-    await r.submitted([...uploadsOf(w, 'student', 'location', 'subject'), { segment: 'subjectoffering', body: subjectOffering }, ...uploadsOf(w, 'subjectEnrolment')])
+    await r.submitted([
+      ...uploadsOf(w, 'student', 'location', 'subject'),
+      { segment: 'subjectoffering', body: subjectOffering },
+      ...uploadsOf(w, 'subjectEnrolment'),
+    ])
     // 1. Confirm the record is held.
-    assert.equal((await r.heldState('deliverylocation', w.location.deliveryLocationUID)).stateInSubmission, 'In submission')
+    assert.equal(
+      (await r.heldState('deliverylocation', w.location.deliveryLocationUID)).stateInSubmission,
+      'In submission',
+    )
     // 2. A batch re-uploading the location with isVoided true and a voidedReason.
-    const batch = await r.batchWith([{ segment: 'deliverylocation', body: voided(w.location, 'remove_duplicate_record') }])
+    const batch = await r.batchWith([
+      { segment: 'deliverylocation', body: voided(w.location, 'remove_duplicate_record') },
+    ])
     const first = await r.validate(batch)
     assert.equal(first.status.hasBlockingValidationFailures, true)
-    assert.deepEqual(first.results.map((x) => [x.errorNumber, x.resourceType, x.resourceUID, x.dataSource, x.relatedValidationResultCount, x.validationMessageLevel]), [
-      ['BRTS02180', 'DeliveryLocation', w.location.deliveryLocationUID, 'Transaction_batch', 2, 'Error'],
-      ['BRTS02180', 'SubjectEnrolment', w.subjectEnrolment.subjectEnrolmentUID, 'Previously_submitted_data', 2, 'Error'],
-    ])
+    assert.deepEqual(
+      first.results.map((x) => [
+        x.errorNumber,
+        x.resourceType,
+        x.resourceUID,
+        x.dataSource,
+        x.relatedValidationResultCount,
+        x.validationMessageLevel,
+      ]),
+      [
+        ['BRTS02180', 'DeliveryLocation', w.location.deliveryLocationUID, 'Transaction_batch', 2, 'Error'],
+        [
+          'BRTS02180',
+          'SubjectEnrolment',
+          w.subjectEnrolment.subjectEnrolmentUID,
+          'Previously_submitted_data',
+          2,
+          'Error',
+        ],
+      ],
+    )
     assert.equal(first.results[0]!.validationGroupingId, first.results[1]!.validationGroupingId)
     assert.equal(first.results[1]!.changeTrackingIdentifier, w.subjectEnrolment.changeTrackingIdentifier)
     assert.deepEqual(first.results[1]!.accessPath, ['$.locations[0].deliveryLocationUID'])
@@ -87,16 +133,30 @@ describe('submit and the held dataset', () => {
     // 3. Include the dependent, voided as an orphan; validate again; submit.
     await r.upload(batch, [{ segment: 'subjectenrolment', body: voided(w.subjectEnrolment, 'remove_orphaned_record') }])
     const second = await r.validate(batch)
-    assert.deepEqual(second.results.filter((x) => x.validationMessageLevel === 'Error'), [])
+    assert.deepEqual(
+      second.results.filter((x) => x.validationMessageLevel === 'Error'),
+      [],
+    )
     const submitted = await r.submit(batch)
     assert.equal(submitted.status, 200, submitted.text)
     // 4. Confirm: voided in submission, history kept.
     const location = await r.heldState('deliverylocation', w.location.deliveryLocationUID)
-    assert.deepEqual([location.stateInSubmission, location.voidedReason, location.numberOfVersions], ['Voided in submission', 'remove_duplicate_record', 2])
-    assert.equal((await r.heldState('subjectenrolment', w.subjectEnrolment.subjectEnrolmentUID)).stateInSubmission, 'Voided in submission')
-    assert.deepEqual((await versions('DeliveryLocation', w.location.deliveryLocationUID)).map((v) => v.state_in_submission), ['In submission', 'Voided in submission'])
+    assert.deepEqual(
+      [location.stateInSubmission, location.voidedReason, location.numberOfVersions],
+      ['Voided in submission', 'remove_duplicate_record', 2],
+    )
+    assert.equal(
+      (await r.heldState('subjectenrolment', w.subjectEnrolment.subjectEnrolmentUID)).stateInSubmission,
+      'Voided in submission',
+    )
+    assert.deepEqual(
+      (await versions('DeliveryLocation', w.location.deliveryLocationUID)).map((v) => v.state_in_submission),
+      ['In submission', 'Voided in submission'],
+    )
     // A record voided is not held any more: voiding it again is blocking (BRTS02200).
-    const again = await r.batchWith([{ segment: 'deliverylocation', body: voided(w.location, 'remove_duplicate_record') }])
+    const again = await r.batchWith([
+      { segment: 'deliverylocation', body: voided(w.location, 'remove_duplicate_record') },
+    ])
     assert.ok((await r.validate(again)).results.some((x) => x.errorNumber === 'BRTS02200'))
   })
 
@@ -105,19 +165,38 @@ describe('submit and the held dataset', () => {
     await r.submitted(allOf(w))
     const batch = await r.batchWith([{ segment: 'deliverylocation', body: voided(w.location) }])
     const { results } = await r.validate(batch)
-    assert.deepEqual(results.map((x) => x.errorNumber), ['BRTS02180', 'BRTS02180', 'BRTS02180', 'BRTS02180', 'BRTS02180'])
+    assert.deepEqual(
+      results.map((x) => x.errorNumber),
+      ['BRTS02180', 'BRTS02180', 'BRTS02180', 'BRTS02180', 'BRTS02180'],
+    )
     assert.equal(new Set(results.map((x) => x.validationGroupingId)).size, 1)
-    assert.deepEqual(results.filter((x) => x.resourceType === 'DeliveryLocation').map((x) => x.resourceUID), [w.location.deliveryLocationUID], 'the location is listed once')
-    assert.deepEqual(results.slice(1).map((x) => x.resourceType).sort(), ['ProgramOffering', 'SubjectEnrolment', 'SubjectEnrolment', 'SubjectOffering'])
+    assert.deepEqual(
+      results.filter((x) => x.resourceType === 'DeliveryLocation').map((x) => x.resourceUID),
+      [w.location.deliveryLocationUID],
+      'the location is listed once',
+    )
+    assert.deepEqual(
+      results
+        .slice(1)
+        .map((x) => x.resourceType)
+        .sort(),
+      ['ProgramOffering', 'SubjectEnrolment', 'SubjectEnrolment', 'SubjectOffering'],
+    )
   })
 
   it('voidedReason remove_orphaned_record (Standard workflow 3): a record voided after the record it references was voided is an orphan too, and remove_duplicate_record is blocking (BRTS02210, the voided record Previously_submitted_data)', async () => {
     const w = await world()
     await r.submitted(allOf(w))
     // An SMS prepares a void of the enrolment from its old copy, still pointing at the first offering.
-    const stale = await r.batchWith([{ segment: 'subjectenrolment', body: voided(w.subjectEnrolment, 'remove_duplicate_record') }])
+    const stale = await r.batchWith([
+      { segment: 'subjectenrolment', body: voided(w.subjectEnrolment, 'remove_duplicate_record') },
+    ])
     // Meanwhile the enrolments move to a new offering and the first offering is voided, and submitted.
-    const moved = { ...w.subjectOffering, subjectOfferingUID: randomUUID(), subjectOfferingIdentifier: 'BSBCRT411-26T4B' }
+    const moved = {
+      ...w.subjectOffering,
+      subjectOfferingUID: randomUUID(),
+      subjectOfferingIdentifier: 'BSBCRT411-26T4B',
+    }
     const at = { subjectOfferingUID: moved.subjectOfferingUID }
     await r.submitted([
       { segment: 'subjectoffering', body: moved },
@@ -128,14 +207,25 @@ describe('submit and the held dataset', () => {
     const { status, results } = await r.validate(stale)
     assert.equal(status.hasBlockingValidationFailures, true)
     const own = results.filter((x) => x.errorNumber === 'BRTS02210')
-    assert.deepEqual(own.map((x) => [x.resourceType, x.resourceUID, x.dataSource, x.accessPath]), [
-      ['SubjectEnrolment', w.subjectEnrolment.subjectEnrolmentUID, 'Transaction_batch', ['$.voidedReason', '$.subjectOfferingUID']],
-      ['SubjectOffering', w.subjectOffering.subjectOfferingUID, 'Previously_submitted_data', ['$.isVoided']],
-    ])
+    assert.deepEqual(
+      own.map((x) => [x.resourceType, x.resourceUID, x.dataSource, x.accessPath]),
+      [
+        [
+          'SubjectEnrolment',
+          w.subjectEnrolment.subjectEnrolmentUID,
+          'Transaction_batch',
+          ['$.voidedReason', '$.subjectOfferingUID'],
+        ],
+        ['SubjectOffering', w.subjectOffering.subjectOfferingUID, 'Previously_submitted_data', ['$.isVoided']],
+      ],
+    )
     assert.match(own[0]!.message, /already voided in submission/)
     // Voided as an orphan instead, it passes this rule.
     await r.upload(stale, [{ segment: 'subjectenrolment', body: voided(w.subjectEnrolment, 'remove_orphaned_record') }])
-    assert.deepEqual((await r.validate(stale)).results.filter((x) => x.errorNumber === 'BRTS02210'), [])
+    assert.deepEqual(
+      (await r.validate(stale)).results.filter((x) => x.errorNumber === 'BRTS02210'),
+      [],
+    )
   })
 
   it('two batches of one RTO submitted concurrently that touch the same UIDs both succeed in a serial order; the later submission wins', async () => {
@@ -145,7 +235,10 @@ describe('submit and the held dataset', () => {
     for (const version of ['a', 'b']) {
       const batch = await r.batchWith([
         { segment: 'student', body: { ...w.student, changeTrackingIdentifier: `student-${version}` } },
-        { segment: 'subjectenrolment', body: { ...w.subjectEnrolment, changeTrackingIdentifier: `enrolment-${version}` } },
+        {
+          segment: 'subjectenrolment',
+          body: { ...w.subjectEnrolment, changeTrackingIdentifier: `enrolment-${version}` },
+        },
       ])
       await r.validate(batch)
       batches.push(batch)
@@ -155,7 +248,10 @@ describe('submit and the held dataset', () => {
     const later = a!.json.submittedAt > b!.json.submittedAt ? 'a' : 'b'
     const student = await versions('Student', w.student.studentUID)
     assert.equal(student.length, 3)
-    assert.deepEqual(student.map((v) => v.is_current), [false, false, true])
+    assert.deepEqual(
+      student.map((v) => v.is_current),
+      [false, false, true],
+    )
     assert.equal(student[2]!.change_tracking_identifier, `student-${later}`)
     const enrolment = await versions('SubjectEnrolment', w.subjectEnrolment.subjectEnrolmentUID)
     assert.equal(enrolment[2]!.change_tracking_identifier, `enrolment-${later}`)
@@ -168,28 +264,47 @@ describe('submit and the held dataset', () => {
     const batch = await r.batchWith(uploads)
     assert.equal((await r.validate(batch)).status.hasBlockingValidationFailures, false)
     const student = uploads.find((u) => u.segment === 'student')!
-    const racing = Array.from({ length: 12 }, (_, i) => r.request('POST', r.batchPath(batch, '/student'), { ...student.body, changeTrackingIdentifier: `race-${i}` }))
+    const racing = Array.from({ length: 12 }, (_, i) =>
+      r.request('POST', r.batchPath(batch, '/student'), { ...student.body, changeTrackingIdentifier: `race-${i}` }),
+    )
     const [submitted, ...answers] = await Promise.all([r.submit(batch), ...racing])
     const landed = answers.filter((a) => a.status === 200)
-    assert.deepEqual(answers.filter((a) => a.status !== 200 && a.status !== 409).map((a) => a.text), [], 'every upload is stored (200) or refused (409)')
-    const stored = await t.service.database.db.selectFrom('batch_record').select('change_tracking_identifier')
-      .where('transaction_batch_token', '=', batch).where('resource_type', '=', 'Student').executeTakeFirstOrThrow()
+    assert.deepEqual(
+      answers.filter((a) => a.status !== 200 && a.status !== 409).map((a) => a.text),
+      [],
+      'every upload is stored (200) or refused (409)',
+    )
+    const stored = await t.service.database.db
+      .selectFrom('batch_record')
+      .select('change_tracking_identifier')
+      .where('transaction_batch_token', '=', batch)
+      .where('resource_type', '=', 'Student')
+      .executeTakeFirstOrThrow()
     if (submitted.status === 200) {
       assert.equal(landed.length, 0, 'no upload was accepted into the submitted batch')
       assert.equal(stored.change_tracking_identifier, student.body.changeTrackingIdentifier)
     } else {
       assert.equal(submitted.status, 409, submitted.text)
       assert.ok(landed.length > 0, 'the submit was refused because an upload landed first')
-      assert.ok(landed.some((a) => a.json.changeTrackingIdentifier === stored.change_tracking_identifier), 'the stored version is one an upload was told had landed')
+      assert.ok(
+        landed.some((a) => a.json.changeTrackingIdentifier === stored.change_tracking_identifier),
+        'the stored version is one an upload was told had landed',
+      )
     }
   })
 
   it('a submission records the reporting periods it touched, for the data quality assessments of that jurisdiction', async () => {
     const w = await world()
     await r.submitted(allOf(w))
-    const periods = await t.service.database.db.selectFrom('reporting_period_submission').select(['jurisdiction', 'reporting_period', 'last_submitted_at'])
-      .where('rto_id', '=', '90001').execute()
-    assert.ok(periods.some((p) => p.jurisdiction === 'NSW' && p.reporting_period === 202604), JSON.stringify(periods))
+    const periods = await t.service.database.db
+      .selectFrom('reporting_period_submission')
+      .select(['jurisdiction', 'reporting_period', 'last_submitted_at'])
+      .where('rto_id', '=', '90001')
+      .execute()
+    assert.ok(
+      periods.some((p) => p.jurisdiction === 'NSW' && p.reporting_period === 202604),
+      JSON.stringify(periods),
+    )
   })
 
   it('submit needs the vet:report scope (403 with only vet:read)', async () => {

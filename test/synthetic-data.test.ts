@@ -8,19 +8,42 @@ import { seedSynthetic } from '../src/cli/synthetic-data.ts'
 
 describe('synthetic held dataset', () => {
   let t: TestService
-  before(async () => { t = await startTestService({ service: { workers: false } }) })
+  before(async () => {
+    t = await startTestService({ service: { workers: false } })
+  })
   after(() => t.close())
 
   it('seed:synthetic holds students with enrolments for each RTO, voids some, and reconciliation serves them', async () => {
-    const summary = await seedSynthetic(t.service.database.db, { students: 80, rtos: ['90001', '90002'], jurisdiction: 'NSW', batchRecords: 100, busyStudentEnrolments: 12 })
+    const summary = await seedSynthetic(t.service.database.db, {
+      students: 80,
+      rtos: ['90001', '90002'],
+      jurisdiction: 'NSW',
+      batchRecords: 100,
+      busyStudentEnrolments: 12,
+    })
     assert.ok(summary.records > 2 * 80 * 5, `${summary.records} records`)
     assert.ok(summary.voided > 0)
-    const byRto = await t.service.database.db.selectFrom('held_record').select(['rto_id', (eb) => eb.fn.countAll<string>().as('count')]).groupBy('rto_id').orderBy('rto_id').execute()
-    assert.deepEqual(byRto.map((row) => row.rto_id), ['90001', '90002'])
-    const voids = await t.service.database.db.selectFrom('held_record').select('resource_uid').where('state_in_submission', '=', 'Voided in submission').execute()
+    const byRto = await t.service.database.db
+      .selectFrom('held_record')
+      .select(['rto_id', (eb) => eb.fn.countAll<string>().as('count')])
+      .groupBy('rto_id')
+      .orderBy('rto_id')
+      .execute()
+    assert.deepEqual(
+      byRto.map((row) => row.rto_id),
+      ['90001', '90002'],
+    )
+    const voids = await t.service.database.db
+      .selectFrom('held_record')
+      .select('resource_uid')
+      .where('state_in_submission', '=', 'Voided in submission')
+      .execute()
     assert.equal(voids.length, summary.voided)
     const r = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
-    const search = await r.request('GET', `${V1}/search-by-period?resourceType=Student&reportingPeriods=202601,202602,202603,202604&pageSize=500`)
+    const search = await r.request(
+      'GET',
+      `${V1}/search-by-period?resourceType=Student&reportingPeriods=202601,202602,202603,202604&pageSize=500`,
+    )
     assert.equal(search.status, 200)
     assert.equal(search.json.numberOfResults, 80)
     const related = await r.request('GET', `${V1}/student/${summary.busyStudentUID}/related-resources?pageSize=500`)
@@ -34,10 +57,20 @@ describe('synthetic held dataset', () => {
       FULL JOIN reconciliation_day_count c USING (rto_id, resource_type, student_activity_date)
      WHERE actual.items IS DISTINCT FROM c.items`.execute(t.service.database.db)
     assert.equal(mismatches.rows[0]!.n, '0')
-    const deep = await r.request('GET', `${V1}/search-by-period?resourceType=SubjectEnrolment&reportingPeriods=202601,202602,202603,202604&pageSize=7&pageNumber=20`)
-    const whole = await r.request('GET', `${V1}/search-by-period?resourceType=SubjectEnrolment&reportingPeriods=202601,202602,202603,202604&pageSize=500`)
+    const deep = await r.request(
+      'GET',
+      `${V1}/search-by-period?resourceType=SubjectEnrolment&reportingPeriods=202601,202602,202603,202604&pageSize=7&pageNumber=20`,
+    )
+    const whole = await r.request(
+      'GET',
+      `${V1}/search-by-period?resourceType=SubjectEnrolment&reportingPeriods=202601,202602,202603,202604&pageSize=500`,
+    )
     assert.deepEqual(deep.json.results, whole.json.results.slice(133, 140))
-    const voided = await r.request('POST', `${V1}/uid-match`, { resourceType: 'SubjectEnrolment', reportingPeriod: '202601', resourceUIDs: [voids[0]!.resource_uid] })
+    const voided = await r.request('POST', `${V1}/uid-match`, {
+      resourceType: 'SubjectEnrolment',
+      reportingPeriod: '202601',
+      resourceUIDs: [voids[0]!.resource_uid],
+    })
     assert.equal(voided.json.results[0].submissionDateTime, null)
   })
 })

@@ -23,8 +23,17 @@ describe('batch validation', () => {
   const runQueuedJobs = async () => {
     // The job the POST enqueued runs as a worker would run it.
     const { runValidation } = await import('../src/modules/validation/engine.ts')
-    const runs = await t.service.database.db.selectFrom('validation_run').select(['rto_id', 'run_id']).where('status', '=', 'Queued').execute()
-    for (const run of runs) await runValidation({ db: t.service.database.db, referenceLookup: t.service.referenceLookup, logger: t.service.logger }, run.rto_id, run.run_id)
+    const runs = await t.service.database.db
+      .selectFrom('validation_run')
+      .select(['rto_id', 'run_id'])
+      .where('status', '=', 'Queued')
+      .execute()
+    for (const run of runs)
+      await runValidation(
+        { db: t.service.database.db, referenceLookup: t.service.referenceLookup, logger: t.service.logger },
+        run.rto_id,
+        run.run_id,
+      )
   }
 
   it('POST validate answers 201 with validationStatus Queued and the job is enqueued in the same transaction', async () => {
@@ -34,8 +43,16 @@ describe('batch validation', () => {
     assert.equal(response.json.validationStatus, 'Queued')
     assert.equal(response.json.hasBlockingValidationFailures, false)
     assert.equal(response.json.isCurrent, true)
-    const run = await t.service.database.db.selectFrom('validation_run').select('run_id').where('transaction_batch_token', '=', batch).executeTakeFirstOrThrow()
-    const jobs = await sql<{ count: string }>`SELECT count(*)::text AS count FROM pgboss.job WHERE name = 'validate-batch' AND data->>'runId' = ${run.run_id}`.execute(t.service.database.db)
+    const run = await t.service.database.db
+      .selectFrom('validation_run')
+      .select('run_id')
+      .where('transaction_batch_token', '=', batch)
+      .executeTakeFirstOrThrow()
+    const jobs = await sql<{
+      count: string
+    }>`SELECT count(*)::text AS count FROM pgboss.job WHERE name = 'validate-batch' AND data->>'runId' = ${run.run_id}`.execute(
+      t.service.database.db,
+    )
     assert.equal(jobs.rows[0]!.count, '1')
     const status = await r.request('GET', r.batchPath(batch, '/validate'))
     assert.equal(status.json.validationStatus, 'Queued')
@@ -47,7 +64,11 @@ describe('batch validation', () => {
     const second = await r.request('POST', r.batchPath(batch, '/validate'))
     assert.deepEqual([first.status, second.status], [201, 200])
     assert.equal(second.json.requestedAt, first.json.requestedAt)
-    const runs = await t.service.database.db.selectFrom('validation_run').select('run_id').where('transaction_batch_token', '=', batch).execute()
+    const runs = await t.service.database.db
+      .selectFrom('validation_run')
+      .select('run_id')
+      .where('transaction_batch_token', '=', batch)
+      .execute()
     assert.equal(runs.length, 1)
   })
 
@@ -65,7 +86,11 @@ describe('batch validation', () => {
     const batch = await r.newBatch()
     for (const rest of ['/validate', '/failed-validation-results']) {
       const noRun = await r.request('GET', r.batchPath(batch, rest))
-      assert.deepEqual([noRun.status, noRun.json.type, noRun.json.status], [404, '/problems/no-validation-run', 404], rest)
+      assert.deepEqual(
+        [noRun.status, noRun.json.type, noRun.json.status],
+        [404, '/problems/no-validation-run', 404],
+        rest,
+      )
       const noBatch = await r.request('GET', `${V1}/NSW/transaction-batch/no-such-batch${rest}`)
       assert.deepEqual([noBatch.status, noBatch.json.type], [404, '/problems/not-found'], rest)
     }
@@ -76,7 +101,10 @@ describe('batch validation', () => {
 
   it('Queued -> Validated: the run validates the batch and sets the indicators', async () => {
     const w = await world()
-    const batch = await r.batchWith([...allOf(w), { segment: 'student', body: { ...w.student, emailAddressPrimary: undefined } }])
+    const batch = await r.batchWith([
+      ...allOf(w),
+      { segment: 'student', body: { ...w.student, emailAddressPrimary: undefined } },
+    ])
     await r.request('POST', r.batchPath(batch, '/validate'))
     await runQueuedJobs()
     const status = await r.request('GET', r.batchPath(batch, '/validate'))
@@ -109,13 +137,22 @@ describe('batch validation', () => {
     assert.equal(first.json.numberOfResults, 1)
     // A second run is taken up (InProgress) and then cancelled before it completes.
     await r.request('POST', r.batchPath(batch, '/validate'))
-    const run = await t.service.database.db.selectFrom('validation_run').select(['run_id']).where('status', '=', 'Queued').where('transaction_batch_token', '=', batch).executeTakeFirstOrThrow()
+    const run = await t.service.database.db
+      .selectFrom('validation_run')
+      .select(['run_id'])
+      .where('status', '=', 'Queued')
+      .where('transaction_batch_token', '=', batch)
+      .executeTakeFirstOrThrow()
     const { claimRun } = await import('../src/modules/validation/validation.repo.ts')
     await claimRun(t.service.database.db, '90001', run.run_id)
     assert.equal((await r.request('GET', r.batchPath(batch, '/validate'))).json.validationStatus, 'InProgress')
     assert.equal((await r.request('DELETE', r.batchPath(batch, '/validate'))).status, 204)
     const { runValidation } = await import('../src/modules/validation/engine.ts')
-    const outcome = await runValidation({ db: t.service.database.db, referenceLookup: t.service.referenceLookup, logger: t.service.logger }, '90001', run.run_id)
+    const outcome = await runValidation(
+      { db: t.service.database.db, referenceLookup: t.service.referenceLookup, logger: t.service.logger },
+      '90001',
+      run.run_id,
+    )
     assert.equal(outcome, 'not-runnable')
     // The earlier completed run is what GET and the results report.
     const status = await r.request('GET', r.batchPath(batch, '/validate'))
@@ -146,7 +183,10 @@ describe('batch validation', () => {
 
   it('submit is refused (409) before any validation, while the run is pending, and with blocking failures; each says which condition failed', async () => {
     const w = await world()
-    const batch = await r.batchWith([...allOf(w), { segment: 'student', body: { ...w.student, emailAddressPrimary: undefined } }])
+    const batch = await r.batchWith([
+      ...allOf(w),
+      { segment: 'student', body: { ...w.student, emailAddressPrimary: undefined } },
+    ])
     assert.equal((await r.submit(batch)).json.reason, 'validation-not-requested')
     await r.request('POST', r.batchPath(batch, '/validate'))
     const pending = await r.submit(batch)
@@ -157,7 +197,7 @@ describe('batch validation', () => {
     assert.match(blocked.headers.get('content-type') ?? '', /^application\/problem\+json/)
   })
 
-  it('failed-validation-results carries every field of the spec\'s Validation result table, paged in a stable order', async () => {
+  it("failed-validation-results carries every field of the spec's Validation result table, paged in a stable order", async () => {
     const w = await world()
     // Three records, each with a blocking failure.
     const batch = await r.batchWith([
@@ -169,13 +209,29 @@ describe('batch validation', () => {
     const all = await r.request('GET', r.batchPath(batch, '/failed-validation-results?pageSize=500'))
     assert.ok(all.json.numberOfResults >= 3)
     const first = all.json.results[0]
-    assert.deepEqual(Object.keys(first).sort(), ['accessPath', 'changeTrackingIdentifier', 'correctiveAction', 'dataSource', 'errorNumber', 'message',
-      'relatedValidationResultCount', 'resourceType', 'resourceUID', 'ruleId', 'technicalRuleId', 'validationGroupingId', 'validationMessageLevel'])
+    assert.deepEqual(Object.keys(first).sort(), [
+      'accessPath',
+      'changeTrackingIdentifier',
+      'correctiveAction',
+      'dataSource',
+      'errorNumber',
+      'message',
+      'relatedValidationResultCount',
+      'resourceType',
+      'resourceUID',
+      'ruleId',
+      'technicalRuleId',
+      'validationGroupingId',
+      'validationMessageLevel',
+    ])
     // Pages of 2 put together are the whole list, in the same order, every time.
     const paged = []
     const pages = Math.ceil(all.json.numberOfResults / 2)
     for (let page = 1; page <= pages; page++) {
-      const response = await r.request('GET', r.batchPath(batch, `/failed-validation-results?pageSize=2&pageNumber=${page}`))
+      const response = await r.request(
+        'GET',
+        r.batchPath(batch, `/failed-validation-results?pageSize=2&pageNumber=${page}`),
+      )
       assert.deepEqual([response.json.pageSize, response.json.numberOfPages], [2, pages])
       paged.push(...response.json.results)
     }
@@ -198,11 +254,25 @@ describe('batch validation', () => {
     assert.equal(submitted.json.status, 'Submitted')
   })
 
-  it('another RTO\'s batch, or the batch under another jurisdiction, is 404 for validate, results and submit', async () => {
+  it("another RTO's batch, or the batch under another jurisdiction, is 404 for validate, results and submit", async () => {
     const batch = await r.batchWith(await minimalUnitRecord())
-    for (const [method, rest] of [['POST', '/validate'], ['GET', '/validate'], ['DELETE', '/validate'], ['GET', '/failed-validation-results'], ['POST', '/submit']] as const) {
-      assert.equal((await other.request(method, r.batchPath(batch, rest))).status, 404, `${method} ${rest} of another RTO`)
-      assert.equal((await r.request(method, `${V1}/VIC/transaction-batch/${batch}${rest}`)).status, 404, `${method} ${rest} under VIC`)
+    for (const [method, rest] of [
+      ['POST', '/validate'],
+      ['GET', '/validate'],
+      ['DELETE', '/validate'],
+      ['GET', '/failed-validation-results'],
+      ['POST', '/submit'],
+    ] as const) {
+      assert.equal(
+        (await other.request(method, r.batchPath(batch, rest))).status,
+        404,
+        `${method} ${rest} of another RTO`,
+      )
+      assert.equal(
+        (await r.request(method, `${V1}/VIC/transaction-batch/${batch}${rest}`)).status,
+        404,
+        `${method} ${rest} under VIC`,
+      )
     }
   })
 
@@ -211,7 +281,11 @@ describe('batch validation', () => {
     await r.request('POST', r.batchPath(batch, '/validate'))
     await runQueuedJobs()
     assert.equal((await r.submit(batch)).status, 200)
-    for (const [method, rest] of [['POST', '/validate'], ['DELETE', '/validate'], ['POST', '/submit']] as const) {
+    for (const [method, rest] of [
+      ['POST', '/validate'],
+      ['DELETE', '/validate'],
+      ['POST', '/submit'],
+    ] as const) {
       const response = await r.request(method, r.batchPath(batch, rest))
       assert.deepEqual([response.status, response.json.reason], [409, 'batch-submitted'], `${method} ${rest}`)
     }
@@ -225,7 +299,9 @@ describe('batch validation', () => {
     const stored = async () => {
       const rows = await sql<{ runs: string; results: string }>`
         SELECT (SELECT count(*) FROM validation_run WHERE transaction_batch_token = ${batch})::text AS runs,
-               (SELECT count(*) FROM validation_result x JOIN validation_run v USING (rto_id, run_id) WHERE v.transaction_batch_token = ${batch})::text AS results`.execute(t.service.database.db)
+               (SELECT count(*) FROM validation_result x JOIN validation_run v USING (rto_id, run_id) WHERE v.transaction_batch_token = ${batch})::text AS results`.execute(
+        t.service.database.db,
+      )
       return rows.rows[0]
     }
     for (let i = 0; i < 2; i++) {

@@ -24,55 +24,109 @@ async function withDatabase(action: (db: Db) => Promise<void>, { migrate = true 
   }
 }
 
-const program = new Command('vetrs-admin').description('Administration of the VET Reporting Service').showHelpAfterError()
+const program = new Command('vetrs-admin')
+  .description('Administration of the VET Reporting Service')
+  .showHelpAfterError()
 
-program.command('migrate').description('bring the database schema up to date').action(() => withDatabase(async (db) => {
-  const applied = await migrateToLatest(db)
-  if (applied.length === 0) return console.log(`schema is up to date (latest migration ${Object.keys(migrations).at(-1)})`)
-  console.log(`applied ${applied.length} migration${applied.length === 1 ? '' : 's'}:\n${applied.map((name) => `  ${name}`).join('\n')}`)
-}, { migrate: false }))
+program
+  .command('migrate')
+  .description('bring the database schema up to date')
+  .action(() =>
+    withDatabase(
+      async (db) => {
+        const applied = await migrateToLatest(db)
+        if (applied.length === 0)
+          return console.log(`schema is up to date (latest migration ${Object.keys(migrations).at(-1)})`)
+        console.log(
+          `applied ${applied.length} migration${applied.length === 1 ? '' : 's'}:\n${applied.map((name) => `  ${name}`).join('\n')}`,
+        )
+      },
+      { migrate: false },
+    ),
+  )
 
 const clientCommand = program.command('clients').description('manage API clients')
 
-clientCommand.command('add <clientId>').description('register a client; prints its secret once')
+clientCommand
+  .command('add <clientId>')
+  .description('register a client; prints its secret once')
   .requiredOption('--rto <rto>', 'the RTO identifier the client acts for')
   .option('--scopes <scopes>', `comma-separated scopes (${ALL_SCOPES.join(', ')})`, ALL_SCOPES.join(','))
-  .action((clientId: string, options: { rto: string; scopes: string }) => withDatabase(async (db) => {
-    const { secret } = await clients.addClient(db, { clientId, rto: options.rto, scopes: options.scopes.split(',').map((s) => s.trim()) })
-    console.log(`client_id:     ${clientId}\nclient_secret: ${secret}\nStore the secret now: it is kept only as a hash and cannot be shown again.`)
-  }))
+  .action((clientId: string, options: { rto: string; scopes: string }) =>
+    withDatabase(async (db) => {
+      const { secret } = await clients.addClient(db, {
+        clientId,
+        rto: options.rto,
+        scopes: options.scopes.split(',').map((s) => s.trim()),
+      })
+      console.log(
+        `client_id:     ${clientId}\nclient_secret: ${secret}\nStore the secret now: it is kept only as a hash and cannot be shown again.`,
+      )
+    }),
+  )
 
-clientCommand.command('list').description('list clients (never their secrets)').action(() => withDatabase(async (db) => {
-  console.table(await clients.listClients(db))
-}))
+clientCommand
+  .command('list')
+  .description('list clients (never their secrets)')
+  .action(() =>
+    withDatabase(async (db) => {
+      console.table(await clients.listClients(db))
+    }),
+  )
 
-clientCommand.command('disable <clientId>').description('refuse tokens and requests of a client').action((clientId: string) => withDatabase(async (db) => {
-  await clients.setEnabled(db, clientId, false)
-  console.log(`client ${clientId} disabled`)
-}))
+clientCommand
+  .command('disable <clientId>')
+  .description('refuse tokens and requests of a client')
+  .action((clientId: string) =>
+    withDatabase(async (db) => {
+      await clients.setEnabled(db, clientId, false)
+      console.log(`client ${clientId} disabled`)
+    }),
+  )
 
-clientCommand.command('enable <clientId>').description('allow a disabled client again').action((clientId: string) => withDatabase(async (db) => {
-  await clients.setEnabled(db, clientId, true)
-  console.log(`client ${clientId} enabled`)
-}))
+clientCommand
+  .command('enable <clientId>')
+  .description('allow a disabled client again')
+  .action((clientId: string) =>
+    withDatabase(async (db) => {
+      await clients.setEnabled(db, clientId, true)
+      console.log(`client ${clientId} enabled`)
+    }),
+  )
 
-clientCommand.command('rotate-secret <clientId>').description('issue a new secret; the old one stops working').action((clientId: string) => withDatabase(async (db) => {
-  const { secret } = await clients.rotateSecret(db, clientId)
-  console.log(`client_id:     ${clientId}\nclient_secret: ${secret}\nStore the secret now: it is kept only as a hash and cannot be shown again.`)
-}))
+clientCommand
+  .command('rotate-secret <clientId>')
+  .description('issue a new secret; the old one stops working')
+  .action((clientId: string) =>
+    withDatabase(async (db) => {
+      const { secret } = await clients.rotateSecret(db, clientId)
+      console.log(
+        `client_id:     ${clientId}\nclient_secret: ${secret}\nStore the secret now: it is kept only as a hash and cannot be shown again.`,
+      )
+    }),
+  )
 
 const referenceData = program.command('reference-data').description('reference and classification datasets')
 
-referenceData.command('load <dataset> <file>').description('load a release (CSV or TSV) as a diff against what is held')
-  .action((dataset: string, file: string) => withDatabase(async (db) => {
-    const summary = await loadReleaseFile(db, dataset, file)
-    console.log(`${dataset}: ${summary.created} created, ${summary.updated} updated, ${summary.endDated} end-dated, ${summary.unchanged} unchanged` +
-      (summary.sysEffectiveFrom ? ` (sysEffectiveFrom ${summary.sysEffectiveFrom})` : ' (nothing changed)'))
-  }))
+referenceData
+  .command('load <dataset> <file>')
+  .description('load a release (CSV or TSV) as a diff against what is held')
+  .action((dataset: string, file: string) =>
+    withDatabase(async (db) => {
+      const summary = await loadReleaseFile(db, dataset, file)
+      console.log(
+        `${dataset}: ${summary.created} created, ${summary.updated} updated, ${summary.endDated} end-dated, ${summary.unchanged} unchanged` +
+          (summary.sysEffectiveFrom ? ` (sysEffectiveFrom ${summary.sysEffectiveFrom})` : ' (nothing changed)'),
+      )
+    }),
+  )
 
-referenceData.command('list').description('the datasets and where they come from').action(() => {
-  console.table(datasets.map((d) => ({ name: d.name, kind: d.kind, source: d.source })))
-})
+referenceData
+  .command('list')
+  .description('the datasets and where they come from')
+  .action(() => {
+    console.table(datasets.map((d) => ({ name: d.name, kind: d.kind, source: d.source })))
+  })
 
 try {
   await program.parseAsync()
@@ -82,7 +136,8 @@ try {
     console.error(error.message)
     process.exitCode = 2
   } else {
-    const expected = error instanceof clients.ClientInputError || error instanceof ReleaseFileError || error instanceof StartupError
+    const expected =
+      error instanceof clients.ClientInputError || error instanceof ReleaseFileError || error instanceof StartupError
     console.error(expected ? `error: ${error.message}` : error)
     process.exitCode = 1
   }

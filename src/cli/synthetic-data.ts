@@ -30,27 +30,58 @@ export interface SyntheticSummary {
   sampleSubjectEnrolmentUIDs: string[]
 }
 
-type Body = Record<string, any>
-interface Row { type: string; uid: string; body: Body }
+type Body = Record<string, unknown>
+interface Row {
+  type: string
+  uid: string
+  body: Body
+}
 
-const example = async (name: string): Promise<Body> => JSON.parse(await readFile(new URL(`../../examples/minimal-unit-record/${name}.json`, import.meta.url), 'utf8'))
-const letters = (i: number) => { let s = ''; do { s += String.fromCharCode(97 + (i % 26)); i = Math.floor(i / 26) } while (i > 0); return s }
+const example = async (name: string): Promise<Body> =>
+  JSON.parse(await readFile(new URL(`../../examples/minimal-unit-record/${name}.json`, import.meta.url), 'utf8'))
+const letters = (i: number) => {
+  let s = ''
+  do {
+    s += String.fromCharCode(97 + (i % 26))
+    i = Math.floor(i / 26)
+  } while (i > 0)
+  return s
+}
 const pad = (n: number) => String(n).padStart(2, '0')
 
 /** A lifecycle in 2026 up to the current quarter: registered, then commenced, sometimes cancelled or deferred. */
 function lifecycle(i: number, programEnrolment: boolean): Body[] {
   const month = 1 + (i % 10)
   const day = 1 + (i % 27)
-  const states: Body[] = [{ studentStatus: 'Registered', studentActivityDate: `2026-${pad(month)}-${pad(day)}` }, { studentStatus: 'Commenced', studentActivityDate: `2026-${pad(month)}-${pad(Math.min(day + 1, 28))}` }]
-  if (i % 17 === 0) states.push({ studentStatus: 'Cancelled', studentActivityDate: `2026-${pad(Math.min(month + 1, 10))}-05`, studentStatusReason: 'Formal_withdrawal' })
-  else if (programEnrolment && i % 23 === 0) states.push({ studentStatus: 'Deferred', studentActivityDate: `2026-${pad(Math.min(month + 1, 10))}-07`, studentStatusReason: 'Deferral_Post' })
+  const states: Body[] = [
+    { studentStatus: 'Registered', studentActivityDate: `2026-${pad(month)}-${pad(day)}` },
+    { studentStatus: 'Commenced', studentActivityDate: `2026-${pad(month)}-${pad(Math.min(day + 1, 28))}` },
+  ]
+  if (i % 17 === 0)
+    states.push({
+      studentStatus: 'Cancelled',
+      studentActivityDate: `2026-${pad(Math.min(month + 1, 10))}-05`,
+      studentStatusReason: 'Formal_withdrawal',
+    })
+  else if (programEnrolment && i % 23 === 0)
+    states.push({
+      studentStatus: 'Deferred',
+      studentActivityDate: `2026-${pad(Math.min(month + 1, 10))}-07`,
+      studentStatusReason: 'Deferral_Post',
+    })
   return states
 }
 
 export async function seedSynthetic(db: Db, options: SyntheticOptions): Promise<SyntheticSummary> {
   const t = {
-    student: await example('student'), location: await example('deliverylocation'), program: await example('program'), programOffering: await example('programoffering'),
-    programEnrolment: await example('programenrolment'), subject: await example('subject'), subjectOffering: await example('subjectoffering'), subjectEnrolment: await example('subjectenrolment-in-program'),
+    student: await example('student'),
+    location: await example('deliverylocation'),
+    program: await example('program'),
+    programOffering: await example('programoffering'),
+    programEnrolment: await example('programenrolment'),
+    subject: await example('subject'),
+    subjectOffering: await example('subjectoffering'),
+    subjectEnrolment: await example('subjectenrolment-in-program'),
   }
   let held = 0
   let voided = 0
@@ -64,40 +95,103 @@ export async function seedSynthetic(db: Db, options: SyntheticOptions): Promise<
       pending = []
       options.onProgress?.(held)
     }
-    const add = async (row: Row) => { pending.push(row); await flush() }
+    const add = async (row: Row) => {
+      pending.push(row)
+      await flush()
+    }
     const total = options.students
     const pool = (per: number) => Math.max(2, Math.floor(total / per))
     const locations = Array.from({ length: pool(500) }, () => randomUUID())
     const programs = Array.from({ length: pool(200) }, () => randomUUID())
-    const programOfferings = Array.from({ length: pool(50) }, (_, i) => ({ uid: randomUUID(), program: programs[i % programs.length]!, location: locations[i % locations.length]! }))
+    const programOfferings = Array.from({ length: pool(50) }, (_, i) => ({
+      uid: randomUUID(),
+      program: programs[i % programs.length]!,
+      location: locations[i % locations.length]!,
+    }))
     const subjects = Array.from({ length: pool(40) }, () => randomUUID())
-    const subjectOfferings = Array.from({ length: pool(10) }, (_, i) => ({ uid: randomUUID(), subject: subjects[i % subjects.length]!, programOffering: programOfferings[i % programOfferings.length]!, location: locations[i % locations.length]! }))
-    for (const uid of locations) await add({ type: 'DeliveryLocation', uid, body: { ...t.location, deliveryLocationUID: uid } })
+    const subjectOfferings = Array.from({ length: pool(10) }, (_, i) => ({
+      uid: randomUUID(),
+      subject: subjects[i % subjects.length]!,
+      programOffering: programOfferings[i % programOfferings.length]!,
+      location: locations[i % locations.length]!,
+    }))
+    for (const uid of locations)
+      await add({ type: 'DeliveryLocation', uid, body: { ...t.location, deliveryLocationUID: uid } })
     for (const uid of programs) await add({ type: 'Program', uid, body: { ...t.program, programUID: uid } })
-    for (const o of programOfferings) await add({ type: 'ProgramOffering', uid: o.uid, body: { ...t.programOffering, programOfferingUID: o.uid, programUID: o.program, deliveryLocationUID: o.location } })
+    for (const o of programOfferings)
+      await add({
+        type: 'ProgramOffering',
+        uid: o.uid,
+        body: {
+          ...t.programOffering,
+          programOfferingUID: o.uid,
+          programUID: o.program,
+          deliveryLocationUID: o.location,
+        },
+      })
     for (const uid of subjects) await add({ type: 'Subject', uid, body: { ...t.subject, subjectUID: uid } })
-    for (const o of subjectOfferings) await add({ type: 'SubjectOffering', uid: o.uid, body: { ...t.subjectOffering, subjectOfferingUID: o.uid, subjectUID: o.subject, programOfferingUID: o.programOffering.uid, deliveryLocationUID: o.location } })
+    for (const o of subjectOfferings)
+      await add({
+        type: 'SubjectOffering',
+        uid: o.uid,
+        body: {
+          ...t.subjectOffering,
+          subjectOfferingUID: o.uid,
+          subjectUID: o.subject,
+          programOfferingUID: o.programOffering.uid,
+          deliveryLocationUID: o.location,
+        },
+      })
     const toVoid: Row[] = []
     for (let i = 0; i < total; i++) {
       const student = randomUUID()
       const busy = r === 0 && i === 0 && options.busyStudentEnrolments > 0
       if (busy) busyStudentUID = student
-      await add({ type: 'Student', uid: student, body: { ...t.student, studentUID: student, familyName: `Synthetic${letters(i)}`, clientIdentifier: `S${i}`.slice(0, 10) } })
+      await add({
+        type: 'Student',
+        uid: student,
+        body: {
+          ...t.student,
+          studentUID: student,
+          familyName: `Synthetic${letters(i)}`,
+          clientIdentifier: `S${i}`.slice(0, 10),
+        },
+      })
       const offering = programOfferings[i % programOfferings.length]!
       const programEnrolment = randomUUID()
-      await add({ type: 'ProgramEnrolment', uid: programEnrolment, body: { ...t.programEnrolment, programEnrolmentUID: programEnrolment, studentUID: student, programOfferingUID: offering.uid, lifecycle: lifecycle(i, true) } })
+      await add({
+        type: 'ProgramEnrolment',
+        uid: programEnrolment,
+        body: {
+          ...t.programEnrolment,
+          programEnrolmentUID: programEnrolment,
+          studentUID: student,
+          programOfferingUID: offering.uid,
+          lifecycle: lifecycle(i, true),
+        },
+      })
       const subjectEnrolments = busy ? options.busyStudentEnrolments : 3
       for (let k = 0; k < subjectEnrolments; k++) {
         const subjectOffering = subjectOfferings[(i * 3 + k) % subjectOfferings.length]!
         const uid = randomUUID()
-        const row = { type: 'SubjectEnrolment', uid, body: {
-          ...t.subjectEnrolment, subjectEnrolmentUID: uid, studentUID: student, subjectOfferingUID: subjectOffering.uid, programEnrolmentUID: programEnrolment,
-          locations: [{ deliveryLocationUID: subjectOffering.location, hoursAtLocation: 50 }], lifecycle: lifecycle(i * 3 + k, false),
-        } }
+        const row = {
+          type: 'SubjectEnrolment',
+          uid,
+          body: {
+            ...t.subjectEnrolment,
+            subjectEnrolmentUID: uid,
+            studentUID: student,
+            subjectOfferingUID: subjectOffering.uid,
+            programEnrolmentUID: programEnrolment,
+            locations: [{ deliveryLocationUID: subjectOffering.location, hoursAtLocation: 50 }],
+            lifecycle: lifecycle(i * 3 + k, false),
+          },
+        }
         await add(row)
         if (r === 0 && sample.length < 1000 && k === 0) sample.push(uid)
         // One subject enrolment in two hundred is voided later, as a duplicate.
-        if ((i * 3 + k) % 200 === 199) toVoid.push({ ...row, body: { ...row.body, isVoided: true, voidedReason: 'remove_duplicate_record' } })
+        if ((i * 3 + k) % 200 === 199)
+          toVoid.push({ ...row, body: { ...row.body, isVoided: true, voidedReason: 'remove_duplicate_record' } })
       }
     }
     await flush(true)
@@ -110,13 +204,33 @@ export async function seedSynthetic(db: Db, options: SyntheticOptions): Promise<
 
 async function writeBatch(db: Db, rto: string, jurisdiction: string, rows: Row[]): Promise<number> {
   const token = `synthetic-${randomBytes(12).toString('hex')}`
-  await db.insertInto('transaction_batch').values({ rto_id: rto, transaction_batch_token: token, jurisdiction, created_by_client: 'synthetic', submitted_at: null }).execute()
+  await db
+    .insertInto('transaction_batch')
+    .values({
+      rto_id: rto,
+      transaction_batch_token: token,
+      jurisdiction,
+      created_by_client: 'synthetic',
+      submitted_at: null,
+    })
+    .execute()
   for (let i = 0; i < rows.length; i += 1000) {
-    await db.insertInto('batch_record').values(rows.slice(i, i + 1000).map((row) => ({
-      rto_id: rto, transaction_batch_token: token, resource_type: row.type, resource_uid: row.uid,
-      change_tracking_identifier: `${row.type}-1`, is_voided: row.body.isVoided === true, body: JSON.stringify({ ...row.body, changeTrackingIdentifier: `${row.type}-1` }),
-      uploaded_by_client: 'synthetic', uploaded_at: new Date(),
-    }))).execute()
+    await db
+      .insertInto('batch_record')
+      .values(
+        rows.slice(i, i + 1000).map((row) => ({
+          rto_id: rto,
+          transaction_batch_token: token,
+          resource_type: row.type,
+          resource_uid: row.uid,
+          change_tracking_identifier: `${row.type}-1`,
+          is_voided: row.body.isVoided === true,
+          body: JSON.stringify({ ...row.body, changeTrackingIdentifier: `${row.type}-1` }),
+          uploaded_by_client: 'synthetic',
+          uploaded_at: new Date(),
+        })),
+      )
+      .execute()
   }
   const held = await submitWithoutValidation(db, { rto, token, jurisdiction, clientId: 'synthetic' })
   // A bulk load outruns autovacuum: without fresh statistics the planner takes the growing tables for

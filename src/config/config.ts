@@ -15,16 +15,26 @@ export const EnvironmentSchema = Type.Object({
   }),
   PORT: integer(0, 8080, 65535),
   HOST: Type.String({ default: '127.0.0.1', minLength: 1 }),
-  PUBLIC_BASE_URL: Type.Optional(Type.String({ minLength: 1, description: 'base URL clients use; default http://HOST:PORT' })),
+  PUBLIC_BASE_URL: Type.Optional(
+    Type.String({ minLength: 1, description: 'base URL clients use; default http://HOST:PORT' }),
+  ),
   HTTP_HEADERS_TIMEOUT_SECONDS: integer(1, 10, 600),
   HTTP_REQUEST_TIMEOUT_SECONDS: integer(1, 60, 3600),
   HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: integer(1, 72, 3600),
-  DATA_DIR: Type.String({ default: './data', minLength: 1, description: 'embedded database directory, or memory:// for an in-memory one' }),
+  DATA_DIR: Type.String({
+    default: './data',
+    minLength: 1,
+    description: 'embedded database directory, or memory:// for an in-memory one',
+  }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATABASE_POOL_SIZE: integer(1, 10),
   DATABASE_CONNECT_TIMEOUT_SECONDS: integer(1, 5, 300),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
-  REDIS_NAMESPACE: Type.String({ default: 'vetrs', pattern: '^[A-Za-z0-9_.-]+$', description: 'prefix of this deployment\'s keys in a shared Redis' }),
+  REDIS_NAMESPACE: Type.String({
+    default: 'vetrs',
+    pattern: '^[A-Za-z0-9_.-]+$',
+    description: "prefix of this deployment's keys in a shared Redis",
+  }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   RUN_WORKERS: Type.Boolean({ default: true, description: 'run queue workers inside the HTTP server process' }),
   SHUTDOWN_TIMEOUT_SECONDS: integer(1, 30),
@@ -34,10 +44,23 @@ export const EnvironmentSchema = Type.Object({
   QUEUE_SUPERVISE_INTERVAL_SECONDS: integer(1, 30, 3600),
 
   AUTH_TOKEN_TTL_SECONDS: integer(1, 1800),
-  AUTH_ISSUER: Type.Optional(Type.String({ minLength: 1, description: 'iss of issued tokens; default PUBLIC_BASE_URL' })),
+  AUTH_ISSUER: Type.Optional(
+    Type.String({ minLength: 1, description: 'iss of issued tokens; default PUBLIC_BASE_URL' }),
+  ),
   AUTH_AUDIENCE: Type.String({ default: 'vet-reporting-service', minLength: 1 }),
-  AUTH_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1, description: 'PKCS#8 PEM of an EC P-256 key; required in production; in development default a key generated once and kept in the database' })),
-  AUTH_SIGNING_KEY_FILE: Type.Optional(Type.String({ minLength: 1, description: 'path of a file holding that PEM (a mounted secret), instead of AUTH_SIGNING_KEY' })),
+  AUTH_SIGNING_KEY: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'PKCS#8 PEM of an EC P-256 key; required in production; in development default a key generated once and kept in the database',
+    }),
+  ),
+  AUTH_SIGNING_KEY_FILE: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'path of a file holding that PEM (a mounted secret), instead of AUTH_SIGNING_KEY',
+    }),
+  ),
   AUTH_CLIENT_CACHE_SECONDS: integer(0, 30),
   AUTH_EXTERNAL_ISSUER: Type.Optional(Type.String({ minLength: 1 })),
   AUTH_EXTERNAL_AUDIENCE: Type.Optional(Type.String({ minLength: 1 })),
@@ -48,7 +71,14 @@ export const EnvironmentSchema = Type.Object({
   LIMIT_WIRE_BODY_BYTES: integer(1, 1024 * 1024),
   LIMIT_DECODED_BODY_BYTES: integer(1, 10 * 1024 * 1024),
 
-  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 32, pattern: '^[A-Za-z0-9._~+/-]+=*$', description: 'bearer token /metrics requires; required by /metrics in production (without it /metrics answers 401), enforced in development when set' })),
+  METRICS_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 32,
+      pattern: '^[A-Za-z0-9._~+/-]+=*$',
+      description:
+        'bearer token /metrics requires; required by /metrics in production (without it /metrics answers 401), enforced in development when set',
+    }),
+  ),
 
   RATE_LIMIT_MAX: integer(0, 1200),
   RATE_LIMIT_WINDOW_SECONDS: integer(1, 60),
@@ -59,13 +89,18 @@ type Environment = Static<typeof EnvironmentSchema>
 export interface Config {
   mode: Environment['SERVICE_MODE']
   http: {
-    port: number; host: string; publicBaseUrl: string
+    port: number
+    host: string
+    publicBaseUrl: string
     /** A request whose headers, or whole body, have not arrived by then is answered 408 and closed. */
-    headersTimeoutSeconds: number; requestTimeoutSeconds: number
+    headersTimeoutSeconds: number
+    requestTimeoutSeconds: number
     /** An idle keep-alive connection is closed after this. */
     keepAliveTimeoutSeconds: number
   }
-  database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutSeconds: number }
+  database:
+    | { kind: 'pglite'; dataDir: string }
+    | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutSeconds: number }
   redis: { url: string | undefined; namespace: string }
   logLevel: Environment['LOG_LEVEL']
   runWorkers: boolean
@@ -138,15 +173,28 @@ function signingKeyOf(env: Environment): { pem: string | undefined; problems: st
       pem = readFileSync(env.AUTH_SIGNING_KEY_FILE, 'utf8')
     } catch (error) {
       const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable'
-      return { pem: undefined, problems: [`AUTH_SIGNING_KEY_FILE: cannot read ${JSON.stringify(env.AUTH_SIGNING_KEY_FILE)} (${reason})`] }
+      return {
+        pem: undefined,
+        problems: [`AUTH_SIGNING_KEY_FILE: cannot read ${JSON.stringify(env.AUTH_SIGNING_KEY_FILE)} (${reason})`],
+      }
     }
   }
   if (pem === undefined) {
     return env.SERVICE_MODE === 'production'
-      ? { pem, problems: ['SERVICE_MODE=production needs AUTH_SIGNING_KEY or AUTH_SIGNING_KEY_FILE (PKCS#8 PEM of an EC P-256 key); production never generates a key and keeps it in the database'] }
+      ? {
+          pem,
+          problems: [
+            'SERVICE_MODE=production needs AUTH_SIGNING_KEY or AUTH_SIGNING_KEY_FILE (PKCS#8 PEM of an EC P-256 key); production never generates a key and keeps it in the database',
+          ],
+        }
       : { pem, problems: [] }
   }
-  return isP256Pkcs8(pem) ? { pem, problems: [] } : { pem: undefined, problems: [`${source}: not a PKCS#8 PEM of an EC P-256 private key (-----BEGIN PRIVATE KEY-----)`] }
+  return isP256Pkcs8(pem)
+    ? { pem, problems: [] }
+    : {
+        pem: undefined,
+        problems: [`${source}: not a PKCS#8 PEM of an EC P-256 private key (-----BEGIN PRIVATE KEY-----)`],
+      }
 }
 
 function isP256Pkcs8(pem: string): boolean {
@@ -185,8 +233,10 @@ function crossFieldProblems(env: Environment): string[] {
   for (const name of ['DATABASE_URL', 'REDIS_URL'] as const) {
     const url = env[name]
     if (url === undefined || !Value.Check(EnvironmentSchema.properties[name], url)) continue // a wrong scheme is reported above
-    const example = name === 'DATABASE_URL' ? 'postgres://user:password@host:5432/database' : 'redis://user:password@host:6379'
-    if (!URL.canParse(url)) problems.push(`${name}: is not a valid URL such as ${example} (got ${shownValue(name, url)})`)
+    const example =
+      name === 'DATABASE_URL' ? 'postgres://user:password@host:5432/database' : 'redis://user:password@host:6379'
+    if (!URL.canParse(url))
+      problems.push(`${name}: is not a valid URL such as ${example} (got ${shownValue(name, url)})`)
   }
   const external = [env.AUTH_EXTERNAL_ISSUER, env.AUTH_EXTERNAL_AUDIENCE, env.AUTH_EXTERNAL_JWKS_URL]
   if (external.some(Boolean) && !external.every(Boolean)) {
@@ -202,23 +252,35 @@ function crossFieldProblems(env: Environment): string[] {
 }
 
 function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
-  const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${env.PORT}`).replace(/\/$/, '')
+  const publicBaseUrl = (
+    env.PUBLIC_BASE_URL ?? `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${env.PORT}`
+  ).replace(/\/$/, '')
   return {
     mode: env.SERVICE_MODE,
     http: {
-      port: env.PORT, host: env.HOST, publicBaseUrl,
+      port: env.PORT,
+      host: env.HOST,
+      publicBaseUrl,
       headersTimeoutSeconds: env.HTTP_HEADERS_TIMEOUT_SECONDS,
       requestTimeoutSeconds: env.HTTP_REQUEST_TIMEOUT_SECONDS,
       keepAliveTimeoutSeconds: env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS,
     },
     database: env.DATABASE_URL
-      ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS }
+      ? {
+          kind: 'postgres',
+          url: env.DATABASE_URL,
+          poolSize: env.DATABASE_POOL_SIZE,
+          connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS,
+        }
       : { kind: 'pglite', dataDir: env.DATA_DIR },
     redis: { url: env.REDIS_URL, namespace: env.REDIS_NAMESPACE },
     logLevel: env.LOG_LEVEL,
     runWorkers: env.RUN_WORKERS,
     shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,
-    queue: { heartbeatSeconds: env.QUEUE_HEARTBEAT_SECONDS, superviseIntervalSeconds: env.QUEUE_SUPERVISE_INTERVAL_SECONDS },
+    queue: {
+      heartbeatSeconds: env.QUEUE_HEARTBEAT_SECONDS,
+      superviseIntervalSeconds: env.QUEUE_SUPERVISE_INTERVAL_SECONDS,
+    },
     validation: { chunkSize: env.VALIDATION_CHUNK_SIZE },
     referenceSync: { cacheRecords: env.REFERENCE_SYNC_CACHE_RECORDS },
     auth: {
@@ -227,18 +289,22 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
       audience: env.AUTH_AUDIENCE,
       signingKeyPem,
       clientCacheSeconds: env.AUTH_CLIENT_CACHE_SECONDS,
-      external: env.AUTH_EXTERNAL_ISSUER && env.AUTH_EXTERNAL_AUDIENCE && env.AUTH_EXTERNAL_JWKS_URL
-        ? {
-            issuer: env.AUTH_EXTERNAL_ISSUER,
-            audience: env.AUTH_EXTERNAL_AUDIENCE,
-            jwksUrl: env.AUTH_EXTERNAL_JWKS_URL,
-            rtoClaim: env.AUTH_EXTERNAL_RTO_CLAIM,
-            clientClaim: env.AUTH_EXTERNAL_CLIENT_CLAIM,
-          }
-        : undefined,
+      external:
+        env.AUTH_EXTERNAL_ISSUER && env.AUTH_EXTERNAL_AUDIENCE && env.AUTH_EXTERNAL_JWKS_URL
+          ? {
+              issuer: env.AUTH_EXTERNAL_ISSUER,
+              audience: env.AUTH_EXTERNAL_AUDIENCE,
+              jwksUrl: env.AUTH_EXTERNAL_JWKS_URL,
+              rtoClaim: env.AUTH_EXTERNAL_RTO_CLAIM,
+              clientClaim: env.AUTH_EXTERNAL_CLIENT_CLAIM,
+            }
+          : undefined,
     },
     limits: { wireBodyBytes: env.LIMIT_WIRE_BODY_BYTES, decodedBodyBytes: env.LIMIT_DECODED_BODY_BYTES },
     rateLimit: { max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
-    metrics: { token: env.METRICS_TOKEN, required: env.SERVICE_MODE === 'production' || env.METRICS_TOKEN !== undefined },
+    metrics: {
+      token: env.METRICS_TOKEN,
+      required: env.SERVICE_MODE === 'production' || env.METRICS_TOKEN !== undefined,
+    },
   }
 }

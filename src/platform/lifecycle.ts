@@ -13,10 +13,13 @@ export function closeOnSignals(service: Service): void {
       process.exit(1)
     }, service.config.shutdownTimeoutSeconds * 1000)
     deadline.unref()
-    service.close().then(() => process.exit(0), (error: unknown) => {
-      service.logger.error({ err: error }, 'shutdown failed')
-      process.exit(1)
-    })
+    service.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        service.logger.error({ err: error }, 'shutdown failed')
+        process.exit(1)
+      },
+    )
   }
   process.once('SIGTERM', () => stop('SIGTERM'))
   process.once('SIGINT', () => stop('SIGINT'))
@@ -33,8 +36,9 @@ export class Resources {
   }
 
   closeAll(): Promise<void> {
-    return (this.#closing ??= (async () => {
+    this.#closing ??= (async () => {
       for (const close of this.#closers.reverse()) await close()
-    })())
+    })()
+    return this.#closing
   }
 }

@@ -22,7 +22,10 @@ export function exitOnStartupFailure(error: unknown): never {
   // must say why even with LOG_LEVEL=silent.
   const logger = pino({ level: 'fatal' })
   if (error instanceof ConfigError) {
-    logger.fatal({ problem: 'invalid-configuration', problems: error.problems }, `invalid configuration: ${error.problems.join('; ')}`)
+    logger.fatal(
+      { problem: 'invalid-configuration', problems: error.problems },
+      `invalid configuration: ${error.problems.join('; ')}`,
+    )
     process.exit(2)
   }
   if (error instanceof StartupError) {

@@ -24,16 +24,22 @@ export interface AssessmentCases {
 
 type Body = Record<string, any>
 const upload = (segment: string, body: Body): Upload => ({ segment, body })
-const subjectEnrolment = (w: World, changes: Body): Upload => upload('subjectenrolment', { ...w.subjectEnrolment, ...changes })
-const inProgram = (w: World, changes: Body): Upload => upload('subjectenrolment', { ...w.subjectEnrolmentInProgram, ...changes })
-const programEnrolment = (w: World, changes: Body): Upload => upload('programenrolment', { ...w.programEnrolment, ...changes })
+const subjectEnrolment = (w: World, changes: Body): Upload =>
+  upload('subjectenrolment', { ...w.subjectEnrolment, ...changes })
+const inProgram = (w: World, changes: Body): Upload =>
+  upload('subjectenrolment', { ...w.subjectEnrolmentInProgram, ...changes })
+const programEnrolment = (w: World, changes: Body): Upload =>
+  upload('programenrolment', { ...w.programEnrolment, ...changes })
 const base = (w: World): Upload[] => uploadsOf(w, 'student', 'location', 'subject', 'subjectOffering')
 const programBase = (w: World): Upload[] => [...base(w), ...uploadsOf(w, 'program', 'programOffering')]
 const achieved = { outcome: { outcomeIdentifierNational: 'Competency_achieved' } }
 const everything = (w: World) => [allOf(w)]
 
 /** The other world's student as a different person with a USI of their own. */
-const withOwnUsi = (extra: World): Upload[] => [upload('student', { ...extra.student, uniqueStudentIdentifier: 'BNGH7C75FN' }), ...allOf(extra).slice(1)]
+const withOwnUsi = (extra: World): Upload[] => [
+  upload('student', { ...extra.student, uniqueStudentIdentifier: 'BNGH7C75FN' }),
+  ...allOf(extra).slice(1),
+]
 
 export { world }
 
@@ -45,141 +51,288 @@ const oneGroupOf = (count: number) => (results: any[]) => {
 export const assessmentCases: Record<string, AssessmentCases> = {
   DQTS10010: {
     passing: [{ name: 'a commenced program with subject activity in the period', submitted: everything }],
-    failing: [{
-      name: 'a program commenced in July whose only subject ended in September',
-      submitted: (w) => [[...programBase(w),
-        programEnrolment(w, { commencementDate: '2026-07-01', lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: '2026-07-01' }] }),
-        inProgram(w, { activityStartDate: '2026-07-01', activityEndDate: '2026-09-20', lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: '2026-07-01' }], ...achieved })]],
-      expect: (results, w) => {
-        assert.deepEqual(results.map((r) => [r.resourceType, r.resourceUID, r.AssessmentMessageLevel]), [['ProgramEnrolment', w.programEnrolment.programEnrolmentUID, 'Warning']])
-        assert.equal(results[0].changeTrackingIdentifier, w.programEnrolment.changeTrackingIdentifier)
-        assert.equal(results[0].dataOwner, true)
+    failing: [
+      {
+        name: 'a program commenced in July whose only subject ended in September',
+        submitted: (w) => [
+          [
+            ...programBase(w),
+            programEnrolment(w, {
+              commencementDate: '2026-07-01',
+              lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: '2026-07-01' }],
+            }),
+            inProgram(w, {
+              activityStartDate: '2026-07-01',
+              activityEndDate: '2026-09-20',
+              lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: '2026-07-01' }],
+              ...achieved,
+            }),
+          ],
+        ],
+        expect: (results, w) => {
+          assert.deepEqual(
+            results.map((r) => [r.resourceType, r.resourceUID, r.AssessmentMessageLevel]),
+            [['ProgramEnrolment', w.programEnrolment.programEnrolmentUID, 'Warning']],
+          )
+          assert.equal(results[0].changeTrackingIdentifier, w.programEnrolment.changeTrackingIdentifier)
+          assert.equal(results[0].dataOwner, true)
+        },
       },
-    }],
+    ],
   },
   DQTS10020: {
     passing: [{ name: 'a subject enrolment commenced when training started', submitted: everything }],
-    failing: [{
-      name: 'still Registered months after training started in July',
-      submitted: (w) => [[...base(w), subjectEnrolment(w, { activityStartDate: '2026-07-01', lifecycle: [{ studentStatus: 'Registered', studentActivityDate: '2026-06-20' }] })]],
-      expect: (results) => assert.equal(results[0].AssessmentMessageLevel, 'Warning'),
-    }],
+    failing: [
+      {
+        name: 'still Registered months after training started in July',
+        submitted: (w) => [
+          [
+            ...base(w),
+            subjectEnrolment(w, {
+              activityStartDate: '2026-07-01',
+              lifecycle: [{ studentStatus: 'Registered', studentActivityDate: '2026-06-20' }],
+            }),
+          ],
+        ],
+        expect: (results) => assert.equal(results[0].AssessmentMessageLevel, 'Warning'),
+      },
+    ],
   },
   DQTS10030: {
     passing: [{ name: 'commenced on the activity start date', submitted: everything }],
-    failing: [{
-      name: 'commenced before training starts',
-      submitted: (w) => [[...base(w), subjectEnrolment(w, { activityStartDate: '2026-10-20' })]],
-      expect: (results, w) => assert.deepEqual(results.map((r) => r.resourceUID), [w.subjectEnrolment.subjectEnrolmentUID]),
-    }],
+    failing: [
+      {
+        name: 'commenced before training starts',
+        submitted: (w) => [[...base(w), subjectEnrolment(w, { activityStartDate: '2026-10-20' })]],
+        expect: (results, w) =>
+          assert.deepEqual(
+            results.map((r) => r.resourceUID),
+            [w.subjectEnrolment.subjectEnrolmentUID],
+          ),
+      },
+    ],
   },
   DQTS10040: {
     passing: [{ name: 'scheduled hours equal to nominal hours', submitted: everything }],
-    failing: [{
-      name: '10 scheduled hours against 50 nominal hours',
-      submitted: (w) => [[...base(w), subjectEnrolment(w, { scheduledHours: 10, locations: [{ deliveryLocationUID: w.location.deliveryLocationUID, hoursAtLocation: 10 }] })]],
-      expect: (results, w) => {
-        oneGroupOf(2)(results)
-        assert.deepEqual(results.map((r) => r.resourceType).sort(), ['Subject', 'SubjectEnrolment'])
-        assert.ok(results.some((r) => r.resourceUID === w.subject.subjectUID))
+    failing: [
+      {
+        name: '10 scheduled hours against 50 nominal hours',
+        submitted: (w) => [
+          [
+            ...base(w),
+            subjectEnrolment(w, {
+              scheduledHours: 10,
+              locations: [{ deliveryLocationUID: w.location.deliveryLocationUID, hoursAtLocation: 10 }],
+            }),
+          ],
+        ],
+        expect: (results, w) => {
+          oneGroupOf(2)(results)
+          assert.deepEqual(results.map((r) => r.resourceType).sort(), ['Subject', 'SubjectEnrolment'])
+          assert.ok(results.some((r) => r.resourceUID === w.subject.subjectUID))
+        },
       },
-    }],
+    ],
   },
   DQTS10050: {
     passing: [{ name: 'two students with USIs of their own', submitted: (w, extra) => [allOf(w), withOwnUsi(extra)] }],
-    failing: [{
-      name: 'two student records with one USI',
-      submitted: (w, extra) => [allOf(w), allOf(extra)],
-      expect: (results, w, extra) => {
-        oneGroupOf(2)(results)
-        assert.deepEqual(results.map((r) => r.resourceUID).sort(), [w.student.studentUID, extra.student.studentUID].sort())
+    failing: [
+      {
+        name: 'two student records with one USI',
+        submitted: (w, extra) => [allOf(w), allOf(extra)],
+        expect: (results, w, extra) => {
+          oneGroupOf(2)(results)
+          assert.deepEqual(
+            results.map((r) => r.resourceUID).sort(),
+            [w.student.studentUID, extra.student.studentUID].sort(),
+          )
+        },
       },
-    }],
+    ],
   },
   DQTS10060: {
-    passing: [{ name: 'different people reported by two clients', submitted: everything, submittedByOtherClient: (_w, extra) => [withOwnUsi(extra)] }],
-    failing: [{
-      name: 'one person reported by two clients under two UIDs',
-      submitted: everything,
-      submittedByOtherClient: (w, extra) => [[upload('student', { ...extra.student, familyName: w.student.familyName, uniqueStudentIdentifier: 'BNGH7C75FN' }), ...allOf(extra).slice(1)]],
-      expect: (results, w, extra) => {
-        oneGroupOf(2)(results)
-        // Read by the first client: it owns its own student's version, not the other client's.
-        assert.equal(results.find((r) => r.resourceUID === w.student.studentUID).dataOwner, true)
-        assert.equal(results.find((r) => r.resourceUID === extra.student.studentUID).dataOwner, false)
+    passing: [
+      {
+        name: 'different people reported by two clients',
+        submitted: everything,
+        submittedByOtherClient: (_w, extra) => [withOwnUsi(extra)],
       },
-    }],
+    ],
+    failing: [
+      {
+        name: 'one person reported by two clients under two UIDs',
+        submitted: everything,
+        submittedByOtherClient: (w, extra) => [
+          [
+            upload('student', {
+              ...extra.student,
+              familyName: w.student.familyName,
+              uniqueStudentIdentifier: 'BNGH7C75FN',
+            }),
+            ...allOf(extra).slice(1),
+          ],
+        ],
+        expect: (results, w, extra) => {
+          oneGroupOf(2)(results)
+          // Read by the first client: it owns its own student's version, not the other client's.
+          assert.equal(results.find((r) => r.resourceUID === w.student.studentUID).dataOwner, true)
+          assert.equal(results.find((r) => r.resourceUID === extra.student.studentUID).dataOwner, false)
+        },
+      },
+    ],
   },
   DQTS10070: {
-    passing: [{
-      name: 'a completed program with an achieved subject',
-      submitted: (w) => [[...programBase(w), programEnrolment(w, { programCompletion: { dateProgramCompleted: '2026-10-20', isParchmentIssued: false } }),
-        inProgram(w, { activityEndDate: '2026-10-20', ...achieved })]],
-    }],
-    failing: [{
-      name: 'a completed program whose subject has no outcome',
-      submitted: (w) => [[...programBase(w), programEnrolment(w, { programCompletion: { dateProgramCompleted: '2026-10-20', isParchmentIssued: false } }), inProgram(w, {})]],
-      expect: (results, w) => assert.deepEqual(results.map((r) => r.resourceUID), [w.programEnrolment.programEnrolmentUID]),
-    }],
+    passing: [
+      {
+        name: 'a completed program with an achieved subject',
+        submitted: (w) => [
+          [
+            ...programBase(w),
+            programEnrolment(w, {
+              programCompletion: { dateProgramCompleted: '2026-10-20', isParchmentIssued: false },
+            }),
+            inProgram(w, { activityEndDate: '2026-10-20', ...achieved }),
+          ],
+        ],
+      },
+    ],
+    failing: [
+      {
+        name: 'a completed program whose subject has no outcome',
+        submitted: (w) => [
+          [
+            ...programBase(w),
+            programEnrolment(w, {
+              programCompletion: { dateProgramCompleted: '2026-10-20', isParchmentIssued: false },
+            }),
+            inProgram(w, {}),
+          ],
+        ],
+        expect: (results, w) =>
+          assert.deepEqual(
+            results.map((r) => r.resourceUID),
+            [w.programEnrolment.programEnrolmentUID],
+          ),
+      },
+    ],
   },
   DQTS10080: {
     passing: [{ name: 'a student submitted with an enrolment in the period', submitted: everything }],
-    failing: [{
-      name: 'a student submitted this period with no enrolment',
-      period: () => currentPeriod(),
-      submitted: (w) => [uploadsOf(w, 'student')],
-      expect: (results, w) => assert.deepEqual(results.map((r) => r.resourceUID), [w.student.studentUID]),
-    }],
+    failing: [
+      {
+        name: 'a student submitted this period with no enrolment',
+        period: () => currentPeriod(),
+        submitted: (w) => [uploadsOf(w, 'student')],
+        expect: (results, w) =>
+          assert.deepEqual(
+            results.map((r) => r.resourceUID),
+            [w.student.studentUID],
+          ),
+      },
+    ],
   },
   DQTS10090: {
     passing: [{ name: 'a student aged 25', submitted: everything }],
-    failing: [{ name: 'a date of birth in 2022', submitted: (w) => [[upload('student', { ...w.student, dateOfBirth: '2022-01-01' }), ...allOf(w).slice(1)]] }],
+    failing: [
+      {
+        name: 'a date of birth in 2022',
+        submitted: (w) => [[upload('student', { ...w.student, dateOfBirth: '2022-01-01' }), ...allOf(w).slice(1)]],
+      },
+    ],
   },
   DQTS10100: {
     passing: [
       { name: 'training still under way', submitted: everything },
-      { name: 'training ended with an outcome', submitted: (w) => [[...base(w), subjectEnrolment(w, { activityStartDate: '2026-07-01', activityEndDate: '2026-10-10', lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: '2026-07-01' }], ...achieved })]] },
+      {
+        name: 'training ended with an outcome',
+        submitted: (w) => [
+          [
+            ...base(w),
+            subjectEnrolment(w, {
+              activityStartDate: '2026-07-01',
+              activityEndDate: '2026-10-10',
+              lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: '2026-07-01' }],
+              ...achieved,
+            }),
+          ],
+        ],
+      },
     ],
-    failing: [{
-      name: 'training ended in early October, no outcome',
-      submitted: (w) => [[...base(w), subjectEnrolment(w, { activityStartDate: '2026-07-01', activityEndDate: '2026-10-10', lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: '2026-07-01' }] })]],
-      expect: (results) => assert.equal(results[0].AssessmentMessageLevel, 'Warning'),
-    }],
+    failing: [
+      {
+        name: 'training ended in early October, no outcome',
+        submitted: (w) => [
+          [
+            ...base(w),
+            subjectEnrolment(w, {
+              activityStartDate: '2026-07-01',
+              activityEndDate: '2026-10-10',
+              lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: '2026-07-01' }],
+            }),
+          ],
+        ],
+        expect: (results) => assert.equal(results[0].AssessmentMessageLevel, 'Warning'),
+      },
+    ],
   },
   DQTS10110: {
     passing: [{ name: 'the subject starts the day the program commences', submitted: everything }],
-    failing: [{
-      name: 'the subject starts before the program commenced',
-      submitted: (w) => [[...programBase(w), programEnrolment(w, {}), inProgram(w, { activityStartDate: '2026-10-01' })]],
-      expect: (results, w) => {
-        oneGroupOf(2)(results)
-        assert.deepEqual(results.map((r) => r.resourceUID).sort(), [w.programEnrolment.programEnrolmentUID, w.subjectEnrolmentInProgram.subjectEnrolmentUID].sort())
+    failing: [
+      {
+        name: 'the subject starts before the program commenced',
+        submitted: (w) => [
+          [...programBase(w), programEnrolment(w, {}), inProgram(w, { activityStartDate: '2026-10-01' })],
+        ],
+        expect: (results, w) => {
+          oneGroupOf(2)(results)
+          assert.deepEqual(
+            results.map((r) => r.resourceUID).sort(),
+            [w.programEnrolment.programEnrolmentUID, w.subjectEnrolmentInProgram.subjectEnrolmentUID].sort(),
+          )
+        },
       },
-    }],
+    ],
   },
   DQTS10120: {
     passing: [{ name: 'a commenced program with a commenced subject', submitted: everything }],
-    failing: [{
-      name: 'a program cancelled in November with its subject still Commenced',
-      submitted: (w) => [[...programBase(w),
-        programEnrolment(w, { lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: '2026-10-05' }, { studentStatus: 'Cancelled', studentActivityDate: '2026-11-01', studentStatusReason: 'Formal_withdrawal' }] }),
-        inProgram(w, {})]],
-      expect: (results, w) => {
-        oneGroupOf(2)(results)
-        assert.deepEqual(results.map((r) => r.resourceType).sort(), ['ProgramEnrolment', 'SubjectEnrolment'])
-        assert.ok(results.some((r) => r.resourceUID === w.subjectEnrolmentInProgram.subjectEnrolmentUID))
-        // Spec, Enrolment lifecycle: a cancellation changes only that enrolment; related enrolments stay active.
-        assert.ok(results.every((r) => r.AssessmentMessageLevel === 'Warning'))
+    failing: [
+      {
+        name: 'a program cancelled in November with its subject still Commenced',
+        submitted: (w) => [
+          [
+            ...programBase(w),
+            programEnrolment(w, {
+              lifecycle: [
+                { studentStatus: 'Commenced', studentActivityDate: '2026-10-05' },
+                {
+                  studentStatus: 'Cancelled',
+                  studentActivityDate: '2026-11-01',
+                  studentStatusReason: 'Formal_withdrawal',
+                },
+              ],
+            }),
+            inProgram(w, {}),
+          ],
+        ],
+        expect: (results, w) => {
+          oneGroupOf(2)(results)
+          assert.deepEqual(results.map((r) => r.resourceType).sort(), ['ProgramEnrolment', 'SubjectEnrolment'])
+          assert.ok(results.some((r) => r.resourceUID === w.subjectEnrolmentInProgram.subjectEnrolmentUID))
+          // Spec, Enrolment lifecycle: a cancellation changes only that enrolment; related enrolments stay active.
+          assert.ok(results.every((r) => r.AssessmentMessageLevel === 'Warning'))
+        },
       },
-    }],
+    ],
   },
 }
 
 /** A program cancelled in November whose subject enrolment stays Commenced (DQTS10120's failing case). */
-export const cancelledProgramWithActiveSubject = (w: World): Upload[][] => assessmentCases.DQTS10120!.failing[0]!.submitted(w, w)
+export const cancelledProgramWithActiveSubject = (w: World): Upload[][] =>
+  assessmentCases.DQTS10120!.failing[0]!.submitted(w, w)
 
 /** Two student records with one USI (DQTS10050's failing case, the blocking one). */
-export const twoStudentsOneUsi = (w: World, extra: World): Upload[][] => assessmentCases.DQTS10050!.failing[0]!.submitted(w, extra)
+export const twoStudentsOneUsi = (w: World, extra: World): Upload[][] =>
+  assessmentCases.DQTS10050!.failing[0]!.submitted(w, extra)
 
 function currentPeriod(): number {
   const today = new Date().toISOString().slice(0, 10)

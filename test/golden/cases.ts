@@ -20,10 +20,20 @@ export interface GoldenCases {
   failing: GoldenCase[]
 }
 
-const student = (w: World, changes: Record<string, unknown>): Upload => ({ segment: 'student', body: { ...w.student, ...changes } })
-const without = (body: Record<string, unknown>, ...fields: string[]) => Object.fromEntries(Object.entries(body).filter(([key]) => !fields.includes(key)))
-const enrolmentWith = (w: World, name: 'subjectEnrolment' | 'programEnrolment' | 'subjectEnrolmentInProgram', changes: Record<string, unknown>): Upload =>
-  ({ segment: name === 'programEnrolment' ? 'programenrolment' : 'subjectenrolment', body: { ...w[name], ...changes } })
+const student = (w: World, changes: Record<string, unknown>): Upload => ({
+  segment: 'student',
+  body: { ...w.student, ...changes },
+})
+const without = (body: Record<string, unknown>, ...fields: string[]) =>
+  Object.fromEntries(Object.entries(body).filter(([key]) => !fields.includes(key)))
+const enrolmentWith = (
+  w: World,
+  name: 'subjectEnrolment' | 'programEnrolment' | 'subjectEnrolmentInProgram',
+  changes: Record<string, unknown>,
+): Upload => ({
+  segment: name === 'programEnrolment' ? 'programenrolment' : 'subjectenrolment',
+  body: { ...w[name], ...changes },
+})
 const commenced = { studentStatus: 'Commenced', studentActivityDate: '2026-10-05' }
 
 /** The spec's BRTS02180 example: one subject enrolment at the location, offerings that name no location. */
@@ -36,143 +46,379 @@ const specExampleHeld = (w: World): Upload[] => [
 export const goldenCases: Record<string, GoldenCases> = {
   BRTS01180: {
     passing: [{ name: 'available with a primary email', batch: (w) => allOf(w) }],
-    failing: [{
-      name: 'available without a primary email',
-      batch: (w) => [student(w, { emailAddressPrimary: undefined })],
-      expect: (results, w) => {
-        assert.equal(results.length, 1)
-        assert.deepEqual(results[0].accessPath, ['$.surveyAvailability', '$.emailAddressPrimary'])
-        assert.equal(results[0].ruleId, 'BRDG00017')
-        assert.equal(results[0].errorNumber, 'BRTS01180')
-        assert.equal(results[0].correctiveAction, 'Provide a value for emailAddressPrimary.')
-        assert.equal(results[0].resourceUID, w.student.studentUID)
-        assert.equal(results[0].changeTrackingIdentifier, w.student.changeTrackingIdentifier)
+    failing: [
+      {
+        name: 'available without a primary email',
+        batch: (w) => [student(w, { emailAddressPrimary: undefined })],
+        expect: (results, w) => {
+          assert.equal(results.length, 1)
+          assert.deepEqual(results[0].accessPath, ['$.surveyAvailability', '$.emailAddressPrimary'])
+          assert.equal(results[0].ruleId, 'BRDG00017')
+          assert.equal(results[0].errorNumber, 'BRTS01180')
+          assert.equal(results[0].correctiveAction, 'Provide a value for emailAddressPrimary.')
+          assert.equal(results[0].resourceUID, w.student.studentUID)
+          assert.equal(results[0].changeTrackingIdentifier, w.student.changeTrackingIdentifier)
+        },
       },
-    }],
+    ],
   },
   BRTS01200: {
-    passing: [{ name: 'a USI with a valid check character', batch: (w) => [student(w, { uniqueStudentIdentifier: 'BNGH7C75FN' })] }],
-    failing: [{ name: 'a mistyped USI', batch: (w) => [student(w, { uniqueStudentIdentifier: '7KQ3NHV8RN' })], expect: (results) => assert.deepEqual(results[0].accessPath, ['$.uniqueStudentIdentifier']) }],
+    passing: [
+      {
+        name: 'a USI with a valid check character',
+        batch: (w) => [student(w, { uniqueStudentIdentifier: 'BNGH7C75FN' })],
+      },
+    ],
+    failing: [
+      {
+        name: 'a mistyped USI',
+        batch: (w) => [student(w, { uniqueStudentIdentifier: '7KQ3NHV8RN' })],
+        expect: (results) => assert.deepEqual(results[0].accessPath, ['$.uniqueStudentIdentifier']),
+      },
+    ],
   },
   BRTS01210: {
-    passing: [{
-      name: 'INTOFF for a student living overseas',
-      batch: (w) => [student(w, { uniqueStudentIdentifier: 'INTOFF', permanentAddress: { suburbLocalityOrTown: 'Auckland', postcode: 'OSPC', state: 'Overseas', country: '1201' } })],
-    }],
-    failing: [{ name: 'INTOFF for a student living in NSW', batch: (w) => [student(w, { uniqueStudentIdentifier: 'INTOFF' })] }],
+    passing: [
+      {
+        name: 'INTOFF for a student living overseas',
+        batch: (w) => [
+          student(w, {
+            uniqueStudentIdentifier: 'INTOFF',
+            permanentAddress: {
+              suburbLocalityOrTown: 'Auckland',
+              postcode: 'OSPC',
+              state: 'Overseas',
+              country: '1201',
+            },
+          }),
+        ],
+      },
+    ],
+    failing: [
+      { name: 'INTOFF for a student living in NSW', batch: (w) => [student(w, { uniqueStudentIdentifier: 'INTOFF' })] },
+    ],
   },
   BRTS01220: {
     passing: [{ name: 'postcodes in their states', batch: (w) => uploadsOf(w, 'student', 'location') }],
     failing: [
-      { name: 'a Melbourne postcode in NSW', batch: (w) => [{ segment: 'deliverylocation', body: { ...w.location, address: { ...w.location.address, postcode: '3000' } } }], expect: (results) => assert.deepEqual(results[0].accessPath, ['$.address.postcode', '$.address.state']) },
-      { name: 'OSPC with an Australian state', batch: (w) => [student(w, { postalAddress: { ...w.student.postalAddress, postcode: 'OSPC' } })] },
+      {
+        name: 'a Melbourne postcode in NSW',
+        batch: (w) => [
+          {
+            segment: 'deliverylocation',
+            body: { ...w.location, address: { ...w.location.address, postcode: '3000' } },
+          },
+        ],
+        expect: (results) => assert.deepEqual(results[0].accessPath, ['$.address.postcode', '$.address.state']),
+      },
+      {
+        name: 'OSPC with an Australian state',
+        batch: (w) => [student(w, { postalAddress: { ...w.student.postalAddress, postcode: 'OSPC' } })],
+      },
     ],
   },
   BRTS01230: {
-    passing: [{
-      name: 'No_value where nothing shows the value',
-      batch: (w) => [student(w, { highestSchoolLevelCompleted: 'No_value', highestSchoolLevelCompletedYear: undefined, postalAddress: { ...w.student.postalAddress, postcode: '0000', state: 'No_value' } })],
-    }],
+    passing: [
+      {
+        name: 'No_value where nothing shows the value',
+        batch: (w) => [
+          student(w, {
+            highestSchoolLevelCompleted: 'No_value',
+            highestSchoolLevelCompletedYear: undefined,
+            postalAddress: { ...w.student.postalAddress, postcode: '0000', state: 'No_value' },
+          }),
+        ],
+      },
+    ],
     failing: [
-      { name: 'state No_value with a NSW postcode', batch: (w) => [student(w, { permanentAddress: { ...w.student.permanentAddress, state: 'No_value' } })] },
-      { name: 'school level No_value with the year completed', batch: (w) => [student(w, { highestSchoolLevelCompleted: 'No_value' })] },
+      {
+        name: 'state No_value with a NSW postcode',
+        batch: (w) => [student(w, { permanentAddress: { ...w.student.permanentAddress, state: 'No_value' } })],
+      },
+      {
+        name: 'school level No_value with the year completed',
+        batch: (w) => [student(w, { highestSchoolLevelCompleted: 'No_value' })],
+      },
     ],
   },
   BRTS01240: {
     passing: [{ name: 'codes of the shipped datasets', batch: (w) => allOf(w) }],
-    failing: [{
-      name: 'a country code not in SACC',
-      batch: (w) => [student(w, { countryOfBirth: '9999' })],
-      expect: (results) => {
-        assert.deepEqual(results[0].accessPath, ['$.countryOfBirth'])
-        assert.match(results[0].message, /reference dataset country/)
+    failing: [
+      {
+        name: 'a country code not in SACC',
+        batch: (w) => [student(w, { countryOfBirth: '9999' })],
+        expect: (results) => {
+          assert.deepEqual(results[0].accessPath, ['$.countryOfBirth'])
+          assert.match(results[0].message, /reference dataset country/)
+        },
       },
-    }],
+    ],
   },
   BRTS01300: {
     passing: [{ name: 'dates in order', batch: (w) => allOf(w) }],
-    failing: [{
-      name: 'activity ending before it starts',
-      batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { activityEndDate: '2026-10-01' })],
-      expect: (results) => assert.deepEqual(results[0].accessPath, ['$.activityStartDate', '$.activityEndDate']),
-    }],
+    failing: [
+      {
+        name: 'activity ending before it starts',
+        batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { activityEndDate: '2026-10-01' })],
+        expect: (results) => assert.deepEqual(results[0].accessPath, ['$.activityStartDate', '$.activityEndDate']),
+      },
+    ],
   },
   BRTS01310: {
-    passing: [{ name: 'a continuing subject ending in the future', batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { outcome: { outcomeIdentifierNational: 'Continuing' } })] }],
+    passing: [
+      {
+        name: 'a continuing subject ending in the future',
+        batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { outcome: { outcomeIdentifierNational: 'Continuing' } })],
+      },
+    ],
     failing: [
-      { name: 'competency achieved with an end date in the future', batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { activityEndDate: '2099-03-26', outcome: { outcomeIdentifierNational: 'Competency_achieved' } })] },
-      { name: 'a cancellation dated in the future', batch: (w) => [enrolmentWith(w, 'programEnrolment', { lifecycle: [commenced, { studentStatus: 'Cancelled', studentActivityDate: '2099-01-10', studentStatusReason: 'Formal_withdrawal' }] })] },
+      {
+        name: 'competency achieved with an end date in the future',
+        batch: (w) => [
+          enrolmentWith(w, 'subjectEnrolment', {
+            activityEndDate: '2099-03-26',
+            outcome: { outcomeIdentifierNational: 'Competency_achieved' },
+          }),
+        ],
+      },
+      {
+        name: 'a cancellation dated in the future',
+        batch: (w) => [
+          enrolmentWith(w, 'programEnrolment', {
+            lifecycle: [
+              commenced,
+              {
+                studentStatus: 'Cancelled',
+                studentActivityDate: '2099-01-10',
+                studentStatusReason: 'Formal_withdrawal',
+              },
+            ],
+          }),
+        ],
+      },
     ],
   },
   BRTS01320: {
     passing: [{ name: 'activity in the current period or before', batch: (w) => allOf(w) }],
-    failing: [{ name: 'a state dated in a future quarter', batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { lifecycle: [commenced, { studentStatus: 'Registered', studentActivityDate: '2099-01-10' }] })], expect: (results) => assert.deepEqual(results[0].accessPath, ['$.lifecycle[1].studentActivityDate']) }],
+    failing: [
+      {
+        name: 'a state dated in a future quarter',
+        batch: (w) => [
+          enrolmentWith(w, 'subjectEnrolment', {
+            lifecycle: [commenced, { studentStatus: 'Registered', studentActivityDate: '2099-01-10' }],
+          }),
+        ],
+        expect: (results) => assert.deepEqual(results[0].accessPath, ['$.lifecycle[1].studentActivityDate']),
+      },
+    ],
   },
   BRTS01330: {
     passing: [{ name: 'activity from 2026', batch: (w) => allOf(w) }],
-    failing: [{
-      name: 'registration in 2025 (a Warning)',
-      batch: (w) => [enrolmentWith(w, 'programEnrolment', { lifecycle: [{ studentStatus: 'Registered', studentActivityDate: '2025-11-03' }, commenced] })],
-      expect: (results) => assert.equal(results[0].validationMessageLevel, 'Warning'),
-    }],
+    failing: [
+      {
+        name: 'registration in 2025 (a Warning)',
+        batch: (w) => [
+          enrolmentWith(w, 'programEnrolment', {
+            lifecycle: [{ studentStatus: 'Registered', studentActivityDate: '2025-11-03' }, commenced],
+          }),
+        ],
+        expect: (results) => assert.equal(results[0].validationMessageLevel, 'Warning'),
+      },
+    ],
   },
   BRTS01400: {
-    passing: [{ name: 'a deferral with a deferral reason', batch: (w) => [enrolmentWith(w, 'programEnrolment', { lifecycle: [commenced, { studentStatus: 'Deferred', studentActivityDate: '2026-10-20', studentStatusReason: 'Deferral_Post' }] })] }],
+    passing: [
+      {
+        name: 'a deferral with a deferral reason',
+        batch: (w) => [
+          enrolmentWith(w, 'programEnrolment', {
+            lifecycle: [
+              commenced,
+              { studentStatus: 'Deferred', studentActivityDate: '2026-10-20', studentStatusReason: 'Deferral_Post' },
+            ],
+          }),
+        ],
+      },
+    ],
     failing: [
-      { name: 'a deferral with a cancellation reason', batch: (w) => [enrolmentWith(w, 'programEnrolment', { lifecycle: [commenced, { studentStatus: 'Deferred', studentActivityDate: '2026-10-20', studentStatusReason: 'Formal_withdrawal' }] })] },
-      { name: 'a deferral without a reason', batch: (w) => [enrolmentWith(w, 'programEnrolment', { lifecycle: [commenced, { studentStatus: 'Deferred', studentActivityDate: '2026-10-20' }] })], expect: (results) => assert.deepEqual(results[0].accessPath, ['$.lifecycle[1].studentStatus', '$.lifecycle[1].studentStatusReason']) },
+      {
+        name: 'a deferral with a cancellation reason',
+        batch: (w) => [
+          enrolmentWith(w, 'programEnrolment', {
+            lifecycle: [
+              commenced,
+              {
+                studentStatus: 'Deferred',
+                studentActivityDate: '2026-10-20',
+                studentStatusReason: 'Formal_withdrawal',
+              },
+            ],
+          }),
+        ],
+      },
+      {
+        name: 'a deferral without a reason',
+        batch: (w) => [
+          enrolmentWith(w, 'programEnrolment', {
+            lifecycle: [commenced, { studentStatus: 'Deferred', studentActivityDate: '2026-10-20' }],
+          }),
+        ],
+        expect: (results) =>
+          assert.deepEqual(results[0].accessPath, [
+            '$.lifecycle[1].studentStatus',
+            '$.lifecycle[1].studentStatusReason',
+          ]),
+      },
     ],
   },
   BRTS01410: {
     passing: [{ name: 'subject enrolments that are not deferred', batch: (w) => allOf(w) }],
-    failing: [{ name: 'a deferred subject enrolment', batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { lifecycle: [commenced, { studentStatus: 'Deferred', studentActivityDate: '2026-10-20', studentStatusReason: 'Deferral_Post' }] })] }],
+    failing: [
+      {
+        name: 'a deferred subject enrolment',
+        batch: (w) => [
+          enrolmentWith(w, 'subjectEnrolment', {
+            lifecycle: [
+              commenced,
+              { studentStatus: 'Deferred', studentActivityDate: '2026-10-20', studentStatusReason: 'Deferral_Post' },
+            ],
+          }),
+        ],
+      },
+    ],
   },
   BRTS01460: {
     passing: [
       { name: 'a first upload whose history starts at Commenced (the minimal unit record)', batch: (w) => allOf(w) },
-      { name: 'a first upload that is Registered only', batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { lifecycle: [{ studentStatus: 'Registered', studentActivityDate: '2026-10-01' }] })] },
-      { name: 'Registered, then Commenced', batch: (w) => [enrolmentWith(w, 'programEnrolment', { lifecycle: [{ studentStatus: 'Registered', studentActivityDate: '2026-10-01' }, commenced] })] },
-      { name: 'Registered and Commenced on the same day', batch: (w) => [enrolmentWith(w, 'programEnrolment', { lifecycle: [commenced, { studentStatus: 'Registered', studentActivityDate: '2026-10-05' }] })] },
-    ],
-    failing: [{
-      name: 'Registered after Commenced (a Warning)',
-      batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { lifecycle: [commenced, { studentStatus: 'Registered', studentActivityDate: '2026-10-20' }] })],
-      expect: (results) => {
-        assert.equal(results[0].validationMessageLevel, 'Warning')
-        assert.deepEqual(results[0].accessPath, ['$.lifecycle[1].studentStatus', '$.lifecycle[1].studentActivityDate'])
+      {
+        name: 'a first upload that is Registered only',
+        batch: (w) => [
+          enrolmentWith(w, 'subjectEnrolment', {
+            lifecycle: [{ studentStatus: 'Registered', studentActivityDate: '2026-10-01' }],
+          }),
+        ],
       },
-    }],
+      {
+        name: 'Registered, then Commenced',
+        batch: (w) => [
+          enrolmentWith(w, 'programEnrolment', {
+            lifecycle: [{ studentStatus: 'Registered', studentActivityDate: '2026-10-01' }, commenced],
+          }),
+        ],
+      },
+      {
+        name: 'Registered and Commenced on the same day',
+        batch: (w) => [
+          enrolmentWith(w, 'programEnrolment', {
+            lifecycle: [commenced, { studentStatus: 'Registered', studentActivityDate: '2026-10-05' }],
+          }),
+        ],
+      },
+    ],
+    failing: [
+      {
+        name: 'Registered after Commenced (a Warning)',
+        batch: (w) => [
+          enrolmentWith(w, 'subjectEnrolment', {
+            lifecycle: [commenced, { studentStatus: 'Registered', studentActivityDate: '2026-10-20' }],
+          }),
+        ],
+        expect: (results) => {
+          assert.equal(results[0].validationMessageLevel, 'Warning')
+          assert.deepEqual(results[0].accessPath, [
+            '$.lifecycle[1].studentStatus',
+            '$.lifecycle[1].studentActivityDate',
+          ])
+        },
+      },
+    ],
   },
   BRTS01420: {
-    passing: [{ name: 'a cancellation with a cancellation reason', batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { lifecycle: [commenced, { studentStatus: 'Cancelled', studentActivityDate: '2026-10-20', studentStatusReason: 'Informal_withdrawal' }] })] }],
-    failing: [{ name: 'a cancellation without a reason', batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { lifecycle: [commenced, { studentStatus: 'Cancelled', studentActivityDate: '2026-10-20' }] })] }],
+    passing: [
+      {
+        name: 'a cancellation with a cancellation reason',
+        batch: (w) => [
+          enrolmentWith(w, 'subjectEnrolment', {
+            lifecycle: [
+              commenced,
+              {
+                studentStatus: 'Cancelled',
+                studentActivityDate: '2026-10-20',
+                studentStatusReason: 'Informal_withdrawal',
+              },
+            ],
+          }),
+        ],
+      },
+    ],
+    failing: [
+      {
+        name: 'a cancellation without a reason',
+        batch: (w) => [
+          enrolmentWith(w, 'subjectEnrolment', {
+            lifecycle: [commenced, { studentStatus: 'Cancelled', studentActivityDate: '2026-10-20' }],
+          }),
+        ],
+      },
+    ],
   },
   BRTS01430: {
-    passing: [{
-      name: 'a deferral once the subject enrolment is cancelled in the same batch',
-      held: (w) => allOf(w),
-      batch: (w) => [
-        enrolmentWith(w, 'programEnrolment', { lifecycle: [commenced, { studentStatus: 'Deferred', studentActivityDate: '2026-10-20', studentStatusReason: 'Deferral_Post' }] }),
-        enrolmentWith(w, 'subjectEnrolmentInProgram', { lifecycle: [commenced, { studentStatus: 'Cancelled', studentActivityDate: '2026-10-20', studentStatusReason: 'Formal_withdrawal' }] }),
-      ],
-    }],
-    failing: [{
-      name: 'a deferral while a held subject enrolment is Commenced',
-      held: (w) => allOf(w),
-      batch: (w) => [enrolmentWith(w, 'programEnrolment', { lifecycle: [commenced, { studentStatus: 'Deferred', studentActivityDate: '2026-10-20', studentStatusReason: 'Deferral_Post' }] })],
-      expect: (results, w) => {
-        assert.deepEqual(results.map((r) => [r.resourceType, r.resourceUID, r.dataSource, r.relatedValidationResultCount]), [
-          ['ProgramEnrolment', w.programEnrolment.programEnrolmentUID, 'Transaction_batch', 2],
-          ['SubjectEnrolment', w.subjectEnrolmentInProgram.subjectEnrolmentUID, 'Previously_submitted_data', 2],
-        ])
-        assert.equal(results[0].validationGroupingId, results[1].validationGroupingId)
+    passing: [
+      {
+        name: 'a deferral once the subject enrolment is cancelled in the same batch',
+        held: (w) => allOf(w),
+        batch: (w) => [
+          enrolmentWith(w, 'programEnrolment', {
+            lifecycle: [
+              commenced,
+              { studentStatus: 'Deferred', studentActivityDate: '2026-10-20', studentStatusReason: 'Deferral_Post' },
+            ],
+          }),
+          enrolmentWith(w, 'subjectEnrolmentInProgram', {
+            lifecycle: [
+              commenced,
+              {
+                studentStatus: 'Cancelled',
+                studentActivityDate: '2026-10-20',
+                studentStatusReason: 'Formal_withdrawal',
+              },
+            ],
+          }),
+        ],
       },
-    }],
+    ],
+    failing: [
+      {
+        name: 'a deferral while a held subject enrolment is Commenced',
+        held: (w) => allOf(w),
+        batch: (w) => [
+          enrolmentWith(w, 'programEnrolment', {
+            lifecycle: [
+              commenced,
+              { studentStatus: 'Deferred', studentActivityDate: '2026-10-20', studentStatusReason: 'Deferral_Post' },
+            ],
+          }),
+        ],
+        expect: (results, w) => {
+          assert.deepEqual(
+            results.map((r) => [r.resourceType, r.resourceUID, r.dataSource, r.relatedValidationResultCount]),
+            [
+              ['ProgramEnrolment', w.programEnrolment.programEnrolmentUID, 'Transaction_batch', 2],
+              ['SubjectEnrolment', w.subjectEnrolmentInProgram.subjectEnrolmentUID, 'Previously_submitted_data', 2],
+            ],
+          )
+          assert.equal(results[0].validationGroupingId, results[1].validationGroupingId)
+        },
+      },
+    ],
   },
   BRTS01440: {
     passing: [{ name: 'a program enrolment with its subject enrolment', batch: (w) => allOf(w) }],
     failing: [
-      { name: 'a program enrolment without subject enrolments', batch: (w) => uploadsOf(w, 'student', 'location', 'program', 'programOffering', 'programEnrolment') },
+      {
+        name: 'a program enrolment without subject enrolments',
+        batch: (w) => uploadsOf(w, 'student', 'location', 'program', 'programOffering', 'programEnrolment'),
+      },
       {
         name: 'voiding the only subject enrolment of a held program enrolment',
         held: (w) => allOf(w),
@@ -182,25 +428,63 @@ export const goldenCases: Record<string, GoldenCases> = {
     ],
   },
   BRTS01450: {
-    passing: [{
-      name: 'a re-upload that adds a state and keeps the history',
-      held: (w) => allOf(w),
-      batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { lifecycle: [commenced, { studentStatus: 'Cancelled', studentActivityDate: '2026-10-20', studentStatusReason: 'Formal_withdrawal' }] })],
-    }],
-    failing: [{
-      name: 'a re-upload that drops the submitted Commenced state',
-      held: (w) => allOf(w),
-      batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { lifecycle: [{ studentStatus: 'Cancelled', studentActivityDate: '2026-10-20', studentStatusReason: 'Formal_withdrawal' }] })],
-      expect: (results) => assert.match(results[0].message, /Commenced on 2026-10-05/),
-    }],
+    passing: [
+      {
+        name: 'a re-upload that adds a state and keeps the history',
+        held: (w) => allOf(w),
+        batch: (w) => [
+          enrolmentWith(w, 'subjectEnrolment', {
+            lifecycle: [
+              commenced,
+              {
+                studentStatus: 'Cancelled',
+                studentActivityDate: '2026-10-20',
+                studentStatusReason: 'Formal_withdrawal',
+              },
+            ],
+          }),
+        ],
+      },
+    ],
+    failing: [
+      {
+        name: 'a re-upload that drops the submitted Commenced state',
+        held: (w) => allOf(w),
+        batch: (w) => [
+          enrolmentWith(w, 'subjectEnrolment', {
+            lifecycle: [
+              {
+                studentStatus: 'Cancelled',
+                studentActivityDate: '2026-10-20',
+                studentStatusReason: 'Formal_withdrawal',
+              },
+            ],
+          }),
+        ],
+        expect: (results) => assert.match(results[0].message, /Commenced on 2026-10-05/),
+      },
+    ],
   },
   BRTS02100: {
-    passing: [{ name: 'references resolved through previously submitted data', held: (w) => allOf(w), batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { changeTrackingIdentifier: 'v2' })] }],
-    failing: [{
-      name: 'a subject enrolment whose student, offering and location are nowhere',
-      batch: (w) => uploadsOf(w, 'subjectEnrolment'),
-      expect: (results) => assert.deepEqual(results.map((r) => r.accessPath[0]).sort(), ['$.locations[0].deliveryLocationUID', '$.studentUID', '$.subjectOfferingUID']),
-    }],
+    passing: [
+      {
+        name: 'references resolved through previously submitted data',
+        held: (w) => allOf(w),
+        batch: (w) => [enrolmentWith(w, 'subjectEnrolment', { changeTrackingIdentifier: 'v2' })],
+      },
+    ],
+    failing: [
+      {
+        name: 'a subject enrolment whose student, offering and location are nowhere',
+        batch: (w) => uploadsOf(w, 'subjectEnrolment'),
+        expect: (results) =>
+          assert.deepEqual(results.map((r) => r.accessPath[0]).sort(), [
+            '$.locations[0].deliveryLocationUID',
+            '$.studentUID',
+            '$.subjectOfferingUID',
+          ]),
+      },
+    ],
   },
   BRTS02180: {
     passing: [
@@ -209,33 +493,46 @@ export const goldenCases: Record<string, GoldenCases> = {
         held: (w) => allOf(w),
         batch: (w) => {
           const at = { deliveryLocationUID: randomUUID() }
-          const moved = { ...w.location, ...at, deliveryLocationIdentifier: 'PARRA', changeTrackingIdentifier: 'location-2' }
+          const moved = {
+            ...w.location,
+            ...at,
+            deliveryLocationIdentifier: 'PARRA',
+            changeTrackingIdentifier: 'location-2',
+          }
           return [
             { segment: 'deliverylocation', body: moved },
             { segment: 'deliverylocation', body: voided(w.location, 'remove_duplicate_record') },
             { segment: 'subjectoffering', body: { ...w.subjectOffering, ...at } },
             { segment: 'programoffering', body: { ...w.programOffering, ...at } },
             enrolmentWith(w, 'subjectEnrolment', { locations: [{ ...w.subjectEnrolment.locations[0], ...at }] }),
-            enrolmentWith(w, 'subjectEnrolmentInProgram', { locations: [{ ...w.subjectEnrolmentInProgram.locations[0], ...at }] }),
+            enrolmentWith(w, 'subjectEnrolmentInProgram', {
+              locations: [{ ...w.subjectEnrolmentInProgram.locations[0], ...at }],
+            }),
           ]
         },
       },
       {
-        name: 'the spec\'s example corrected: the location voided together with the one subject enrolment at it',
+        name: "the spec's example corrected: the location voided together with the one subject enrolment at it",
         held: (w) => specExampleHeld(w),
-        batch: (w) => [{ segment: 'deliverylocation', body: voided(w.location) }, { segment: 'subjectenrolment', body: voided(w.subjectEnrolment) }],
+        batch: (w) => [
+          { segment: 'deliverylocation', body: voided(w.location) },
+          { segment: 'subjectenrolment', body: voided(w.subjectEnrolment) },
+        ],
       },
     ],
     failing: [
       {
-        name: 'the spec\'s example: a location voided while one held subject enrolment uses it is one group of two',
+        name: "the spec's example: a location voided while one held subject enrolment uses it is one group of two",
         held: (w) => specExampleHeld(w),
         batch: (w) => [{ segment: 'deliverylocation', body: voided(w.location) }],
         expect: (results, w) => {
-          assert.deepEqual(results.map((r) => [r.resourceType, r.resourceUID, r.dataSource, r.relatedValidationResultCount]), [
-            ['DeliveryLocation', w.location.deliveryLocationUID, 'Transaction_batch', 2],
-            ['SubjectEnrolment', w.subjectEnrolment.subjectEnrolmentUID, 'Previously_submitted_data', 2],
-          ])
+          assert.deepEqual(
+            results.map((r) => [r.resourceType, r.resourceUID, r.dataSource, r.relatedValidationResultCount]),
+            [
+              ['DeliveryLocation', w.location.deliveryLocationUID, 'Transaction_batch', 2],
+              ['SubjectEnrolment', w.subjectEnrolment.subjectEnrolmentUID, 'Previously_submitted_data', 2],
+            ],
+          )
           assert.equal(results[0].validationGroupingId, results[1].validationGroupingId)
           assert.deepEqual(results[1].accessPath, ['$.locations[0].deliveryLocationUID'])
         },
@@ -246,34 +543,67 @@ export const goldenCases: Record<string, GoldenCases> = {
         batch: (w) => [{ segment: 'deliverylocation', body: voided(w.location) }],
         expect: (results, w) => {
           assert.equal(new Set(results.map((r) => r.validationGroupingId)).size, 1)
-          assert.deepEqual(results.map((r) => [r.resourceType, r.resourceUID, r.dataSource, r.relatedValidationResultCount]), [
-            ['DeliveryLocation', w.location.deliveryLocationUID, 'Transaction_batch', 5],
-            ['ProgramOffering', w.programOffering.programOfferingUID, 'Previously_submitted_data', 5],
-            ...[w.subjectEnrolment, w.subjectEnrolmentInProgram].map((e) => ['SubjectEnrolment', e.subjectEnrolmentUID, 'Previously_submitted_data', 5]).sort((a, b) => String(a[1]).localeCompare(String(b[1]))),
-            ['SubjectOffering', w.subjectOffering.subjectOfferingUID, 'Previously_submitted_data', 5],
-          ])
+          assert.deepEqual(
+            results.map((r) => [r.resourceType, r.resourceUID, r.dataSource, r.relatedValidationResultCount]),
+            [
+              ['DeliveryLocation', w.location.deliveryLocationUID, 'Transaction_batch', 5],
+              ['ProgramOffering', w.programOffering.programOfferingUID, 'Previously_submitted_data', 5],
+              ...[w.subjectEnrolment, w.subjectEnrolmentInProgram]
+                .map((e) => ['SubjectEnrolment', e.subjectEnrolmentUID, 'Previously_submitted_data', 5])
+                .sort((a, b) => String(a[1]).localeCompare(String(b[1]))),
+              ['SubjectOffering', w.subjectOffering.subjectOfferingUID, 'Previously_submitted_data', 5],
+            ],
+          )
           assert.match(results[0].message, /4 record\(s\) still reference it/)
-          assert.deepEqual(results.find((r) => r.resourceType === 'SubjectOffering').accessPath, ['$.deliveryLocationUID'])
+          assert.deepEqual(results.find((r) => r.resourceType === 'SubjectOffering').accessPath, [
+            '$.deliveryLocationUID',
+          ])
         },
       },
     ],
   },
   BRTS02190: {
-    passing: [{ name: 'voiding a subject enrolment nothing references', held: (w) => allOf(w), batch: (w) => [{ segment: 'subjectenrolment', body: voided(w.subjectEnrolment) }] }],
-    failing: [{
-      name: 'voiding a student with held enrolments',
-      held: (w) => allOf(w),
-      batch: (w) => [{ segment: 'student', body: voided(w.student, 'remove_duplicate_record') }],
-      expect: (results, w) => {
-        assert.equal(results[0].resourceUID, w.student.studentUID)
-        assert.deepEqual(results.slice(1).map((r) => r.resourceType).sort(), ['ProgramEnrolment', 'SubjectEnrolment', 'SubjectEnrolment'])
-        assert.ok(results.every((r) => r.relatedValidationResultCount === 4))
+    passing: [
+      {
+        name: 'voiding a subject enrolment nothing references',
+        held: (w) => allOf(w),
+        batch: (w) => [{ segment: 'subjectenrolment', body: voided(w.subjectEnrolment) }],
       },
-    }],
+    ],
+    failing: [
+      {
+        name: 'voiding a student with held enrolments',
+        held: (w) => allOf(w),
+        batch: (w) => [{ segment: 'student', body: voided(w.student, 'remove_duplicate_record') }],
+        expect: (results, w) => {
+          assert.equal(results[0].resourceUID, w.student.studentUID)
+          assert.deepEqual(
+            results
+              .slice(1)
+              .map((r) => r.resourceType)
+              .sort(),
+            ['ProgramEnrolment', 'SubjectEnrolment', 'SubjectEnrolment'],
+          )
+          assert.ok(results.every((r) => r.relatedValidationResultCount === 4))
+        },
+      },
+    ],
   },
   BRTS02200: {
-    passing: [{ name: 'voiding a held record', held: (w) => allOf(w), batch: (w) => [{ segment: 'subjectenrolment', body: voided(w.subjectEnrolment) }] }],
-    failing: [{ name: 'voiding a record never submitted', batch: (w) => [{ segment: 'student', body: voided(w.student, 'remove_duplicate_record') }], expect: (results, w) => assert.equal(results[0].resourceUID, uidOf(w.student)) }],
+    passing: [
+      {
+        name: 'voiding a held record',
+        held: (w) => allOf(w),
+        batch: (w) => [{ segment: 'subjectenrolment', body: voided(w.subjectEnrolment) }],
+      },
+    ],
+    failing: [
+      {
+        name: 'voiding a record never submitted',
+        batch: (w) => [{ segment: 'student', body: voided(w.student, 'remove_duplicate_record') }],
+        expect: (results, w) => assert.equal(results[0].resourceUID, uidOf(w.student)),
+      },
+    ],
   },
   BRTS02210: {
     passing: [
@@ -292,35 +622,72 @@ export const goldenCases: Record<string, GoldenCases> = {
         batch: (w) => [{ segment: 'subjectenrolment', body: voided(w.subjectEnrolment, 'remove_duplicate_record') }],
       },
     ],
-    failing: [{
-      name: 'a subject enrolment voided as a duplicate in the same batch as the subject offering it references',
-      held: (w) => allOf(w),
-      batch: (w) => [
-        { segment: 'subjectoffering', body: voided(w.subjectOffering, 'remove_duplicate_record') },
-        { segment: 'subjectenrolment', body: voided(w.subjectEnrolment, 'remove_duplicate_record') },
-        { segment: 'subjectenrolment', body: voided(w.subjectEnrolmentInProgram, 'remove_orphaned_record') },
-      ],
-      expect: (results, w) => {
-        assert.deepEqual(results.map((r) => [r.resourceType, r.resourceUID, r.dataSource, r.accessPath, r.relatedValidationResultCount]), [
-          ['SubjectEnrolment', w.subjectEnrolment.subjectEnrolmentUID, 'Transaction_batch', ['$.voidedReason', '$.subjectOfferingUID'], 2],
-          ['SubjectOffering', w.subjectOffering.subjectOfferingUID, 'Transaction_batch', ['$.isVoided'], 2],
-        ], 'the enrolment voided as an orphan is not reported; the offering itself references nothing voided')
-        assert.equal(results[0].validationGroupingId, results[1].validationGroupingId)
-        assert.match(results[0].message, /voidedReason remove_duplicate_record, but it references SubjectOffering \S+ \(voided in this batch, at \$\.subjectOfferingUID\)/)
+    failing: [
+      {
+        name: 'a subject enrolment voided as a duplicate in the same batch as the subject offering it references',
+        held: (w) => allOf(w),
+        batch: (w) => [
+          { segment: 'subjectoffering', body: voided(w.subjectOffering, 'remove_duplicate_record') },
+          { segment: 'subjectenrolment', body: voided(w.subjectEnrolment, 'remove_duplicate_record') },
+          { segment: 'subjectenrolment', body: voided(w.subjectEnrolmentInProgram, 'remove_orphaned_record') },
+        ],
+        expect: (results, w) => {
+          assert.deepEqual(
+            results.map((r) => [
+              r.resourceType,
+              r.resourceUID,
+              r.dataSource,
+              r.accessPath,
+              r.relatedValidationResultCount,
+            ]),
+            [
+              [
+                'SubjectEnrolment',
+                w.subjectEnrolment.subjectEnrolmentUID,
+                'Transaction_batch',
+                ['$.voidedReason', '$.subjectOfferingUID'],
+                2,
+              ],
+              ['SubjectOffering', w.subjectOffering.subjectOfferingUID, 'Transaction_batch', ['$.isVoided'], 2],
+            ],
+            'the enrolment voided as an orphan is not reported; the offering itself references nothing voided',
+          )
+          assert.equal(results[0].validationGroupingId, results[1].validationGroupingId)
+          assert.match(
+            results[0].message,
+            /voidedReason remove_duplicate_record, but it references SubjectOffering \S+ \(voided in this batch, at \$\.subjectOfferingUID\)/,
+          )
+        },
       },
-    }],
+    ],
   },
   BRTS03100: {
-    passing: [{ name: 'a student of another name', held: (w) => allOf(w), batch: (w) => [student(w, { changeTrackingIdentifier: 'v2' })] }],
-    failing: [{
-      name: 'a second student with the same name and date of birth',
-      held: (w) => allOf(w),
-      batch: (w) => [{ segment: 'student', body: { ...w.student, studentUID: '5f0c1f4e-8d8a-4d7e-9a1e-3c2b1a0f9e8d' } }],
-      expect: (results) => {
-        assert.deepEqual(results.map((r) => [r.dataSource, r.validationMessageLevel]), [['Transaction_batch', 'Warning'], ['Previously_submitted_data', 'Warning']])
-        assert.equal(results[0].validationGroupingId, results[1].validationGroupingId)
+    passing: [
+      {
+        name: 'a student of another name',
+        held: (w) => allOf(w),
+        batch: (w) => [student(w, { changeTrackingIdentifier: 'v2' })],
       },
-    }],
+    ],
+    failing: [
+      {
+        name: 'a second student with the same name and date of birth',
+        held: (w) => allOf(w),
+        batch: (w) => [
+          { segment: 'student', body: { ...w.student, studentUID: '5f0c1f4e-8d8a-4d7e-9a1e-3c2b1a0f9e8d' } },
+        ],
+        expect: (results) => {
+          assert.deepEqual(
+            results.map((r) => [r.dataSource, r.validationMessageLevel]),
+            [
+              ['Transaction_batch', 'Warning'],
+              ['Previously_submitted_data', 'Warning'],
+            ],
+          )
+          assert.equal(results[0].validationGroupingId, results[1].validationGroupingId)
+        },
+      },
+    ],
   },
 }
 

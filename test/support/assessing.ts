@@ -34,7 +34,9 @@ export async function newClientOf(t: TestService, rto: string): Promise<Rto> {
 
 export class Assessor {
   readonly reporter: Reporter
-  constructor(reporter: Reporter) { this.reporter = reporter }
+  constructor(reporter: Reporter) {
+    this.reporter = reporter
+  }
 
   path(jurisdiction: string, period: number | string, rest: string): string {
     return `${V1}/reporting-period/${jurisdiction}/${period}${rest}`
@@ -56,7 +58,11 @@ export class Assessor {
   }
 
   /** Polls GET validate while the assessment is Queued or In Progress (at most timeoutMs). */
-  async waitForFinished(period: number = PERIOD, jurisdiction = 'NSW', timeoutMs = 60_000): Promise<Record<string, any>> {
+  async waitForFinished(
+    period: number = PERIOD,
+    jurisdiction = 'NSW',
+    timeoutMs = 60_000,
+  ): Promise<Record<string, any>> {
     const deadline = Date.now() + timeoutMs
     for (;;) {
       const response = await this.status(period, jurisdiction)
@@ -68,21 +74,34 @@ export class Assessor {
   }
 
   /** Polls GET validate until the status is the one given. */
-  async waitForStatus(wanted: string, period: number = PERIOD, jurisdiction = 'NSW', timeoutMs = 60_000): Promise<Record<string, any>> {
+  async waitForStatus(
+    wanted: string,
+    period: number = PERIOD,
+    jurisdiction = 'NSW',
+    timeoutMs = 60_000,
+  ): Promise<Record<string, any>> {
     const deadline = Date.now() + timeoutMs
     for (;;) {
       const response = await this.status(period, jurisdiction)
       if (response.json?.assessmentStatus === wanted) return response.json
-      if (Date.now() > deadline) assert.fail(`assessment ${response.json?.assessmentStatus}, not ${wanted}, after ${timeoutMs} ms`)
+      if (Date.now() > deadline)
+        assert.fail(`assessment ${response.json?.assessmentStatus}, not ${wanted}, after ${timeoutMs} ms`)
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
   }
 
   /** Every failed outcome of the latest completed assessment, all pages. */
-  async results(period: number = PERIOD, jurisdiction = 'NSW', suffix = 'failed-validation-results'): Promise<Record<string, any>[]> {
+  async results(
+    period: number = PERIOD,
+    jurisdiction = 'NSW',
+    suffix = 'failed-validation-results',
+  ): Promise<Record<string, any>[]> {
     const results: Record<string, any>[] = []
     for (let page = 1; ; page++) {
-      const response = await this.request('GET', this.path(jurisdiction, period, `/${suffix}?pageSize=500&pageNumber=${page}`))
+      const response = await this.request(
+        'GET',
+        this.path(jurisdiction, period, `/${suffix}?pageSize=500&pageNumber=${page}`),
+      )
       assert.equal(response.status, 200, response.text)
       results.push(...response.json.results)
       if (page >= response.json.numberOfPages) return results
@@ -90,7 +109,10 @@ export class Assessor {
   }
 
   /** Requests an assessment, waits for it to finish, and reads its outcomes. */
-  async assess(period: number = PERIOD, jurisdiction = 'NSW'): Promise<{ status: Record<string, any>; results: Record<string, any>[] }> {
+  async assess(
+    period: number = PERIOD,
+    jurisdiction = 'NSW',
+  ): Promise<{ status: Record<string, any>; results: Record<string, any>[] }> {
     await this.request201(period, jurisdiction)
     const status = await this.waitForFinished(period, jurisdiction)
     assert.equal(status.assessmentStatus, 'Validated', JSON.stringify(status))
@@ -105,7 +127,12 @@ export class Assessor {
 /** A valid declaration body for the period. */
 export function declarationBody(changes: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    reportingPeriodNumber: PERIOD, jurisdiction: 'NSW', declarationType: 'Declaration', RTOAcceptanceOfDeclaration: true,
-    RTOUserName: 'Alex Citizen', RTOUserEmailAddress: 'alex.citizen@example.edu.au', ...changes,
+    reportingPeriodNumber: PERIOD,
+    jurisdiction: 'NSW',
+    declarationType: 'Declaration',
+    RTOAcceptanceOfDeclaration: true,
+    RTOUserName: 'Alex Citizen',
+    RTOUserEmailAddress: 'alex.citizen@example.edu.au',
+    ...changes,
   }
 }

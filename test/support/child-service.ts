@@ -7,7 +7,9 @@ export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
       const address = server.address()
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      )
     })
   })
 }
@@ -30,21 +32,26 @@ export async function startChildService(env: Record<string, string>): Promise<Ch
   const deadline = Date.now() + 60_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`child service exited with ${child.exitCode}`)
-    const ready = await fetch(`${baseUrl}/health/ready`).then((r) => r.ok, () => false)
+    const ready = await fetch(`${baseUrl}/health/ready`).then(
+      (r) => r.ok,
+      () => false,
+    )
     if (ready) {
       return {
         baseUrl,
         pid: child.pid!,
-        stop: () => new Promise((resolve) => {
-          if (child.exitCode !== null) return resolve()
-          child.once('exit', () => resolve())
-          child.kill('SIGTERM')
-        }),
-        crash: () => new Promise((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve()
-          child.once('exit', () => resolve())
-          child.kill('SIGKILL')
-        }),
+        stop: () =>
+          new Promise((resolve) => {
+            if (child.exitCode !== null) return resolve()
+            child.once('exit', () => resolve())
+            child.kill('SIGTERM')
+          }),
+        crash: () =>
+          new Promise((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve()
+            child.once('exit', () => resolve())
+            child.kill('SIGKILL')
+          }),
       }
     }
     await new Promise((resolve) => setTimeout(resolve, 200))

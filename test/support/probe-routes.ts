@@ -23,7 +23,9 @@ export const ProbeRecord = Strict({
 type ProbeRecord = Static<typeof ProbeRecord>
 
 async function ensureTable(db: Db): Promise<void> {
-  await sql`CREATE TABLE IF NOT EXISTS probe_record (rto_id text NOT NULL, record_uid uuid NOT NULL, body jsonb NOT NULL, PRIMARY KEY (rto_id, record_uid))`.execute(db)
+  await sql`CREATE TABLE IF NOT EXISTS probe_record (rto_id text NOT NULL, record_uid uuid NOT NULL, body jsonb NOT NULL, PRIMARY KEY (rto_id, record_uid))`.execute(
+    db,
+  )
 }
 
 export function registerProbeRoutes(fastify: FastifyInstance, db: Db): void {
@@ -31,38 +33,64 @@ export function registerProbeRoutes(fastify: FastifyInstance, db: Db): void {
   let tableReady: Promise<void> | undefined
   const table = () => (tableReady ??= ensureTable(db))
 
-  app.post('/probe/records', {
-    config: { scope: 'vet:report' },
-    schema: { body: ProbeRecord, response: { 201: ProbeRecord, '4xx': ProblemDetails } },
-  }, async (request, reply) => {
-    await table()
-    const record = request.body
-    await sql`INSERT INTO probe_record (rto_id, record_uid, body) VALUES (${actorOf(request).rto}, ${record.recordUID}, ${JSON.stringify(record)}::jsonb)
+  app.post(
+    '/probe/records',
+    {
+      config: { scope: 'vet:report' },
+      schema: { body: ProbeRecord, response: { 201: ProbeRecord, '4xx': ProblemDetails } },
+    },
+    async (request, reply) => {
+      await table()
+      const record = request.body
+      await sql`INSERT INTO probe_record (rto_id, record_uid, body) VALUES (${actorOf(request).rto}, ${record.recordUID}, ${JSON.stringify(record)}::jsonb)
               ON CONFLICT (rto_id, record_uid) DO UPDATE SET body = excluded.body`.execute(db)
-    return reply.code(201).send(record)
-  })
+      return reply.code(201).send(record)
+    },
+  )
 
-  app.get('/probe/records', {
-    config: { scope: 'vet:read' },
-    schema: { querystring: PageQuery, response: { 200: PagedEnvelope(ProbeRecord, 'probe records') } },
-  }, async (request) => {
-    await table()
-    const query = request.query
-    const rto = actorOf(request).rto
-    const total = await sql<{ count: string }>`SELECT count(*) AS count FROM probe_record WHERE rto_id = ${rto}`.execute(db)
-    const rows = await sql<{ body: ProbeRecord }>`SELECT body FROM probe_record WHERE rto_id = ${rto} ORDER BY record_uid LIMIT ${query.pageSize} OFFSET ${offsetOf(query)}`.execute(db)
-    return toPage(rows.rows.map((row) => row.body), Number(total.rows[0]?.count ?? 0), query)
-  })
+  app.get(
+    '/probe/records',
+    {
+      config: { scope: 'vet:read' },
+      schema: { querystring: PageQuery, response: { 200: PagedEnvelope(ProbeRecord, 'probe records') } },
+    },
+    async (request) => {
+      await table()
+      const query = request.query
+      const rto = actorOf(request).rto
+      const total = await sql<{
+        count: string
+      }>`SELECT count(*) AS count FROM probe_record WHERE rto_id = ${rto}`.execute(db)
+      const rows = await sql<{
+        body: ProbeRecord
+      }>`SELECT body FROM probe_record WHERE rto_id = ${rto} ORDER BY record_uid LIMIT ${query.pageSize} OFFSET ${offsetOf(query)}`.execute(
+        db,
+      )
+      return toPage(
+        rows.rows.map((row) => row.body),
+        Number(total.rows[0]?.count ?? 0),
+        query,
+      )
+    },
+  )
 
-  app.get('/probe/records/:recordUID', {
-    config: { scope: 'vet:read' },
-    schema: { params: Strict({ recordUID: Uuid4() }), response: { 200: ProbeRecord, '4xx': ProblemDetails } },
-  }, async (request) => {
-    await table()
-    const rows = await sql<{ body: ProbeRecord }>`SELECT body FROM probe_record WHERE rto_id = ${actorOf(request).rto} AND record_uid = ${request.params.recordUID}`.execute(db)
-    if (!rows.rows[0]) throw new NotFoundError('No such record for this RTO.')
-    return rows.rows[0].body
-  })
+  app.get(
+    '/probe/records/:recordUID',
+    {
+      config: { scope: 'vet:read' },
+      schema: { params: Strict({ recordUID: Uuid4() }), response: { 200: ProbeRecord, '4xx': ProblemDetails } },
+    },
+    async (request) => {
+      await table()
+      const rows = await sql<{
+        body: ProbeRecord
+      }>`SELECT body FROM probe_record WHERE rto_id = ${actorOf(request).rto} AND record_uid = ${request.params.recordUID}`.execute(
+        db,
+      )
+      if (!rows.rows[0]) throw new NotFoundError('No such record for this RTO.')
+      return rows.rows[0].body
+    },
+  )
 
   app.get('/probe/boom', { config: { scope: 'vet:read' } }, async () => {
     throw new Error('internal detail that must never reach a client')

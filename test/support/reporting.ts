@@ -19,8 +19,20 @@ export interface ValidationOutcome {
 
 /** The minimal unit record (examples/minimal-unit-record) as uploads, in an order that needs no other. */
 export async function minimalUnitRecord(): Promise<Upload[]> {
-  const files = ['student', 'deliverylocation', 'subject', 'subjectoffering', 'subjectenrolment', 'program', 'programoffering', 'programenrolment', 'subjectenrolment-in-program']
-  return Promise.all(files.map(async (file) => ({ segment: file.replace('-in-program', ''), body: await loadExample(file) })))
+  const files = [
+    'student',
+    'deliverylocation',
+    'subject',
+    'subjectoffering',
+    'subjectenrolment',
+    'program',
+    'programoffering',
+    'programenrolment',
+    'subjectenrolment-in-program',
+  ]
+  return Promise.all(
+    files.map(async (file) => ({ segment: file.replace('-in-program', ''), body: await loadExample(file) })),
+  )
 }
 
 export class Reporter {
@@ -76,7 +88,10 @@ export class Reporter {
   async allResults(batch: string): Promise<Record<string, any>[]> {
     const results: Record<string, any>[] = []
     for (let page = 1; ; page++) {
-      const response = await this.request('GET', this.batchPath(batch, `/failed-validation-results?pageSize=500&pageNumber=${page}`))
+      const response = await this.request(
+        'GET',
+        this.batchPath(batch, `/failed-validation-results?pageSize=500&pageNumber=${page}`),
+      )
       assert.equal(response.status, 200, response.text)
       results.push(...response.json.results)
       if (page >= response.json.numberOfPages) return results
@@ -98,7 +113,11 @@ export class Reporter {
   async submitted(uploads: Upload[]): Promise<string> {
     const batch = await this.batchWith(uploads)
     const { results } = await this.validate(batch)
-    assert.deepEqual(results.filter((r) => r.validationMessageLevel === 'Error'), [], 'no blocking result expected')
+    assert.deepEqual(
+      results.filter((r) => r.validationMessageLevel === 'Error'),
+      [],
+      'no blocking result expected',
+    )
     const submitted = await this.submit(batch)
     assert.equal(submitted.status, 200, submitted.text)
     await this.waitForReconciled(batch)

@@ -11,7 +11,9 @@ export class TcpProxy {
   #stalled = false
   port = 0
 
-  constructor(targetPort: number) { this.#targetPort = targetPort }
+  constructor(targetPort: number) {
+    this.#targetPort = targetPort
+  }
 
   /** Listens (again), on the port of the first start, and forwards; connections of a stall are cut. */
   async start(): Promise<this> {
@@ -24,7 +26,11 @@ export class TcpProxy {
       const upstream = createConnection({ host: '127.0.0.1', port: this.#targetPort })
       this.#sockets.add(upstream)
       upstream.on('close', () => this.#sockets.delete(upstream))
-      for (const socket of [client, upstream]) socket.on('error', () => { client.destroy(); upstream.destroy() })
+      for (const socket of [client, upstream])
+        socket.on('error', () => {
+          client.destroy()
+          upstream.destroy()
+        })
       client.pipe(upstream).pipe(client)
     })
     await new Promise<void>((resolve, reject) => {

@@ -47,12 +47,14 @@ export async function createTestDatabase(dataDir = 'memory://'): Promise<TestDat
   }
 }
 
-export async function startTestService(options: {
-  env?: Record<string, string>
-  database?: TestDatabase
-  service?: ServiceOptions
-  extraRoutes?: (app: FastifyInstance, db: Db) => void
-} = {}): Promise<TestService> {
+export async function startTestService(
+  options: {
+    env?: Record<string, string>
+    database?: TestDatabase
+    service?: ServiceOptions
+    extraRoutes?: (app: FastifyInstance, db: Db) => void
+  } = {},
+): Promise<TestService> {
   const database = options.database ?? (await createTestDatabase())
   const config = loadConfig({
     LOG_LEVEL: 'silent',
@@ -71,8 +73,17 @@ export async function startTestService(options: {
   return {
     service,
     baseUrl: address,
-    async token(clientId = 'demo-rto-1', secret = clientId === 'demo-rto-2' ? 'demo-secret-2' : 'demo-secret-1', scope?: string) {
-      const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret, ...(scope ? { scope } : {}) })
+    async token(
+      clientId = 'demo-rto-1',
+      secret = clientId === 'demo-rto-2' ? 'demo-secret-2' : 'demo-secret-1',
+      scope?: string,
+    ) {
+      const body = new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: secret,
+        ...(scope ? { scope } : {}),
+      })
       const response = await fetch(`${address}/oauth2/token`, { method: 'POST', body })
       if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${await response.text()}`)
       return ((await response.json()) as { access_token: string }).access_token
@@ -85,7 +96,12 @@ export async function startTestService(options: {
 }
 
 /** Fetch with a bearer token and a JSON body. */
-export async function call(baseUrl: string, method: string, path: string, options: { token?: string; json?: unknown; headers?: Record<string, string>; body?: BodyInit } = {}) {
+export async function call(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { token?: string; json?: unknown; headers?: Record<string, string>; body?: BodyInit } = {},
+) {
   const headers: Record<string, string> = { ...options.headers }
   if (options.token) headers.authorization = `Bearer ${options.token}`
   let body = options.body
@@ -99,6 +115,9 @@ export async function call(baseUrl: string, method: string, path: string, option
 }
 
 function safeJson(text: string): any {
-  try { return JSON.parse(text) } catch { return undefined }
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
 }
-

@@ -19,13 +19,27 @@ export interface World {
 }
 
 const FILES: Record<keyof World, string> = {
-  student: 'student', location: 'deliverylocation', subject: 'subject', subjectOffering: 'subjectoffering', subjectEnrolment: 'subjectenrolment',
-  program: 'program', programOffering: 'programoffering', programEnrolment: 'programenrolment', subjectEnrolmentInProgram: 'subjectenrolment-in-program',
+  student: 'student',
+  location: 'deliverylocation',
+  subject: 'subject',
+  subjectOffering: 'subjectoffering',
+  subjectEnrolment: 'subjectenrolment',
+  program: 'program',
+  programOffering: 'programoffering',
+  programEnrolment: 'programenrolment',
+  subjectEnrolmentInProgram: 'subjectenrolment-in-program',
 }
 
 const SEGMENT: Record<keyof World, string> = {
-  student: 'student', location: 'deliverylocation', subject: 'subject', subjectOffering: 'subjectoffering', subjectEnrolment: 'subjectenrolment',
-  program: 'program', programOffering: 'programoffering', programEnrolment: 'programenrolment', subjectEnrolmentInProgram: 'subjectenrolment',
+  student: 'student',
+  location: 'deliverylocation',
+  subject: 'subject',
+  subjectOffering: 'subjectoffering',
+  subjectEnrolment: 'subjectenrolment',
+  program: 'program',
+  programOffering: 'programoffering',
+  programEnrolment: 'programenrolment',
+  subjectEnrolmentInProgram: 'subjectenrolment',
 }
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g
@@ -35,18 +49,25 @@ let counter = 0
 function uniqueName(): string {
   let n = ++counter + process.pid * 1000
   let name = ''
-  do { name += String.fromCharCode(97 + (n % 26)); n = Math.floor(n / 26) } while (n > 0)
+  do {
+    name += String.fromCharCode(97 + (n % 26))
+    n = Math.floor(n / 26)
+  } while (n > 0)
   return `Test${name}`
 }
 
 export async function world(): Promise<World> {
   const names = Object.keys(FILES) as (keyof World)[]
-  const text = JSON.stringify(Object.fromEntries(await Promise.all(names.map(async (name) => [name, await loadExample(FILES[name])]))))
+  const text = JSON.stringify(
+    Object.fromEntries(await Promise.all(names.map(async (name) => [name, await loadExample(FILES[name])]))),
+  )
   const renamed = new Map<string, string>()
-  const result = JSON.parse(text.replace(UUID, (uid) => {
-    if (!renamed.has(uid)) renamed.set(uid, randomUUID())
-    return renamed.get(uid)!
-  })) as World
+  const result = JSON.parse(
+    text.replace(UUID, (uid) => {
+      if (!renamed.has(uid)) renamed.set(uid, randomUUID())
+      return renamed.get(uid)!
+    }),
+  ) as World
   result.student.familyName = uniqueName()
   return result
 }
@@ -62,7 +83,10 @@ export function allOf(w: World): Upload[] {
 }
 
 /** The same record, voided with a reason. */
-export function voided(body: Body, reason: 'remove_duplicate_record' | 'remove_orphaned_record' = 'remove_orphaned_record'): Body {
+export function voided(
+  body: Body,
+  reason: 'remove_duplicate_record' | 'remove_orphaned_record' = 'remove_orphaned_record',
+): Body {
   return { ...body, isVoided: true, voidedReason: reason }
 }
 

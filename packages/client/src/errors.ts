@@ -29,7 +29,9 @@ export class ServiceError extends VetrsError {
   readonly path: string
   readonly problem: ProblemDetails | undefined
   constructor(method: string, path: string, status: number, problem: ProblemDetails | undefined) {
-    const what = problem ? `${problem.title}${problem.detail ? `: ${problem.detail}` : ''}` : 'no problem details (a protocol-level refusal)'
+    const what = problem
+      ? `${problem.title}${problem.detail ? `: ${problem.detail}` : ''}`
+      : 'no problem details (a protocol-level refusal)'
     super(`${method} ${path} answered ${status}: ${what}`)
     this.status = status
     this.method = method
@@ -38,7 +40,9 @@ export class ServiceError extends VetrsError {
   }
 
   /** The 409 reason, when the service gave one. */
-  get reason(): string | undefined { return this.problem?.reason }
+  get reason(): string | undefined {
+    return this.problem?.reason
+  }
 }
 
 /** A request that never got an answer: connection refused or reset, timeout. */

@@ -17,7 +17,12 @@ export type Path = keyof paths
 export type Operation<P extends Path, M extends Method> = M extends keyof paths[P] ? NonNullable<paths[P][M]> : never
 type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never
 /** The JSON body of a successful answer to the operation (undefined for 204). */
-export type Success<O> = O extends { responses: infer R } ? (200 extends keyof R ? JsonOf<R[200]> : never) | (201 extends keyof R ? JsonOf<R[201]> : never) | (204 extends keyof R ? undefined : never) : never
+export type Success<O> = O extends { responses: infer R }
+  ?
+      | (200 extends keyof R ? JsonOf<R[200]> : never)
+      | (201 extends keyof R ? JsonOf<R[201]> : never)
+      | (204 extends keyof R ? undefined : never)
+  : never
 type PathParams<O> = O extends { parameters: { path: infer X } } ? X : never
 type QueryParams<O> = O extends { parameters: { query?: infer Q } } ? Partial<Q> : never
 type BodyOf<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never
@@ -69,20 +74,33 @@ export class Http {
   }
 
   /** Sends the operation and answers its parsed JSON body; a failure is a ServiceError or NetworkError. */
-  async send<P extends Path, M extends Method>(method: M, template: P, args: RequestArgs<Operation<P, M>> = {}): Promise<Success<Operation<P, M>>> {
-    const path = fillPath(template, args.path as Record<string, string> | undefined) + queryString(args.query as Record<string, unknown> | undefined)
+  async send<P extends Path, M extends Method>(
+    method: M,
+    template: P,
+    args: RequestArgs<Operation<P, M>> = {},
+  ): Promise<Success<Operation<P, M>>> {
+    const path =
+      fillPath(template, args.path as Record<string, string> | undefined) +
+      queryString(args.query as Record<string, unknown> | undefined)
     const verb = method.toUpperCase()
     const body = args.body === undefined ? undefined : await this.encode(verb, path, args.body)
     const idempotent = args.idempotent ?? method !== 'post'
     let renewedToken = false
     for (let attempt = 1; ; attempt++) {
       const token = await this.tokens.token()
-      const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json, application/problem+json' }
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json, application/problem+json',
+      }
       if (body) Object.assign(headers, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
       let outcome: Outcome
       let response: Response | undefined
       try {
-        response = await this.#fetch(`${this.baseUrl}${path}`, { method: verb, headers, ...(body ? { body: body as Uint8Array<ArrayBuffer> } : {}) })
+        response = await this.#fetch(`${this.baseUrl}${path}`, {
+          method: verb,
+          headers,
+          ...(body ? { body: body as Uint8Array<ArrayBuffer> } : {}),
+        })
         outcome = { status: response.status, retryAfter: response.headers.get('retry-after') }
       } catch (error) {
         outcome = { networkError: error }
@@ -98,12 +116,23 @@ export class Http {
       if (attempt < this.retry.maxAttempts && isRetryable(outcome, idempotent)) {
         await response?.body?.cancel()
         const delayMs = delayBeforeRetry(attempt, this.retry, 'status' in outcome ? outcome.retryAfter : null)
-        this.#onRetry?.({ method: verb, path, attempt, delayMs, cause: 'status' in outcome ? outcome.status : 'network' })
+        this.#onRetry?.({
+          method: verb,
+          path,
+          attempt,
+          delayMs,
+          cause: 'status' in outcome ? outcome.status : 'network',
+        })
         await sleep(delayMs)
         continue
       }
       if (!response) throw new NetworkError(verb, path, (outcome as { networkError: unknown }).networkError)
-      throw new ServiceError(verb, path, response.status, (await readJson(response).catch(() => undefined)) as ProblemDetails | undefined)
+      throw new ServiceError(
+        verb,
+        path,
+        response.status,
+        (await readJson(response).catch(() => undefined)) as ProblemDetails | undefined,
+      )
     }
   }
 
@@ -111,11 +140,15 @@ export class Http {
   async encode(verb: string, path: string, value: unknown): Promise<Uint8Array> {
     const json = Buffer.from(JSON.stringify(value))
     if (json.length > this.limits.decompressedBytes) {
-      throw new UsageError(`${verb} ${path}: the body is ${json.length} bytes, above the ${this.limits.decompressedBytes}-byte decompressed limit`)
+      throw new UsageError(
+        `${verb} ${path}: the body is ${json.length} bytes, above the ${this.limits.decompressedBytes}-byte decompressed limit`,
+      )
     }
     const compressed = await gzip(json)
     if (compressed.length > this.limits.compressedBytes) {
-      throw new UsageError(`${verb} ${path}: the body is ${compressed.length} bytes compressed, above the ${this.limits.compressedBytes}-byte limit`)
+      throw new UsageError(
+        `${verb} ${path}: the body is ${compressed.length} bytes compressed, above the ${this.limits.compressedBytes}-byte limit`,
+      )
     }
     return compressed
   }

@@ -31,7 +31,11 @@ export class Vetrs extends BaseClient {
   }
 
   /** Bring a local copy of a reference dataset up to date from its stored watermark. */
-  syncReferenceData(dataset: string, store: ReferenceStore, options: { onProgress?: OnProgress } = {}): Promise<SyncOutcome> {
+  syncReferenceData(
+    dataset: string,
+    store: ReferenceStore,
+    options: { onProgress?: OnProgress } = {},
+  ): Promise<SyncOutcome> {
     return syncReferenceData(this, dataset, store, options)
   }
 }

@@ -8,7 +8,9 @@ export interface PageEnvelope<Item> {
   results: Item[]
 }
 
-export async function* allPages<Item>(fetchPage: (pageNumber: number) => Promise<PageEnvelope<Item>>): AsyncGenerator<Item[], void, undefined> {
+export async function* allPages<Item>(
+  fetchPage: (pageNumber: number) => Promise<PageEnvelope<Item>>,
+): AsyncGenerator<Item[], void, undefined> {
   for (let pageNumber = 1; ; pageNumber++) {
     const page = await fetchPage(pageNumber)
     if (page.results.length === 0) return
@@ -18,7 +20,9 @@ export async function* allPages<Item>(fetchPage: (pageNumber: number) => Promise
 }
 
 /** Every item of every page, in order. */
-export async function* allItems<Item>(fetchPage: (pageNumber: number) => Promise<PageEnvelope<Item>>): AsyncGenerator<Item, void, undefined> {
+export async function* allItems<Item>(
+  fetchPage: (pageNumber: number) => Promise<PageEnvelope<Item>>,
+): AsyncGenerator<Item, void, undefined> {
   for await (const results of allPages(fetchPage)) yield* results
 }
 

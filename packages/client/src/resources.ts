@@ -12,13 +12,41 @@ export type ProgramEnrolment = Schemas['ProgramEnrolment']
 export type Subject = Schemas['Subject']
 export type SubjectOffering = Schemas['SubjectOffering']
 export type SubjectEnrolment = Schemas['SubjectEnrolment']
-export type ResourceRecord = Student | DeliveryLocation | Program | ProgramOffering | ProgramEnrolment | Subject | SubjectOffering | SubjectEnrolment
+export type ResourceRecord =
+  | Student
+  | DeliveryLocation
+  | Program
+  | ProgramOffering
+  | ProgramEnrolment
+  | Subject
+  | SubjectOffering
+  | SubjectEnrolment
 export type Problem = Schemas['Problem']
 
-export type Segment = 'student' | 'deliverylocation' | 'program' | 'programoffering' | 'programenrolment' | 'subject' | 'subjectoffering' | 'subjectenrolment'
-export type ResourceType = 'Student' | 'DeliveryLocation' | 'Program' | 'ProgramOffering' | 'ProgramEnrolment' | 'Subject' | 'SubjectOffering' | 'SubjectEnrolment'
+export type Segment =
+  | 'student'
+  | 'deliverylocation'
+  | 'program'
+  | 'programoffering'
+  | 'programenrolment'
+  | 'subject'
+  | 'subjectoffering'
+  | 'subjectenrolment'
+export type ResourceType =
+  | 'Student'
+  | 'DeliveryLocation'
+  | 'Program'
+  | 'ProgramOffering'
+  | 'ProgramEnrolment'
+  | 'Subject'
+  | 'SubjectOffering'
+  | 'SubjectEnrolment'
 
-interface Kind { segment: Segment; resourceType: ResourceType; uidField: string }
+interface Kind {
+  segment: Segment
+  resourceType: ResourceType
+  uidField: string
+}
 
 // Most specific first: an enrolment also carries its student's and offering's UIDs, an offering its
 // subject's or program's, so the first own-UID field found names the record's kind.

@@ -24,7 +24,13 @@ export function isRetryable(outcome: Outcome, idempotent: boolean): boolean {
 }
 
 /** Exponential back-off with full jitter; a Retry-After (seconds or HTTP date) is honoured as the least wait. */
-export function delayBeforeRetry(attempt: number, policy: RetryPolicy, retryAfter: string | null, random = Math.random, now = Date.now()): number {
+export function delayBeforeRetry(
+  attempt: number,
+  policy: RetryPolicy,
+  retryAfter: string | null,
+  random = Math.random,
+  now = Date.now(),
+): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1))
   const jittered = Math.round(random() * ceiling)
   const asked = retryAfterMs(retryAfter, now)

@@ -25,7 +25,13 @@ export class TokenSource {
   #current: { token: string; refreshAt: number } | undefined
   #pending: Promise<string> | undefined
 
-  constructor(credentials: Credentials, baseUrl: string, fetchImpl: typeof fetch = fetch, retry: RetryPolicy = defaultRetryPolicy, onRetry?: (notice: RetryNotice) => void) {
+  constructor(
+    credentials: Credentials,
+    baseUrl: string,
+    fetchImpl: typeof fetch = fetch,
+    retry: RetryPolicy = defaultRetryPolicy,
+    onRetry?: (notice: RetryNotice) => void,
+  ) {
     this.#credentials = credentials
     this.#tokenUrl = credentials.tokenUrl ?? `${baseUrl}/oauth2/token`
     this.#fetch = fetchImpl
@@ -36,7 +42,9 @@ export class TokenSource {
   /** A token valid for a while yet; concurrent callers share one token request. */
   async token(): Promise<string> {
     if (this.#current && Date.now() < this.#current.refreshAt) return this.#current.token
-    this.#pending ??= this.#obtain().finally(() => { this.#pending = undefined })
+    this.#pending ??= this.#obtain().finally(() => {
+      this.#pending = undefined
+    })
     return this.#pending
   }
 
@@ -46,7 +54,11 @@ export class TokenSource {
   }
 
   async #obtain(): Promise<string> {
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: this.#credentials.clientId, client_secret: this.#credentials.clientSecret })
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: this.#credentials.clientId,
+      client_secret: this.#credentials.clientSecret,
+    })
     if (this.#credentials.scope) form.set('scope', this.#credentials.scope)
     // Issuing a token changes nothing on the service, so every failure worth retrying is retried.
     let response: Response | undefined
@@ -60,17 +72,25 @@ export class TokenSource {
         outcome = { networkError: error }
       }
       if (attempt >= this.#retry.maxAttempts || !isRetryable(outcome, true)) {
-        if (!response) throw new NetworkError('POST', this.#tokenUrl, (outcome as { networkError: unknown }).networkError)
+        if (!response)
+          throw new NetworkError('POST', this.#tokenUrl, (outcome as { networkError: unknown }).networkError)
         break
       }
       await response?.body?.cancel()
       // A 503 here is the service unable to reach its database for the moment (Retry-After says how long).
       const delayMs = delayBeforeRetry(attempt, this.#retry, 'status' in outcome ? outcome.retryAfter : null)
-      this.#onRetry?.({ method: 'POST', path: this.#tokenUrl, attempt, delayMs, cause: 'status' in outcome ? outcome.status : 'network' })
+      this.#onRetry?.({
+        method: 'POST',
+        path: this.#tokenUrl,
+        attempt,
+        delayMs,
+        cause: 'status' in outcome ? outcome.status : 'network',
+      })
       await sleep(delayMs)
     }
     const text = await response.text()
-    if (!response.ok) throw new ServiceError('POST', this.#tokenUrl, response.status, parse(text) as ProblemDetails | undefined)
+    if (!response.ok)
+      throw new ServiceError('POST', this.#tokenUrl, response.status, parse(text) as ProblemDetails | undefined)
     const body = parse(text) as { access_token: string; expires_in: number }
     const lifetimeMs = body.expires_in * 1000
     // Short-lived tokens (tests, strict deployments) are refreshed at half their life instead.
@@ -81,5 +101,9 @@ export class TokenSource {
 }
 
 function parse(text: string): unknown {
-  try { return text ? JSON.parse(text) : undefined } catch { return undefined }
+  try {
+    return text ? JSON.parse(text) : undefined
+  } catch {
+    return undefined
+  }
 }

@@ -15,7 +15,11 @@ const run = promisify(execFile)
 const BIN = new URL('../bin/vetrs.js', import.meta.url).pathname
 const EXAMPLES = new URL('../../../examples/minimal-unit-record/', import.meta.url).pathname
 
-interface Ran { code: number; stdout: string; stderr: string }
+interface Ran {
+  code: number
+  stdout: string
+  stderr: string
+}
 
 describe('vetrs CLI', () => {
   let t: TestService
@@ -35,7 +39,10 @@ describe('vetrs CLI', () => {
     const config = join(scratch, `${rto.clientId}.json`)
     const vetrs = async (...args: string[]): Promise<Ran> => {
       try {
-        const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, VETRS_CONFIG: config, VETRS_URL: '', VETRS_CLIENT_ID: '', VETRS_CLIENT_SECRET: '' }, timeout: 120_000 })
+        const { stdout, stderr } = await run(process.execPath, [BIN, ...args], {
+          env: { ...process.env, VETRS_CONFIG: config, VETRS_URL: '', VETRS_CLIENT_ID: '', VETRS_CLIENT_SECRET: '' },
+          timeout: 120_000,
+        })
         return { code: 0, stdout, stderr }
       } catch (error) {
         const failed = error as { code: number; stdout: string; stderr: string }
@@ -49,13 +56,22 @@ describe('vetrs CLI', () => {
     const dir = join(scratch, name)
     await rm(dir, { recursive: true, force: true })
     await mkdir(dir, { recursive: true })
-    for (const [i, record] of records.entries()) await writeFile(join(dir, `${String(i).padStart(2, '0')}.json`), JSON.stringify(record))
+    for (const [i, record] of records.entries())
+      await writeFile(join(dir, `${String(i).padStart(2, '0')}.json`), JSON.stringify(record))
     return dir
   }
 
   it('quick start: login, upload examples/minimal-unit-record, submit (three commands, exit 0)', async () => {
     const { rto, config, vetrs } = await user()
-    const login = await vetrs('login', '--url', t.baseUrl, '--client-id', rto.clientId, '--client-secret', rto.clientSecret)
+    const login = await vetrs(
+      'login',
+      '--url',
+      t.baseUrl,
+      '--client-id',
+      rto.clientId,
+      '--client-secret',
+      rto.clientSecret,
+    )
     assert.equal(login.code, 0, login.stderr)
     assert.match(login.stdout, /Logged in/)
     assert.equal((await stat(config)).mode & 0o777, 0o600, 'the stored secret is readable by its owner only')
@@ -94,11 +110,24 @@ describe('vetrs CLI', () => {
 
   it('batch create|list|show|discard, with --json for scripts', async () => {
     const { rto, vetrs } = await user()
-    await vetrs('login', '--url', t.baseUrl, '--client-id', rto.clientId, '--client-secret', rto.clientSecret, '--jurisdiction', 'VIC')
+    await vetrs(
+      'login',
+      '--url',
+      t.baseUrl,
+      '--client-id',
+      rto.clientId,
+      '--client-secret',
+      rto.clientSecret,
+      '--jurisdiction',
+      'VIC',
+    )
     const created = JSON.parse((await vetrs('--json', 'batch', 'create')).stdout)
     assert.equal(created.jurisdiction, 'VIC')
     const listed = JSON.parse((await vetrs('--json', 'batch', 'list')).stdout)
-    assert.deepEqual(listed.map((b: { transactionBatchToken: string }) => b.transactionBatchToken), [created.transactionBatchToken])
+    assert.deepEqual(
+      listed.map((b: { transactionBatchToken: string }) => b.transactionBatchToken),
+      [created.transactionBatchToken],
+    )
     const shown = await vetrs('batch', 'show')
     assert.match(shown.stdout, new RegExp(`Batch ${created.transactionBatchToken} \\(VIC\\): NotSubmitted, 0 records`))
     assert.equal((await vetrs('batch', 'discard')).code, 0)
@@ -113,7 +142,9 @@ describe('vetrs CLI', () => {
     await vetrs('upload', dir)
     assert.equal((await vetrs('submit')).code, 0)
 
-    const reconciled = JSON.parse((await vetrs('--json', 'reconcile', dir, '--type', 'SubjectEnrolment', '--period', '202604')).stdout)
+    const reconciled = JSON.parse(
+      (await vetrs('--json', 'reconcile', dir, '--type', 'SubjectEnrolment', '--period', '202604')).stdout,
+    )
     assert.deepEqual([reconciled.matched.length, reconciled.notHeld.length, reconciled.heldOnly.length], [2, 0, 0])
 
     const enrolment = join(scratch, 'enrolment.json')
@@ -126,8 +157,21 @@ describe('vetrs CLI', () => {
     assert.equal(assessed.code, 0, assessed.stderr)
     assert.match(assessed.stdout, /: Validated/)
     assert.match(assessed.stdout, /Ready to declare/)
-    assert.equal((await vetrs('declare', '--period', '202604', '--name', 'Alex Citizen', '--email', 'alex@example.edu.au')).code, 2, 'without --accept')
-    const declared = await vetrs('declare', '--period', '202604', '--name', 'Alex Citizen', '--email', 'alex@example.edu.au', '--accept')
+    assert.equal(
+      (await vetrs('declare', '--period', '202604', '--name', 'Alex Citizen', '--email', 'alex@example.edu.au')).code,
+      2,
+      'without --accept',
+    )
+    const declared = await vetrs(
+      'declare',
+      '--period',
+      '202604',
+      '--name',
+      'Alex Citizen',
+      '--email',
+      'alex@example.edu.au',
+      '--accept',
+    )
     assert.equal(declared.code, 0, declared.stderr)
     assert.match(declared.stdout, /Declaration saved for reporting period 202604 and jurisdiction NSW\./)
   })

@@ -8,7 +8,9 @@ import { startTestService, type TestService } from './support/service.ts'
 
 describe('client types and the served OpenAPI description', () => {
   let t: TestService
-  before(async () => { t = await startTestService() })
+  before(async () => {
+    t = await startTestService()
+  })
   after(() => t.close())
 
   it('packages/client/src/generated/openapi.ts is what the served OpenAPI description generates (run npm run client:types after changing a route)', async () => {
@@ -18,7 +20,9 @@ describe('client types and the served OpenAPI description', () => {
     if (fresh !== committed) {
       const freshLines = fresh.split('\n')
       const line = committed.split('\n').findIndex((text, i) => text !== freshLines[i])
-      assert.fail(`the client's types differ from the served OpenAPI description from line ${line + 1} (${JSON.stringify(freshLines[line])}); run npm run client:types`)
+      assert.fail(
+        `the client's types differ from the served OpenAPI description from line ${line + 1} (${JSON.stringify(freshLines[line])}); run npm run client:types`,
+      )
     }
   })
 

@@ -5,11 +5,20 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { collect, ServiceError, type RetryNotice } from '../src/index.ts'
-import { minimalUnitRecord, newRto, sdkFor, startTestService, type TestRto, type TestService } from './support/service.ts'
+import {
+  minimalUnitRecord,
+  newRto,
+  sdkFor,
+  startTestService,
+  type TestRto,
+  type TestService,
+} from './support/service.ts'
 import { createTestDatabase, onPostgres, type TestDatabase } from '../../../test/support/test-service.ts'
 import { TcpProxy } from '../../../test/support/tcp-proxy.ts'
 
-const skip = onPostgres ? false : 'an outage of the embedded PGlite cannot happen apart from the process; this needs TEST_DATABASE=postgres'
+const skip = onPostgres
+  ? false
+  : 'an outage of the embedded PGlite cannot happen apart from the process; this needs TEST_DATABASE=postgres'
 /** Enough patience for an outage of a few seconds: every wait is at least the service's Retry-After, capped at 1 s here. */
 const retry = { maxAttempts: 12, baseDelayMs: 50, maxDelayMs: 1000 }
 const OUTAGE_MS = 1500
@@ -23,7 +32,9 @@ describe('SDK through a database outage', { skip }, () => {
   before(async () => {
     database = await createTestDatabase()
     proxy = await new TcpProxy(Number(new URL(database.env.DATABASE_URL!).port || 5432)).start()
-    t = await startTestService({ database: { ...database, env: { DATABASE_URL: proxy.urlThrough(database.env.DATABASE_URL!) } } })
+    t = await startTestService({
+      database: { ...database, env: { DATABASE_URL: proxy.urlThrough(database.env.DATABASE_URL!) } },
+    })
     rto = await newRto(t)
   })
   after(async () => {
@@ -65,18 +76,28 @@ describe('SDK through a database outage', { skip }, () => {
     assert.ok(record)
 
     const started = Date.now()
-    const [uploaded, listed] = await throughOutage(() => Promise.all([
-      sdk.upload('NSW', batch.transactionBatchToken, record),
-      collect(sdk.batches('NSW')),
-    ]))
+    const [uploaded, listed] = await throughOutage(() =>
+      Promise.all([sdk.upload('NSW', batch.transactionBatchToken, record), collect(sdk.batches('NSW'))]),
+    )
     assert.ok(Date.now() - started < OUTAGE_MS + 5000, `completed ${Date.now() - started} ms after the outage began`)
     assert.equal(uploaded.transactionBatchToken, batch.transactionBatchToken)
     assert.equal(uploaded.changeTrackingIdentifier, record.changeTrackingIdentifier ?? null)
     assert.ok(listed.some((summary) => summary.transactionBatchToken === batch.transactionBatchToken))
 
-    assert.ok(notices.some((notice) => notice.cause === 503), JSON.stringify(notices))
-    assert.deepEqual(answers.filter((answer) => answer.status >= 400 && answer.status !== 503), [], 'nothing but 503 while the database was away: no 401, no 500')
-    assert.equal(answers.filter((answer) => answer.path === '/oauth2/token').length, 1, 'the token obtained before the outage is kept')
+    assert.ok(
+      notices.some((notice) => notice.cause === 503),
+      JSON.stringify(notices),
+    )
+    assert.deepEqual(
+      answers.filter((answer) => answer.status >= 400 && answer.status !== 503),
+      [],
+      'nothing but 503 while the database was away: no 401, no 500',
+    )
+    assert.equal(
+      answers.filter((answer) => answer.path === '/oauth2/token').length,
+      1,
+      'the token obtained before the outage is kept',
+    )
   })
 
   it('the token request itself is retried on 503: a client starting during the outage gets its token and its answer once the database is back', async () => {
@@ -84,8 +105,18 @@ describe('SDK through a database outage', { skip }, () => {
     const batches = await throughOutage(() => collect(sdk.batches('NSW')))
     assert.ok(Array.isArray(batches))
     const tokenAnswers = answers.filter((answer) => answer.path === '/oauth2/token').map((answer) => answer.status)
-    assert.ok(tokenAnswers.length >= 2 && tokenAnswers.at(-1) === 200 && tokenAnswers.slice(0, -1).every((status) => status === 503), JSON.stringify(tokenAnswers))
-    assert.ok(notices.some((notice) => notice.method === 'POST' && notice.path.endsWith('/oauth2/token') && notice.cause === 503), 'onRetry is told of token retries too')
+    assert.ok(
+      tokenAnswers.length >= 2 &&
+        tokenAnswers.at(-1) === 200 &&
+        tokenAnswers.slice(0, -1).every((status) => status === 503),
+      JSON.stringify(tokenAnswers),
+    )
+    assert.ok(
+      notices.some(
+        (notice) => notice.method === 'POST' && notice.path.endsWith('/oauth2/token') && notice.cause === 503,
+      ),
+      'onRetry is told of token retries too',
+    )
   })
 
   it('submit is not safe to repeat: during the outage it comes back at once as a 503 ServiceError, sent once', async () => {
@@ -93,7 +124,10 @@ describe('SDK through a database outage', { skip }, () => {
     const batch = await sdk.createBatch('NSW')
     await proxy.stop()
     try {
-      const failure = await sdk.submitBatch('NSW', batch.transactionBatchToken).then(() => undefined, (error: unknown) => error)
+      const failure = await sdk.submitBatch('NSW', batch.transactionBatchToken).then(
+        () => undefined,
+        (error: unknown) => error,
+      )
       assert.ok(failure instanceof ServiceError, String(failure))
       assert.equal(failure.status, 503)
       assert.equal(failure.problem?.type, '/problems/service-unavailable')

@@ -9,7 +9,8 @@ import { newRto, sdkFor, startTestService, type TestRto, type TestService } from
 import { world } from '../../../test/support/world.ts'
 
 const records = async () => Object.values(await world()) as ResourceRecord[]
-const uploads = /\/transaction-batch\/[^/]+\/(student|deliverylocation|program|programoffering|programenrolment|subject|subjectoffering|subjectenrolment)$/
+const uploads =
+  /\/transaction-batch\/[^/]+\/(student|deliverylocation|program|programoffering|programenrolment|subject|subjectoffering|subjectenrolment)$/
 
 describe('SDK resilience', () => {
   let t: TestService
@@ -27,7 +28,11 @@ describe('SDK resilience', () => {
 
   it('429 with Retry-After on uploads: retried after back-off, every record uploaded exactly once, the workflow completes', async () => {
     proxy.clear()
-    proxy.injectTimes(4, { status: 429, headers: { 'retry-after': '0' } }, (r) => r.method === 'POST' && uploads.test(r.path))
+    proxy.injectTimes(
+      4,
+      { status: 429, headers: { 'retry-after': '0' } },
+      (r) => r.method === 'POST' && uploads.test(r.path),
+    )
     const notices: RetryNotice[] = []
     const sdk = sdkFor(proxy.baseUrl, rto, { onRetry: (n) => notices.push(n) })
     const outcome = await sdk.submit(await records(), { jurisdiction: 'NSW' })
@@ -35,12 +40,20 @@ describe('SDK resilience', () => {
     assert.equal(notices.filter((n) => n.cause === 429).length, 4)
     const forwarded = proxy.forwarded('POST', uploads)
     assert.equal(forwarded.length, 9, 'each upload reached the service once')
-    assert.equal(new Set(forwarded.map((s) => s.path)).size, 9 - 1, 'nine uploads on eight segments (two subject enrolments)')
+    assert.equal(
+      new Set(forwarded.map((s) => s.path)).size,
+      9 - 1,
+      'nine uploads on eight segments (two subject enrolments)',
+    )
   })
 
   it('429 on a POST that is not safe to repeat (submit) is retried too: the service refused it before processing', async () => {
     proxy.clear()
-    proxy.injectTimes(2, { status: 429, headers: { 'retry-after': '0' } }, (r) => r.method === 'POST' && r.path.endsWith('/submit'))
+    proxy.injectTimes(
+      2,
+      { status: 429, headers: { 'retry-after': '0' } },
+      (r) => r.method === 'POST' && r.path.endsWith('/submit'),
+    )
     const outcome = await sdkFor(proxy.baseUrl, rto).submit(await records(), { jurisdiction: 'NSW' })
     assert.equal(outcome.submitted?.status, 'Submitted')
     assert.equal(proxy.forwarded('POST', /\/submit$/).length, 1)
@@ -60,7 +73,10 @@ describe('SDK resilience', () => {
     const batch = (await sdk.createBatch('NSW')).transactionBatchToken
     proxy.clear()
     proxy.injectTimes(1, { status: 503 }, (r) => r.path.endsWith('/submit'))
-    await assert.rejects(sdk.submitBatch('NSW', batch), (error: unknown) => error instanceof ServiceError && error.status === 503)
+    await assert.rejects(
+      sdk.submitBatch('NSW', batch),
+      (error: unknown) => error instanceof ServiceError && error.status === 503,
+    )
     proxy.injectTimes(1, 'drop', (r) => r.path.endsWith('/submit'))
     await assert.rejects(sdk.submitBatch('NSW', batch), (error: unknown) => error instanceof NetworkError)
     assert.equal(proxy.seen.filter((s) => s.path.endsWith('/submit')).length, 2, 'one attempt each')
@@ -71,18 +87,37 @@ describe('SDK resilience', () => {
     const batch = (await sdk.createBatch('NSW')).transactionBatchToken
     proxy.clear()
     const bad = { ...(await world()).student, familyName: ' spaced ' } as ResourceRecord
-    await assert.rejects(sdk.upload('NSW', batch, bad), (error: unknown) => error instanceof ServiceError && error.status === 400 && error.problem?.errors?.some((e) => e.accessPath === '$.familyName') === true)
-    await assert.rejects(sdk.batch('NSW', randomUUID()), (error: unknown) => error instanceof ServiceError && error.status === 404)
-    await assert.rejects(sdk.submitBatch('NSW', batch), (error: unknown) => error instanceof ServiceError && error.status === 409 && error.reason === 'validation-not-requested')
+    await assert.rejects(
+      sdk.upload('NSW', batch, bad),
+      (error: unknown) =>
+        error instanceof ServiceError &&
+        error.status === 400 &&
+        error.problem?.errors?.some((e) => e.accessPath === '$.familyName') === true,
+    )
+    await assert.rejects(
+      sdk.batch('NSW', randomUUID()),
+      (error: unknown) => error instanceof ServiceError && error.status === 404,
+    )
+    await assert.rejects(
+      sdk.submitBatch('NSW', batch),
+      (error: unknown) =>
+        error instanceof ServiceError && error.status === 409 && error.reason === 'validation-not-requested',
+    )
     proxy.injectTimes(1, { status: 413 })
-    await assert.rejects(sdk.batch('NSW', batch), (error: unknown) => error instanceof ServiceError && error.status === 413)
+    await assert.rejects(
+      sdk.batch('NSW', batch),
+      (error: unknown) => error instanceof ServiceError && error.status === 413,
+    )
     assert.equal(proxy.seen.length, 4, 'each sent once')
   })
 
   it('retries stop after maxAttempts: the last 429 surfaces as a ServiceError', async () => {
     proxy.clear()
     proxy.inject((r) => (r.path === '/oauth2/token' ? undefined : { status: 429, headers: { 'retry-after': '0' } }))
-    await assert.rejects(sdkFor(proxy.baseUrl, rto, { retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5 } }).createBatch('NSW'), (error: unknown) => error instanceof ServiceError && error.status === 429)
+    await assert.rejects(
+      sdkFor(proxy.baseUrl, rto, { retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5 } }).createBatch('NSW'),
+      (error: unknown) => error instanceof ServiceError && error.status === 429,
+    )
     assert.equal(proxy.seen.filter((s) => s.path.endsWith('/transaction-batch')).length, 3)
     proxy.clear()
   })
@@ -92,7 +127,10 @@ describe('SDK resilience', () => {
     proxy.injectTimes(1, { status: 429, headers: { 'retry-after': '0' } }, (r) => r.path === '/oauth2/token')
     proxy.injectTimes(1, 'drop', (r) => r.path === '/oauth2/token')
     await sdkFor(proxy.baseUrl, rto).createBatch('NSW')
-    assert.deepEqual(proxy.seen.filter((s) => s.path === '/oauth2/token').map((s) => s.status), [429, 'dropped', 200])
+    assert.deepEqual(
+      proxy.seen.filter((s) => s.path === '/oauth2/token').map((s) => s.status),
+      [429, 'dropped', 200],
+    )
     proxy.clear()
   })
 
@@ -109,7 +147,10 @@ describe('SDK resilience', () => {
     assert.equal(proxy.forwarded('POST', /\/transaction-batch$/).length, 1, 'no new batch')
     proxy.clear()
     proxy.inject((r) => (r.path === '/oauth2/token' ? undefined : { status: 401 }))
-    await assert.rejects(sdk.batch('NSW', batch), (error: unknown) => error instanceof ServiceError && error.status === 401)
+    await assert.rejects(
+      sdk.batch('NSW', batch),
+      (error: unknown) => error instanceof ServiceError && error.status === 401,
+    )
     assert.equal(proxy.seen.filter((s) => s.path !== '/oauth2/token').length, 2, 'retried once only')
     proxy.clear()
   })
@@ -124,8 +165,11 @@ describe('SDK resilience', () => {
         const response = await fetch(input, init)
         if (!String(input).endsWith('/oauth2/token')) return response
         tokens++
-        const body = await response.json() as Record<string, unknown>
-        return new Response(JSON.stringify({ ...body, expires_in: 3600 }), { status: response.status, headers: { 'content-type': 'application/json' } })
+        const body = (await response.json()) as Record<string, unknown>
+        return new Response(JSON.stringify({ ...body, expires_in: 3600 }), {
+          status: response.status,
+          headers: { 'content-type': 'application/json' },
+        })
       }
       const sdk = sdkFor(short.baseUrl, shortRto, { fetch: optimistic })
       const batch = (await sdk.createBatch('NSW')).transactionBatchToken
@@ -148,9 +192,15 @@ describe('SDK resilience', () => {
     const sent = proxy.forwarded('POST', uploads)[0]!
     assert.ok(sent.wireBytes < sent.bodyBytes, `compressed ${sent.wireBytes} < ${sent.bodyBytes}`)
     const big = { ...student, familyName: 'Long'.repeat(600) } as ResourceRecord
-    await assert.rejects(sdk.upload('NSW', batch, big), (error: unknown) => error instanceof UsageError && /decompressed limit/.test(error.message))
+    await assert.rejects(
+      sdk.upload('NSW', batch, big),
+      (error: unknown) => error instanceof UsageError && /decompressed limit/.test(error.message),
+    )
     const tight = sdkFor(proxy.baseUrl, rto, { limits: { compressedBytes: 100 } })
-    await assert.rejects(tight.upload('NSW', batch, student!), (error: unknown) => error instanceof UsageError && /compressed/.test(error.message))
+    await assert.rejects(
+      tight.upload('NSW', batch, student!),
+      (error: unknown) => error instanceof UsageError && /compressed/.test(error.message),
+    )
     assert.equal(proxy.forwarded('POST', uploads).length, 1, 'refused bodies never left')
   })
 
@@ -158,11 +208,18 @@ describe('SDK resilience', () => {
     const sdk = sdkFor(proxy.baseUrl, rto, { limits: { uidsPerRequest: 5, decompressedBytes: 300 } })
     const uids = Array.from({ length: 17 }, () => randomUUID())
     proxy.clear()
-    const outcome = await sdk.reconcile({ resourceType: 'Student', reportingPeriod: '202604', records: uids.map((resourceUID) => ({ resourceUID })) })
+    const outcome = await sdk.reconcile({
+      resourceType: 'Student',
+      reportingPeriod: '202604',
+      records: uids.map((resourceUID) => ({ resourceUID })),
+    })
     const matches = proxy.forwarded('POST', /\/uid-match$/)
     assert.ok(matches.length >= Math.ceil(17 / 5), `${matches.length} requests`)
     for (const request of matches) assert.ok(request.bodyBytes <= 300, `${request.bodyBytes} bytes`)
-    assert.deepEqual(outcome.notHeld.map((m) => m.resourceUID), uids)
+    assert.deepEqual(
+      outcome.notHeld.map((m) => m.resourceUID),
+      uids,
+    )
   })
 
   it('paging continues to the last page whatever the page size', async () => {

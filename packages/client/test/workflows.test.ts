@@ -7,7 +7,15 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
-import { FileReferenceStore, NetworkError, ServiceError, WorkflowError, collect, type ProgressEvent, type ResourceRecord } from '../src/index.ts'
+import {
+  FileReferenceStore,
+  NetworkError,
+  ServiceError,
+  WorkflowError,
+  collect,
+  type ProgressEvent,
+  type ResourceRecord,
+} from '../src/index.ts'
 import { newRto, sdkFor, startTestService, type TestService } from './support/service.ts'
 import { world } from '../../../test/support/world.ts'
 import { loadRelease } from '../../../src/modules/reference-data/index.ts'
@@ -35,7 +43,10 @@ describe('SDK workflows', () => {
     const { w, records } = await recordsOf()
     const events: ProgressEvent[] = []
     const outcome = await sdk.submit(records, { jurisdiction: 'NSW', onProgress: (e) => events.push(e) })
-    assert.deepEqual([outcome.blocking, outcome.submitted?.status, outcome.submitted?.numberOfRecordsSubmitted], [[], 'Submitted', 9])
+    assert.deepEqual(
+      [outcome.blocking, outcome.submitted?.status, outcome.submitted?.numberOfRecordsSubmitted],
+      [[], 'Submitted', 9],
+    )
     assert.deepEqual(events.filter((e) => e.phase === 'upload').at(-1), { phase: 'upload', done: 9, total: 9 })
     assert.ok(events.some((e) => e.phase === 'validate' && e.status === 'Validated'))
     assert.equal((await sdk.heldState('Student', w.student.studentUID)).stateInSubmission, 'In submission')
@@ -44,13 +55,21 @@ describe('SDK workflows', () => {
   it('submit(records): blocking results come back grouped by validationGroupingId and nothing is submitted; fixed records resubmit into the same batch', async () => {
     const sdk = sdkFor(t.baseUrl, await newRto(t))
     const { w, records } = await recordsOf()
-    const broken = records.map((r) => (r === w.student ? { ...w.student, surveyAvailability: 'Available', emailAddressPrimary: undefined } : r)) as ResourceRecord[]
+    const broken = records.map((r) =>
+      r === w.student ? { ...w.student, surveyAvailability: 'Available', emailAddressPrimary: undefined } : r,
+    ) as ResourceRecord[]
     const refused = await sdk.submit(broken, { jurisdiction: 'NSW' })
     assert.equal(refused.submitted, null)
     assert.ok(refused.blocking.length > 0, 'a blocking group')
-    for (const group of refused.blocking) assert.ok(group.results.every((r) => r.validationGroupingId === group.groupingId && r.validationMessageLevel === 'Error'))
+    for (const group of refused.blocking)
+      assert.ok(
+        group.results.every((r) => r.validationGroupingId === group.groupingId && r.validationMessageLevel === 'Error'),
+      )
     assert.equal((await sdk.batch('NSW', refused.transactionBatchToken)).status, 'NotSubmitted')
-    const fixed = await sdk.submit([w.student as ResourceRecord], { jurisdiction: 'NSW', transactionBatchToken: refused.transactionBatchToken })
+    const fixed = await sdk.submit([w.student as ResourceRecord], {
+      jurisdiction: 'NSW',
+      transactionBatchToken: refused.transactionBatchToken,
+    })
     assert.equal(fixed.transactionBatchToken, refused.transactionBatchToken)
     assert.equal(fixed.submitted?.status, 'Submitted')
     assert.deepEqual(await collect(sdk.batches('NSW')).then((batches) => batches.length), 1, 'one batch, re-used')
@@ -62,11 +81,26 @@ describe('SDK workflows', () => {
     await sdk.submit(records, { jurisdiction: 'NSW' })
     const outcome = await sdk.voidRecords({ records: [w.subjectEnrolment as ResourceRecord] }, { jurisdiction: 'NSW' })
     assert.deepEqual(outcome.blocking, [])
-    assert.deepEqual(outcome.states.map((s) => s.stateInSubmission), ['Voided in submission'])
-    const program = await sdk.voidRecords({ records: [w.programEnrolment as ResourceRecord], orphans: [w.subjectEnrolmentInProgram as ResourceRecord] }, { jurisdiction: 'NSW' })
-    assert.deepEqual(program.states.map((s) => [s.resourceType, s.stateInSubmission]), [['ProgramEnrolment', 'Voided in submission'], ['SubjectEnrolment', 'Voided in submission']])
+    assert.deepEqual(
+      outcome.states.map((s) => s.stateInSubmission),
+      ['Voided in submission'],
+    )
+    const program = await sdk.voidRecords(
+      { records: [w.programEnrolment as ResourceRecord], orphans: [w.subjectEnrolmentInProgram as ResourceRecord] },
+      { jurisdiction: 'NSW' },
+    )
+    assert.deepEqual(
+      program.states.map((s) => [s.resourceType, s.stateInSubmission]),
+      [
+        ['ProgramEnrolment', 'Voided in submission'],
+        ['SubjectEnrolment', 'Voided in submission'],
+      ],
+    )
     const stranger = { ...w.student, studentUID: randomUUID() } as ResourceRecord
-    await assert.rejects(sdk.voidRecords({ records: [stranger] }, { jurisdiction: 'NSW' }), (error: unknown) => error instanceof WorkflowError && /Not found in submission/.test(error.message))
+    await assert.rejects(
+      sdk.voidRecords({ records: [stranger] }, { jurisdiction: 'NSW' }),
+      (error: unknown) => error instanceof WorkflowError && /Not found in submission/.test(error.message),
+    )
   })
 
   it('voidRecords: a void that would orphan a dependent comes back with the blocking results and is not submitted', async () => {
@@ -75,7 +109,15 @@ describe('SDK workflows', () => {
     await sdk.submit(records, { jurisdiction: 'NSW' })
     const outcome = await sdk.voidRecords({ records: [w.programEnrolment as ResourceRecord] }, { jurisdiction: 'NSW' })
     assert.equal(outcome.submitted, null)
-    assert.ok(outcome.blocking.some((g) => g.results.some((r) => r.resourceUID === w.programEnrolment.programEnrolmentUID || r.resourceUID === w.subjectEnrolmentInProgram.subjectEnrolmentUID)))
+    assert.ok(
+      outcome.blocking.some((g) =>
+        g.results.some(
+          (r) =>
+            r.resourceUID === w.programEnrolment.programEnrolmentUID ||
+            r.resourceUID === w.subjectEnrolmentInProgram.subjectEnrolmentUID,
+        ),
+      ),
+    )
   })
 
   it('reconcile: matched, version differs, not held, and held only, across uid-match and every page of search-by-period', async () => {
@@ -83,16 +125,30 @@ describe('SDK workflows', () => {
     const { w, records } = await recordsOf()
     await sdk.submit(records, { jurisdiction: 'NSW' })
     const outcome = await sdk.reconcile({
-      resourceType: 'SubjectEnrolment', reportingPeriod: '202604',
+      resourceType: 'SubjectEnrolment',
+      reportingPeriod: '202604',
       records: [
-        { resourceUID: w.subjectEnrolment.subjectEnrolmentUID, changeTrackingIdentifier: w.subjectEnrolment.changeTrackingIdentifier },
+        {
+          resourceUID: w.subjectEnrolment.subjectEnrolmentUID,
+          changeTrackingIdentifier: w.subjectEnrolment.changeTrackingIdentifier,
+        },
         { resourceUID: randomUUID() },
       ],
     })
-    assert.deepEqual(outcome.matched.map((m) => m.resourceUID), [w.subjectEnrolment.subjectEnrolmentUID])
+    assert.deepEqual(
+      outcome.matched.map((m) => m.resourceUID),
+      [w.subjectEnrolment.subjectEnrolmentUID],
+    )
     assert.equal(outcome.notHeld.length, 1)
-    assert.deepEqual(outcome.heldOnly.map((h) => h.resourceUID), [w.subjectEnrolmentInProgram.subjectEnrolmentUID])
-    const stale = await sdk.reconcile({ resourceType: 'SubjectEnrolment', reportingPeriod: '202604', records: [{ resourceUID: w.subjectEnrolment.subjectEnrolmentUID, changeTrackingIdentifier: 'an-older-version' }] })
+    assert.deepEqual(
+      outcome.heldOnly.map((h) => h.resourceUID),
+      [w.subjectEnrolmentInProgram.subjectEnrolmentUID],
+    )
+    const stale = await sdk.reconcile({
+      resourceType: 'SubjectEnrolment',
+      reportingPeriod: '202604',
+      records: [{ resourceUID: w.subjectEnrolment.subjectEnrolmentUID, changeTrackingIdentifier: 'an-older-version' }],
+    })
     assert.equal(stale.versionDiffers.length, 1)
   })
 
@@ -100,9 +156,18 @@ describe('SDK workflows', () => {
     const sdk = sdkFor(t.baseUrl, await newRto(t))
     await sdk.submit((await recordsOf()).records, { jurisdiction: 'NSW' })
     const events: ProgressEvent[] = []
-    const outcome = await sdk.assessAndDeclare({ jurisdiction: 'NSW', reportingPeriod: 202604, RTOUserName: 'Alex Citizen', RTOUserEmailAddress: 'alex@example.edu.au', onProgress: (e) => events.push(e) })
+    const outcome = await sdk.assessAndDeclare({
+      jurisdiction: 'NSW',
+      reportingPeriod: 202604,
+      RTOUserName: 'Alex Citizen',
+      RTOUserEmailAddress: 'alex@example.edu.au',
+      onProgress: (e) => events.push(e),
+    })
     assert.equal(outcome.assessment.assessmentStatus, 'Validated')
-    assert.match(outcome.declaration?.message ?? '', /^Declaration saved for reporting period 202604 and jurisdiction NSW\./)
+    assert.match(
+      outcome.declaration?.message ?? '',
+      /^Declaration saved for reporting period 202604 and jurisdiction NSW\./,
+    )
     assert.ok(events.some((e) => e.phase === 'declare'))
     const rows = await collect(sdk.declarations({ reportingPeriodNumber: ['202604'], jurisdiction: 'NSW' }))
     assert.equal(rows[0]?.declaration?.isCurrent, true)
@@ -113,14 +178,32 @@ describe('SDK workflows', () => {
     // Two student records with one USI: DQTS10050, the blocking (Error) assessment rule.
     const records = [...(await recordsOf()).records, ...(await recordsOf()).records]
     assert.equal((await sdk.submit(records, { jurisdiction: 'NSW' })).submitted?.status, 'Submitted')
-    const outcome = await sdk.assessAndDeclare({ jurisdiction: 'NSW', reportingPeriod: 202604, RTOUserName: 'Alex Citizen', RTOUserEmailAddress: 'alex@example.edu.au' })
+    const outcome = await sdk.assessAndDeclare({
+      jurisdiction: 'NSW',
+      reportingPeriod: 202604,
+      RTOUserName: 'Alex Citizen',
+      RTOUserEmailAddress: 'alex@example.edu.au',
+    })
     assert.equal(outcome.declaration, null)
-    assert.deepEqual(outcome.blocking.flatMap((g) => g.results.map((r) => r.technicalRuleId)), ['DQTS10050', 'DQTS10050'])
-    await assert.rejects(sdk.declare({ reportingPeriodNumber: 202604, jurisdiction: 'NSW', declarationType: 'Declaration', RTOAcceptanceOfDeclaration: true, RTOUserName: 'A', RTOUserEmailAddress: 'a@b' }),
-      (error: unknown) => error instanceof ServiceError && error.status === 409 && error.reason === 'blocking-assessment-outcomes')
+    assert.deepEqual(
+      outcome.blocking.flatMap((g) => g.results.map((r) => r.technicalRuleId)),
+      ['DQTS10050', 'DQTS10050'],
+    )
+    await assert.rejects(
+      sdk.declare({
+        reportingPeriodNumber: 202604,
+        jurisdiction: 'NSW',
+        declarationType: 'Declaration',
+        RTOAcceptanceOfDeclaration: true,
+        RTOUserName: 'A',
+        RTOUserEmailAddress: 'a@b',
+      }),
+      (error: unknown) =>
+        error instanceof ServiceError && error.status === 409 && error.reason === 'blocking-assessment-outcomes',
+    )
   })
 
-  it('syncReferenceData: a full load, then after a loader change only the changes, ending with exactly the service\'s records', async () => {
+  it("syncReferenceData: a full load, then after a loader change only the changes, ending with exactly the service's records", async () => {
     const sdk = sdkFor(t.baseUrl, await newRto(t), { limits: { pageSize: 4 } })
     const store = new FileReferenceStore(join(scratch, 'sync'))
     const first = await sdk.syncReferenceData('study-reason', store)
@@ -131,7 +214,13 @@ describe('SDK workflows', () => {
     assert.equal(Object.keys(await store.records('study-reason')).length, new Set(held.map((r) => r.recordId)).size)
 
     const current = Object.values(await store.records('study-reason')).filter((r) => r.status === 'Active')
-    const release = ['code\tdescription', ...current.slice(1).map((r) => `${r.code}\t${r.code === current[1]!.code ? `${r.description} (renamed)` : r.description}`), 'ZZ\tA new study reason'].join('\n')
+    const release = [
+      'code\tdescription',
+      ...current
+        .slice(1)
+        .map((r) => `${r.code}\t${r.code === current[1]!.code ? `${r.description} (renamed)` : r.description}`),
+      'ZZ\tA new study reason',
+    ].join('\n')
     await loadRelease(t.service.database.db, 'study-reason', parseReleaseFile(release, 'release.tsv'))
     const second = await sdk.syncReferenceData('study-reason', store)
     assert.equal(second.changedSince, first.watermark)
@@ -144,20 +233,29 @@ describe('SDK workflows', () => {
     assert.equal(mine[current[0]!.recordId]?.status, 'Inactive', 'the dropped code is end-dated')
   })
 
-  it('syncReferenceData: a run interrupted mid-way keeps the old watermark; the next run resumes from it and ends with exactly the service\'s records, none missed or repeated', async () => {
+  it("syncReferenceData: a run interrupted mid-way keeps the old watermark; the next run resumes from it and ends with exactly the service's records, none missed or repeated", async () => {
     const rto = await newRto(t)
     const store = new FileReferenceStore(join(scratch, 'interrupted'))
     await sdkFor(t.baseUrl, rto, { limits: { pageSize: 3 } }).syncReferenceData('school-type', store)
     const before = await store.readWatermark('school-type')
     const held = Object.values(await store.records('school-type')).filter((r) => r.status === 'Active')
-    const release = ['code\tdescription', ...held.slice(1).map((r) => `${r.code}\t${r.description}`), 'Z1\tA new school type', 'Z2\tAnother new school type'].join('\n')
+    const release = [
+      'code\tdescription',
+      ...held.slice(1).map((r) => `${r.code}\t${r.description}`),
+      'Z1\tA new school type',
+      'Z2\tAnother new school type',
+    ].join('\n')
     await loadRelease(t.service.database.db, 'school-type', parseReleaseFile(release, 'release.tsv'))
     // The connection drops on every request for page 2 (and retries give up): the run fails part-way.
     const dropsPageTwo: typeof fetch = async (input, init) => {
       if (String(input).includes('PageNumber=2')) throw new TypeError('connection reset (injected)')
       return fetch(input, init)
     }
-    const broken = sdkFor(t.baseUrl, rto, { limits: { pageSize: 3 }, fetch: dropsPageTwo, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } })
+    const broken = sdkFor(t.baseUrl, rto, {
+      limits: { pageSize: 3 },
+      fetch: dropsPageTwo,
+      retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 },
+    })
     await assert.rejects(broken.syncReferenceData('school-type', store), NetworkError)
     assert.equal(await store.readWatermark('school-type'), before, 'a failed run leaves the watermark')
     const resumed = await sdkFor(t.baseUrl, rto, { limits: { pageSize: 3 } }).syncReferenceData('school-type', store)
@@ -170,7 +268,10 @@ describe('SDK workflows', () => {
 
   it('syncReferenceData: a classification by the name classification/<name>', async () => {
     const sdk = sdkFor(t.baseUrl, await newRto(t))
-    const outcome = await sdk.syncReferenceData('classification/country', new FileReferenceStore(join(scratch, 'country')))
+    const outcome = await sdk.syncReferenceData(
+      'classification/country',
+      new FileReferenceStore(join(scratch, 'country')),
+    )
     assert.ok(outcome.records > 200, `${outcome.records} countries`)
   })
 })

@@ -27,7 +27,11 @@ export class AssessmentFailure extends Error {
   }
 }
 
-export async function runAssessment(deps: AssessmentEngineDependencies, rto: string, runId: string): Promise<AssessmentOutcome> {
+export async function runAssessment(
+  deps: AssessmentEngineDependencies,
+  rto: string,
+  runId: string,
+): Promise<AssessmentOutcome> {
   const { db } = deps
   const run = await repo.claimRun(db, rto, runId)
   if (!run) return 'not-runnable' // completed, cancelled or faulted already (a redelivered job)
@@ -38,8 +42,12 @@ export async function runAssessment(deps: AssessmentEngineDependencies, rto: str
     const periodEnd = lastDayOf(run.reporting_period)
     const today = utcToday()
     const scope: AssessmentScope = {
-      rto, jurisdiction: run.jurisdiction, period: run.reporting_period,
-      periodStart: firstDayOf(run.reporting_period), periodEnd, asAt: today < periodEnd ? today : periodEnd,
+      rto,
+      jurisdiction: run.jurisdiction,
+      period: run.reporting_period,
+      periodStart: firstDayOf(run.reporting_period),
+      periodEnd,
+      asAt: today < periodEnd ? today : periodEnd,
     }
     const timings: Record<string, number> = {}
     for (const rule of deps.rules) {
@@ -58,7 +66,13 @@ export async function runAssessment(deps: AssessmentEngineDependencies, rto: str
   }
 }
 
-async function abandoned(deps: AssessmentEngineDependencies, log: Logger, rto: string, runId: string, attempt: number): Promise<AssessmentOutcome> {
+async function abandoned(
+  deps: AssessmentEngineDependencies,
+  log: Logger,
+  rto: string,
+  runId: string,
+  attempt: number,
+): Promise<AssessmentOutcome> {
   await repo.deleteAttempt(deps.db, rto, runId, attempt)
   log.info('data quality assessment cancelled; its partial results are discarded')
   return 'abandoned'

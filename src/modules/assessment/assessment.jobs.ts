@@ -6,7 +6,10 @@ import type { JobDefinition } from '../../platform/queue/queue.ts'
 import { AssessmentFailure, runAssessment, type AssessmentEngineDependencies } from './assessment.engine.ts'
 import { faultRun } from './assessment.repo.ts'
 
-export interface AssessJobData { rto: string; runId: string }
+export interface AssessJobData {
+  rto: string
+  runId: string
+}
 
 export function assessmentJob(deps: AssessmentEngineDependencies & { logger: Logger }): JobDefinition<AssessJobData> {
   return {
@@ -18,7 +21,10 @@ export function assessmentJob(deps: AssessmentEngineDependencies & { logger: Log
         await runAssessment(deps, rto, runId)
       } catch (error) {
         if (!(error instanceof AssessmentFailure)) throw error // the claim itself failed: let the queue retry
-        deps.logger.error({ err: error.cause, rto, runId, attempt: error.attempt }, 'data quality assessment failed; status Fault')
+        deps.logger.error(
+          { err: error.cause, rto, runId, attempt: error.attempt },
+          'data quality assessment failed; status Fault',
+        )
         await faultRun(deps.db, rto, runId, error.attempt)
       }
     },

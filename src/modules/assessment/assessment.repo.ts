@@ -59,47 +59,91 @@ export interface PeriodRef {
 
 /** Serialises requests and cancellations for one period for the rest of the transaction. */
 export async function lockPeriod(db: Executor, ref: PeriodRef): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(hashtext(${`vetrs:assess:${ref.rto}:${ref.jurisdiction}:${ref.period}`}))`.execute(db)
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`vetrs:assess:${ref.rto}:${ref.jurisdiction}:${ref.period}`}))`.execute(
+    db,
+  )
 }
 
 export async function insertRun(db: Executor, ref: PeriodRef, runId: string, clientId: string): Promise<RunRow> {
-  return db.insertInto('assessment_run')
-    .values({ rto_id: ref.rto, run_id: runId, jurisdiction: ref.jurisdiction, reporting_period: ref.period, status: 'Queued', requested_by_client: clientId, started_at: null, completed_at: null, basis_submission_seq: null, has_blocking_failures: null, has_non_blocking_failures: null, result_count: null })
+  return db
+    .insertInto('assessment_run')
+    .values({
+      rto_id: ref.rto,
+      run_id: runId,
+      jurisdiction: ref.jurisdiction,
+      reporting_period: ref.period,
+      status: 'Queued',
+      requested_by_client: clientId,
+      started_at: null,
+      completed_at: null,
+      basis_submission_seq: null,
+      has_blocking_failures: null,
+      has_non_blocking_failures: null,
+      result_count: null,
+    })
     .returningAll()
     .executeTakeFirstOrThrow()
 }
 
-const forPeriod = (ref: PeriodRef) => (qb: any) => qb.where('rto_id', '=', ref.rto).where('jurisdiction', '=', ref.jurisdiction).where('reporting_period', '=', ref.period)
+// biome-ignore lint/suspicious/noExplicitAny: applied to queries of the three period-keyed tables alike
+const forPeriod = (ref: PeriodRef) => (qb: any) =>
+  qb
+    .where('rto_id', '=', ref.rto)
+    .where('jurisdiction', '=', ref.jurisdiction)
+    .where('reporting_period', '=', ref.period)
 
 /** The period's latest request, whatever became of it: the status a client sees derives from it. */
 export async function latestRun(db: Executor, ref: PeriodRef): Promise<RunRow | undefined> {
-  return db.selectFrom('assessment_run').selectAll().$call(forPeriod(ref))
-    .orderBy('requested_at', 'desc').orderBy('run_id').limit(1)
+  return db
+    .selectFrom('assessment_run')
+    .selectAll()
+    .$call(forPeriod(ref))
+    .orderBy('requested_at', 'desc')
+    .orderBy('run_id')
+    .limit(1)
     .executeTakeFirst()
 }
 
 /** The period's latest completed run: the one whose results are read and that declarations rely on. */
 export async function latestCompletedRun(db: Executor, ref: PeriodRef): Promise<RunRow | undefined> {
-  return db.selectFrom('assessment_run').selectAll().$call(forPeriod(ref)).where('status', '=', 'Completed')
-    .orderBy('completed_at', 'desc').orderBy('run_id').limit(1)
+  return db
+    .selectFrom('assessment_run')
+    .selectAll()
+    .$call(forPeriod(ref))
+    .where('status', '=', 'Completed')
+    .orderBy('completed_at', 'desc')
+    .orderBy('run_id')
+    .limit(1)
     .executeTakeFirst()
 }
 
 export async function pendingRun(db: Executor, ref: PeriodRef): Promise<RunRow | undefined> {
-  return db.selectFrom('assessment_run').selectAll().$call(forPeriod(ref)).where('status', 'in', ['Queued', 'InProgress'])
+  return db
+    .selectFrom('assessment_run')
+    .selectAll()
+    .$call(forPeriod(ref))
+    .where('status', 'in', ['Queued', 'InProgress'])
     .executeTakeFirst()
 }
 
 export async function cancelRun(db: Executor, rto: string, runId: string): Promise<void> {
-  await db.updateTable('assessment_run').set({ status: 'Cancelled', completed_at: sql`now()` })
-    .where('rto_id', '=', rto).where('run_id', '=', runId).where('status', 'in', ['Queued', 'InProgress'])
+  await db
+    .updateTable('assessment_run')
+    .set({ status: 'Cancelled', completed_at: sql`now()` })
+    .where('rto_id', '=', rto)
+    .where('run_id', '=', runId)
+    .where('status', 'in', ['Queued', 'InProgress'])
     .execute()
 }
 
 /** The number of the period's latest submission (0 when none): data submitted later makes a completed assessment stale. */
 export async function latestSubmissionSeq(db: Executor, ref: PeriodRef): Promise<string> {
-  const row = await db.selectFrom('reporting_period_submission').select(sql<string>`last_submission_seq::text`.as('seq'))
-    .where('rto_id', '=', ref.rto).where('jurisdiction', '=', ref.jurisdiction).where('reporting_period', '=', ref.period)
+  const row = await db
+    .selectFrom('reporting_period_submission')
+    .select(sql<string>`last_submission_seq::text`.as('seq'))
+    .where('rto_id', '=', ref.rto)
+    .where('jurisdiction', '=', ref.jurisdiction)
+    .where('reporting_period', '=', ref.period)
     .executeTakeFirst()
   return row?.seq ?? '0'
 }
@@ -120,22 +164,43 @@ export async function claimRun(db: Executor, rto: string, runId: string): Promis
 }
 
 export async function isLive(db: Executor, rto: string, runId: string, attempt: number): Promise<boolean> {
-  const row = await db.selectFrom('assessment_run').select('run_id')
-    .where('rto_id', '=', rto).where('run_id', '=', runId).where('status', '=', 'InProgress').where('attempt', '=', attempt)
+  const row = await db
+    .selectFrom('assessment_run')
+    .select('run_id')
+    .where('rto_id', '=', rto)
+    .where('run_id', '=', runId)
+    .where('status', '=', 'InProgress')
+    .where('attempt', '=', attempt)
     .executeTakeFirst()
   return row !== undefined
 }
 
 export async function deleteOtherAttempts(db: Executor, rto: string, runId: string, attempt: number): Promise<void> {
-  await db.deleteFrom('assessment_result').where('rto_id', '=', rto).where('run_id', '=', runId).where('attempt', '<>', attempt).execute()
+  await db
+    .deleteFrom('assessment_result')
+    .where('rto_id', '=', rto)
+    .where('run_id', '=', runId)
+    .where('attempt', '<>', attempt)
+    .execute()
 }
 
 export async function deleteAttempt(db: Executor, rto: string, runId: string, attempt: number): Promise<void> {
-  await db.deleteFrom('assessment_result').where('rto_id', '=', rto).where('run_id', '=', runId).where('attempt', '=', attempt).execute()
+  await db
+    .deleteFrom('assessment_result')
+    .where('rto_id', '=', rto)
+    .where('run_id', '=', runId)
+    .where('attempt', '=', attempt)
+    .execute()
 }
 
 /** Runs one rule's query and stores its rows as results, in one statement inside the database. */
-export async function insertRuleResults(db: Db, rule: AssessmentRule, scope: AssessmentScope, runId: string, attempt: number): Promise<void> {
+export async function insertRuleResults(
+  db: Db,
+  rule: AssessmentRule,
+  scope: AssessmentScope,
+  runId: string,
+  attempt: number,
+): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await sql`SET LOCAL jit = off`.execute(tx) // see validation.repo insertSetRuleResults
     await sql`
@@ -171,18 +236,37 @@ export async function completeRun(db: Executor, rto: string, runId: string, atte
 
 /** Marks the attempt's run Fault (a technical error), if it is still the live attempt, and drops its partial results. */
 export async function faultRun(db: Executor, rto: string, runId: string, attempt: number): Promise<void> {
-  await db.updateTable('assessment_run').set({ status: 'Fault', completed_at: sql`now()` })
-    .where('rto_id', '=', rto).where('run_id', '=', runId).where('status', '=', 'InProgress').where('attempt', '=', attempt)
+  await db
+    .updateTable('assessment_run')
+    .set({ status: 'Fault', completed_at: sql`now()` })
+    .where('rto_id', '=', rto)
+    .where('run_id', '=', runId)
+    .where('status', '=', 'InProgress')
+    .where('attempt', '=', attempt)
     .execute()
   await deleteAttempt(db, rto, runId, attempt)
 }
 
 export async function listResults(db: Executor, run: RunRow, limit: number, offset: number) {
-  return db.selectFrom('assessment_result')
-    .select(['assessment_grouping_id', 'technical_rule_id', 'rule_id', 'message_level', 'corrective_action', 'message', 'resource_type',
-      'resource_uid', 'change_tracking_identifier', 'submitted_by_client'])
-    .where('rto_id', '=', run.rto_id).where('run_id', '=', run.run_id).where('attempt', '=', run.attempt)
+  return db
+    .selectFrom('assessment_result')
+    .select([
+      'assessment_grouping_id',
+      'technical_rule_id',
+      'rule_id',
+      'message_level',
+      'corrective_action',
+      'message',
+      'resource_type',
+      'resource_uid',
+      'change_tracking_identifier',
+      'submitted_by_client',
+    ])
+    .where('rto_id', '=', run.rto_id)
+    .where('run_id', '=', run.run_id)
+    .where('attempt', '=', run.attempt)
     .orderBy('seq')
-    .limit(limit).offset(offset)
+    .limit(limit)
+    .offset(offset)
     .execute()
 }

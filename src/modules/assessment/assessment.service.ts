@@ -19,20 +19,31 @@ export interface AssessmentDependencies {
 }
 
 /** The caller's period, checked: 202601 up to the current quarter, else 400. */
-export function periodRefOf(actor: Actor, params: PeriodParams, accessPath = 'path.ReportingPeriodNumber'): repo.PeriodRef {
+export function periodRefOf(
+  actor: Actor,
+  params: PeriodParams,
+  accessPath = 'path.ReportingPeriodNumber',
+): repo.PeriodRef {
   const reason = unsupportedPeriodReason(params.ReportingPeriodNumber)
   if (reason) throw new StructuralError([{ accessPath, message: reason }])
   return { rto: actor.rto, jurisdiction: params.jurisdiction, period: Number(params.ReportingPeriodNumber) }
 }
 
 /** POST validate: queues a new assessment; 409 while one is Queued or In Progress. */
-export async function requestAssessment(deps: AssessmentDependencies, actor: Actor, params: PeriodParams): Promise<AssessmentStatus> {
+export async function requestAssessment(
+  deps: AssessmentDependencies,
+  actor: Actor,
+  params: PeriodParams,
+): Promise<AssessmentStatus> {
   const ref = periodRefOf(actor, params)
   return deps.db.transaction().execute(async (tx) => {
     await repo.lockPeriod(tx, ref)
     const pending = await repo.pendingRun(tx, ref)
     if (pending) {
-      throw new ConflictError('assessment-in-progress', `The assessment of ${ref.jurisdiction} ${ref.period} is ${pending.status === 'Queued' ? 'Queued' : 'In Progress'}. Poll GET .../validate until it finishes, or DELETE .../validate to cancel it, before requesting another.`)
+      throw new ConflictError(
+        'assessment-in-progress',
+        `The assessment of ${ref.jurisdiction} ${ref.period} is ${pending.status === 'Queued' ? 'Queued' : 'In Progress'}. Poll GET .../validate until it finishes, or DELETE .../validate to cancel it, before requesting another.`,
+      )
     }
     const run = await repo.insertRun(tx, ref, randomUUID(), actor.clientId)
     await deps.queue.enqueue(tx, deps.job, { rto: ref.rto, runId: run.run_id })
@@ -50,28 +61,45 @@ export async function cancelAssessment(db: Db, actor: Actor, params: PeriodParam
   await db.transaction().execute(async (tx) => {
     await repo.lockPeriod(tx, ref)
     const pending = await repo.pendingRun(tx, ref)
-    if (!pending) throw new ConflictError('no-pending-assessment', `No assessment of ${ref.jurisdiction} ${ref.period} is Queued or In Progress; there is nothing to cancel.`)
+    if (!pending)
+      throw new ConflictError(
+        'no-pending-assessment',
+        `No assessment of ${ref.jurisdiction} ${ref.period} is Queued or In Progress; there is nothing to cancel.`,
+      )
     await repo.cancelRun(tx, ref.rto, pending.run_id)
   })
 }
 
-export async function listFailedResults(db: Db, actor: Actor, params: PeriodParams, page: PageQuery): Promise<Page<AssessmentResult>> {
+export async function listFailedResults(
+  db: Db,
+  actor: Actor,
+  params: PeriodParams,
+  page: PageQuery,
+): Promise<Page<AssessmentResult>> {
   const ref = periodRefOf(actor, params)
   const run = await repo.latestCompletedRun(db, ref)
-  if (!run) throw new DomainError('no-assessment-run', `No assessment of ${ref.jurisdiction} ${ref.period} has completed yet; POST .../validate and poll GET .../validate.`)
+  if (!run)
+    throw new DomainError(
+      'no-assessment-run',
+      `No assessment of ${ref.jurisdiction} ${ref.period} has completed yet; POST .../validate and poll GET .../validate.`,
+    )
   const rows = await repo.listResults(db, run, page.pageSize, offsetOf(page))
-  return toPage(rows.map((row) => ({
-    AssessmentGroupingId: row.assessment_grouping_id,
-    technicalRuleId: row.technical_rule_id,
-    ruleId: row.rule_id,
-    AssessmentMessageLevel: row.message_level,
-    correctiveAction: row.corrective_action,
-    message: row.message,
-    resourceType: row.resource_type,
-    resourceUID: row.resource_uid,
-    changeTrackingIdentifier: row.change_tracking_identifier,
-    dataOwner: row.submitted_by_client === actor.clientId,
-  })), run.result_count ?? 0, page)
+  return toPage(
+    rows.map((row) => ({
+      AssessmentGroupingId: row.assessment_grouping_id,
+      technicalRuleId: row.technical_rule_id,
+      ruleId: row.rule_id,
+      AssessmentMessageLevel: row.message_level,
+      correctiveAction: row.corrective_action,
+      message: row.message,
+      resourceType: row.resource_type,
+      resourceUID: row.resource_uid,
+      changeTrackingIdentifier: row.change_tracking_identifier,
+      dataOwner: row.submitted_by_client === actor.clientId,
+    })),
+    run.result_count ?? 0,
+    page,
+  )
 }
 
 /**
@@ -79,39 +107,73 @@ export async function listFailedResults(db: Db, actor: Actor, params: PeriodPara
  * exists, its status is Validated and it has no blocking outcome. The run a declaration relies on, or
  * the refusal naming why not.
  */
-export async function declarationReadiness(db: Executor, ref: repo.PeriodRef): Promise<{ run: repo.RunRow } | { refusal: ConflictError }> {
+export async function declarationReadiness(
+  db: Executor,
+  ref: repo.PeriodRef,
+): Promise<{ run: repo.RunRow } | { refusal: ConflictError }> {
   const latest = await repo.latestRun(db, ref)
   if (!latest) {
-    return { refusal: new ConflictError('assessment-not-requested', `No data quality assessment exists for ${ref.jurisdiction} ${ref.period}. POST /vet-provider/v1/reporting-period/${ref.jurisdiction}/${ref.period}/validate, wait until it is Validated, then declare.`) }
+    return {
+      refusal: new ConflictError(
+        'assessment-not-requested',
+        `No data quality assessment exists for ${ref.jurisdiction} ${ref.period}. POST /vet-provider/v1/reporting-period/${ref.jurisdiction}/${ref.period}/validate, wait until it is Validated, then declare.`,
+      ),
+    }
   }
   const status = await statusValueOf(db, ref, latest)
   if (status !== 'Validated') {
-    return { refusal: new ConflictError('assessment-not-validated', `The data quality assessment of ${ref.jurisdiction} ${ref.period} is ${status}, not Validated. ${nextStep(status)}`) }
+    return {
+      refusal: new ConflictError(
+        'assessment-not-validated',
+        `The data quality assessment of ${ref.jurisdiction} ${ref.period} is ${status}, not Validated. ${nextStep(status)}`,
+      ),
+    }
   }
   if (latest.has_blocking_failures) {
-    return { refusal: new ConflictError('blocking-assessment-outcomes', `The data quality assessment of ${ref.jurisdiction} ${ref.period} has blocking outcomes (AssessmentMessageLevel Error). Read failed-validation-results, correct and resubmit the data, assess again, then declare.`) }
+    return {
+      refusal: new ConflictError(
+        'blocking-assessment-outcomes',
+        `The data quality assessment of ${ref.jurisdiction} ${ref.period} has blocking outcomes (AssessmentMessageLevel Error). Read failed-validation-results, correct and resubmit the data, assess again, then declare.`,
+      ),
+    }
   }
   return { run: latest }
 }
 
 /** The status of the latest request, with a completed one re-read against later submissions. */
-async function statusValueOf(db: Executor, ref: repo.PeriodRef, latest: repo.RunRow | undefined): Promise<AssessmentStatusValue> {
+async function statusValueOf(
+  db: Executor,
+  ref: repo.PeriodRef,
+  latest: repo.RunRow | undefined,
+): Promise<AssessmentStatusValue> {
   switch (latest?.status) {
-    case undefined: case 'Cancelled': return 'Required'
-    case 'Queued': return 'Queued'
-    case 'InProgress': return 'In Progress'
-    case 'Fault': return 'Fault'
+    case undefined:
+    case 'Cancelled':
+      return 'Required'
+    case 'Queued':
+      return 'Queued'
+    case 'InProgress':
+      return 'In Progress'
+    case 'Fault':
+      return 'Fault'
     case 'Completed':
-      return BigInt(await repo.latestSubmissionSeq(db, ref)) > BigInt(latest.basis_submission_seq ?? '0') ? 'Required' : 'Validated'
+      return BigInt(await repo.latestSubmissionSeq(db, ref)) > BigInt(latest.basis_submission_seq ?? '0')
+        ? 'Required'
+        : 'Validated'
   }
 }
 
 function nextStep(status: AssessmentStatusValue): string {
   switch (status) {
-    case 'Required': return 'Request an assessment (POST .../validate) and wait until it is Validated.'
-    case 'Queued': case 'In Progress': return 'Poll GET .../validate until the assessment is Validated.'
-    case 'Fault': return 'The last assessment failed for a technical reason; request a new one (POST .../validate).'
-    case 'Validated': return 'Read failed-validation-results.'
+    case 'Required':
+      return 'Request an assessment (POST .../validate) and wait until it is Validated.'
+    case 'Queued':
+    case 'In Progress':
+      return 'Poll GET .../validate until the assessment is Validated.'
+    case 'Fault':
+      return 'The last assessment failed for a technical reason; request a new one (POST .../validate).'
+    case 'Validated':
+      return 'Read failed-validation-results.'
   }
 }
 
@@ -135,10 +197,18 @@ async function statusOf(db: Executor, ref: repo.PeriodRef): Promise<AssessmentSt
   const status = await statusValueOf(db, ref, latest)
   const messages: string[] = []
   if (!latest) messages.push('No assessment has been requested for this period.')
-  else if (latest.status === 'Cancelled') messages.push('The latest assessment was cancelled; its partial results were discarded.')
-  else if (latest.status === 'Fault') messages.push('The latest assessment stopped on a technical error; no results of it were kept.')
-  else if (status === 'Required') messages.push('Data was submitted for this period after the latest assessment began, so its results may be out of date.')
-  if (completed && status !== 'Validated') messages.push(`The results of the assessment completed at ${new Date(completed.completed_at!).toISOString()} stay readable.`)
+  else if (latest.status === 'Cancelled')
+    messages.push('The latest assessment was cancelled; its partial results were discarded.')
+  else if (latest.status === 'Fault')
+    messages.push('The latest assessment stopped on a technical error; no results of it were kept.')
+  else if (status === 'Required')
+    messages.push(
+      'Data was submitted for this period after the latest assessment began, so its results may be out of date.',
+    )
+  if (completed && status !== 'Validated')
+    messages.push(
+      `The results of the assessment completed at ${new Date(completed.completed_at!).toISOString()} stay readable.`,
+    )
   messages.push(status === 'Validated' && completed ? declarability(completed) : nextStep(status))
   return {
     reportingPeriodNumber: ref.period,

@@ -54,40 +54,78 @@ export async function upsertRecord(db: Executor, upload: RecordUpload): Promise<
   return created === null || created === undefined ? undefined : created ? 'created' : 'replaced'
 }
 
-export async function findRecord(db: Executor, rto: string, token: string, resourceType: string, resourceUID: string): Promise<BatchRecordRow | undefined> {
-  return db.selectFrom('batch_record').selectAll()
-    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token)
-    .where('resource_type', '=', resourceType).where('resource_uid', '=', resourceUID)
+export async function findRecord(
+  db: Executor,
+  rto: string,
+  token: string,
+  resourceType: string,
+  resourceUID: string,
+): Promise<BatchRecordRow | undefined> {
+  return db
+    .selectFrom('batch_record')
+    .selectAll()
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
+    .where('resource_type', '=', resourceType)
+    .where('resource_uid', '=', resourceUID)
     .executeTakeFirst()
 }
 
 export async function countRecords(db: Executor, rto: string, token: string, resourceType: string): Promise<number> {
-  const row = await db.selectFrom('batch_record').select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token).where('resource_type', '=', resourceType)
+  const row = await db
+    .selectFrom('batch_record')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
+    .where('resource_type', '=', resourceType)
     .executeTakeFirstOrThrow()
   return Number(row.count)
 }
 
-export async function listRecords(db: Executor, rto: string, token: string, resourceType: string, limit: number, offset: number): Promise<unknown[]> {
-  const rows = await db.selectFrom('batch_record').select('body')
-    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token).where('resource_type', '=', resourceType)
+export async function listRecords(
+  db: Executor,
+  rto: string,
+  token: string,
+  resourceType: string,
+  limit: number,
+  offset: number,
+): Promise<unknown[]> {
+  const rows = await db
+    .selectFrom('batch_record')
+    .select('body')
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
+    .where('resource_type', '=', resourceType)
     .orderBy('resource_uid')
-    .limit(limit).offset(offset)
+    .limit(limit)
+    .offset(offset)
     .execute()
   return rows.map((row) => row.body)
 }
 
-export async function deleteRecord(db: Executor, rto: string, token: string, resourceType: string, resourceUID: string): Promise<boolean> {
-  const result = await db.deleteFrom('batch_record')
-    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token)
-    .where('resource_type', '=', resourceType).where('resource_uid', '=', resourceUID)
+export async function deleteRecord(
+  db: Executor,
+  rto: string,
+  token: string,
+  resourceType: string,
+  resourceUID: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('batch_record')
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
+    .where('resource_type', '=', resourceType)
+    .where('resource_uid', '=', resourceUID)
     .executeTakeFirst()
   return Number(result.numDeletedRows) === 1
 }
 
 export async function countRecordsByType(db: Executor, rto: string, token: string): Promise<Map<string, number>> {
-  const rows = await db.selectFrom('batch_record').select(['resource_type', (eb) => eb.fn.countAll<string>().as('count')])
-    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token)
+  const rows = await db
+    .selectFrom('batch_record')
+    .select(['resource_type', (eb) => eb.fn.countAll<string>().as('count')])
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
     .groupBy('resource_type')
     .execute()
   return new Map(rows.map((row) => [row.resource_type, Number(row.count)]))
@@ -95,8 +133,11 @@ export async function countRecordsByType(db: Executor, rto: string, token: strin
 
 /** When the batch's records last changed by upload (deletions move the batch's own updated_at). */
 export async function lastUpload(db: Executor, rto: string, token: string): Promise<Date | undefined> {
-  const row = await db.selectFrom('batch_record').select((eb) => eb.fn.max('uploaded_at').as('latest'))
-    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token)
+  const row = await db
+    .selectFrom('batch_record')
+    .select((eb) => eb.fn.max('uploaded_at').as('latest'))
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
     .executeTakeFirst()
   return row?.latest ? new Date(row.latest) : undefined
 }
@@ -109,11 +150,23 @@ export interface RecordChunkRow {
 }
 
 /** The next chunk of the batch's records after a (type, uid) key: for reading a large batch in flat memory. */
-export async function recordsAfter(db: Executor, rto: string, token: string, after: { type: string; uid: string } | undefined, limit: number): Promise<RecordChunkRow[]> {
-  return db.selectFrom('batch_record').select(['resource_type', 'resource_uid', 'change_tracking_identifier', 'body'])
-    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token)
-    .$if(after !== undefined, (query) => query.where((eb) => eb(eb.refTuple('resource_type', 'resource_uid'), '>', eb.tuple(after!.type, after!.uid))))
-    .orderBy('resource_type').orderBy('resource_uid')
+export async function recordsAfter(
+  db: Executor,
+  rto: string,
+  token: string,
+  after: { type: string; uid: string } | undefined,
+  limit: number,
+): Promise<RecordChunkRow[]> {
+  return db
+    .selectFrom('batch_record')
+    .select(['resource_type', 'resource_uid', 'change_tracking_identifier', 'body'])
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
+    .$if(after !== undefined, (query) =>
+      query.where((eb) => eb(eb.refTuple('resource_type', 'resource_uid'), '>', eb.tuple(after!.type, after!.uid))),
+    )
+    .orderBy('resource_type')
+    .orderBy('resource_uid')
     .limit(limit)
     .execute()
 }

@@ -23,63 +23,99 @@ declare module '../../platform/db/schema.ts' {
 
 export type BatchRow = Selectable<TransactionBatchTable>
 
-export async function insertBatch(db: Executor, batch: { rto: string; token: string; jurisdiction: string; clientId: string }): Promise<BatchRow> {
-  return db.insertInto('transaction_batch')
-    .values({ rto_id: batch.rto, transaction_batch_token: batch.token, jurisdiction: batch.jurisdiction, created_by_client: batch.clientId, submitted_at: null })
+export async function insertBatch(
+  db: Executor,
+  batch: { rto: string; token: string; jurisdiction: string; clientId: string },
+): Promise<BatchRow> {
+  return db
+    .insertInto('transaction_batch')
+    .values({
+      rto_id: batch.rto,
+      transaction_batch_token: batch.token,
+      jurisdiction: batch.jurisdiction,
+      created_by_client: batch.clientId,
+      submitted_at: null,
+    })
     .returningAll()
     .executeTakeFirstOrThrow()
 }
 
 export async function findBatch(db: Executor, rto: string, token: string): Promise<BatchRow | undefined> {
-  return db.selectFrom('transaction_batch').selectAll()
-    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token)
+  return db
+    .selectFrom('transaction_batch')
+    .selectAll()
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
     .executeTakeFirst()
 }
 
 /** The batch row, locked until the transaction ends: for changes that must not race a submit. */
 export async function lockBatch(db: Executor, rto: string, token: string): Promise<BatchRow | undefined> {
-  return db.selectFrom('transaction_batch').selectAll()
-    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token)
+  return db
+    .selectFrom('transaction_batch')
+    .selectAll()
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
     .forUpdate()
     .executeTakeFirst()
 }
 
 export async function countBatches(db: Executor, rto: string, jurisdiction: string | undefined): Promise<number> {
-  const row = await db.selectFrom('transaction_batch').select((eb) => eb.fn.countAll<string>().as('count'))
+  const row = await db
+    .selectFrom('transaction_batch')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
     .where('rto_id', '=', rto)
     .$if(jurisdiction !== undefined, (query) => query.where('jurisdiction', '=', jurisdiction!))
     .executeTakeFirstOrThrow()
   return Number(row.count)
 }
 
-export async function listBatches(db: Executor, rto: string, jurisdiction: string | undefined, limit: number, offset: number): Promise<BatchRow[]> {
-  return db.selectFrom('transaction_batch').selectAll()
+export async function listBatches(
+  db: Executor,
+  rto: string,
+  jurisdiction: string | undefined,
+  limit: number,
+  offset: number,
+): Promise<BatchRow[]> {
+  return db
+    .selectFrom('transaction_batch')
+    .selectAll()
     .where('rto_id', '=', rto)
     .$if(jurisdiction !== undefined, (query) => query.where('jurisdiction', '=', jurisdiction!))
-    .orderBy('created_at', 'desc').orderBy('transaction_batch_token')
-    .limit(limit).offset(offset)
+    .orderBy('created_at', 'desc')
+    .orderBy('transaction_batch_token')
+    .limit(limit)
+    .offset(offset)
     .execute()
 }
 
 /** Deletes the batch and its records; call inside a transaction holding the batch lock. */
 export async function deleteBatch(db: Executor, rto: string, token: string): Promise<void> {
   await db.deleteFrom('batch_record').where('rto_id', '=', rto).where('transaction_batch_token', '=', token).execute()
-  await db.deleteFrom('transaction_batch').where('rto_id', '=', rto).where('transaction_batch_token', '=', token).execute()
+  await db
+    .deleteFrom('transaction_batch')
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
+    .execute()
 }
 
 /** Marks a change to the batch's content, so a validation of an earlier content can be seen as stale. */
 export async function touchBatch(db: Executor, rto: string, token: string): Promise<void> {
-  await db.updateTable('transaction_batch')
+  await db
+    .updateTable('transaction_batch')
     .set({ content_version: sql`content_version + 1`, updated_at: sql`now()` })
-    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token)
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
     .execute()
 }
 
 /** Closes the batch: Submitted, with the time. Call inside the transaction that promoted its records. */
 export async function markSubmitted(db: Executor, rto: string, token: string, at: Date): Promise<BatchRow> {
-  return db.updateTable('transaction_batch')
+  return db
+    .updateTable('transaction_batch')
     .set({ status: 'Submitted', submitted_at: at, updated_at: at })
-    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token)
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
     .returningAll()
     .executeTakeFirstOrThrow()
 }

@@ -11,7 +11,14 @@ import type { BatchDetail, BatchSummary } from './batches.schemas.ts'
 
 /** The eight resource types a batch holds (spec: Resources and their fields). */
 export const BATCH_RESOURCE_TYPES = [
-  'Student', 'DeliveryLocation', 'Program', 'ProgramOffering', 'ProgramEnrolment', 'Subject', 'SubjectOffering', 'SubjectEnrolment',
+  'Student',
+  'DeliveryLocation',
+  'Program',
+  'ProgramOffering',
+  'ProgramEnrolment',
+  'Subject',
+  'SubjectOffering',
+  'SubjectEnrolment',
 ] as const
 
 /** A batch as a route names it: the token, and the jurisdiction segment when the route has one. */
@@ -25,7 +32,12 @@ export function newBatchToken(): string {
 }
 
 export async function createBatch(db: Db, actor: Actor, jurisdiction: string): Promise<BatchSummary> {
-  const row = await batches.insertBatch(db, { rto: actor.rto, token: newBatchToken(), jurisdiction, clientId: actor.clientId })
+  const row = await batches.insertBatch(db, {
+    rto: actor.rto,
+    token: newBatchToken(),
+    jurisdiction,
+    clientId: actor.clientId,
+  })
   return toSummary(row)
 }
 
@@ -37,14 +49,23 @@ export async function getBatch(db: Db, actor: Actor, ref: BatchRef): Promise<Bat
   ])
   const recordCounts = Object.fromEntries(BATCH_RESOURCE_TYPES.map((type) => [type, counts.get(type) ?? 0]))
   const summary = toSummary(batch)
-  const updatedAt = lastUpload && lastUpload.toISOString() > summary.updatedAt ? lastUpload.toISOString() : summary.updatedAt
+  const updatedAt =
+    lastUpload && lastUpload.toISOString() > summary.updatedAt ? lastUpload.toISOString() : summary.updatedAt
   return {
-    ...summary, updatedAt, recordCounts, totalRecords: [...counts.values()].reduce((sum, n) => sum + n, 0),
+    ...summary,
+    updatedAt,
+    recordCounts,
+    totalRecords: [...counts.values()].reduce((sum, n) => sum + n, 0),
     reconciledAt: batch.reconciled_at ? new Date(batch.reconciled_at).toISOString() : null,
   }
 }
 
-export async function listBatches(db: Db, actor: Actor, jurisdiction: string | undefined, page: PageQuery): Promise<Page<BatchSummary>> {
+export async function listBatches(
+  db: Db,
+  actor: Actor,
+  jurisdiction: string | undefined,
+  page: PageQuery,
+): Promise<Page<BatchSummary>> {
   const [total, rows] = await Promise.all([
     batches.countBatches(db, actor.rto, jurisdiction),
     batches.listBatches(db, actor.rto, jurisdiction, page.pageSize, offsetOf(page)),
@@ -63,7 +84,9 @@ export async function discardBatch(db: Db, actor: Actor, ref: BatchRef): Promise
 export async function requireBatch(db: Db | Tx, actor: Actor, ref: BatchRef): Promise<batches.BatchRow> {
   const batch = await batches.findBatch(db, actor.rto, ref.token)
   if (!batch || (ref.jurisdiction !== undefined && batch.jurisdiction !== ref.jurisdiction)) {
-    throw new NotFoundError(`No transaction batch ${ref.token}${ref.jurisdiction ? ` under ${ref.jurisdiction}` : ''} for this RTO.`)
+    throw new NotFoundError(
+      `No transaction batch ${ref.token}${ref.jurisdiction ? ` under ${ref.jurisdiction}` : ''} for this RTO.`,
+    )
   }
   return batch
 }
@@ -71,14 +94,18 @@ export async function requireBatch(db: Db | Tx, actor: Actor, ref: BatchRef): Pr
 /** Locks the caller's batch for a change of content; 404 when not found, 409 once submitted. */
 export async function lockOpenBatch(tx: Tx, actor: Actor, ref: BatchRef): Promise<batches.BatchRow> {
   const batch = await batches.lockBatch(tx, actor.rto, ref.token)
-  if (!batch || (ref.jurisdiction !== undefined && batch.jurisdiction !== ref.jurisdiction)) return requireBatch(tx, actor, ref)
+  if (!batch || (ref.jurisdiction !== undefined && batch.jurisdiction !== ref.jurisdiction))
+    return requireBatch(tx, actor, ref)
   assertOpen(batch)
   return batch
 }
 
 export function assertOpen(batch: batches.BatchRow): void {
   if (batch.status !== 'NotSubmitted') {
-    throw new ConflictError('batch-submitted', `Transaction batch ${batch.transaction_batch_token} is ${batch.status}; its records can no longer change. Create a new batch.`)
+    throw new ConflictError(
+      'batch-submitted',
+      `Transaction batch ${batch.transaction_batch_token} is ${batch.status}; its records can no longer change. Create a new batch.`,
+    )
   }
 }
 

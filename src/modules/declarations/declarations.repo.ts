@@ -29,20 +29,52 @@ declare module '../../platform/db/schema.ts' {
 export type DeclarationRow = Selectable<DeclarationTable>
 
 /** Inserts the declaration as the period's current one; the one it supersedes stays, no longer current. */
-export async function insertCurrent(db: Executor, row: Omit<DeclarationTable, 'is_current' | 'declared_at'>): Promise<DeclarationRow> {
-  await db.updateTable('declaration').set({ is_current: false })
-    .where('rto_id', '=', row.rto_id).where('jurisdiction', '=', row.jurisdiction).where('reporting_period', '=', row.reporting_period).where('is_current', '=', true)
+export async function insertCurrent(
+  db: Executor,
+  row: Omit<DeclarationTable, 'is_current' | 'declared_at'>,
+): Promise<DeclarationRow> {
+  await db
+    .updateTable('declaration')
+    .set({ is_current: false })
+    .where('rto_id', '=', row.rto_id)
+    .where('jurisdiction', '=', row.jurisdiction)
+    .where('reporting_period', '=', row.reporting_period)
+    .where('is_current', '=', true)
     .execute()
-  return db.insertInto('declaration').values({ ...row, is_current: true, declared_at: sql`clock_timestamp()` })
+  return db
+    .insertInto('declaration')
+    .values({ ...row, is_current: true, declared_at: sql`clock_timestamp()` })
     .returningAll()
     .executeTakeFirstOrThrow()
 }
 
-export async function declarationsOf(db: Executor, rto: string, periods: number[], jurisdiction: string | undefined, includeSuperseded: boolean): Promise<DeclarationRow[]> {
-  let query = db.selectFrom('declaration')
-    .select(['rto_id', 'declaration_id', 'jurisdiction', 'reporting_period', 'declaration_type', sql<string | null>`to_char(date_of_last_reportable_activity, 'YYYY-MM-DD')`.as('date_of_last_reportable_activity'),
-      'rto_user_name', 'rto_user_email_address', 'declared_by_client', 'declared_at', 'assessment_run_id', 'is_current'])
-    .where('rto_id', '=', rto).where('reporting_period', 'in', periods)
+export async function declarationsOf(
+  db: Executor,
+  rto: string,
+  periods: number[],
+  jurisdiction: string | undefined,
+  includeSuperseded: boolean,
+): Promise<DeclarationRow[]> {
+  let query = db
+    .selectFrom('declaration')
+    .select([
+      'rto_id',
+      'declaration_id',
+      'jurisdiction',
+      'reporting_period',
+      'declaration_type',
+      sql<string | null>`to_char(date_of_last_reportable_activity, 'YYYY-MM-DD')`.as(
+        'date_of_last_reportable_activity',
+      ),
+      'rto_user_name',
+      'rto_user_email_address',
+      'declared_by_client',
+      'declared_at',
+      'assessment_run_id',
+      'is_current',
+    ])
+    .where('rto_id', '=', rto)
+    .where('reporting_period', 'in', periods)
   if (jurisdiction) query = query.where('jurisdiction', '=', jurisdiction)
   if (!includeSuperseded) query = query.where('is_current', '=', true)
   return query.orderBy('declared_at', 'desc').execute()
@@ -74,7 +106,11 @@ export interface HeldActivity {
  * period, subject enrolments whose training overlaps it, and program enrolments of those. The first
  * few by date, each with the total.
  */
-export async function heldActivityInPeriod(db: Executor, scope: AssessmentScope, limit: number): Promise<HeldActivity[]> {
+export async function heldActivityInPeriod(
+  db: Executor,
+  scope: AssessmentScope,
+  limit: number,
+): Promise<HeldActivity[]> {
   const firstState = (alias: string) => sql`(
     SELECT min(l.value->>'studentActivityDate') FROM jsonb_array_elements(${sql.raw(alias)}.body->'lifecycle') AS l(value)
      WHERE l.value->>'studentActivityDate' BETWEEN ${scope.periodStart} AND ${scope.periodEnd})`

@@ -8,41 +8,77 @@ import type { Db } from '../../platform/db/database.ts'
 import { problemResponse } from '../../platform/http/openapi.ts'
 import { API_PREFIX } from '../batches/index.ts'
 import { PeriodParams } from '../assessment/assessment.schemas.ts'
-import { DeclarationPage, DeclarationQuery, DeclarationRequest, DeclarationSaved, PeriodDeclarationRequest } from './declarations.schemas.ts'
+import {
+  DeclarationPage,
+  DeclarationQuery,
+  DeclarationRequest,
+  DeclarationSaved,
+  PeriodDeclarationRequest,
+} from './declarations.schemas.ts'
 import * as service from './declarations.service.ts'
 
 const tags = ['Declarations']
-const REFUSALS = 'Refused with 409 problem details naming the reason: assessment-not-requested (no data quality assessment exists for the period), assessment-not-validated (its status is not Validated), blocking-assessment-outcomes (its results include an Error), reportable-activity-held (a Nil_activity_report while enrolments with activity in the period are held).'
+const REFUSALS =
+  'Refused with 409 problem details naming the reason: assessment-not-requested (no data quality assessment exists for the period), assessment-not-validated (its status is not Validated), blocking-assessment-outcomes (its results include an Error), reportable-activity-held (a Nil_activity_report while enrolments with activity in the period are held).'
 const EXPERIMENTAL = 'Maturity level 2 (experimental): caveats and changes are possible (spec: Versioning 3).'
 
 export function registerDeclarationRoutes(fastify: FastifyInstance, db: Db): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const config = { scope: Scopes.declare }
 
-  app.post(`${API_PREFIX}/declaration`, {
-    config,
-    schema: {
-      tags, body: DeclarationRequest, summary: 'Declare a reporting period (or report nil activity)',
-      description: `200 with a message saying the declaration was saved for the period and jurisdiction (and, when made more than one month after the period ended, that the RTO may be contacted for a reason for late reporting). The latest declaration of a period supersedes earlier ones; nothing is locked. ${REFUSALS} ${EXPERIMENTAL}`,
-      response: { 200: DeclarationSaved, 409: problemResponse('The period is not ready to declare (reason assessment-not-requested, assessment-not-validated, blocking-assessment-outcomes or reportable-activity-held).') },
+  app.post(
+    `${API_PREFIX}/declaration`,
+    {
+      config,
+      schema: {
+        tags,
+        body: DeclarationRequest,
+        summary: 'Declare a reporting period (or report nil activity)',
+        description: `200 with a message saying the declaration was saved for the period and jurisdiction (and, when made more than one month after the period ended, that the RTO may be contacted for a reason for late reporting). The latest declaration of a period supersedes earlier ones; nothing is locked. ${REFUSALS} ${EXPERIMENTAL}`,
+        response: {
+          200: DeclarationSaved,
+          409: problemResponse(
+            'The period is not ready to declare (reason assessment-not-requested, assessment-not-validated, blocking-assessment-outcomes or reportable-activity-held).',
+          ),
+        },
+      },
     },
-  }, async (request) => service.declare(db, actorOf(request), request.body))
+    async (request) => service.declare(db, actorOf(request), request.body),
+  )
 
-  app.post(`${API_PREFIX}/reporting-period/:jurisdiction/:ReportingPeriodNumber/declaration`, {
-    config,
-    schema: {
-      tags, params: PeriodParams, body: PeriodDeclarationRequest, summary: 'Declare the reporting period in the path',
-      description: `Same as POST /declaration, with the period and jurisdiction taken from the path; the body may leave them out, and if it gives them they must agree with the path. ${REFUSALS} ${EXPERIMENTAL}`,
-      response: { 200: DeclarationSaved, 409: problemResponse('The period is not ready to declare (reason assessment-not-requested, assessment-not-validated, blocking-assessment-outcomes or reportable-activity-held).') },
+  app.post(
+    `${API_PREFIX}/reporting-period/:jurisdiction/:ReportingPeriodNumber/declaration`,
+    {
+      config,
+      schema: {
+        tags,
+        params: PeriodParams,
+        body: PeriodDeclarationRequest,
+        summary: 'Declare the reporting period in the path',
+        description: `Same as POST /declaration, with the period and jurisdiction taken from the path; the body may leave them out, and if it gives them they must agree with the path. ${REFUSALS} ${EXPERIMENTAL}`,
+        response: {
+          200: DeclarationSaved,
+          409: problemResponse(
+            'The period is not ready to declare (reason assessment-not-requested, assessment-not-validated, blocking-assessment-outcomes or reportable-activity-held).',
+          ),
+        },
+      },
     },
-  }, async (request) => service.declareForPeriod(db, actorOf(request), request.params, request.body))
+    async (request) => service.declareForPeriod(db, actorOf(request), request.params, request.body),
+  )
 
-  app.get(`${API_PREFIX}/declaration`, {
-    config,
-    schema: {
-      tags, querystring: DeclarationQuery, summary: 'Declarations of reporting periods, with due dates',
-      description: `Give reportingPeriodNumber (1 to 10, comma-separated) or startDate with endDate. One row per period and jurisdiction (the jurisdiction asked for, or every jurisdiction the RTO has submitted data under or declared for): its current declaration, or null with declarationDueDate. pageNumber and pageSize default 1 and 10, at most 100 each. ${EXPERIMENTAL}`,
-      response: { 200: DeclarationPage },
+  app.get(
+    `${API_PREFIX}/declaration`,
+    {
+      config,
+      schema: {
+        tags,
+        querystring: DeclarationQuery,
+        summary: 'Declarations of reporting periods, with due dates',
+        description: `Give reportingPeriodNumber (1 to 10, comma-separated) or startDate with endDate. One row per period and jurisdiction (the jurisdiction asked for, or every jurisdiction the RTO has submitted data under or declared for): its current declaration, or null with declarationDueDate. pageNumber and pageSize default 1 and 10, at most 100 each. ${EXPERIMENTAL}`,
+        response: { 200: DeclarationPage },
+      },
     },
-  }, async (request) => service.listDeclarations(db, actorOf(request), request.query))
+    async (request) => service.listDeclarations(db, actorOf(request), request.query),
+  )
 }

@@ -9,11 +9,26 @@ import { ConflictError, StructuralError, type FieldError } from '../../platform/
 import { toPage, type Page } from '../../platform/http/paging.ts'
 import { Jurisdictions } from '../../platform/http/types.ts'
 import { declarationReadiness, type PeriodRef } from '../assessment/index.ts'
-import { FIRST_REPORTING_PERIOD, firstDayOf, lastDayOf, nextPeriodOf, reportingPeriodOf, unsupportedPeriodReason, utcToday } from '../validation/reporting-period.ts'
+import {
+  FIRST_REPORTING_PERIOD,
+  firstDayOf,
+  lastDayOf,
+  nextPeriodOf,
+  reportingPeriodOf,
+  unsupportedPeriodReason,
+  utcToday,
+} from '../validation/reporting-period.ts'
 import { declarationDueDate, isLate, type DeclarationType } from './due-dates.ts'
 import * as repo from './declarations.repo.ts'
 import { lockPeriod } from '../assessment/assessment.repo.ts'
-import { declarationTypes, type DeclarationQuery, type DeclarationRecord, type DeclarationRequest, type DeclarationSaved, type PeriodDeclarationRequest } from './declarations.schemas.ts'
+import {
+  declarationTypes,
+  type DeclarationQuery,
+  type DeclarationRecord,
+  type DeclarationRequest,
+  type DeclarationSaved,
+  type PeriodDeclarationRequest,
+} from './declarations.schemas.ts'
 
 const MAX_PERIODS = 10
 
@@ -23,30 +38,60 @@ export async function declare(db: Db, actor: Actor, body: DeclarationRequest): P
 }
 
 /** POST /reporting-period/{jurisdiction}/{ReportingPeriodNumber}/declaration: the path names them; the body may repeat them. */
-export async function declareForPeriod(db: Db, actor: Actor, path: { jurisdiction: string; ReportingPeriodNumber: string }, body: PeriodDeclarationRequest): Promise<DeclarationSaved> {
+export async function declareForPeriod(
+  db: Db,
+  actor: Actor,
+  path: { jurisdiction: string; ReportingPeriodNumber: string },
+  body: PeriodDeclarationRequest,
+): Promise<DeclarationSaved> {
   const errors: FieldError[] = []
   if (body.reportingPeriodNumber !== undefined && String(body.reportingPeriodNumber) !== path.ReportingPeriodNumber) {
-    errors.push({ accessPath: '$.reportingPeriodNumber', message: `must match the path's reporting period ${path.ReportingPeriodNumber} (or be left out)` })
+    errors.push({
+      accessPath: '$.reportingPeriodNumber',
+      message: `must match the path's reporting period ${path.ReportingPeriodNumber} (or be left out)`,
+    })
   }
   if (body.jurisdiction !== undefined && body.jurisdiction !== path.jurisdiction) {
-    errors.push({ accessPath: '$.jurisdiction', message: `must match the path's jurisdiction ${path.jurisdiction} (or be left out)` })
+    errors.push({
+      accessPath: '$.jurisdiction',
+      message: `must match the path's jurisdiction ${path.jurisdiction} (or be left out)`,
+    })
   }
   return save(db, actor, body, path.ReportingPeriodNumber, path.jurisdiction, errors, 'path.ReportingPeriodNumber')
 }
 
-async function save(db: Db, actor: Actor, body: PeriodDeclarationRequest, periodCode: string, jurisdiction: string, errors: FieldError[], periodPath = '$.reportingPeriodNumber'): Promise<DeclarationSaved> {
+async function save(
+  db: Db,
+  actor: Actor,
+  body: PeriodDeclarationRequest,
+  periodCode: string,
+  jurisdiction: string,
+  errors: FieldError[],
+  periodPath = '$.reportingPeriodNumber',
+): Promise<DeclarationSaved> {
   const periodProblem = unsupportedPeriodReason(periodCode)
   if (periodProblem) errors.push({ accessPath: periodPath, message: periodProblem })
   const period = Number(periodCode)
-  if (body.RTOAcceptanceOfDeclaration !== true) errors.push({ accessPath: '$.RTOAcceptanceOfDeclaration', message: 'must be true: the RTO accepts the declaration' })
+  if (body.RTOAcceptanceOfDeclaration !== true)
+    errors.push({
+      accessPath: '$.RTOAcceptanceOfDeclaration',
+      message: 'must be true: the RTO accepts the declaration',
+    })
   const lastActivity = body.dateOfLastReportableActivity ?? undefined
   if (body.declarationType === 'Nil_activity_report') {
-    if (lastActivity === undefined) errors.push({ accessPath: '$.dateOfLastReportableActivity', message: 'is required for a Nil_activity_report' })
+    if (lastActivity === undefined)
+      errors.push({ accessPath: '$.dateOfLastReportableActivity', message: 'is required for a Nil_activity_report' })
     else if (!periodProblem && lastActivity >= firstDayOf(period)) {
-      errors.push({ accessPath: '$.dateOfLastReportableActivity', message: `must be earlier than ${firstDayOf(period)}, the first day of reporting period ${period}` })
+      errors.push({
+        accessPath: '$.dateOfLastReportableActivity',
+        message: `must be earlier than ${firstDayOf(period)}, the first day of reporting period ${period}`,
+      })
     }
   } else if (lastActivity !== undefined) {
-    errors.push({ accessPath: '$.dateOfLastReportableActivity', message: 'is given only with declarationType Nil_activity_report' })
+    errors.push({
+      accessPath: '$.dateOfLastReportableActivity',
+      message: 'is given only with declarationType Nil_activity_report',
+    })
   }
   if (errors.length > 0) throw new StructuralError(errors)
 
@@ -57,10 +102,16 @@ async function save(db: Db, actor: Actor, body: PeriodDeclarationRequest, period
     if ('refusal' in readiness) throw readiness.refusal
     if (body.declarationType === 'Nil_activity_report') await refuseNilWithActivity(tx, ref)
     return repo.insertCurrent(tx, {
-      rto_id: actor.rto, declaration_id: randomUUID(), jurisdiction, reporting_period: period,
-      declaration_type: body.declarationType, date_of_last_reportable_activity: lastActivity ?? null,
-      rto_user_name: body.RTOUserName, rto_user_email_address: body.RTOUserEmailAddress,
-      declared_by_client: actor.clientId, assessment_run_id: readiness.run.run_id,
+      rto_id: actor.rto,
+      declaration_id: randomUUID(),
+      jurisdiction,
+      reporting_period: period,
+      declaration_type: body.declarationType,
+      date_of_last_reportable_activity: lastActivity ?? null,
+      rto_user_name: body.RTOUserName,
+      rto_user_email_address: body.RTOUserEmailAddress,
+      declared_by_client: actor.clientId,
+      assessment_run_id: readiness.run.run_id,
     })
   })
   const declaration = toRecord({ ...row, date_of_last_reportable_activity: lastActivity ?? null })
@@ -68,7 +119,10 @@ async function save(db: Db, actor: Actor, body: PeriodDeclarationRequest, period
   const late = declaration.isLate
     ? ' It was made more than one month after the reporting period ended; the RTO may be contacted for a reason for late reporting.'
     : ''
-  return { message: `${kind} saved for reporting period ${period} and jurisdiction ${jurisdiction}.${late}`, declaration }
+  return {
+    message: `${kind} saved for reporting period ${period} and jurisdiction ${jurisdiction}.${late}`,
+    declaration,
+  }
 }
 
 const NAMED_ACTIVITY = 5
@@ -84,7 +138,11 @@ async function refuseNilWithActivity(tx: Executor, ref: PeriodRef): Promise<void
   const periodStart = firstDayOf(ref.period)
   const periodEnd = lastDayOf(ref.period)
   const today = utcToday()
-  const held = await repo.heldActivityInPeriod(tx, { ...ref, periodStart, periodEnd, asAt: today < periodEnd ? today : periodEnd }, NAMED_ACTIVITY)
+  const held = await repo.heldActivityInPeriod(
+    tx,
+    { ...ref, periodStart, periodEnd, asAt: today < periodEnd ? today : periodEnd },
+    NAMED_ACTIVITY,
+  )
   if (held.length === 0) return
   const total = held[0]!.total
   const named = held.map((row) => {
@@ -94,9 +152,11 @@ async function refuseNilWithActivity(tx: Executor, ref: PeriodRef): Promise<void
     return `${row.resource_type} ${row.resource_uid} (${when})`
   })
   const more = total > named.length ? `, and ${total - named.length} more` : ''
-  throw new ConflictError('reportable-activity-held',
-    `A Nil_activity_report says there was no reportable activity in ${ref.jurisdiction} ${ref.period} (${periodStart} to ${periodEnd}), but ${total} enrolment(s) with activity in it are held: ${named.join('; ')}${more}. `
-    + 'Make a Declaration for the period instead, or, if that activity was reported in error, void it (or correct its dates), submit, assess again, then report nil activity.')
+  throw new ConflictError(
+    'reportable-activity-held',
+    `A Nil_activity_report says there was no reportable activity in ${ref.jurisdiction} ${ref.period} (${periodStart} to ${periodEnd}), but ${total} enrolment(s) with activity in it are held: ${named.join('; ')}${more}. ` +
+      'Make a Declaration for the period instead, or, if that activity was reported in error, void it (or correct its dates), submit, assess again, then report nil activity.',
+  )
 }
 
 function toRecord(row: repo.DeclarationRow): DeclarationRecord {
@@ -124,31 +184,56 @@ function periodsOf(query: DeclarationQuery, today: string): number[] {
   const errors: FieldError[] = []
   const hasRange = query.startDate !== undefined || query.endDate !== undefined
   if (query.reportingPeriodNumber !== undefined && hasRange) {
-    errors.push({ accessPath: 'query.reportingPeriodNumber', message: 'give either reportingPeriodNumber or startDate and endDate, not both' })
+    errors.push({
+      accessPath: 'query.reportingPeriodNumber',
+      message: 'give either reportingPeriodNumber or startDate and endDate, not both',
+    })
   } else if (query.reportingPeriodNumber !== undefined) {
     const codes = query.reportingPeriodNumber
-    if (codes.length > MAX_PERIODS) errors.push({ accessPath: 'query.reportingPeriodNumber', message: `must hold 1 to ${MAX_PERIODS} reporting periods (got ${codes.length})` })
+    if (codes.length > MAX_PERIODS)
+      errors.push({
+        accessPath: 'query.reportingPeriodNumber',
+        message: `must hold 1 to ${MAX_PERIODS} reporting periods (got ${codes.length})`,
+      })
     codes.forEach((code, i) => {
       const reason = unsupportedPeriodReason(code, today)
       if (reason) errors.push({ accessPath: `query.reportingPeriodNumber[${i}]`, message: reason })
     })
-    if (new Set(codes).size !== codes.length) errors.push({ accessPath: 'query.reportingPeriodNumber', message: 'must not repeat a reporting period' })
+    if (new Set(codes).size !== codes.length)
+      errors.push({ accessPath: 'query.reportingPeriodNumber', message: 'must not repeat a reporting period' })
     if (errors.length === 0) return codes.map(Number)
   } else if (hasRange) {
     const first = firstDayOf(FIRST_REPORTING_PERIOD)
-    for (const [name, value] of [['startDate', query.startDate], ['endDate', query.endDate]] as const) {
-      if (value === undefined) errors.push({ accessPath: `query.${name}`, message: `is required with ${name === 'startDate' ? 'endDate' : 'startDate'}` })
-      else if (value < first) errors.push({ accessPath: `query.${name}`, message: `must be on or after ${first} (reporting period ${FIRST_REPORTING_PERIOD})` })
-      else if (value > today) errors.push({ accessPath: `query.${name}`, message: `must not be later than today (${today})` })
+    for (const [name, value] of [
+      ['startDate', query.startDate],
+      ['endDate', query.endDate],
+    ] as const) {
+      if (value === undefined)
+        errors.push({
+          accessPath: `query.${name}`,
+          message: `is required with ${name === 'startDate' ? 'endDate' : 'startDate'}`,
+        })
+      else if (value < first)
+        errors.push({
+          accessPath: `query.${name}`,
+          message: `must be on or after ${first} (reporting period ${FIRST_REPORTING_PERIOD})`,
+        })
+      else if (value > today)
+        errors.push({ accessPath: `query.${name}`, message: `must not be later than today (${today})` })
     }
-    if (errors.length === 0 && query.startDate! > query.endDate!) errors.push({ accessPath: 'query.endDate', message: `must not be before startDate (${query.startDate})` })
+    if (errors.length === 0 && query.startDate! > query.endDate!)
+      errors.push({ accessPath: 'query.endDate', message: `must not be before startDate (${query.startDate})` })
     if (errors.length === 0) {
       const periods: number[] = []
-      for (let p = reportingPeriodOf(query.startDate!); p <= reportingPeriodOf(query.endDate!); p = nextPeriodOf(p)) periods.push(p)
+      for (let p = reportingPeriodOf(query.startDate!); p <= reportingPeriodOf(query.endDate!); p = nextPeriodOf(p))
+        periods.push(p)
       return periods
     }
   } else {
-    errors.push({ accessPath: 'query.reportingPeriodNumber', message: 'give reportingPeriodNumber (1 to 10 periods) or startDate and endDate' })
+    errors.push({
+      accessPath: 'query.reportingPeriodNumber',
+      message: 'give reportingPeriodNumber (1 to 10 periods) or startDate and endDate',
+    })
   }
   throw new StructuralError(errors)
 }
@@ -159,12 +244,25 @@ function typesOf(query: DeclarationQuery): DeclarationType[] {
 }
 
 /** GET /declaration: a row per period and jurisdiction, the declaration or null with its due date. */
-export async function listDeclarations(db: Db, actor: Actor, query: DeclarationQuery): Promise<Page<{ reportingPeriodNumber: number; jurisdiction: DeclarationRecord['jurisdiction']; declarationDueDate: string; declaration: DeclarationRecord | null }>> {
+export async function listDeclarations(
+  db: Db,
+  actor: Actor,
+  query: DeclarationQuery,
+): Promise<
+  Page<{
+    reportingPeriodNumber: number
+    jurisdiction: DeclarationRecord['jurisdiction']
+    declarationDueDate: string
+    declaration: DeclarationRecord | null
+  }>
+> {
   const today = utcToday()
   const periods = periodsOf(query, today)
   const types = typesOf(query)
   const undeclaredType: DeclarationType = types.length === 1 ? types[0]! : 'Declaration'
-  const jurisdictions = query.jurisdiction ? [query.jurisdiction] : sortJurisdictions(await repo.knownJurisdictions(db, actor.rto))
+  const jurisdictions = query.jurisdiction
+    ? [query.jurisdiction]
+    : sortJurisdictions(await repo.knownJurisdictions(db, actor.rto))
   const declarations = await repo.declarationsOf(db, actor.rto, periods, query.jurisdiction, query.includeSuperseded)
   const direction = query.sortOrder === 'Asc' ? 1 : -1
   const rows = []
@@ -178,7 +276,11 @@ export async function listDeclarations(db: Db, actor: Actor, query: DeclarationQ
       }
       for (const row of found) {
         if (!types.includes(row.declaration_type)) continue
-        rows.push({ ...base, declarationDueDate: declarationDueDate(period, row.declaration_type), declaration: toRecord(row) })
+        rows.push({
+          ...base,
+          declarationDueDate: declarationDueDate(period, row.declaration_type),
+          declaration: toRecord(row),
+        })
       }
     }
   }

@@ -7,7 +7,10 @@ import { FIRST_REPORTING_PERIOD } from '../validation/reporting-period.ts'
 import * as holdings from './holdings.repo.ts'
 import { indexNextSubmission } from './reconciliation.jobs.ts'
 
-export async function submitWithoutValidation(db: Db, batch: { rto: string; token: string; jurisdiction: string; clientId: string }): Promise<number> {
+export async function submitWithoutValidation(
+  db: Db,
+  batch: { rto: string; token: string; jurisdiction: string; clientId: string },
+): Promise<number> {
   return db.transaction().execute(async (tx) => {
     await holdings.lockRtoForSubmission(tx, batch.rto)
     const submission = await holdings.nextSubmission(tx)
@@ -16,7 +19,9 @@ export async function submitWithoutValidation(db: Db, batch: { rto: string; toke
     await holdings.recordReportingPeriods(tx, promotion, FIRST_REPORTING_PERIOD)
     await markSubmitted(tx, batch.rto, batch.token, submission.at)
     // Indexed now (with any submission still waiting before it): synthetic loads have no queue to wait for.
-    while (await indexNextSubmission(tx, batch.rto)) { /* next */ }
+    while (await indexNextSubmission(tx, batch.rto)) {
+      /* next */
+    }
     return count
   })
 }

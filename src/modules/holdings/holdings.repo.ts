@@ -49,7 +49,10 @@ export async function lockRtoForSubmission(db: Executor, rto: string): Promise<v
  * submissions of the RTO are applied in (now() would be the transaction's start, before the wait).
  */
 export async function nextSubmission(db: Executor): Promise<{ seq: string; at: Date }> {
-  const result = await sql<{ seq: string; at: Date }>`SELECT nextval('submission_seq')::text AS seq, clock_timestamp() AS at`.execute(db)
+  const result = await sql<{
+    seq: string
+    at: Date
+  }>`SELECT nextval('submission_seq')::text AS seq, clock_timestamp() AS at`.execute(db)
   const row = result.rows[0]!
   return { seq: row.seq, at: new Date(row.at) }
 }
@@ -73,7 +76,9 @@ export async function promoteBatch(db: Executor, p: Promotion): Promise<number> 
     UPDATE held_record h SET is_current = false
       FROM batch_record b
      WHERE b.rto_id = ${p.rto} AND b.transaction_batch_token = ${p.token}
-       AND h.rto_id = b.rto_id AND h.resource_type = b.resource_type AND h.resource_uid = b.resource_uid AND h.is_current`.execute(db)
+       AND h.rto_id = b.rto_id AND h.resource_type = b.resource_type AND h.resource_uid = b.resource_uid AND h.is_current`.execute(
+    db,
+  )
   const inserted = await sql`
     INSERT INTO held_record (rto_id, resource_type, resource_uid, submission_seq, is_current, state_in_submission, voided_reason,
       jurisdiction, transaction_batch_token, submitted_by_client, submitted_at, change_tracking_identifier, student_activity_date, body)
@@ -105,18 +110,39 @@ export async function recordReportingPeriods(db: Executor, p: Promotion, firstPe
                     UNION SELECT (${p.submittedAt}::timestamptz AT TIME ZONE 'UTC')::date) AS dates) AS periods
      WHERE period >= ${firstPeriod}
     ON CONFLICT (rto_id, jurisdiction, reporting_period)
-    DO UPDATE SET last_submitted_at = excluded.last_submitted_at, last_submission_seq = excluded.last_submission_seq`.execute(db)
+    DO UPDATE SET last_submitted_at = excluded.last_submitted_at, last_submission_seq = excluded.last_submission_seq`.execute(
+    db,
+  )
 }
 
-export async function currentVersion(db: Executor, rto: string, resourceType: string, resourceUID: string): Promise<HeldRecordRow | undefined> {
-  return db.selectFrom('held_record').selectAll()
-    .where('rto_id', '=', rto).where('resource_type', '=', resourceType).where('resource_uid', '=', resourceUID).where('is_current', '=', true)
+export async function currentVersion(
+  db: Executor,
+  rto: string,
+  resourceType: string,
+  resourceUID: string,
+): Promise<HeldRecordRow | undefined> {
+  return db
+    .selectFrom('held_record')
+    .selectAll()
+    .where('rto_id', '=', rto)
+    .where('resource_type', '=', resourceType)
+    .where('resource_uid', '=', resourceUID)
+    .where('is_current', '=', true)
     .executeTakeFirst()
 }
 
-export async function countVersions(db: Executor, rto: string, resourceType: string, resourceUID: string): Promise<number> {
-  const row = await db.selectFrom('held_record').select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('rto_id', '=', rto).where('resource_type', '=', resourceType).where('resource_uid', '=', resourceUID)
+export async function countVersions(
+  db: Executor,
+  rto: string,
+  resourceType: string,
+  resourceUID: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom('held_record')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('rto_id', '=', rto)
+    .where('resource_type', '=', resourceType)
+    .where('resource_uid', '=', resourceUID)
     .executeTakeFirstOrThrow()
   return Number(row.count)
 }

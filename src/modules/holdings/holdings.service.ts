@@ -9,7 +9,12 @@ import type { HeldState } from './holdings.schemas.ts'
 
 const ENROLMENTS: readonly ResourceType[] = ['ProgramEnrolment', 'SubjectEnrolment']
 
-export async function heldState(db: Db, actor: Actor, resourceType: ResourceType, resourceUID: string): Promise<HeldState> {
+export async function heldState(
+  db: Db,
+  actor: Actor,
+  resourceType: ResourceType,
+  resourceUID: string,
+): Promise<HeldState> {
   const [current, numberOfVersions] = await Promise.all([
     holdings.currentVersion(db, actor.rto, resourceType, resourceUID),
     holdings.countVersions(db, actor.rto, resourceType, resourceUID),
@@ -35,7 +40,12 @@ export async function heldState(db: Db, actor: Actor, resourceType: ResourceType
  */
 async function activityDateOf(db: Db, rto: string, current: holdings.HeldRecordRow): Promise<string | null> {
   if (current.state_in_submission !== 'In submission') return null
-  const indexed = await indexedActivityDate(db, { rto, token: current.transaction_batch_token, type: current.resource_type, uid: current.resource_uid })
+  const indexed = await indexedActivityDate(db, {
+    rto,
+    token: current.transaction_batch_token,
+    type: current.resource_type,
+    uid: current.resource_uid,
+  })
   if (indexed.reconciled) return indexed.date
   if (!ENROLMENTS.includes(current.resource_type as ResourceType)) return null
   return current.student_activity_date ?? new Date(current.submitted_at).toISOString().slice(0, 10)

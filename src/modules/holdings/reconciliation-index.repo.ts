@@ -18,7 +18,15 @@ import { referenceFields, resourceTypes, type ResourceType } from '../resources/
 export interface ReconciliationTables {
   reconciliation_day_count: { rto_id: string; resource_type: string; student_activity_date: string; items: number }
   held_link: { rto_id: string; source_type: string; source_uid: string; target_type: string; target_uid: string }
-  reconciliation_item: { rto_id: string; resource_type: string; resource_uid: string; student_activity_date: string; enrolment_activity_date: string | null; submitted_at: Date; change_tracking_identifier: string | null }
+  reconciliation_item: {
+    rto_id: string
+    resource_type: string
+    resource_uid: string
+    student_activity_date: string
+    enrolment_activity_date: string | null
+    submitted_at: Date
+    change_tracking_identifier: string | null
+  }
 }
 
 declare module '../../platform/db/schema.ts' {
@@ -53,10 +61,18 @@ function targetsOf(field: string): RawBuilder<unknown> {
 /** From this many records, the statements below run with hash joins only (as validation's set rules do). */
 const LARGE_BATCH = 2000
 
-export async function indexSubmission(db: Executor, p: { rto: string; token: string; submittedAt: Date }): Promise<void> {
+export async function indexSubmission(
+  db: Executor,
+  p: { rto: string; token: string; submittedAt: Date },
+): Promise<void> {
   const inBatch = sql`b.rto_id = ${p.rto} AND b.transaction_batch_token = ${p.token}`
-  await sql`CREATE TEMP TABLE reconciliation_affected (resource_type text, resource_uid uuid, PRIMARY KEY (resource_type, resource_uid)) ON COMMIT DROP`.execute(db)
-  const batchSize = await sql`INSERT INTO reconciliation_affected SELECT b.resource_type, b.resource_uid FROM batch_record b WHERE ${inBatch} ON CONFLICT DO NOTHING`.execute(db)
+  await sql`CREATE TEMP TABLE reconciliation_affected (resource_type text, resource_uid uuid, PRIMARY KEY (resource_type, resource_uid)) ON COMMIT DROP`.execute(
+    db,
+  )
+  const batchSize =
+    await sql`INSERT INTO reconciliation_affected SELECT b.resource_type, b.resource_uid FROM batch_record b WHERE ${inBatch} ON CONFLICT DO NOTHING`.execute(
+      db,
+    )
   // The planner has no statistics for rows this transaction wrote (the batch's new versions and
   // links): with a large batch its guesses would pick nested loops that grow with the square of it.
   const large = Number(batchSize.numAffectedRows ?? 0) >= LARGE_BATCH
@@ -69,18 +85,26 @@ export async function indexSubmission(db: Executor, p: { rto: string; token: str
       DELETE FROM held_link l USING batch_record b
        WHERE ${inBatch} AND l.rto_id = b.rto_id AND l.source_type = b.resource_type AND l.source_uid = b.resource_uid
       RETURNING l.target_type, l.target_uid)
-    INSERT INTO reconciliation_affected SELECT DISTINCT target_type, target_uid FROM old ON CONFLICT DO NOTHING`.execute(db)
-  const newLinks = resourceTypes.flatMap((source) => referenceFields[source].map(({ field, references }) => sql`
+    INSERT INTO reconciliation_affected SELECT DISTINCT target_type, target_uid FROM old ON CONFLICT DO NOTHING`.execute(
+    db,
+  )
+  const newLinks = resourceTypes.flatMap((source) =>
+    referenceFields[source].map(
+      ({ field, references }) => sql`
     SELECT b.rto_id, b.resource_type, b.resource_uid, ${references}::text, t.uid
       FROM batch_record b CROSS JOIN ${targetsOf(field)}
-     WHERE ${inBatch} AND b.resource_type = ${source} AND NOT b.is_voided`))
+     WHERE ${inBatch} AND b.resource_type = ${source} AND NOT b.is_voided`,
+    ),
+  )
   await sql`
     WITH added AS (
       INSERT INTO held_link (rto_id, source_type, source_uid, target_type, target_uid)
       ${sql.join(newLinks, sql` UNION ALL `)}
       ON CONFLICT DO NOTHING
       RETURNING target_type, target_uid)
-    INSERT INTO reconciliation_affected SELECT DISTINCT target_type, target_uid FROM added ON CONFLICT DO NOTHING`.execute(db)
+    INSERT INTO reconciliation_affected SELECT DISTINCT target_type, target_uid FROM added ON CONFLICT DO NOTHING`.execute(
+    db,
+  )
   // An offering's date feeds its subject, program offering and program: two steps up.
   for (let step = 0; step < 2; step++) {
     await sql`
@@ -93,13 +117,17 @@ export async function indexSubmission(db: Executor, p: { rto: string; token: str
   }
 
   // The days whose counts may change: every affected item's date before and after.
-  await sql`CREATE TEMP TABLE reconciliation_touched_day (resource_type text, day date, PRIMARY KEY (resource_type, day)) ON COMMIT DROP`.execute(db)
+  await sql`CREATE TEMP TABLE reconciliation_touched_day (resource_type text, day date, PRIMARY KEY (resource_type, day)) ON COMMIT DROP`.execute(
+    db,
+  )
   await noteTouchedDays(db, p.rto)
 
   // Items: a void removes the record's item; every other record of the batch gets its latest version's.
   await sql`
     DELETE FROM reconciliation_item r USING batch_record b
-     WHERE ${inBatch} AND b.is_voided AND r.rto_id = b.rto_id AND r.resource_type = b.resource_type AND r.resource_uid = b.resource_uid`.execute(db)
+     WHERE ${inBatch} AND b.is_voided AND r.rto_id = b.rto_id AND r.resource_type = b.resource_type AND r.resource_uid = b.resource_uid`.execute(
+    db,
+  )
   await sql`
     INSERT INTO reconciliation_item (rto_id, resource_type, resource_uid, student_activity_date, enrolment_activity_date, submitted_at, change_tracking_identifier)
     SELECT b.rto_id, b.resource_type, b.resource_uid, coalesce(own.date, ${submissionDay(sql`${p.submittedAt}::timestamptz`)}), own.date,
@@ -110,7 +138,9 @@ export async function indexSubmission(db: Executor, p: { rto: string; token: str
      WHERE ${inBatch} AND NOT b.is_voided
     ON CONFLICT (rto_id, resource_type, resource_uid) DO UPDATE
        SET student_activity_date = excluded.student_activity_date, enrolment_activity_date = excluded.enrolment_activity_date,
-           submitted_at = excluded.submitted_at, change_tracking_identifier = excluded.change_tracking_identifier`.execute(db)
+           submitted_at = excluded.submitted_at, change_tracking_identifier = excluded.change_tracking_identifier`.execute(
+    db,
+  )
 
   await sql`ANALYZE reconciliation_affected`.execute(db)
 
@@ -130,7 +160,9 @@ export async function indexSubmission(db: Executor, p: { rto: string; token: str
                WHERE a.resource_type = ${type}
                GROUP BY a.resource_uid) AS d
        WHERE r.rto_id = ${p.rto} AND r.resource_type = ${type} AND r.resource_uid = d.resource_uid
-         AND (r.enrolment_activity_date IS DISTINCT FROM d.latest OR r.student_activity_date IS DISTINCT FROM ${searchedBy})`.execute(db)
+         AND (r.enrolment_activity_date IS DISTINCT FROM d.latest OR r.student_activity_date IS DISTINCT FROM ${searchedBy})`.execute(
+      db,
+    )
   }
   await noteTouchedDays(db, p.rto)
   await sql`
@@ -159,7 +191,10 @@ async function noteTouchedDays(db: Executor, rto: string): Promise<void> {
  * Whether reconciliation reflects the submission of batch `token` yet (its reconciledAt is set), and
  * the activity date it searches the record by: the one date the held-state GET shows.
  */
-export async function indexedActivityDate(db: Executor, p: { rto: string; token: string; type: string; uid: string }): Promise<{ reconciled: boolean; date: string | null }> {
+export async function indexedActivityDate(
+  db: Executor,
+  p: { rto: string; token: string; type: string; uid: string },
+): Promise<{ reconciled: boolean; date: string | null }> {
   const result = await sql<{ reconciled: boolean; date: string | null }>`
     SELECT b.reconciled_at IS NOT NULL AS reconciled, r.student_activity_date::text AS date
       FROM transaction_batch b

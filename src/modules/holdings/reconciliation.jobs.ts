@@ -7,7 +7,9 @@ import type { Db, Executor } from '../../platform/db/database.ts'
 import type { JobDefinition } from '../../platform/queue/queue.ts'
 import { indexSubmission } from './reconciliation-index.repo.ts'
 
-export interface ReconcileJobData { rto: string }
+export interface ReconcileJobData {
+  rto: string
+}
 
 export function reconciliationJob(db: Db): JobDefinition<ReconcileJobData> {
   return {
@@ -15,7 +17,9 @@ export function reconciliationJob(db: Db): JobDefinition<ReconcileJobData> {
     heartbeat: true,
     retryLimit: 10,
     async handle({ rto }) {
-      while (await db.transaction().execute((tx) => indexNextSubmission(tx, rto))) { /* next batch */ }
+      while (await db.transaction().execute((tx) => indexNextSubmission(tx, rto))) {
+        /* next batch */
+      }
     },
   }
 }
@@ -23,15 +27,23 @@ export function reconciliationJob(db: Db): JobDefinition<ReconcileJobData> {
 /** Indexes the RTO's oldest submitted batch not yet reconciled; false when there is none. */
 export async function indexNextSubmission(tx: Executor, rto: string): Promise<boolean> {
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`vetrs:reconcile:${rto}`}))`.execute(tx)
-  const next = await tx.selectFrom('transaction_batch').select(['transaction_batch_token', 'submitted_at'])
-    .where('rto_id', '=', rto).where('status', '=', 'Submitted').where('reconciled_at', 'is', null)
-    .orderBy('submitted_at').orderBy('transaction_batch_token')
+  const next = await tx
+    .selectFrom('transaction_batch')
+    .select(['transaction_batch_token', 'submitted_at'])
+    .where('rto_id', '=', rto)
+    .where('status', '=', 'Submitted')
+    .where('reconciled_at', 'is', null)
+    .orderBy('submitted_at')
+    .orderBy('transaction_batch_token')
     .limit(1)
     .executeTakeFirst()
   if (!next) return false
   await indexSubmission(tx, { rto, token: next.transaction_batch_token, submittedAt: new Date(next.submitted_at!) })
-  await tx.updateTable('transaction_batch').set({ reconciled_at: sql`clock_timestamp()` })
-    .where('rto_id', '=', rto).where('transaction_batch_token', '=', next.transaction_batch_token)
+  await tx
+    .updateTable('transaction_batch')
+    .set({ reconciled_at: sql`clock_timestamp()` })
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', next.transaction_batch_token)
     .execute()
   return true
 }

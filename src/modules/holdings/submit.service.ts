@@ -20,7 +20,11 @@ export interface SubmitDependencies {
   reconcileJob: JobDefinition<ReconcileJobData>
 }
 
-export async function submitBatch({ db, queue, reconcileJob }: SubmitDependencies, actor: Actor, ref: BatchRef): Promise<SubmittedBatch> {
+export async function submitBatch(
+  { db, queue, reconcileJob }: SubmitDependencies,
+  actor: Actor,
+  ref: BatchRef,
+): Promise<SubmittedBatch> {
   return db.transaction().execute(async (tx) => {
     const batch = await lockOpenBatch(tx, actor, ref)
     const token = batch.transaction_batch_token
@@ -29,7 +33,14 @@ export async function submitBatch({ db, queue, reconcileJob }: SubmitDependencie
     const blocker = await submitBlocker(tx, actor.rto, token)
     if (blocker) throw blocker
     const submission = await holdings.nextSubmission(tx)
-    const promotion = { rto: actor.rto, token, jurisdiction: batch.jurisdiction, clientId: actor.clientId, submissionSeq: submission.seq, submittedAt: submission.at }
+    const promotion = {
+      rto: actor.rto,
+      token,
+      jurisdiction: batch.jurisdiction,
+      clientId: actor.clientId,
+      submissionSeq: submission.seq,
+      submittedAt: submission.at,
+    }
     const numberOfRecords = await holdings.promoteBatch(tx, promotion)
     await holdings.recordReportingPeriods(tx, promotion, FIRST_REPORTING_PERIOD)
     await queue.enqueue(tx, reconcileJob, { rto: actor.rto })

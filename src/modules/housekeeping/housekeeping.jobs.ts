@@ -22,7 +22,11 @@ export function housekeepingJob(db: Db): JobDefinition<HousekeepingData> {
     schedule: { cron: '17 3 * * *', data: { retentionDays: DEFAULT_RETENTION_DAYS } },
     async handle(data, job) {
       await db.transaction().execute(async (tx) => {
-        const alreadyRan = await tx.selectFrom('housekeeping_run').select('job_id').where('job_id', '=', job.id).executeTakeFirst()
+        const alreadyRan = await tx
+          .selectFrom('housekeeping_run')
+          .select('job_id')
+          .where('job_id', '=', job.id)
+          .executeTakeFirst()
         if (alreadyRan) return
         const cutoff = new Date(Date.now() - data.retentionDays * 86_400_000)
         const removed = await deleteTokenIssuancesExpiredBefore(tx, cutoff)

@@ -1,3 +1,8 @@
 // Housekeeping: periodic clean-up jobs that keep operational tables small.
 // The first real job on the queue; capability modules add their own jobs the same way.
-export { housekeepingJob, findHousekeepingRun, DEFAULT_RETENTION_DAYS, type HousekeepingData } from './housekeeping.jobs.ts'
+export {
+  housekeepingJob,
+  findHousekeepingRun,
+  DEFAULT_RETENTION_DAYS,
+  type HousekeepingData,
+} from './housekeeping.jobs.ts'

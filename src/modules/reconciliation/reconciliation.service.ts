@@ -7,7 +7,12 @@ import { offsetOf, toPage, type Page, type PageQuery } from '../../platform/http
 import { resourceDefinitions, type ResourceType } from '../resources/index.ts'
 import { firstDayOf, lastDayOf } from '../validation/index.ts'
 import * as repo from './reconciliation.repo.ts'
-import type { ReconciliationItem, SearchByPeriodQuery, UidMatchRequest, UidMatchResponse } from './reconciliation.schemas.ts'
+import type {
+  ReconciliationItem,
+  SearchByPeriodQuery,
+  UidMatchRequest,
+  UidMatchResponse,
+} from './reconciliation.schemas.ts'
 
 export const MAX_REPORTING_PERIODS = 10
 const PERIOD = /^(\d{4})0([1-4])$/
@@ -39,24 +44,44 @@ function rangesOf(query: SearchByPeriodQuery): repo.DateRange[] {
   const errors: FieldError[] = []
   const hasRange = query.activityDateFrom !== undefined || query.activityDateTo !== undefined
   if (query.reportingPeriods !== undefined && hasRange) {
-    errors.push({ accessPath: 'query.reportingPeriods', message: 'give either reportingPeriods or activityDateFrom and activityDateTo, not both' })
+    errors.push({
+      accessPath: 'query.reportingPeriods',
+      message: 'give either reportingPeriods or activityDateFrom and activityDateTo, not both',
+    })
   } else if (query.reportingPeriods !== undefined) {
     const codes = query.reportingPeriods // the schema has already checked count, format and repeats; kept here as the rule
-    if (codes.length > MAX_REPORTING_PERIODS) errors.push({ accessPath: 'query.reportingPeriods', message: `must hold at most ${MAX_REPORTING_PERIODS} reporting period codes (got ${codes.length})` })
+    if (codes.length > MAX_REPORTING_PERIODS)
+      errors.push({
+        accessPath: 'query.reportingPeriods',
+        message: `must hold at most ${MAX_REPORTING_PERIODS} reporting period codes (got ${codes.length})`,
+      })
     codes.forEach((code, i) => {
-      if (!PERIOD.test(code)) errors.push({ accessPath: `query.reportingPeriods[${i}]`, message: `${JSON.stringify(code)} is not a reporting period code {CalendarYear}{Quarter} such as 202601` })
+      if (!PERIOD.test(code))
+        errors.push({
+          accessPath: `query.reportingPeriods[${i}]`,
+          message: `${JSON.stringify(code)} is not a reporting period code {CalendarYear}{Quarter} such as 202601`,
+        })
     })
-    if (new Set(codes).size !== codes.length) errors.push({ accessPath: 'query.reportingPeriods', message: 'must not repeat a reporting period code' })
+    if (new Set(codes).size !== codes.length)
+      errors.push({ accessPath: 'query.reportingPeriods', message: 'must not repeat a reporting period code' })
     if (errors.length === 0) return mergeRanges(codes.map(periodRange))
   } else if (hasRange) {
-    if (query.activityDateFrom === undefined) errors.push({ accessPath: 'query.activityDateFrom', message: 'is required with activityDateTo' })
-    if (query.activityDateTo === undefined) errors.push({ accessPath: 'query.activityDateTo', message: 'is required with activityDateFrom' })
+    if (query.activityDateFrom === undefined)
+      errors.push({ accessPath: 'query.activityDateFrom', message: 'is required with activityDateTo' })
+    if (query.activityDateTo === undefined)
+      errors.push({ accessPath: 'query.activityDateTo', message: 'is required with activityDateFrom' })
     if (query.activityDateFrom && query.activityDateTo && query.activityDateFrom > query.activityDateTo) {
-      errors.push({ accessPath: 'query.activityDateTo', message: `must not be before activityDateFrom (${query.activityDateFrom})` })
+      errors.push({
+        accessPath: 'query.activityDateTo',
+        message: `must not be before activityDateFrom (${query.activityDateFrom})`,
+      })
     }
     if (errors.length === 0) return [{ from: query.activityDateFrom!, to: query.activityDateTo! }]
   } else {
-    errors.push({ accessPath: 'query.reportingPeriods', message: 'give reportingPeriods (1 to 10 codes) or activityDateFrom and activityDateTo' })
+    errors.push({
+      accessPath: 'query.reportingPeriods',
+      message: 'give reportingPeriods (1 to 10 codes) or activityDateFrom and activityDateTo',
+    })
   }
   throw new StructuralError(errors)
 }
@@ -69,7 +94,11 @@ const toItem = (row: repo.ItemRow): ReconciliationItem => ({
   studentActivityDate: row.student_activity_date,
 })
 
-export async function searchByPeriod(db: Db, actor: Actor, query: SearchByPeriodQuery): Promise<Page<ReconciliationItem>> {
+export async function searchByPeriod(
+  db: Db,
+  actor: Actor,
+  query: SearchByPeriodQuery,
+): Promise<Page<ReconciliationItem>> {
   const ranges = rangesOf(query)
   const page: PageQuery = { pageNumber: query.pageNumber, pageSize: query.pageSize }
   // The per-day counts give the total, and the day a deep page starts on: the items of newer days
@@ -81,10 +110,21 @@ export async function searchByPeriod(db: Db, actor: Actor, query: SearchByPeriod
   let before = 0
   let start = days[0]!
   for (const day of days) {
-    if (before + day.items > offset) { start = day; break }
+    if (before + day.items > offset) {
+      start = day
+      break
+    }
     before += day.items
   }
-  const rows = await repo.itemsInRanges(db, actor.rto, query.resourceType, ranges, start.day, offset - before, page.pageSize)
+  const rows = await repo.itemsInRanges(
+    db,
+    actor.rto,
+    query.resourceType,
+    ranges,
+    start.day,
+    offset - before,
+    page.pageSize,
+  )
   return toPage(rows.map(toItem), total, page)
 }
 
@@ -93,7 +133,8 @@ export async function uidMatch(db: Db, actor: Actor, request: UidMatchRequest): 
   const errors: FieldError[] = []
   request.resourceUIDs.forEach((uid, i) => {
     const first = seen.get(uid.toLowerCase())
-    if (first !== undefined) errors.push({ accessPath: `$.resourceUIDs[${i}]`, message: `repeats $.resourceUIDs[${first}] (${uid})` })
+    if (first !== undefined)
+      errors.push({ accessPath: `$.resourceUIDs[${i}]`, message: `repeats $.resourceUIDs[${first}] (${uid})` })
     else seen.set(uid.toLowerCase(), i)
   })
   if (errors.length > 0) throw new StructuralError(errors)
@@ -107,7 +148,12 @@ export async function uidMatch(db: Db, actor: Actor, request: UidMatchRequest): 
     changeTrackingIdentifier: row.held ? row.change_tracking_identifier : null,
     studentActivityDate: row.held ? row.student_activity_date : null,
   }))
-  return { resourceType: request.resourceType, reportingPeriod: request.reportingPeriod, numberOfResults: results.length, results }
+  return {
+    resourceType: request.resourceType,
+    reportingPeriod: request.reportingPeriod,
+    numberOfResults: results.length,
+    results,
+  }
 }
 
 // The spec's traversal paragraph, as sets reached from the start through references.
@@ -139,12 +185,27 @@ const TRAVERSALS: Partial<Record<ResourceType, readonly repo.TraversalSet[]>> = 
   ],
 }
 
-export async function relatedResources(db: Db, actor: Actor, segment: string, uid: string, page: PageQuery): Promise<Page<ReconciliationItem>> {
+export async function relatedResources(
+  db: Db,
+  actor: Actor,
+  segment: string,
+  uid: string,
+  page: PageQuery,
+): Promise<Page<ReconciliationItem>> {
   const type = resourceDefinitions.find((definition) => definition.segment === segment)!.resourceType
   const traversal = TRAVERSALS[type]!
   if (!(await repo.findItem(db, actor.rto, type, uid))) {
-    throw new NotFoundError(`No ${type} ${uid} is in submission for this RTO (never submitted, voided, or another RTO's).`)
+    throw new NotFoundError(
+      `No ${type} ${uid} is in submission for this RTO (never submitted, voided, or another RTO's).`,
+    )
   }
-  const { rows, total } = await repo.relatedItems(db, actor.rto, { type, uid }, traversal, page.pageSize, offsetOf(page))
+  const { rows, total } = await repo.relatedItems(
+    db,
+    actor.rto,
+    { type, uid },
+    traversal,
+    page.pageSize,
+    offsetOf(page),
+  )
   return toPage(rows.map(toItem), total, page)
 }

@@ -54,36 +54,81 @@ export async function lockForWriting(tx: Tx): Promise<string> {
 }
 
 export async function currentRecords(db: Executor, dataset: string): Promise<CurrentRecord[]> {
-  const rows = await db.selectFrom('reference_record_version')
-    .select(['record_id', 'code', 'description', 'avetmiss_code', 'business_effective_from', 'business_effective_to', 'status'])
-    .where('dataset', '=', dataset).where('is_current', '=', true)
+  const rows = await db
+    .selectFrom('reference_record_version')
+    .select([
+      'record_id',
+      'code',
+      'description',
+      'avetmiss_code',
+      'business_effective_from',
+      'business_effective_to',
+      'status',
+    ])
+    .where('dataset', '=', dataset)
+    .where('is_current', '=', true)
     .execute()
   return rows.map((row) => ({
-    recordId: row.record_id, code: row.code, description: row.description, avetmissCode: row.avetmiss_code,
-    businessEffectiveFrom: row.business_effective_from, businessEffectiveTo: row.business_effective_to, status: row.status,
+    recordId: row.record_id,
+    code: row.code,
+    description: row.description,
+    avetmissCode: row.avetmiss_code,
+    businessEffectiveFrom: row.business_effective_from,
+    businessEffectiveTo: row.business_effective_to,
+    status: row.status,
   }))
 }
 
 export async function hasRecords(db: Executor, dataset: string): Promise<boolean> {
-  return (await db.selectFrom('reference_record_version').select('version_id').where('dataset', '=', dataset).limit(1).executeTakeFirst()) !== undefined
+  return (
+    (await db
+      .selectFrom('reference_record_version')
+      .select('version_id')
+      .where('dataset', '=', dataset)
+      .limit(1)
+      .executeTakeFirst()) !== undefined
+  )
 }
 
 /** Adds new versions stamped `stamp`; the records' earlier versions stop being current. */
 export async function addVersions(tx: Tx, dataset: string, stamp: string, versions: CurrentRecord[]): Promise<void> {
   const CHUNK = 1000
-  const last = await tx.selectFrom('reference_record_version').select((eb) => eb.fn.max('dataset_seq').as('last'))
-    .where('dataset', '=', dataset).executeTakeFirst()
+  const last = await tx
+    .selectFrom('reference_record_version')
+    .select((eb) => eb.fn.max('dataset_seq').as('last'))
+    .where('dataset', '=', dataset)
+    .executeTakeFirst()
   let position = Number(last?.last ?? 0) // safe: writers hold the lock
   for (let start = 0; start < versions.length; start += CHUNK) {
     const chunk = versions.slice(start, start + CHUNK)
-    await tx.updateTable('reference_record_version').set({ is_current: false })
-      .where('dataset', '=', dataset).where('is_current', '=', true).where('code', 'in', chunk.map((v) => v.code))
+    await tx
+      .updateTable('reference_record_version')
+      .set({ is_current: false })
+      .where('dataset', '=', dataset)
+      .where('is_current', '=', true)
+      .where(
+        'code',
+        'in',
+        chunk.map((v) => v.code),
+      )
       .execute()
-    await tx.insertInto('reference_record_version').values(chunk.map((v) => ({
-      dataset, record_id: v.recordId, code: v.code, description: v.description, avetmiss_code: v.avetmissCode,
-      business_effective_from: v.businessEffectiveFrom, business_effective_to: v.businessEffectiveTo,
-      status: v.status, sys_effective_from: stamp, dataset_seq: String(++position),
-    }))).execute()
+    await tx
+      .insertInto('reference_record_version')
+      .values(
+        chunk.map((v) => ({
+          dataset,
+          record_id: v.recordId,
+          code: v.code,
+          description: v.description,
+          avetmiss_code: v.avetmissCode,
+          business_effective_from: v.businessEffectiveFrom,
+          business_effective_to: v.businessEffectiveTo,
+          status: v.status,
+          sys_effective_from: stamp,
+          dataset_seq: String(++position),
+        })),
+      )
+      .execute()
   }
 }
 
@@ -93,8 +138,11 @@ export async function addVersions(tx: Tx, dataset: string, stamp: string, versio
  * last position is therefore the same whenever it is read, which is what lets pages be cached.
  */
 export async function lastPosition(db: Executor, dataset: string): Promise<number> {
-  const row = await db.selectFrom('reference_record_version').select((eb) => eb.fn.max('dataset_seq').as('last'))
-    .where('dataset', '=', dataset).executeTakeFirst()
+  const row = await db
+    .selectFrom('reference_record_version')
+    .select((eb) => eb.fn.max('dataset_seq').as('last'))
+    .where('dataset', '=', dataset)
+    .executeTakeFirst()
   return Number(row?.last ?? 0)
 }
 
@@ -105,8 +153,26 @@ export async function lastPosition(db: Executor, dataset: string): Promise<numbe
  * however deep it is. A version written after `last` was read is left out, so the answer depends on
  * (dataset, changedSince, offset, limit, last) alone.
  */
-export async function changesPage(db: Executor, dataset: string, changedSince: string, last: number, offset: number, limit: number): Promise<{ total: number; records: SyncedRecord[] }> {
-  const result = await sql<{ total: string; version_id: string | null; record_id: string; code: string; description: string; avetmiss_code: string | null; business_effective_from: string | null; business_effective_to: string | null; status: 'Active' | 'Inactive'; stamp: string }>`
+export async function changesPage(
+  db: Executor,
+  dataset: string,
+  changedSince: string,
+  last: number,
+  offset: number,
+  limit: number,
+): Promise<{ total: number; records: SyncedRecord[] }> {
+  const result = await sql<{
+    total: string
+    version_id: string | null
+    record_id: string
+    code: string
+    description: string
+    avetmiss_code: string | null
+    business_effective_from: string | null
+    business_effective_to: string | null
+    status: 'Active' | 'Inactive'
+    stamp: string
+  }>`
     WITH range AS (
       SELECT (SELECT dataset_seq FROM reference_record_version
                WHERE dataset = ${dataset} AND sys_effective_from >= ${changedSince}::timestamptz
@@ -122,10 +188,19 @@ export async function changesPage(db: Executor, dataset: string, changedSince: s
            AND v.dataset_seq <= range.last
      ORDER BY v.dataset_seq`.execute(db)
   const total = Number(result.rows[0]?.total ?? 0)
-  const records = result.rows.filter((row) => row.version_id !== null).map((row) => ({
-    recordId: row.record_id, versionId: Number(row.version_id), code: row.code, description: row.description, avetmissCode: row.avetmiss_code,
-    businessEffectiveFrom: row.business_effective_from, businessEffectiveTo: row.business_effective_to, status: row.status, sysEffectiveFrom: row.stamp,
-  }))
+  const records = result.rows
+    .filter((row) => row.version_id !== null)
+    .map((row) => ({
+      recordId: row.record_id,
+      versionId: Number(row.version_id),
+      code: row.code,
+      description: row.description,
+      avetmissCode: row.avetmiss_code,
+      businessEffectiveFrom: row.business_effective_from,
+      businessEffectiveTo: row.business_effective_to,
+      status: row.status,
+      sysEffectiveFrom: row.stamp,
+    }))
   return { total, records }
 }
 

@@ -15,49 +15,102 @@ import { createSyncPageCache } from './sync-page-cache.ts'
 export const DEFAULT_SYNC_PAGE_SIZE = 500
 
 const syncQuery = {
-  changedSince: UtcDateTime({ description: 'watermark, inclusive: versions stamped at or after it are returned; 1901-01-01T00:00:00Z for a full load' }),
+  changedSince: UtcDateTime({
+    description:
+      'watermark, inclusive: versions stamped at or after it are returned; 1901-01-01T00:00:00Z for a full load',
+  }),
   PageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUMBER, description: 'default 1' })),
   PageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: `default ${DEFAULT_SYNC_PAGE_SIZE}` })),
 }
 
-const ReferenceRecord = named('ReferenceRecord', Type.Object({
-  recordId: Type.String({ format: 'uuid', description: 'stable identity of the record across its versions: upsert by it' }),
-  versionId: Type.Integer({ description: 'this version; orders versions stamped in the same instant' }),
-  code: Type.String(),
-  description: Type.String(),
-  avetmissCode: Nullable(Type.String(), { description: 'the AVETMISS 8.0 code of a word, where there is one' }),
-  businessEffectiveFrom: Nullable(Type.String({ format: 'date' })),
-  businessEffectiveTo: Nullable(Type.String({ format: 'date' })),
-  status: StringEnum(['Active', 'Inactive'] as const),
-  sysEffectiveFrom: Type.String({ description: 'system time of this version, UTC, microseconds: the watermark to store is the largest seen' }),
-}, { description: 'one version of a reference or classification record' }))
+const ReferenceRecord = named(
+  'ReferenceRecord',
+  Type.Object(
+    {
+      recordId: Type.String({
+        format: 'uuid',
+        description: 'stable identity of the record across its versions: upsert by it',
+      }),
+      versionId: Type.Integer({ description: 'this version; orders versions stamped in the same instant' }),
+      code: Type.String(),
+      description: Type.String(),
+      avetmissCode: Nullable(Type.String(), { description: 'the AVETMISS 8.0 code of a word, where there is one' }),
+      businessEffectiveFrom: Nullable(Type.String({ format: 'date' })),
+      businessEffectiveTo: Nullable(Type.String({ format: 'date' })),
+      status: StringEnum(['Active', 'Inactive'] as const),
+      sysEffectiveFrom: Type.String({
+        description: 'system time of this version, UTC, microseconds: the watermark to store is the largest seen',
+      }),
+    },
+    { description: 'one version of a reference or classification record' },
+  ),
+)
 
-const description = 'Versions of the dataset\'s records stamped at or after changedSince, oldest first. Process every page, then store the largest sysEffectiveFrom seen as the next changedSince; upsert by recordId. Records missing from a response are not deleted.'
+const description =
+  "Versions of the dataset's records stamped at or after changedSince, oldest first. Process every page, then store the largest sysEffectiveFrom seen as the next changedSince; upsert by recordId. Records missing from a response are not deleted."
 
 /** cacheRecords: how many records of synchronisation pages to keep in memory (0 keeps none). */
 export function registerReferenceDataRoutes(fastify: FastifyInstance, db: Db, cacheRecords: number): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const config = { scope: Scopes.referenceData }
-  const pageOf = (query: { PageNumber?: number; PageSize?: number }) => ({ pageNumber: query.PageNumber ?? 1, pageSize: query.PageSize ?? DEFAULT_SYNC_PAGE_SIZE })
+  const pageOf = (query: { PageNumber?: number; PageSize?: number }) => ({
+    pageNumber: query.PageNumber ?? 1,
+    pageSize: query.PageSize ?? DEFAULT_SYNC_PAGE_SIZE,
+  })
   const cache = createSyncPageCache(cacheRecords)
-  const names = (kind: string) => datasets.filter((d) => d.kind === kind).map((d) => d.name).join(', ')
+  const names = (kind: string) =>
+    datasets
+      .filter((d) => d.kind === kind)
+      .map((d) => d.name)
+      .join(', ')
 
-  app.get(`${API_PREFIX}/reference-data/:dataset`, {
-    config,
-    schema: {
-      tags: ['Reference data'], summary: 'Synchronise one reference dataset', description: `${description} Datasets: ${names('reference')}.`,
-      params: Strict({ dataset: Type.String({ minLength: 1, maxLength: 100 }) }),
-      querystring: Strict(syncQuery),
-      response: { 200: PagedEnvelope(ReferenceRecord, 'reference records') },
+  app.get(
+    `${API_PREFIX}/reference-data/:dataset`,
+    {
+      config,
+      schema: {
+        tags: ['Reference data'],
+        summary: 'Synchronise one reference dataset',
+        description: `${description} Datasets: ${names('reference')}.`,
+        params: Strict({ dataset: Type.String({ minLength: 1, maxLength: 100 }) }),
+        querystring: Strict(syncQuery),
+        response: { 200: PagedEnvelope(ReferenceRecord, 'reference records') },
+      },
     },
-  }, async (request) => service.changesSince(db, cache, request.params.dataset, 'reference', request.query.changedSince, pageOf(request.query)))
+    async (request) =>
+      service.changesSince(
+        db,
+        cache,
+        request.params.dataset,
+        'reference',
+        request.query.changedSince,
+        pageOf(request.query),
+      ),
+  )
 
-  app.get(`${API_PREFIX}/classification`, {
-    config,
-    schema: {
-      tags: ['Reference data'], summary: 'Synchronise one classification', description: `${description} The classification is chosen with the classification parameter: ${names('classification')}.`,
-      querystring: Strict({ classification: Type.String({ minLength: 1, maxLength: 100, description: 'which classification' }), ...syncQuery }),
-      response: { 200: PagedEnvelope(ReferenceRecord, 'classification records') },
+  app.get(
+    `${API_PREFIX}/classification`,
+    {
+      config,
+      schema: {
+        tags: ['Reference data'],
+        summary: 'Synchronise one classification',
+        description: `${description} The classification is chosen with the classification parameter: ${names('classification')}.`,
+        querystring: Strict({
+          classification: Type.String({ minLength: 1, maxLength: 100, description: 'which classification' }),
+          ...syncQuery,
+        }),
+        response: { 200: PagedEnvelope(ReferenceRecord, 'classification records') },
+      },
     },
-  }, async (request) => service.changesSince(db, cache, request.query.classification, 'classification', request.query.changedSince, pageOf(request.query)))
+    async (request) =>
+      service.changesSince(
+        db,
+        cache,
+        request.query.classification,
+        'classification',
+        request.query.changedSince,
+        pageOf(request.query),
+      ),
+  )
 }

@@ -20,19 +20,28 @@ export interface LoadSummary {
 }
 
 export function findDataset(name: string, kind?: DatasetDefinition['kind']): DatasetDefinition | undefined {
-  return (datasets as readonly DatasetDefinition[]).find((dataset) => dataset.name === name && (kind === undefined || dataset.kind === kind))
+  return (datasets as readonly DatasetDefinition[]).find(
+    (dataset) => dataset.name === name && (kind === undefined || dataset.kind === kind),
+  )
 }
 
 const sameContent = (held: repo.CurrentRecord, release: ReleaseRecord) =>
-  held.description === release.description && held.avetmissCode === release.avetmissCode &&
-  held.businessEffectiveFrom === release.businessEffectiveFrom && held.businessEffectiveTo === release.businessEffectiveTo
+  held.description === release.description &&
+  held.avetmissCode === release.avetmissCode &&
+  held.businessEffectiveFrom === release.businessEffectiveFrom &&
+  held.businessEffectiveTo === release.businessEffectiveTo
 
 /**
  * Applies a release: new codes are created, changed ones updated, codes missing from the release
  * end-dated (made Inactive, never deleted), unchanged ones left alone. Idempotent: the same release
  * twice changes nothing the second time.
  */
-export async function loadRelease(db: Db, dataset: string, release: ReleaseRecord[], options: { today?: string; onlyIfEmpty?: boolean } = {}): Promise<LoadSummary> {
+export async function loadRelease(
+  db: Db,
+  dataset: string,
+  release: ReleaseRecord[],
+  options: { today?: string; onlyIfEmpty?: boolean } = {},
+): Promise<LoadSummary> {
   const today = options.today ?? new Date().toISOString().slice(0, 10)
   return db.transaction().execute(async (tx) => {
     const stamp = await repo.lockForWriting(tx)
@@ -55,7 +64,8 @@ export async function loadRelease(db: Db, dataset: string, release: ReleaseRecor
     }
     for (const missing of held.values()) {
       if (missing.status === 'Inactive') continue // already end-dated by an earlier release
-      const endDate = missing.businessEffectiveTo && missing.businessEffectiveTo < today ? missing.businessEffectiveTo : today
+      const endDate =
+        missing.businessEffectiveTo && missing.businessEffectiveTo < today ? missing.businessEffectiveTo : today
       versions.push({ ...missing, status: 'Inactive', businessEffectiveTo: endDate })
       summary.endDated++
     }
@@ -68,7 +78,8 @@ export async function loadRelease(db: Db, dataset: string, release: ReleaseRecor
 }
 
 export async function loadReleaseFile(db: Db, dataset: string, path: string): Promise<LoadSummary> {
-  if (!findDataset(dataset)) throw new Error(`unknown dataset ${dataset}; known: ${datasets.map((d) => d.name).join(', ')}`)
+  if (!findDataset(dataset))
+    throw new Error(`unknown dataset ${dataset}; known: ${datasets.map((d) => d.name).join(', ')}`)
   return loadRelease(db, dataset, parseReleaseFile(await readFile(path, 'utf8'), path))
 }
 
@@ -89,9 +100,23 @@ export async function seedReferenceData(db: Db): Promise<LoadSummary[]> {
  * position at the time of the request and cached under it: a page answered from the cache is exactly
  * what the database gives for that position, so the watermark contract is the same either way.
  */
-export async function changesSince(db: Db, cache: SyncPageCache, name: string, kind: DatasetDefinition['kind'], changedSince: string, page: PageQuery): Promise<Page<repo.SyncedRecord>> {
-  if (!findDataset(name, kind)) throw new NotFoundError(`No ${kind === 'reference' ? 'reference dataset' : 'classification'} ${name}.`)
-  const key = { dataset: name, last: await repo.lastPosition(db, name), changedSince, pageNumber: page.pageNumber, pageSize: page.pageSize }
+export async function changesSince(
+  db: Db,
+  cache: SyncPageCache,
+  name: string,
+  kind: DatasetDefinition['kind'],
+  changedSince: string,
+  page: PageQuery,
+): Promise<Page<repo.SyncedRecord>> {
+  if (!findDataset(name, kind))
+    throw new NotFoundError(`No ${kind === 'reference' ? 'reference dataset' : 'classification'} ${name}.`)
+  const key = {
+    dataset: name,
+    last: await repo.lastPosition(db, name),
+    changedSince,
+    pageNumber: page.pageNumber,
+    pageSize: page.pageSize,
+  }
   const cached = cache.get(key)
   if (cached) return cached
   const { total, records } = await repo.changesPage(db, name, changedSince, key.last, offsetOf(page), page.pageSize)

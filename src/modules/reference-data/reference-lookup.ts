@@ -23,9 +23,12 @@ export function createReferenceLookup(db: Db): ReferenceLookup {
     },
     isValid(dataset, code, onDate) {
       const record = records.get(dataset)?.get(code)
-      if (!record || record.status !== 'Active') return false
+      if (record?.status !== 'Active') return false
       if (onDate === undefined) return true
-      return (!record.businessEffectiveFrom || record.businessEffectiveFrom <= onDate) && (!record.businessEffectiveTo || onDate <= record.businessEffectiveTo)
+      return (
+        (!record.businessEffectiveFrom || record.businessEffectiveFrom <= onDate) &&
+        (!record.businessEffectiveTo || onDate <= record.businessEffectiveTo)
+      )
     },
   }
 }

@@ -34,7 +34,16 @@ export function parseReleaseFile(text: string, fileName: string): ReleaseRecord[
   const delimiter = fileName.toLowerCase().endsWith('.tsv') ? '\t' : ','
   let rows: { record: string[]; info: { lines: number } }[]
   try {
-    rows = parse(text, { delimiter, comment: '#', comment_no_infix: true, skip_empty_lines: true, relax_column_count: true, info: true, bom: true, quote: delimiter === '\t' ? false : '"' }) as never
+    rows = parse(text, {
+      delimiter,
+      comment: '#',
+      comment_no_infix: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      info: true,
+      bom: true,
+      quote: delimiter === '\t' ? false : '"',
+    }) as never
   } catch (error) {
     throw new ReleaseFileError([error instanceof Error ? error.message : String(error)])
   }
@@ -42,8 +51,10 @@ export function parseReleaseFile(text: string, fileName: string): ReleaseRecord[
   if (!header) throw new ReleaseFileError(['the file has no header line'])
   const columns = header.record.map((name) => name.trim())
   const problems: string[] = []
-  for (const name of REQUIRED) if (!columns.includes(name)) problems.push(`line ${header.info.lines}: the header has no ${name} column`)
-  for (const name of columns) if (!KNOWN.has(name)) problems.push(`line ${header.info.lines}: unknown column ${JSON.stringify(name)}`)
+  for (const name of REQUIRED)
+    if (!columns.includes(name)) problems.push(`line ${header.info.lines}: the header has no ${name} column`)
+  for (const name of columns)
+    if (!KNOWN.has(name)) problems.push(`line ${header.info.lines}: unknown column ${JSON.stringify(name)}`)
   if (new Set(columns).size !== columns.length) problems.push(`line ${header.info.lines}: a column is named twice`)
   if (problems.length > 0) throw new ReleaseFileError(problems)
 
@@ -61,7 +72,8 @@ export function parseReleaseFile(text: string, fileName: string): ReleaseRecord[
       return value === '' ? null : value
     }
     for (const [index, value] of record.entries()) {
-      if (value !== value.trim() || /[\t\r\n]/.test(value)) problems.push(`line ${line}: ${columns[index]} has surrounding spaces or line breaks`)
+      if (value !== value.trim() || /[\t\r\n]/.test(value))
+        problems.push(`line ${line}: ${columns[index]} has surrounding spaces or line breaks`)
     }
     const code = cell('code')
     const description = cell('description')
@@ -69,18 +81,32 @@ export function parseReleaseFile(text: string, fileName: string): ReleaseRecord[
     if (!description) problems.push(`line ${line}: empty description`)
     if (code) {
       const first = seen.get(code)
-      if (first !== undefined) problems.push(`line ${line}: duplicate code ${JSON.stringify(code)} (first on line ${first})`)
+      if (first !== undefined)
+        problems.push(`line ${line}: duplicate code ${JSON.stringify(code)} (first on line ${first})`)
       else seen.set(code, line)
     }
     const from = cell('businessEffectiveFrom')
     const to = cell('businessEffectiveTo')
-    for (const [name, value] of [['businessEffectiveFrom', from], ['businessEffectiveTo', to]] as const) {
-      if (value !== null && !isCalendarDate(value)) problems.push(`line ${line}: ${name} ${JSON.stringify(value)} is not a date (YYYY-MM-DD)`)
+    for (const [name, value] of [
+      ['businessEffectiveFrom', from],
+      ['businessEffectiveTo', to],
+    ] as const) {
+      if (value !== null && !isCalendarDate(value))
+        problems.push(`line ${line}: ${name} ${JSON.stringify(value)} is not a date (YYYY-MM-DD)`)
     }
-    if (from && to && isCalendarDate(from) && isCalendarDate(to) && to < from) problems.push(`line ${line}: businessEffectiveTo is before businessEffectiveFrom`)
-    if (code && description) records.push({ code, description, avetmissCode: cell('avetmissCode'), businessEffectiveFrom: from, businessEffectiveTo: to })
+    if (from && to && isCalendarDate(from) && isCalendarDate(to) && to < from)
+      problems.push(`line ${line}: businessEffectiveTo is before businessEffectiveFrom`)
+    if (code && description)
+      records.push({
+        code,
+        description,
+        avetmissCode: cell('avetmissCode'),
+        businessEffectiveFrom: from,
+        businessEffectiveTo: to,
+      })
   }
   if (problems.length > 0) throw new ReleaseFileError(problems)
-  if (records.length === 0) throw new ReleaseFileError(['the file has no records; a dataset is never emptied by a release'])
+  if (records.length === 0)
+    throw new ReleaseFileError(['the file has no records; a dataset is never emptied by a release'])
   return records
 }

@@ -22,10 +22,16 @@ export interface SyncPageCache {
 /** Holds pages up to maxRecords records in all (an empty page counts as one), least recently used out first; 0 holds none. */
 export function createSyncPageCache(maxRecords: number): SyncPageCache {
   if (maxRecords === 0) return { get: () => undefined, set: () => {} }
-  const cache = new LRUCache<string, Page<SyncedRecord>>({ maxSize: maxRecords, sizeCalculation: (page) => Math.max(page.results.length, 1) })
-  const keyOf = (key: SyncPageKey) => `${key.dataset}\u0000${key.last}\u0000${key.changedSince}\u0000${key.pageNumber}\u0000${key.pageSize}`
+  const cache = new LRUCache<string, Page<SyncedRecord>>({
+    maxSize: maxRecords,
+    sizeCalculation: (page) => Math.max(page.results.length, 1),
+  })
+  const keyOf = (key: SyncPageKey) =>
+    `${key.dataset}\u0000${key.last}\u0000${key.changedSince}\u0000${key.pageNumber}\u0000${key.pageSize}`
   return {
     get: (key) => cache.get(keyOf(key)),
-    set: (key, page) => { cache.set(keyOf(key), page) },
+    set: (key, page) => {
+      cache.set(keyOf(key), page)
+    },
   }
 }

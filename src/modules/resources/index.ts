@@ -3,7 +3,17 @@
 export { registerResourceRoutes } from './resources.routes.ts'
 export { resourceDefinitions, type ResourceDefinition } from './resource.schemas.ts'
 export {
-  resourceTypes, referenceFields, type ResourceType, type ReferenceField,
-  Student, DeliveryLocation, Program, ProgramOffering, ProgramEnrolment, Subject, SubjectOffering, SubjectEnrolment,
+  resourceTypes,
+  referenceFields,
+  type ResourceType,
+  type ReferenceField,
+  Student,
+  DeliveryLocation,
+  Program,
+  ProgramOffering,
+  ProgramEnrolment,
+  Subject,
+  SubjectOffering,
+  SubjectEnrolment,
 } from './resource.schemas.ts'
 export * as codeLists from './code-lists.ts'

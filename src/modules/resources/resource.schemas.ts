@@ -8,11 +8,27 @@ import { Program, ProgramOffering } from './program.schemas.ts'
 import { Subject, SubjectOffering } from './subject.schemas.ts'
 import { ProgramEnrolment, SubjectEnrolment } from './enrolment.schemas.ts'
 
-export { Student, DeliveryLocation, Program, ProgramOffering, Subject, SubjectOffering, ProgramEnrolment, SubjectEnrolment }
+export {
+  Student,
+  DeliveryLocation,
+  Program,
+  ProgramOffering,
+  Subject,
+  SubjectOffering,
+  ProgramEnrolment,
+  SubjectEnrolment,
+}
 export { LifecycleState, ThirdPartyServiceProvider } from './enrolment.schemas.ts'
 
 export const resourceTypes = [
-  'Student', 'DeliveryLocation', 'Program', 'ProgramOffering', 'ProgramEnrolment', 'Subject', 'SubjectOffering', 'SubjectEnrolment',
+  'Student',
+  'DeliveryLocation',
+  'Program',
+  'ProgramOffering',
+  'ProgramEnrolment',
+  'Subject',
+  'SubjectOffering',
+  'SubjectEnrolment',
 ] as const
 export type ResourceType = (typeof resourceTypes)[number]
 /** Path segment of a resource: its type in lower case (`deliverylocation`). */
@@ -30,13 +46,38 @@ export interface ResourceDefinition<Schema extends TSchema = TSchema> {
 /** In the spec's segment order. The spec does not name the subject enrolment's path parameter; it follows the pattern. */
 export const resourceDefinitions = [
   { segment: 'student', resourceType: 'Student', uidField: 'studentUID', schema: Student },
-  { segment: 'deliverylocation', resourceType: 'DeliveryLocation', uidField: 'deliveryLocationUID', schema: DeliveryLocation },
+  {
+    segment: 'deliverylocation',
+    resourceType: 'DeliveryLocation',
+    uidField: 'deliveryLocationUID',
+    schema: DeliveryLocation,
+  },
   { segment: 'program', resourceType: 'Program', uidField: 'programUID', schema: Program },
-  { segment: 'programoffering', resourceType: 'ProgramOffering', uidField: 'programOfferingUID', schema: ProgramOffering },
-  { segment: 'programenrolment', resourceType: 'ProgramEnrolment', uidField: 'programEnrolmentUID', schema: ProgramEnrolment },
+  {
+    segment: 'programoffering',
+    resourceType: 'ProgramOffering',
+    uidField: 'programOfferingUID',
+    schema: ProgramOffering,
+  },
+  {
+    segment: 'programenrolment',
+    resourceType: 'ProgramEnrolment',
+    uidField: 'programEnrolmentUID',
+    schema: ProgramEnrolment,
+  },
   { segment: 'subject', resourceType: 'Subject', uidField: 'subjectUID', schema: Subject },
-  { segment: 'subjectoffering', resourceType: 'SubjectOffering', uidField: 'subjectOfferingUID', schema: SubjectOffering },
-  { segment: 'subjectenrolment', resourceType: 'SubjectEnrolment', uidField: 'subjectEnrolmentUID', schema: SubjectEnrolment },
+  {
+    segment: 'subjectoffering',
+    resourceType: 'SubjectOffering',
+    uidField: 'subjectOfferingUID',
+    schema: SubjectOffering,
+  },
+  {
+    segment: 'subjectenrolment',
+    resourceType: 'SubjectEnrolment',
+    uidField: 'subjectEnrolmentUID',
+    schema: SubjectEnrolment,
+  },
 ] as const satisfies readonly ResourceDefinition[]
 
 /**

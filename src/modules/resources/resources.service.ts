@@ -18,22 +18,44 @@ export interface UploadResult {
 
 type ResourceBody = Record<string, unknown>
 
-export async function uploadRecord(db: Db, actor: Actor, ref: BatchRef, definition: ResourceDefinition, body: ResourceBody, pathUID?: string): Promise<{ created: boolean; result: UploadResult }> {
+export async function uploadRecord(
+  db: Db,
+  actor: Actor,
+  ref: BatchRef,
+  definition: ResourceDefinition,
+  body: ResourceBody,
+  pathUID?: string,
+): Promise<{ created: boolean; result: UploadResult }> {
   const resourceUID = String(body[definition.uidField])
   if (pathUID !== undefined && pathUID.toLowerCase() !== resourceUID.toLowerCase()) {
-    throw new StructuralError([{ accessPath: `$.${definition.uidField}`, message: `must equal the ${definition.uidField} in the path (${pathUID})` }])
+    throw new StructuralError([
+      {
+        accessPath: `$.${definition.uidField}`,
+        message: `must equal the ${definition.uidField} in the path (${pathUID})`,
+      },
+    ])
   }
-  const changeTrackingIdentifier = typeof body.changeTrackingIdentifier === 'string' ? body.changeTrackingIdentifier : null
+  const changeTrackingIdentifier =
+    typeof body.changeTrackingIdentifier === 'string' ? body.changeTrackingIdentifier : null
   const outcome = await batchRecords.upsertRecord(db, {
-    rto: actor.rto, token: ref.token, jurisdiction: ref.jurisdiction,
-    resourceType: definition.resourceType, resourceUID, changeTrackingIdentifier,
-    isVoided: body.isVoided === true, body, clientId: actor.clientId,
+    rto: actor.rto,
+    token: ref.token,
+    jurisdiction: ref.jurisdiction,
+    resourceType: definition.resourceType,
+    resourceUID,
+    changeTrackingIdentifier,
+    isVoided: body.isVoided === true,
+    body,
+    clientId: actor.clientId,
   })
   if (!outcome) assertOpen(await requireBatch(db, actor, ref)) // throws 404 or 409: the statement found no open batch
   return {
     created: outcome === 'created',
     result: {
-      resourceType: definition.resourceType, resourceUID, changeTrackingIdentifier, transactionBatchToken: ref.token,
+      resourceType: definition.resourceType,
+      resourceUID,
+      changeTrackingIdentifier,
+      transactionBatchToken: ref.token,
       // Upload checks structure only (a structural failure is a 400 and nothing is stored), so an
       // accepted upload has no blocking failure yet; business rules report through validation.
       hasBlockingValidationFailures: false,
@@ -42,14 +64,26 @@ export async function uploadRecord(db: Db, actor: Actor, ref: BatchRef, definiti
   }
 }
 
-export async function readRecord(db: Db, actor: Actor, ref: BatchRef, definition: ResourceDefinition, resourceUID: string): Promise<unknown> {
+export async function readRecord(
+  db: Db,
+  actor: Actor,
+  ref: BatchRef,
+  definition: ResourceDefinition,
+  resourceUID: string,
+): Promise<unknown> {
   await requireBatch(db, actor, ref)
   const row = await batchRecords.findRecord(db, actor.rto, ref.token, definition.resourceType, resourceUID)
   if (!row) throw new NotFoundError(`No ${definition.resourceType} ${resourceUID} in transaction batch ${ref.token}.`)
   return row.body
 }
 
-export async function listRecords(db: Db, actor: Actor, ref: BatchRef, definition: ResourceDefinition, page: PageQuery): Promise<Page<unknown>> {
+export async function listRecords(
+  db: Db,
+  actor: Actor,
+  ref: BatchRef,
+  definition: ResourceDefinition,
+  page: PageQuery,
+): Promise<Page<unknown>> {
   await requireBatch(db, actor, ref)
   const [total, results] = await Promise.all([
     batchRecords.countRecords(db, actor.rto, ref.token, definition.resourceType),
@@ -58,7 +92,13 @@ export async function listRecords(db: Db, actor: Actor, ref: BatchRef, definitio
   return toPage(results, total, page)
 }
 
-export async function deleteRecord(db: Db, actor: Actor, ref: BatchRef, definition: ResourceDefinition, resourceUID: string): Promise<void> {
+export async function deleteRecord(
+  db: Db,
+  actor: Actor,
+  ref: BatchRef,
+  definition: ResourceDefinition,
+  resourceUID: string,
+): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await lockOpenBatch(tx, actor, ref)
     if (!(await batchRecords.deleteRecord(tx, actor.rto, ref.token, definition.resourceType, resourceUID))) {

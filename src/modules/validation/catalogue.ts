@@ -60,16 +60,28 @@ export function catalogueMarkdown(): string {
     'Generated from the rule modules in `src/modules/validation/rules/` by `npm run docs:rules`; do not edit by hand.',
     'The same catalogue is served at `GET /vet-provider/v1/business-rules`.',
     'Batch validation runs the record and set rules: record rules check one record at a time; set rules check records against each other and against the data previously submitted for the RTO. There an Error blocks submission; a Warning does not.',
-    'Data quality assessments run the assessment rules (`src/modules/assessment/rules/`) period-wide over the RTO\'s held data for one jurisdiction and reporting period. There an Error blocks declaring; a Warning does not.',
+    "Data quality assessments run the assessment rules (`src/modules/assessment/rules/`) period-wide over the RTO's held data for one jurisdiction and reporting period. There an Error blocks declaring; a Warning does not.",
     '',
     '| errorNumber (technicalRuleId) | ruleId | Level | Scope | Resource types | Rule |',
     '|---|---|---|---|---|---|',
-    ...catalogue().map((entry) => `| ${entry.technicalRuleId} | ${entry.ruleId} | ${entry.validationMessageLevel} | ${entry.scope} | ${entry.resourceTypes.join(', ')} | ${entry.title} |`),
+    ...catalogue().map(
+      (entry) =>
+        `| ${entry.technicalRuleId} | ${entry.ruleId} | ${entry.validationMessageLevel} | ${entry.scope} | ${entry.resourceTypes.join(', ')} | ${entry.title} |`,
+    ),
     '',
   ]
   for (const entry of catalogue()) {
-    lines.push(`## ${entry.technicalRuleId}: ${entry.title}`, '', entry.description, '', `- ruleId: ${entry.ruleId}`, `- level: ${entry.validationMessageLevel}`,
-      `- resource types: ${entry.resourceTypes.join(', ')}`, `- corrective action: ${entry.correctiveAction}`, '')
+    lines.push(
+      `## ${entry.technicalRuleId}: ${entry.title}`,
+      '',
+      entry.description,
+      '',
+      `- ruleId: ${entry.ruleId}`,
+      `- level: ${entry.validationMessageLevel}`,
+      `- resource types: ${entry.resourceTypes.join(', ')}`,
+      `- corrective action: ${entry.correctiveAction}`,
+      '',
+    )
   }
   return lines.join('\n')
 }

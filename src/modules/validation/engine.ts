@@ -48,7 +48,9 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
 
   const started = performance.now()
   const pending: repo.ResultRow[] = []
-  const flush = async () => { await repo.insertResults(db, pending.splice(0)) }
+  const flush = async () => {
+    await repo.insertResults(db, pending.splice(0))
+  }
   let after: { type: string; uid: string } | undefined
   let records = 0
   for (;;) {
@@ -58,12 +60,22 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
       for (const rule of recordRulesByType.get(row.resource_type) ?? []) {
         for (const found of rule.check(row.body as never, row.resource_type as ResourceType, context)) {
           pending.push({
-            rto_id: rto, run_id: runId, attempt,
-            validation_grouping_id: randomUUID(), related_validation_result_count: 1, // one record, no other resource involved
-            error_number: rule.technicalRuleId, rule_id: rule.ruleId, technical_rule_id: rule.technicalRuleId,
-            validation_message_level: rule.level, corrective_action: rule.correctiveAction, message: found.message,
-            resource_type: row.resource_type, resource_uid: row.resource_uid, access_path: found.accessPath,
-            change_tracking_identifier: row.change_tracking_identifier, data_source: 'Transaction_batch',
+            rto_id: rto,
+            run_id: runId,
+            attempt,
+            validation_grouping_id: randomUUID(),
+            related_validation_result_count: 1, // one record, no other resource involved
+            error_number: rule.technicalRuleId,
+            rule_id: rule.ruleId,
+            technical_rule_id: rule.technicalRuleId,
+            validation_message_level: rule.level,
+            corrective_action: rule.correctiveAction,
+            message: found.message,
+            resource_type: row.resource_type,
+            resource_uid: row.resource_uid,
+            access_path: found.accessPath,
+            change_tracking_identifier: row.change_tracking_identifier,
+            data_source: 'Transaction_batch',
           })
           if (pending.length >= WRITE_BATCH) await flush()
         }
@@ -93,7 +105,13 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   return 'validated'
 }
 
-async function abandoned(deps: EngineDependencies, log: Logger, rto: string, runId: string, attempt: number): Promise<RunOutcome> {
+async function abandoned(
+  deps: EngineDependencies,
+  log: Logger,
+  rto: string,
+  runId: string,
+  attempt: number,
+): Promise<RunOutcome> {
   await repo.deleteAttempt(deps.db, rto, runId, attempt)
   log.info('validation run cancelled or superseded; its results are discarded')
   return 'abandoned'

@@ -55,7 +55,8 @@ const PERIOD_CODE = /^\d{4}0[1-4]$/
  */
 export function unsupportedPeriodReason(code: string | number, today = utcToday()): string | undefined {
   const text = String(code)
-  if (!PERIOD_CODE.test(text)) return `${JSON.stringify(code)} is not a reporting period code {CalendarYear}{Quarter} such as 202601`
+  if (!PERIOD_CODE.test(text))
+    return `${JSON.stringify(code)} is not a reporting period code {CalendarYear}{Quarter} such as 202601`
   const period = Number(text)
   if (period < FIRST_REPORTING_PERIOD) return `reporting periods start at ${FIRST_REPORTING_PERIOD}`
   const current = currentReportingPeriod(today)

@@ -6,7 +6,15 @@ import type { RawBuilder } from 'kysely'
 import type { Static } from 'typebox'
 import type { ReferenceLookup } from '../reference-data/index.ts'
 import type {
-  DeliveryLocation, Program, ProgramEnrolment, ProgramOffering, ResourceType, Student, Subject, SubjectEnrolment, SubjectOffering,
+  DeliveryLocation,
+  Program,
+  ProgramEnrolment,
+  ProgramOffering,
+  ResourceType,
+  Student,
+  Subject,
+  SubjectEnrolment,
+  SubjectOffering,
 } from '../resources/index.ts'
 
 export type MessageLevel = 'Error' | 'Warning'
@@ -84,6 +92,7 @@ export interface SetRule extends RuleMetadata {
   query(scope: RunScope): RawBuilder<SetFindingRow>
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: each record rule checks its own resource types; the catalogue holds them all
 export type Rule = RecordRule<any> | SetRule
 
 export function defineRecordRule<Type extends ResourceType>(rule: Omit<RecordRule<Type>, 'kind'>): RecordRule<Type> {

@@ -9,6 +9,8 @@ export function validationJob(deps: EngineDependencies): JobDefinition<ValidateJ
     name: 'validate-batch',
     heartbeat: true,
     retryLimit: 5,
-    handle: async (data) => { await runValidation(deps, data.rto, data.runId) },
+    handle: async (data) => {
+      await runValidation(deps, data.rto, data.runId)
+    },
   }
 }

@@ -61,42 +61,78 @@ export interface Fingerprint {
   change_seq_sum: string
 }
 
-export async function insertRun(db: Executor, run: { rto: string; runId: string; token: string; clientId: string }): Promise<RunRow> {
-  return db.insertInto('validation_run')
-    .values({ rto_id: run.rto, run_id: run.runId, transaction_batch_token: run.token, status: 'Queued', requested_by_client: run.clientId, started_at: null, completed_at: null, content_version: null, record_count: null, change_seq_sum: null, has_blocking_failures: null, has_non_blocking_failures: null, result_count: null })
+export async function insertRun(
+  db: Executor,
+  run: { rto: string; runId: string; token: string; clientId: string },
+): Promise<RunRow> {
+  return db
+    .insertInto('validation_run')
+    .values({
+      rto_id: run.rto,
+      run_id: run.runId,
+      transaction_batch_token: run.token,
+      status: 'Queued',
+      requested_by_client: run.clientId,
+      started_at: null,
+      completed_at: null,
+      content_version: null,
+      record_count: null,
+      change_seq_sum: null,
+      has_blocking_failures: null,
+      has_non_blocking_failures: null,
+      result_count: null,
+    })
     .returningAll()
     .executeTakeFirstOrThrow()
 }
 
 /** The batch's latest run that was not cancelled: what GET validate reports. */
 export async function latestRun(db: Executor, rto: string, token: string): Promise<RunRow | undefined> {
-  return db.selectFrom('validation_run').selectAll()
-    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token).where('status', '<>', 'Cancelled')
-    .orderBy('requested_at', 'desc').orderBy('run_id')
+  return db
+    .selectFrom('validation_run')
+    .selectAll()
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
+    .where('status', '<>', 'Cancelled')
+    .orderBy('requested_at', 'desc')
+    .orderBy('run_id')
     .limit(1)
     .executeTakeFirst()
 }
 
 /** The batch's latest completed run: the one whose results are read. */
 export async function latestCompletedRun(db: Executor, rto: string, token: string): Promise<RunRow | undefined> {
-  return db.selectFrom('validation_run').selectAll()
-    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token).where('status', '=', 'Validated')
-    .orderBy('completed_at', 'desc').orderBy('run_id')
+  return db
+    .selectFrom('validation_run')
+    .selectAll()
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
+    .where('status', '=', 'Validated')
+    .orderBy('completed_at', 'desc')
+    .orderBy('run_id')
     .limit(1)
     .executeTakeFirst()
 }
 
 export async function pendingRuns(db: Executor, rto: string, token: string): Promise<RunRow[]> {
-  return db.selectFrom('validation_run').selectAll()
-    .where('rto_id', '=', rto).where('transaction_batch_token', '=', token).where('status', 'in', ['Queued', 'InProgress'])
+  return db
+    .selectFrom('validation_run')
+    .selectAll()
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
+    .where('status', 'in', ['Queued', 'InProgress'])
     .orderBy('requested_at', 'desc')
     .execute()
 }
 
 export async function cancelRuns(db: Executor, rto: string, runIds: string[]): Promise<void> {
   if (runIds.length === 0) return
-  await db.updateTable('validation_run').set({ status: 'Cancelled', completed_at: sql`now()` })
-    .where('rto_id', '=', rto).where('run_id', 'in', runIds).where('status', 'in', ['Queued', 'InProgress'])
+  await db
+    .updateTable('validation_run')
+    .set({ status: 'Cancelled', completed_at: sql`now()` })
+    .where('rto_id', '=', rto)
+    .where('run_id', 'in', runIds)
+    .where('status', 'in', ['Queued', 'InProgress'])
     .execute()
 }
 
@@ -112,15 +148,23 @@ export async function fingerprintOf(db: Executor, rto: string, token: string): P
 
 export function sameContent(run: RunRow, fingerprint: Fingerprint | undefined): boolean {
   // Compared as text: the drivers return bigint and numeric as strings or numbers depending on size.
-  return fingerprint !== undefined && String(run.content_version) === fingerprint.content_version
-    && String(run.record_count) === fingerprint.record_count && String(run.change_seq_sum) === fingerprint.change_seq_sum
+  return (
+    fingerprint !== undefined &&
+    String(run.content_version) === fingerprint.content_version &&
+    String(run.record_count) === fingerprint.record_count &&
+    String(run.change_seq_sum) === fingerprint.change_seq_sum
+  )
 }
 
 /**
  * Takes a run up for one attempt: InProgress, attempt + 1, and the batch's fingerprint as it stands
  * now. A run already Validated or Cancelled (a redelivered job) is not taken up: undefined.
  */
-export async function claimRun(db: Executor, rto: string, runId: string): Promise<{ attempt: number; token: string } | undefined> {
+export async function claimRun(
+  db: Executor,
+  rto: string,
+  runId: string,
+): Promise<{ attempt: number; token: string } | undefined> {
   const result = await sql<{ attempt: number; token: string }>`
     UPDATE validation_run r
        SET status = 'InProgress', attempt = r.attempt + 1, started_at = now(),
@@ -136,19 +180,34 @@ export async function claimRun(db: Executor, rto: string, runId: string): Promis
 
 /** Whether this attempt is still the run's live one (not cancelled, superseded or taken over). */
 export async function isLive(db: Executor, rto: string, runId: string, attempt: number): Promise<boolean> {
-  const row = await db.selectFrom('validation_run').select('run_id')
-    .where('rto_id', '=', rto).where('run_id', '=', runId).where('status', '=', 'InProgress').where('attempt', '=', attempt)
+  const row = await db
+    .selectFrom('validation_run')
+    .select('run_id')
+    .where('rto_id', '=', rto)
+    .where('run_id', '=', runId)
+    .where('status', '=', 'InProgress')
+    .where('attempt', '=', attempt)
     .executeTakeFirst()
   return row !== undefined
 }
 
 /** Removes what earlier attempts of the run wrote (a worker that died part-way). */
 export async function deleteOtherAttempts(db: Executor, rto: string, runId: string, attempt: number): Promise<void> {
-  await db.deleteFrom('validation_result').where('rto_id', '=', rto).where('run_id', '=', runId).where('attempt', '<>', attempt).execute()
+  await db
+    .deleteFrom('validation_result')
+    .where('rto_id', '=', rto)
+    .where('run_id', '=', runId)
+    .where('attempt', '<>', attempt)
+    .execute()
 }
 
 export async function deleteAttempt(db: Executor, rto: string, runId: string, attempt: number): Promise<void> {
-  await db.deleteFrom('validation_result').where('rto_id', '=', rto).where('run_id', '=', runId).where('attempt', '=', attempt).execute()
+  await db
+    .deleteFrom('validation_result')
+    .where('rto_id', '=', rto)
+    .where('run_id', '=', runId)
+    .where('attempt', '=', attempt)
+    .execute()
 }
 
 export async function insertResults(db: Executor, rows: ResultRow[]): Promise<void> {
@@ -163,7 +222,14 @@ export async function insertResults(db: Executor, rows: ResultRow[]): Promise<vo
  * which grow linearly; a small batch keeps the planner's choice (index look-ups into held data).
  * JIT compilation is off too: these many-branch statements cost seconds to compile and run in less.
  */
-export async function insertSetRuleResults(db: Db, rule: SetRule, scope: RunScope, runId: string, attempt: number, largeBatch: boolean): Promise<void> {
+export async function insertSetRuleResults(
+  db: Db,
+  rule: SetRule,
+  scope: RunScope,
+  runId: string,
+  attempt: number,
+  largeBatch: boolean,
+): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await sql`SET LOCAL jit = off`.execute(tx)
     if (largeBatch) await sql`SET LOCAL enable_nestloop = off`.execute(tx)
@@ -171,7 +237,13 @@ export async function insertSetRuleResults(db: Db, rule: SetRule, scope: RunScop
   })
 }
 
-async function insertSetRuleResultsWith(db: Executor, rule: SetRule, scope: RunScope, runId: string, attempt: number): Promise<void> {
+async function insertSetRuleResultsWith(
+  db: Executor,
+  rule: SetRule,
+  scope: RunScope,
+  runId: string,
+  attempt: number,
+): Promise<void> {
   await sql`
     INSERT INTO validation_result (rto_id, run_id, attempt, validation_grouping_id, related_validation_result_count, error_number, rule_id,
       technical_rule_id, validation_message_level, corrective_action, message, resource_type, resource_uid, access_path,
@@ -206,11 +278,28 @@ export async function completeRun(db: Executor, rto: string, runId: string, atte
 }
 
 export async function listResults(db: Executor, run: RunRow, limit: number, offset: number) {
-  return db.selectFrom('validation_result')
-    .select(['validation_grouping_id', 'related_validation_result_count', 'error_number', 'rule_id', 'technical_rule_id', 'validation_message_level',
-      'corrective_action', 'message', 'resource_type', 'resource_uid', 'access_path', 'change_tracking_identifier', 'data_source'])
-    .where('rto_id', '=', run.rto_id).where('run_id', '=', run.run_id).where('attempt', '=', run.attempt)
+  return db
+    .selectFrom('validation_result')
+    .select([
+      'validation_grouping_id',
+      'related_validation_result_count',
+      'error_number',
+      'rule_id',
+      'technical_rule_id',
+      'validation_message_level',
+      'corrective_action',
+      'message',
+      'resource_type',
+      'resource_uid',
+      'access_path',
+      'change_tracking_identifier',
+      'data_source',
+    ])
+    .where('rto_id', '=', run.rto_id)
+    .where('run_id', '=', run.run_id)
+    .where('attempt', '=', run.attempt)
     .orderBy('seq')
-    .limit(limit).offset(offset)
+    .limit(limit)
+    .offset(offset)
     .execute()
 }

@@ -15,9 +15,14 @@ import * as service from './validation.service.ts'
 
 const tags = ['Validation']
 // 404 means two things on these operations; the problem type tells them apart (docs/decisions.md).
-const noBatch = 'type /problems/not-found: no such transaction batch for the caller\'s RTO (another RTO\'s, or under another jurisdiction, is not found either)'
-const noRunStatus = problemResponse(`Two meanings, told apart by the problem type. ${noBatch}; type /problems/no-validation-run: the batch exists but no validation was requested (or the last request was cancelled).`)
-const noRunResults = problemResponse(`Two meanings, told apart by the problem type. ${noBatch}; type /problems/no-validation-run: the batch exists but no validation run has completed yet.`)
+const noBatch =
+  "type /problems/not-found: no such transaction batch for the caller's RTO (another RTO's, or under another jurisdiction, is not found either)"
+const noRunStatus = problemResponse(
+  `Two meanings, told apart by the problem type. ${noBatch}; type /problems/no-validation-run: the batch exists but no validation was requested (or the last request was cancelled).`,
+)
+const noRunResults = problemResponse(
+  `Two meanings, told apart by the problem type. ${noBatch}; type /problems/no-validation-run: the batch exists but no validation run has completed yet.`,
+)
 
 export function registerValidationRoutes(fastify: FastifyInstance, deps: service.ValidationDependencies): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
@@ -25,61 +30,114 @@ export function registerValidationRoutes(fastify: FastifyInstance, deps: service
   const config = { scope: Scopes.report }
 
   for (const legacy of [false, true]) {
-    const base = legacy ? `${API_PREFIX}/transaction-batch/:transactionBatchToken` : `${API_PREFIX}/:jurisdiction/transaction-batch/:transactionBatchToken`
+    const base = legacy
+      ? `${API_PREFIX}/transaction-batch/:transactionBatchToken`
+      : `${API_PREFIX}/:jurisdiction/transaction-batch/:transactionBatchToken`
     const params = legacy ? LegacyBatchParams : BatchParams
     const deprecated = legacy ? { deprecated: true } : {}
-    const refOf = (p: { transactionBatchToken: string; jurisdiction?: string }) => ({ token: p.transactionBatchToken, jurisdiction: p.jurisdiction })
-
-    app.post(`${base}/validate`, {
-      config,
-      schema: {
-        tags, ...deprecated, params, summary: 'Request validation of the batch',
-        description: 'Queues a validation run of the batch and answers 201 with validationStatus Queued. While a run is still Queued, a repeated request answers that run with 200; a run InProgress is superseded by a new one (201). 409 once the batch is submitted.',
-        response: { 200: ValidationStatus, 201: ValidationStatus, 409: problemResponse('The batch is submitted (reason batch-submitted).') },
-      },
-    }, async (request, reply) => {
-      const { created, status } = await service.requestValidation(deps, actorOf(request), refOf(request.params))
-      return reply.code(created ? 201 : 200).send(status)
+    const refOf = (p: { transactionBatchToken: string; jurisdiction?: string }) => ({
+      token: p.transactionBatchToken,
+      jurisdiction: p.jurisdiction,
     })
 
-    app.get(`${base}/validate`, {
-      config,
-      schema: {
-        tags, ...deprecated, params, summary: 'Status of the batch\'s latest validation run',
-        description: 'validationStatus moves Queued, InProgress, Validated. The failure indicators are meaningful once Validated. isCurrent is false when records changed after the run started. 404 with problem type /problems/no-validation-run when no validation was requested (or the last request was cancelled); an unknown batch is 404 /problems/not-found.',
-        response: { 200: ValidationStatus, 404: noRunStatus },
+    app.post(
+      `${base}/validate`,
+      {
+        config,
+        schema: {
+          tags,
+          ...deprecated,
+          params,
+          summary: 'Request validation of the batch',
+          description:
+            'Queues a validation run of the batch and answers 201 with validationStatus Queued. While a run is still Queued, a repeated request answers that run with 200; a run InProgress is superseded by a new one (201). 409 once the batch is submitted.',
+          response: {
+            200: ValidationStatus,
+            201: ValidationStatus,
+            409: problemResponse('The batch is submitted (reason batch-submitted).'),
+          },
+        },
       },
-    }, async (request) => service.getValidationStatus(db, actorOf(request), refOf(request.params)))
+      async (request, reply) => {
+        const { created, status } = await service.requestValidation(deps, actorOf(request), refOf(request.params))
+        return reply.code(created ? 201 : 200).send(status)
+      },
+    )
 
-    app.delete(`${base}/validate`, {
-      config,
-      schema: {
-        tags, ...deprecated, params, summary: 'Cancel a Queued or InProgress validation run',
-        description: '204 when a run was cancelled (its partial results are discarded, never promoted); 409 when no run is Queued or InProgress. Results of an earlier completed run stay readable.',
-        response: { 204: Type.Null({ description: 'cancelled' }), 409: problemResponse('No run is Queued or InProgress (reason no-pending-validation), or the batch is submitted (batch-submitted).') },
+    app.get(
+      `${base}/validate`,
+      {
+        config,
+        schema: {
+          tags,
+          ...deprecated,
+          params,
+          summary: "Status of the batch's latest validation run",
+          description:
+            'validationStatus moves Queued, InProgress, Validated. The failure indicators are meaningful once Validated. isCurrent is false when records changed after the run started. 404 with problem type /problems/no-validation-run when no validation was requested (or the last request was cancelled); an unknown batch is 404 /problems/not-found.',
+          response: { 200: ValidationStatus, 404: noRunStatus },
+        },
       },
-    }, async (request, reply) => {
-      await service.cancelValidation(db, actorOf(request), refOf(request.params))
-      return reply.code(204).send(null)
-    })
+      async (request) => service.getValidationStatus(db, actorOf(request), refOf(request.params)),
+    )
 
-    app.get(`${base}/failed-validation-results`, {
-      config,
-      schema: {
-        tags, ...deprecated, params, querystring: PageQuery, summary: 'Failed results of the latest completed validation run',
-        description: 'Paged in a stable order: record rule results in record order, then set rule results, results of one group together. 404 with problem type /problems/no-validation-run until a run has completed; an unknown batch is 404 /problems/not-found.',
-        response: { 200: ValidationResultPage, 404: noRunResults },
+    app.delete(
+      `${base}/validate`,
+      {
+        config,
+        schema: {
+          tags,
+          ...deprecated,
+          params,
+          summary: 'Cancel a Queued or InProgress validation run',
+          description:
+            '204 when a run was cancelled (its partial results are discarded, never promoted); 409 when no run is Queued or InProgress. Results of an earlier completed run stay readable.',
+          response: {
+            204: Type.Null({ description: 'cancelled' }),
+            409: problemResponse(
+              'No run is Queued or InProgress (reason no-pending-validation), or the batch is submitted (batch-submitted).',
+            ),
+          },
+        },
       },
-    }, async (request) => service.listFailedResults(db, actorOf(request), refOf(request.params), request.query))
+      async (request, reply) => {
+        await service.cancelValidation(db, actorOf(request), refOf(request.params))
+        return reply.code(204).send(null)
+      },
+    )
+
+    app.get(
+      `${base}/failed-validation-results`,
+      {
+        config,
+        schema: {
+          tags,
+          ...deprecated,
+          params,
+          querystring: PageQuery,
+          summary: 'Failed results of the latest completed validation run',
+          description:
+            'Paged in a stable order: record rule results in record order, then set rule results, results of one group together. 404 with problem type /problems/no-validation-run until a run has completed; an unknown batch is 404 /problems/not-found.',
+          response: { 200: ValidationResultPage, 404: noRunResults },
+        },
+      },
+      async (request) => service.listFailedResults(db, actorOf(request), refOf(request.params), request.query),
+    )
   }
 
   const rules = catalogue()
-  app.get(`${API_PREFIX}/business-rules`, {
-    config,
-    schema: {
-      tags, summary: 'The business-rule catalogue',
-      description: 'Every batch validation rule and every data quality assessment rule, with its identifiers, level, scope, resource types and corrective action (also in docs/business-rules.md).',
-      response: { 200: BusinessRuleCatalogue },
+  app.get(
+    `${API_PREFIX}/business-rules`,
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The business-rule catalogue',
+        description:
+          'Every batch validation rule and every data quality assessment rule, with its identifiers, level, scope, resource types and corrective action (also in docs/business-rules.md).',
+        response: { 200: BusinessRuleCatalogue },
+      },
     },
-  }, async () => ({ numberOfRules: rules.length, rules }))
+    async () => ({ numberOfRules: rules.length, rules }),
+  )
 }

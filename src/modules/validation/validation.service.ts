@@ -10,7 +10,10 @@ import { lockOpenBatch, requireBatch, type BatchRef } from '../batches/index.ts'
 import type { ValidationResult, ValidationStatus } from './validation.schemas.ts'
 import * as repo from './validation.repo.ts'
 
-export interface ValidateJobData { rto: string; runId: string }
+export interface ValidateJobData {
+  rto: string
+  runId: string
+}
 
 export interface ValidationDependencies {
   db: Db
@@ -23,14 +26,27 @@ export interface ValidationDependencies {
  * answers that run (created: false). A run InProgress may be reading records that have changed since,
  * so it is superseded: cancelled, and a new run queued.
  */
-export async function requestValidation(deps: ValidationDependencies, actor: Actor, ref: BatchRef): Promise<{ created: boolean; status: ValidationStatus }> {
+export async function requestValidation(
+  deps: ValidationDependencies,
+  actor: Actor,
+  ref: BatchRef,
+): Promise<{ created: boolean; status: ValidationStatus }> {
   return deps.db.transaction().execute(async (tx) => {
     const batch = await lockOpenBatch(tx, actor, ref)
     const pending = await repo.pendingRuns(tx, actor.rto, batch.transaction_batch_token)
     const queued = pending.find((run) => run.status === 'Queued')
     if (queued) return { created: false, status: await statusOf(tx, queued) }
-    await repo.cancelRuns(tx, actor.rto, pending.map((run) => run.run_id))
-    const run = await repo.insertRun(tx, { rto: actor.rto, runId: randomUUID(), token: batch.transaction_batch_token, clientId: actor.clientId })
+    await repo.cancelRuns(
+      tx,
+      actor.rto,
+      pending.map((run) => run.run_id),
+    )
+    const run = await repo.insertRun(tx, {
+      rto: actor.rto,
+      runId: randomUUID(),
+      token: batch.transaction_batch_token,
+      clientId: actor.clientId,
+    })
     await deps.queue.enqueue(tx, deps.job, { rto: actor.rto, runId: run.run_id })
     return { created: true, status: await statusOf(tx, run) }
   })
@@ -39,7 +55,11 @@ export async function requestValidation(deps: ValidationDependencies, actor: Act
 export async function getValidationStatus(db: Db, actor: Actor, ref: BatchRef): Promise<ValidationStatus> {
   const batch = await requireBatch(db, actor, ref)
   const run = await repo.latestRun(db, actor.rto, batch.transaction_batch_token)
-  if (!run) throw new DomainError('no-validation-run', `No validation has been requested for transaction batch ${ref.token} (or the last request was cancelled); POST .../validate to request one.`)
+  if (!run)
+    throw new DomainError(
+      'no-validation-run',
+      `No validation has been requested for transaction batch ${ref.token} (or the last request was cancelled); POST .../validate to request one.`,
+    )
   return statusOf(db, run)
 }
 
@@ -48,54 +68,92 @@ export async function cancelValidation(db: Db, actor: Actor, ref: BatchRef): Pro
   await db.transaction().execute(async (tx) => {
     const batch = await lockOpenBatch(tx, actor, ref)
     const pending = await repo.pendingRuns(tx, actor.rto, batch.transaction_batch_token)
-    if (pending.length === 0) throw new ConflictError('no-pending-validation', `No validation of transaction batch ${ref.token} is Queued or InProgress; there is nothing to cancel.`)
-    await repo.cancelRuns(tx, actor.rto, pending.map((run) => run.run_id))
+    if (pending.length === 0)
+      throw new ConflictError(
+        'no-pending-validation',
+        `No validation of transaction batch ${ref.token} is Queued or InProgress; there is nothing to cancel.`,
+      )
+    await repo.cancelRuns(
+      tx,
+      actor.rto,
+      pending.map((run) => run.run_id),
+    )
   })
 }
 
-export async function listFailedResults(db: Db, actor: Actor, ref: BatchRef, page: PageQuery): Promise<Page<ValidationResult>> {
+export async function listFailedResults(
+  db: Db,
+  actor: Actor,
+  ref: BatchRef,
+  page: PageQuery,
+): Promise<Page<ValidationResult>> {
   const batch = await requireBatch(db, actor, ref)
   const run = await repo.latestCompletedRun(db, actor.rto, batch.transaction_batch_token)
-  if (!run) throw new DomainError('no-validation-run', `Transaction batch ${ref.token} has no completed validation yet; poll GET .../validate until validationStatus is Validated.`)
+  if (!run)
+    throw new DomainError(
+      'no-validation-run',
+      `Transaction batch ${ref.token} has no completed validation yet; poll GET .../validate until validationStatus is Validated.`,
+    )
   const rows = await repo.listResults(db, run, page.pageSize, offsetOf(page))
-  return toPage(rows.map((row) => ({
-    validationGroupingId: row.validation_grouping_id,
-    relatedValidationResultCount: row.related_validation_result_count,
-    errorNumber: row.error_number,
-    ruleId: row.rule_id,
-    technicalRuleId: row.technical_rule_id,
-    validationMessageLevel: row.validation_message_level,
-    correctiveAction: row.corrective_action,
-    message: row.message,
-    resourceType: row.resource_type as ValidationResult['resourceType'],
-    resourceUID: row.resource_uid,
-    accessPath: row.access_path,
-    changeTrackingIdentifier: row.change_tracking_identifier,
-    dataSource: row.data_source,
-  })), run.result_count ?? 0, page)
+  return toPage(
+    rows.map((row) => ({
+      validationGroupingId: row.validation_grouping_id,
+      relatedValidationResultCount: row.related_validation_result_count,
+      errorNumber: row.error_number,
+      ruleId: row.rule_id,
+      technicalRuleId: row.technical_rule_id,
+      validationMessageLevel: row.validation_message_level,
+      correctiveAction: row.corrective_action,
+      message: row.message,
+      resourceType: row.resource_type as ValidationResult['resourceType'],
+      resourceUID: row.resource_uid,
+      accessPath: row.access_path,
+      changeTrackingIdentifier: row.change_tracking_identifier,
+      dataSource: row.data_source,
+    })),
+    run.result_count ?? 0,
+    page,
+  )
 }
 
 /** Why the batch cannot be submitted as it stands, or undefined when it can (spec: submit). */
 export async function submitBlocker(db: Executor, rto: string, token: string): Promise<ConflictError | undefined> {
   const run = await repo.latestRun(db, rto, token)
-  if (!run) return new ConflictError('validation-not-requested', 'The batch has not been validated. POST .../validate, poll GET .../validate until Validated, then submit.')
-  if (run.status !== 'Validated') return new ConflictError('validation-pending', `Validation of the batch is ${run.status}. Poll GET .../validate until it is Validated, then submit.`)
+  if (!run)
+    return new ConflictError(
+      'validation-not-requested',
+      'The batch has not been validated. POST .../validate, poll GET .../validate until Validated, then submit.',
+    )
+  if (run.status !== 'Validated')
+    return new ConflictError(
+      'validation-pending',
+      `Validation of the batch is ${run.status}. Poll GET .../validate until it is Validated, then submit.`,
+    )
   if (!repo.sameContent(run, await repo.fingerprintOf(db, rto, token))) {
-    return new ConflictError('validation-stale', 'The batch\'s records changed after its latest validation started. Request validation again and submit once it is Validated.')
+    return new ConflictError(
+      'validation-stale',
+      "The batch's records changed after its latest validation started. Request validation again and submit once it is Validated.",
+    )
   }
-  if (run.has_blocking_failures) return new ConflictError('blocking-validation-failures', 'The latest validation found blocking failures (validationMessageLevel Error). Read failed-validation-results, correct and re-upload, validate again, then submit.')
+  if (run.has_blocking_failures)
+    return new ConflictError(
+      'blocking-validation-failures',
+      'The latest validation found blocking failures (validationMessageLevel Error). Read failed-validation-results, correct and re-upload, validate again, then submit.',
+    )
   return undefined
 }
 
 async function statusOf(db: Executor, run: repo.RunRow): Promise<ValidationStatus> {
-  const isCurrent = run.status === 'Queued' || repo.sameContent(run, await repo.fingerprintOf(db, run.rto_id, run.transaction_batch_token))
+  const isCurrent =
+    run.status === 'Queued' ||
+    repo.sameContent(run, await repo.fingerprintOf(db, run.rto_id, run.transaction_batch_token))
   const validated = run.status === 'Validated'
   return {
     validationStatus: run.status === 'Cancelled' ? 'Queued' : run.status, // a cancelled run is never reported (latestRun skips it)
     hasBlockingValidationFailures: validated && run.has_blocking_failures === true,
     hasNonBlockingValidationFailures: validated && run.has_non_blocking_failures === true,
     isCurrent,
-    numberOfResults: validated ? run.result_count ?? 0 : 0,
+    numberOfResults: validated ? (run.result_count ?? 0) : 0,
     requestedAt: new Date(run.requested_at).toISOString(),
     startedAt: run.started_at ? new Date(run.started_at).toISOString() : null,
     completedAt: run.completed_at && validated ? new Date(run.completed_at).toISOString() : null,

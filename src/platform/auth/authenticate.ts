@@ -22,7 +22,8 @@ const PUBLIC_PREFIXES = ['/docs'] // routes registered by the documentation plug
 
 export function installAuthentication(app: FastifyInstance, verifier: TokenVerifier): void {
   app.addHook('onRoute', (route) => {
-    if (PUBLIC_PREFIXES.some((prefix) => route.url.startsWith(prefix))) route.config = { ...route.config, public: true, rateLimit: false }
+    if (PUBLIC_PREFIXES.some((prefix) => route.url.startsWith(prefix)))
+      route.config = { ...route.config, public: true, rateLimit: false }
     const config = route.config as { scope?: Scope; public?: boolean } | undefined
     if (!config?.public && !config?.scope) {
       throw new Error(`Route ${route.method} ${route.url} declares neither config.scope nor config.public`)
@@ -38,7 +39,10 @@ export function installAuthentication(app: FastifyInstance, verifier: TokenVerif
     // Only a token found wanting is a 401. Anything else (the database cannot be reached to check the
     // client) goes to the error handler, so the caller keeps a good token and retries after a 503.
     const actor = await verifier.verify(token).catch((error: unknown) => {
-      if (error instanceof InvalidTokenError) throw new UnauthenticatedError('The access token is not valid (malformed, expired, wrongly signed, for another audience, or its client is disabled).')
+      if (error instanceof InvalidTokenError)
+        throw new UnauthenticatedError(
+          'The access token is not valid (malformed, expired, wrongly signed, for another audience, or its client is disabled).',
+        )
       throw error
     })
     request.actor = actor

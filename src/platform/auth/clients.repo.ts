@@ -39,16 +39,29 @@ export async function listClients(db: Executor): Promise<ApiClientRow[]> {
   return db.selectFrom('api_client').selectAll().orderBy('rto_id').orderBy('client_id').execute()
 }
 
-export async function insertClient(db: Executor, client: { clientId: string; rto: string; secretHash: string; scopes: string[]; isDemo: boolean }): Promise<boolean> {
-  const result = await db.insertInto('api_client')
-    .values({ client_id: client.clientId, rto_id: client.rto, secret_hash: client.secretHash, scopes: client.scopes, is_demo: client.isDemo, secret_rotated_at: null, disabled_at: null })
+export async function insertClient(
+  db: Executor,
+  client: { clientId: string; rto: string; secretHash: string; scopes: string[]; isDemo: boolean },
+): Promise<boolean> {
+  const result = await db
+    .insertInto('api_client')
+    .values({
+      client_id: client.clientId,
+      rto_id: client.rto,
+      secret_hash: client.secretHash,
+      scopes: client.scopes,
+      is_demo: client.isDemo,
+      secret_rotated_at: null,
+      disabled_at: null,
+    })
     .onConflict((conflict) => conflict.column('client_id').doNothing())
     .executeTakeFirst()
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1
 }
 
 export async function setClientEnabled(db: Executor, clientId: string, enabled: boolean): Promise<boolean> {
-  const result = await db.updateTable('api_client')
+  const result = await db
+    .updateTable('api_client')
     .set({ enabled, disabled_at: enabled ? null : new Date() })
     .where('client_id', '=', clientId)
     .executeTakeFirst()
@@ -56,7 +69,8 @@ export async function setClientEnabled(db: Executor, clientId: string, enabled: 
 }
 
 export async function replaceClientSecret(db: Executor, clientId: string, secretHash: string): Promise<boolean> {
-  const result = await db.updateTable('api_client')
+  const result = await db
+    .updateTable('api_client')
     .set({ secret_hash: secretHash, secret_rotated_at: new Date() })
     .where('client_id', '=', clientId)
     .executeTakeFirst()
@@ -64,7 +78,11 @@ export async function replaceClientSecret(db: Executor, clientId: string, secret
 }
 
 export async function countDemoClients(db: Executor): Promise<number> {
-  const row = await db.selectFrom('api_client').select((eb) => eb.fn.countAll<string>().as('count')).where('is_demo', '=', true).executeTakeFirstOrThrow()
+  const row = await db
+    .selectFrom('api_client')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('is_demo', '=', true)
+    .executeTakeFirstOrThrow()
   return Number(row.count)
 }
 

@@ -23,20 +23,35 @@ const RTO_ID = /^[0-9A-Za-z]{1,10}$/ // AVETMISS training organisation identifie
 
 export class ClientInputError extends Error {}
 
-export async function addClient(db: Db, input: { clientId: string; rto: string; scopes: string[] }): Promise<{ secret: string }> {
-  if (!CLIENT_ID.test(input.clientId)) throw new ClientInputError('client id: 3 to 64 letters, digits, dot, underscore or hyphen')
+export async function addClient(
+  db: Db,
+  input: { clientId: string; rto: string; scopes: string[] },
+): Promise<{ secret: string }> {
+  if (!CLIENT_ID.test(input.clientId))
+    throw new ClientInputError('client id: 3 to 64 letters, digits, dot, underscore or hyphen')
   if (!RTO_ID.test(input.rto)) throw new ClientInputError('RTO identifier: 1 to 10 letters or digits')
   const unknown = input.scopes.filter((scope) => !isScope(scope))
-  if (unknown.length > 0 || input.scopes.length === 0) throw new ClientInputError(`scopes must be some of: ${ALL_SCOPES.join(', ')}`)
+  if (unknown.length > 0 || input.scopes.length === 0)
+    throw new ClientInputError(`scopes must be some of: ${ALL_SCOPES.join(', ')}`)
   const secret = generateSecret()
-  const inserted = await repo.insertClient(db, { clientId: input.clientId, rto: input.rto, secretHash: await hashSecret(secret), scopes: input.scopes, isDemo: false })
+  const inserted = await repo.insertClient(db, {
+    clientId: input.clientId,
+    rto: input.rto,
+    secretHash: await hashSecret(secret),
+    scopes: input.scopes,
+    isDemo: false,
+  })
   if (!inserted) throw new ClientInputError(`client ${input.clientId} already exists`)
   return { secret }
 }
 
 export async function listClients(db: Db): Promise<ClientSummary[]> {
   return (await repo.listClients(db)).map((row) => ({
-    clientId: row.client_id, rto: row.rto_id, scopes: row.scopes, enabled: row.enabled, createdAt: new Date(row.created_at).toISOString(),
+    clientId: row.client_id,
+    rto: row.rto_id,
+    scopes: row.scopes,
+    enabled: row.enabled,
+    createdAt: new Date(row.created_at).toISOString(),
   }))
 }
 
@@ -46,12 +61,17 @@ export async function setEnabled(db: Db, clientId: string, enabled: boolean): Pr
 
 export async function rotateSecret(db: Db, clientId: string): Promise<{ secret: string }> {
   const secret = generateSecret()
-  if (!(await repo.replaceClientSecret(db, clientId, await hashSecret(secret)))) throw new ClientInputError(`no client ${clientId}`)
+  if (!(await repo.replaceClientSecret(db, clientId, await hashSecret(secret))))
+    throw new ClientInputError(`no client ${clientId}`)
   return { secret }
 }
 
 /** The client behind a credentials pair, if the secret matches and the client is enabled. */
-export async function authenticateClient(db: Db, clientId: string, secret: string): Promise<repo.ApiClientRow | undefined> {
+export async function authenticateClient(
+  db: Db,
+  clientId: string,
+  secret: string,
+): Promise<repo.ApiClientRow | undefined> {
   const client = await repo.findClient(db, clientId)
   if (!client) {
     await hashSecret(secret) // same work either way, so timing does not reveal which client ids exist
@@ -65,12 +85,20 @@ export async function authenticateClient(db: Db, clientId: string, secret: strin
 export async function prepareDemoClients(db: Db, mode: 'development' | 'production'): Promise<void> {
   if (mode === 'production') {
     if ((await repo.countDemoClients(db)) > 0) {
-      throw new Error('Demo clients exist in this database; production mode refuses to start. Remove them (DELETE FROM api_client WHERE is_demo) first.')
+      throw new Error(
+        'Demo clients exist in this database; production mode refuses to start. Remove them (DELETE FROM api_client WHERE is_demo) first.',
+      )
     }
     return
   }
   for (const demo of DEMO_CLIENTS) {
     if (await repo.findClient(db, demo.clientId)) continue
-    await repo.insertClient(db, { clientId: demo.clientId, rto: demo.rto, secretHash: await hashSecret(demo.secret), scopes: [...ALL_SCOPES], isDemo: true })
+    await repo.insertClient(db, {
+      clientId: demo.clientId,
+      rto: demo.rto,
+      secretHash: await hashSecret(demo.secret),
+      scopes: [...ALL_SCOPES],
+      isDemo: true,
+    })
   }
 }

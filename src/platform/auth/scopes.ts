@@ -1,8 +1,8 @@
 // Scopes a client can be granted; each route names the one it needs.
 export const Scopes = {
-  report: 'vet:report',             // transaction batches, uploads, validation, submit, voids
-  read: 'vet:read',                 // reconciliation and other read-only views of held data
-  declare: 'vet:declare',           // data quality assessments and declarations
+  report: 'vet:report', // transaction batches, uploads, validation, submit, voids
+  read: 'vet:read', // reconciliation and other read-only views of held data
+  declare: 'vet:declare', // data quality assessments and declarations
   referenceData: 'vet:reference-data', // reference and classification data synchronisation
 } as const
 

@@ -4,7 +4,8 @@ import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOpti
 
 const scrypt = (secret: string, salt: Buffer, length: number, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) =>
-    scryptCallback(secret, salt, length, options, (error, key) => (error ? reject(error) : resolve(key))))
+    scryptCallback(secret, salt, length, options, (error, key) => (error ? reject(error) : resolve(key))),
+  )
 
 const COST = { N: 16384, r: 8, p: 1 }
 const KEY_LENGTH = 32
@@ -23,6 +24,10 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   const [scheme, N, r, p, salt, expected] = stored.split('$')
   if (scheme !== 'scrypt' || !salt || !expected) return false
   const expectedKey = Buffer.from(expected, 'base64url')
-  const key = await scrypt(secret, Buffer.from(salt, 'base64url'), expectedKey.length, { N: Number(N), r: Number(r), p: Number(p) })
+  const key = await scrypt(secret, Buffer.from(salt, 'base64url'), expectedKey.length, {
+    N: Number(N),
+    r: Number(r),
+    p: Number(p),
+  })
   return timingSafeEqual(key, expectedKey)
 }

@@ -25,7 +25,13 @@ export const ACCESS_TOKEN_TYPE = 'at+jwt'
 /** How far the clocks of the processes that issue and verify tokens may disagree. */
 export const CLOCK_SKEW_SECONDS = 60
 
-export async function issueToken(db: Db, key: SigningKey, auth: Config['auth'], client: ApiClientRow, scopes: string[]): Promise<IssuedToken> {
+export async function issueToken(
+  db: Db,
+  key: SigningKey,
+  auth: Config['auth'],
+  client: ApiClientRow,
+  scopes: string[],
+): Promise<IssuedToken> {
   const issuedAt = Math.floor(Date.now() / 1000)
   const expiresAt = issuedAt + auth.tokenTtlSeconds
   const tokenId = randomUUID()
@@ -38,7 +44,13 @@ export async function issueToken(db: Db, key: SigningKey, auth: Config['auth'], 
     .setExpirationTime(expiresAt)
     .setJti(tokenId)
     .sign(key.privateKey)
-  await recordTokenIssuance(db, { token_id: tokenId, client_id: client.client_id, rto_id: client.rto_id, issued_at: new Date(issuedAt * 1000), expires_at: new Date(expiresAt * 1000) })
+  await recordTokenIssuance(db, {
+    token_id: tokenId,
+    client_id: client.client_id,
+    rto_id: client.rto_id,
+    issued_at: new Date(issuedAt * 1000),
+    expires_at: new Date(expiresAt * 1000),
+  })
   return { access_token: accessToken, token_type: 'Bearer', expires_in: auth.tokenTtlSeconds, scope: scopes.join(' ') }
 }
 
@@ -52,8 +64,12 @@ const MAX_CACHED_TOKENS = 10_000
 
 export function createTokenVerifier(db: Db, key: SigningKey, auth: Config['auth']): TokenVerifier {
   const external = auth.external
-  const keys: JWTVerifyGetKey = external ? createRemoteJWKSet(new URL(external.jwksUrl)) : createLocalJWKSet({ keys: [key.publicJwk] })
-  const expected = external ? { issuer: external.issuer, audience: external.audience } : { issuer: auth.issuer, audience: auth.audience }
+  const keys: JWTVerifyGetKey = external
+    ? createRemoteJWKSet(new URL(external.jwksUrl))
+    : createLocalJWKSet({ keys: [key.publicJwk] })
+  const expected = external
+    ? { issuer: external.issuer, audience: external.audience }
+    : { issuer: auth.issuer, audience: auth.audience }
   // An external identity provider chooses its own token type and lifetime; its tokens are held only
   // to its signature, issuer, audience, expiry and an issue time that is not in the future.
   const acceptedTokens = external
@@ -88,8 +104,9 @@ export function createTokenVerifier(db: Db, key: SigningKey, auth: Config['auth'
       let entry = verified.get(token)
       if (!entry || entry.expiresAtMs <= now) {
         verified.delete(token)
-        const { payload } = await jwtVerify(token, keys, { ...expected, ...acceptedTokens })
-          .catch((error: unknown) => { throw new InvalidTokenError(error instanceof Error ? error.message : 'invalid token') })
+        const { payload } = await jwtVerify(token, keys, { ...expected, ...acceptedTokens }).catch((error: unknown) => {
+          throw new InvalidTokenError(error instanceof Error ? error.message : 'invalid token')
+        })
         assertPlausibleTimes(payload, Math.floor(now / 1000), external ? undefined : auth.tokenTtlSeconds)
         entry = { actor: actorFrom(payload), expiresAtMs: payload.exp * 1000 }
         if (verified.size >= MAX_CACHED_TOKENS) verified.delete(verified.keys().next().value!)
@@ -102,10 +119,16 @@ export function createTokenVerifier(db: Db, key: SigningKey, auth: Config['auth'
 }
 
 /** Refuses tokens without expiry, issued in the future, or (own tokens) living longer than we issue them. */
-function assertPlausibleTimes(payload: JWTPayload, nowSeconds: number, maxLifetimeSeconds: number | undefined): asserts payload is JWTPayload & { exp: number } {
+function assertPlausibleTimes(
+  payload: JWTPayload,
+  nowSeconds: number,
+  maxLifetimeSeconds: number | undefined,
+): asserts payload is JWTPayload & { exp: number } {
   if (typeof payload.exp !== 'number') throw new InvalidTokenError('token has no expiry')
-  if (typeof payload.iat === 'number' && payload.iat > nowSeconds + CLOCK_SKEW_SECONDS) throw new InvalidTokenError('token is issued in the future')
+  if (typeof payload.iat === 'number' && payload.iat > nowSeconds + CLOCK_SKEW_SECONDS)
+    throw new InvalidTokenError('token is issued in the future')
   if (maxLifetimeSeconds === undefined) return
   if (typeof payload.iat !== 'number') throw new InvalidTokenError('token has no issue time')
-  if (payload.exp - payload.iat > maxLifetimeSeconds + CLOCK_SKEW_SECONDS) throw new InvalidTokenError('token lives longer than the service issues tokens for')
+  if (payload.exp - payload.iat > maxLifetimeSeconds + CLOCK_SKEW_SECONDS)
+    throw new InvalidTokenError('token lives longer than the service issues tokens for')
 }

@@ -4,7 +4,17 @@
 // bad token. Errors come from node-postgres, pg-pool and the sockets underneath, unwrapped by Kysely.
 
 /** Socket errors: the server is down, unreachable, or cut the connection. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED'])
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+])
 
 /**
  * SQLSTATEs of a server that refuses or drops the connection: class 08 (connection exception), 57P01
@@ -23,10 +33,15 @@ const UNAVAILABLE_MESSAGES = [
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!(error instanceof Error) || depth > 5) return false
   const code = (error as { code?: unknown }).code
-  if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true
+  if (
+    typeof code === 'string' &&
+    (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))
+  )
+    return true
   if (UNAVAILABLE_MESSAGES.some((message) => error.message.includes(message))) return true
   // A connection attempt to several addresses fails with every address's error (AggregateError);
   // a timeout keeps the socket error as its cause.
-  if (error instanceof AggregateError && error.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true
+  if (error instanceof AggregateError && error.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1)))
+    return true
   return error.cause !== undefined && isDatabaseUnavailable(error.cause, depth + 1)
 }

@@ -9,7 +9,11 @@ import { StartupError } from '../startup.ts'
 
 export const LOCK_FILE = 'vetrs.lock'
 
-interface Holder { pid: number; hostname: string; startedAt: string }
+interface Holder {
+  pid: number
+  hostname: string
+  startedAt: string
+}
 
 export interface DataDirectoryLock {
   readonly path: string
@@ -53,7 +57,13 @@ export function lockDataDirectory(dataDir: string): DataDirectoryLock {
   }
   // A process that exits without closing (a shutdown timeout, process.exit) still releases it.
   process.once('exit', release)
-  return { path, release: () => { process.off('exit', release); release() } }
+  return {
+    path,
+    release: () => {
+      process.off('exit', release)
+      release()
+    },
+  }
 }
 
 function readHolder(path: string): Holder | undefined {
@@ -91,7 +101,11 @@ function removeStaleLock(path: string, stale: Holder): void {
   }
   const moved = readHolder(aside)
   if (moved && moved.pid !== stale.pid) {
-    try { linkSync(aside, path) } catch { /* another process holds it now; ours is refused on the next attempt */ }
+    try {
+      linkSync(aside, path)
+    } catch {
+      /* another process holds it now; ours is refused on the next attempt */
+    }
   }
   unlinkSync(aside)
 }
@@ -104,6 +118,11 @@ function lockedError(dataDir: string, path: string, holder: Holder): StartupErro
     'data-directory-locked',
     `the embedded database in ${dataDir} is in use by ${who}: it belongs to one process. Stop that process first, ` +
       `or use PostgreSQL (DATABASE_URL) to run several. If no such process runs, remove ${path}.`,
-    { dataDir, lockFile: path, holderPid: Number.isInteger(holder.pid) ? holder.pid : undefined, holderHostname: holder.hostname },
+    {
+      dataDir,
+      lockFile: path,
+      holderPid: Number.isInteger(holder.pid) ? holder.pid : undefined,
+      holderHostname: holder.hostname,
+    },
   )
 }

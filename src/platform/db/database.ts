@@ -36,7 +36,12 @@ export async function openDatabase(config: Config['database'], logger?: Pick<Log
     // A request waits at most connectTimeoutSeconds for a connection (a new one, or a free one from a
     // busy pool), then fails and is answered 503; without it a request would hang for as long as the
     // server is unreachable. Connections are made afresh after an outage, so service resumes by itself.
-    const pool = new pg.Pool({ connectionString: config.url, max: config.poolSize, connectionTimeoutMillis: config.connectTimeoutSeconds * 1000, Client: PreparingClient })
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: config.poolSize,
+      connectionTimeoutMillis: config.connectTimeoutSeconds * 1000,
+      Client: PreparingClient,
+    })
     // An idle connection can be cut by the server (restart, failover, admin command). Without a
     // listener that error would end the process; the pool replaces the connection on next use.
     pool.on('error', (error) => logger?.warn({ err: error }, 'idle database connection closed by the server'))
@@ -82,15 +87,46 @@ function connectionError(error: unknown, url: string): Error {
   const user = decodeURIComponent(parsed.username) || '(default)'
   const reason = ((): [string, string] => {
     switch (code) {
-      case 'ECONNREFUSED': return ['database-unreachable', `PostgreSQL at ${server} refused the connection: is it running, and are the host and port in DATABASE_URL right?`]
-      case 'ETIMEDOUT': case 'EHOSTUNREACH': case 'ENETUNREACH': return ['database-unreachable', `PostgreSQL at ${server} cannot be reached (${code}): check the host in DATABASE_URL and the network`]
-      case 'ENOTFOUND': case 'EAI_AGAIN': return ['database-unreachable', `the PostgreSQL host ${parsed.hostname} is not known (${code}): check the host in DATABASE_URL`]
-      case '28P01': case '28000': return ['database-authentication-failed', `PostgreSQL at ${server} refused user ${user}: check the user and password in DATABASE_URL`]
-      case '3D000': return ['database-not-found', `database ${database} does not exist on PostgreSQL at ${server}: create it (createdb ${database}) or correct DATABASE_URL`]
-      default: return ['database-unavailable', `cannot use PostgreSQL at ${server}: ${withoutSecret(String((error as Error)?.message ?? error), parsed.password)}`]
+      case 'ECONNREFUSED':
+        return [
+          'database-unreachable',
+          `PostgreSQL at ${server} refused the connection: is it running, and are the host and port in DATABASE_URL right?`,
+        ]
+      case 'ETIMEDOUT':
+      case 'EHOSTUNREACH':
+      case 'ENETUNREACH':
+        return [
+          'database-unreachable',
+          `PostgreSQL at ${server} cannot be reached (${code}): check the host in DATABASE_URL and the network`,
+        ]
+      case 'ENOTFOUND':
+      case 'EAI_AGAIN':
+        return [
+          'database-unreachable',
+          `the PostgreSQL host ${parsed.hostname} is not known (${code}): check the host in DATABASE_URL`,
+        ]
+      case '28P01':
+      case '28000':
+        return [
+          'database-authentication-failed',
+          `PostgreSQL at ${server} refused user ${user}: check the user and password in DATABASE_URL`,
+        ]
+      case '3D000':
+        return [
+          'database-not-found',
+          `database ${database} does not exist on PostgreSQL at ${server}: create it (createdb ${database}) or correct DATABASE_URL`,
+        ]
+      default:
+        return [
+          'database-unavailable',
+          `cannot use PostgreSQL at ${server}: ${withoutSecret(String((error as Error)?.message ?? error), parsed.password)}`,
+        ]
     }
   })()
-  return new StartupError(reason[0], reason[1], { database: withoutPassword(url), code: typeof code === 'string' ? code : undefined })
+  return new StartupError(reason[0], reason[1], {
+    database: withoutPassword(url),
+    code: typeof code === 'string' ? code : undefined,
+  })
 }
 
 function withoutSecret(message: string, encodedPassword: string): string {

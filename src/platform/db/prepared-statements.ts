@@ -15,11 +15,17 @@ const MARKER = /^\/\* prepared:([a-z_]+) \*\//
 export const preparedAs = (name: string) => `/* prepared:${name} */`
 
 export class PreparingClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: overrides pg.Client.query, whose overloads return different types
   override query(...args: unknown[]): any {
     const [text, values] = args
     if (typeof text === 'string' && (args.length === 1 || (args.length === 2 && Array.isArray(values)))) {
       const name = MARKER.exec(text)?.[1]
-      if (name !== undefined) return (super.query as (config: pg.QueryConfig) => Promise<pg.QueryResult>)({ name, text, values: values as unknown[] | undefined })
+      if (name !== undefined)
+        return (super.query as (config: pg.QueryConfig) => Promise<pg.QueryResult>)({
+          name,
+          text,
+          values: values as unknown[] | undefined,
+        })
     }
     return (super.query as (...rest: unknown[]) => unknown)(...args)
   }

@@ -12,7 +12,9 @@ import { DomainError } from './problem.ts'
 /** Over the wire limit: answered 413 with an empty body and the connection closed. */
 export class WireBodyTooLargeError extends Error {
   readonly statusCode = 413
-  constructor() { super('request body exceeds the wire size limit') }
+  constructor() {
+    super('request body exceeds the wire size limit')
+  }
 }
 
 export class DecodedBodyTooLargeError extends DomainError {
@@ -45,25 +47,36 @@ const decoders: Record<string, (() => Transform) | undefined> = {
   br: createBrotliDecompress,
 }
 
-export function installBodyLimits(app: FastifyInstance, limits: { wireBodyBytes: number; decodedBodyBytes: number }): void {
+export function installBodyLimits(
+  app: FastifyInstance,
+  limits: { wireBodyBytes: number; decodedBodyBytes: number },
+): void {
   app.addHook('preParsing', async (request, _reply, payload) => {
     const declaredLength = Number(request.headers['content-length'] ?? Number.NaN)
     if (declaredLength > limits.wireBodyBytes) throw new WireBodyTooLargeError()
     const encoding = (request.headers['content-encoding'] ?? 'identity').trim().toLowerCase()
     const decoder = encoding === 'identity' ? undefined : decoders[encoding]
     if (encoding !== 'identity' && !decoder) {
-      throw new DomainError('unsupported-media-type', `Content-Encoding ${encoding} is not supported; use gzip, deflate or br.`)
+      throw new DomainError(
+        'unsupported-media-type',
+        `Content-Encoding ${encoding} is not supported; use gzip, deflate or br.`,
+      )
     }
     // Fast path: an unencoded body of declared, allowed length needs no counting here; Fastify
     // refuses a body whose length differs from the declared one.
     if (!decoder && declaredLength <= limits.wireBodyBytes) return payload
     const wire = new ByteCounter(limits.wireBodyBytes, () => new WireBodyTooLargeError())
-    const decoded = new ByteCounter(limits.decodedBodyBytes, () => new DecodedBodyTooLargeError(limits.decodedBodyBytes))
+    const decoded = new ByteCounter(
+      limits.decodedBodyBytes,
+      () => new DecodedBodyTooLargeError(limits.decodedBodyBytes),
+    )
     const decoding = decoder?.()
     // Marks zlib's own errors (not gzip, truncated...) so they are answered as an undecodable body.
     decoding?.once('error', (error) => Object.assign(error, { statusCode: 400, bodyDecodingFailed: true }))
     const stages: (Readable | Transform)[] = [payload, wire, ...(decoding ? [decoding] : []), decoded]
-    const body = pipeline(stages as [Readable, ...Transform[]], () => {}) as Transform & { receivedEncodedLength?: number }
+    const body = pipeline(stages as [Readable, ...Transform[]], () => {}) as Transform & {
+      receivedEncodedLength?: number
+    }
     // Fastify compares the declared Content-Length with the bytes on the wire, not the decoded ones.
     Object.defineProperty(body, 'receivedEncodedLength', { get: () => wire.count })
     return body

@@ -16,7 +16,9 @@ import { DomainError } from './problem.ts'
 /** A number in a JSON body that a double cannot hold: too large (Infinity) or rounded to zero. */
 export class OutOfRangeNumber {
   readonly source: string
-  constructor(source: string) { this.source = source }
+  constructor(source: string) {
+    this.source = source
+  }
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
@@ -44,10 +46,14 @@ function charsetOf(request: FastifyRequest): string | undefined {
 function decodeText(request: FastifyRequest, body: Buffer): string {
   const charset = charsetOf(request)
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    throw new DomainError('unsupported-media-type', `charset ${charset} is not supported; send the body as UTF-8 (charset=utf-8, or no charset).`)
+    throw new DomainError(
+      'unsupported-media-type',
+      `charset ${charset} is not supported; send the body as UTF-8 (charset=utf-8, or no charset).`,
+    )
   }
   const text = decodeUtf8(body)
-  if (text === undefined) throw new DomainError('malformed-body', 'The body is not valid UTF-8; send it encoded as UTF-8.')
+  if (text === undefined)
+    throw new DomainError('malformed-body', 'The body is not valid UTF-8; send it encoded as UTF-8.')
   return text
 }
 
@@ -110,11 +116,15 @@ export function installBodyParsers(app: FastifyInstance): void {
       done(error as Error, undefined)
     }
   })
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
-    try {
-      done(null, parseFormText(decodeText(request, body)))
-    } catch (error) {
-      done(error as Error, undefined)
-    }
-  })
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'buffer' },
+    (request, body: Buffer, done) => {
+      try {
+        done(null, parseFormText(decodeText(request, body)))
+      } catch (error) {
+        done(error as Error, undefined)
+      }
+    },
+  )
 }

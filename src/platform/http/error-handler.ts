@@ -1,7 +1,14 @@
 // One place maps every failure to an RFC 9457 response. Bodies never carry stack traces; 5xx details
 // stay in the logs under the request id.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { DomainError, InsufficientScopeError, problemTypes, problemTypeUri, type ProblemDetails, type ProblemKind } from './problem.ts'
+import {
+  DomainError,
+  InsufficientScopeError,
+  problemTypes,
+  problemTypeUri,
+  type ProblemDetails,
+  type ProblemKind,
+} from './problem.ts'
 import { WireBodyTooLargeError } from './body-limits.ts'
 import { isDatabaseUnavailable } from '../db/availability.ts'
 
@@ -13,22 +20,54 @@ export function answerRouterError(error: FastifyError, request: FastifyRequest, 
   // The path is not echoed back: it is what was wrong, and it may be very long. No hook runs for
   // these, so the headers every response carries are set here.
   const extensions = { instance: undefined }
-  reply.header('x-request-id', String(request.id)).header('x-content-type-options', 'nosniff').header('cache-control', 'no-store')
+  reply
+    .header('x-request-id', String(request.id))
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'no-store')
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
-      return sendProblem(request, reply, 'structural-validation', 'The request path is not valid percent-encoded UTF-8.', { ...extensions, errors: [{ accessPath: 'path', message: 'must be valid percent-encoded UTF-8' }] })
+      return sendProblem(
+        request,
+        reply,
+        'structural-validation',
+        'The request path is not valid percent-encoded UTF-8.',
+        { ...extensions, errors: [{ accessPath: 'path', message: 'must be valid percent-encoded UTF-8' }] },
+      )
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return sendProblem(request, reply, 'structural-validation', `A path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters.`, { ...extensions, errors: [{ accessPath: 'path', message: `parameters must be at most ${MAX_PATH_PARAMETER_LENGTH} characters` }] })
+      return sendProblem(
+        request,
+        reply,
+        'structural-validation',
+        `A path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters.`,
+        {
+          ...extensions,
+          errors: [
+            { accessPath: 'path', message: `parameters must be at most ${MAX_PATH_PARAMETER_LENGTH} characters` },
+          ],
+        },
+      )
     default:
       request.log.error({ err: error }, 'unexpected router error')
-      return sendProblem(request, reply, 'internal-error', 'An unexpected error occurred; the request id identifies it in the service logs.', extensions)
+      return sendProblem(
+        request,
+        reply,
+        'internal-error',
+        'An unexpected error occurred; the request id identifies it in the service logs.',
+        extensions,
+      )
   }
 }
 
 /** Longer than any identifier the API has (UIDs are 36 characters, batch tokens 32). */
 export const MAX_PATH_PARAMETER_LENGTH = 200
 
-export function sendProblem(request: FastifyRequest, reply: FastifyReply, kind: ProblemKind, detail: string, extensions: Partial<ProblemDetails> = {}): FastifyReply {
+export function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  kind: ProblemKind,
+  detail: string,
+  extensions: Partial<ProblemDetails> = {},
+): FastifyReply {
   const { status, title } = problemTypes[kind]
   const body: ProblemDetails = {
     type: problemTypeUri(kind),
@@ -45,7 +84,8 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, kind: 
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(request, reply, 'not-found', `No operation ${request.method} ${request.url.split('?')[0]}.`))
+    sendProblem(request, reply, 'not-found', `No operation ${request.method} ${request.url.split('?')[0]}.`),
+  )
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof WireBodyTooLargeError) {
@@ -61,18 +101,30 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return sendProblem(request, reply, 'unsupported-media-type', `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported; send application/json.`)
+        return sendProblem(
+          request,
+          reply,
+          'unsupported-media-type',
+          `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported; send application/json.`,
+        )
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return sendProblem(request, reply, 'malformed-json', 'The body is empty; send a JSON document.')
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
         return sendProblem(request, reply, 'malformed-json', 'The body is not valid JSON.')
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendProblem(request, reply, 'payload-too-large', 'The decompressed request body is too large.', { errorNumber: 'BRTS90400' })
+        return sendProblem(request, reply, 'payload-too-large', 'The decompressed request body is too large.', {
+          errorNumber: 'BRTS90400',
+        })
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return sendProblem(request, reply, 'malformed-json', 'The body length does not match Content-Length.')
     }
     if ((error as { bodyDecodingFailed?: boolean }).bodyDecodingFailed) {
-      return sendProblem(request, reply, 'malformed-body', `The body could not be decoded as ${request.headers['content-encoding']}.`)
+      return sendProblem(
+        request,
+        reply,
+        'malformed-body',
+        `The body could not be decoded as ${request.headers['content-encoding']}.`,
+      )
     }
     if (error.statusCode === 429) return sendProblem(request, reply, 'rate-limited', error.message)
     if (error instanceof SyntaxError && error.statusCode === 400) {
@@ -89,6 +141,11 @@ export function installErrorHandling(app: FastifyInstance): void {
       return sendProblem(request, reply, 'service-unavailable', 'The database cannot be reached; retry shortly.')
     }
     request.log.error({ err: error }, 'unexpected error')
-    return sendProblem(request, reply, 'internal-error', 'An unexpected error occurred; the request id identifies it in the service logs.')
+    return sendProblem(
+      request,
+      reply,
+      'internal-error',
+      'An unexpected error occurred; the request id identifies it in the service logs.',
+    )
   })
 }

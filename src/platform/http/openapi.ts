@@ -15,24 +15,42 @@ export const problemResponse = problem
 
 // The problem responses most operations share, published once under components.responses.
 const STANDARD_PROBLEMS = {
-  Unauthenticated: ['401', 'Missing, malformed, expired or invalid access token (WWW-Authenticate: Bearer). Nothing was persisted.'],
+  Unauthenticated: [
+    '401',
+    'Missing, malformed, expired or invalid access token (WWW-Authenticate: Bearer). Nothing was persisted.',
+  ],
   InsufficientScope: ['403', 'The token lacks the required scope. Nothing was persisted.'],
   RateLimited: ['429', 'Rate limited: retry after Retry-After seconds, with back-off.'],
   StructurallyInvalid: ['400', 'Structurally invalid request; every failure listed in errors. Nothing was stored.'],
-  NotFound: ['404', 'Not found: no such batch or record for the caller\'s RTO (another RTO\'s data is not found either).'],
-  PayloadTooLarge: ['413', 'Decompressed body above the limit (errorNumber BRTS90400). A body above the wire limit gets 413 with no body.'],
+  NotFound: [
+    '404',
+    "Not found: no such batch or record for the caller's RTO (another RTO's data is not found either).",
+  ],
+  PayloadTooLarge: [
+    '413',
+    'Decompressed body above the limit (errorNumber BRTS90400). A body above the wire limit gets 413 with no body.',
+  ],
   UnsupportedMediaType: ['415', 'Unsupported Content-Type or Content-Encoding.'],
   InternalError: ['500', 'Unexpected server error.'],
   // Any operation can meet an unreachable database or a shutting-down process; the problem says
   // when to retry (Retry-After), and a client may repeat requests that are safe to repeat.
-  ServiceUnavailable: ['503', 'The database cannot be reached, or the service is shutting down. Retry after Retry-After seconds, with back-off.'],
+  ServiceUnavailable: [
+    '503',
+    'The database cannot be reached, or the service is shutting down. Retry after Retry-After seconds, with back-off.',
+  ],
 } as const
 const standard = (name: keyof typeof STANDARD_PROBLEMS) => problem(STANDARD_PROBLEMS[name][1])
 
 type Json = Record<string, unknown>
 type Parameter = { in?: string; required?: boolean; schema?: Json; style?: string; explode?: boolean }
 type OpenApiDocument = {
-  paths?: Record<string, Record<string, { parameters?: Parameter[]; responses?: Record<string, { content?: Record<string, unknown>; $ref?: string }> }>>
+  paths?: Record<
+    string,
+    Record<
+      string,
+      { parameters?: Parameter[]; responses?: Record<string, { content?: Record<string, unknown>; $ref?: string }> }
+    >
+  >
   components?: { schemas?: Record<string, Json> } & Json
 }
 
@@ -79,8 +97,10 @@ function describeQueryParameters(document: OpenApiDocument): OpenApiDocument {
  * never see a $ref. Two different schemas under one name are a programming error, refused here.
  */
 export function liftNamedSchemas(document: OpenApiDocument): OpenApiDocument {
-  const components = (document.components ??= {})
-  const schemas = (components.schemas ??= {})
+  document.components ??= {}
+  const components = document.components
+  components.schemas ??= {}
+  const schemas = components.schemas
   const shapes = new Map<string, string>()
   const lift = (node: unknown, mediaSchema: boolean): unknown => {
     if (Array.isArray(node)) return node.map((item) => lift(item, false))
@@ -101,7 +121,9 @@ export function liftNamedSchemas(document: OpenApiDocument): OpenApiDocument {
     }
     const reference = { $ref: `#/components/schemas/${name}` }
     // A request or response body's own description is already on the request body or response.
-    return description === undefined || mediaSchema || description === schemas[name]!.description ? reference : { ...reference, description }
+    return description === undefined || mediaSchema || description === schemas[name]!.description
+      ? reference
+      : { ...reference, description }
   }
   document.paths = lift(document.paths, false) as OpenApiDocument['paths']
   components.schemas = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)))
@@ -110,7 +132,9 @@ export function liftNamedSchemas(document: OpenApiDocument): OpenApiDocument {
 
 /** The standard problem responses, once under components.responses, referenced by every operation that gives them. */
 function liftStandardProblems(document: OpenApiDocument): OpenApiDocument {
-  const byStatusAndText = new Map(Object.entries(STANDARD_PROBLEMS).map(([name, [status, text]]) => [`${status} ${text}`, name]))
+  const byStatusAndText = new Map(
+    Object.entries(STANDARD_PROBLEMS).map(([name, [status, text]]) => [`${status} ${text}`, name]),
+  )
   const shared: Record<string, Json> = {}
   for (const methods of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(methods)) {
@@ -134,7 +158,13 @@ export function publishedDocument(document: OpenApiDocument): OpenApiDocument {
 export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
   app.addHook('onRoute', (route) => {
     // Copies, never edits in place: a schema object may be shared by several routes.
-    const schema = { ...route.schema } as Record<string, unknown> & { response?: Record<string, unknown>; security?: unknown; body?: unknown; querystring?: unknown; params?: unknown }
+    const schema = { ...route.schema } as Record<string, unknown> & {
+      response?: Record<string, unknown>
+      security?: unknown
+      body?: unknown
+      querystring?: unknown
+      params?: unknown
+    }
     if (schema.hide) return
     const responses: Record<string, unknown> = { ...schema.response }
     schema.response = responses
@@ -157,13 +187,17 @@ export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string
   })
 
   await app.register(swagger, {
-    transformObject: (document) => 'openapiObject' in document ? publishedDocument(document.openapiObject as OpenApiDocument) : document.swaggerObject,
+    transformObject: (document) =>
+      'openapiObject' in document
+        ? publishedDocument(document.openapiObject as OpenApiDocument)
+        : document.swaggerObject,
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Vocational Training Reporting Service',
         version: '1.0.0',
-        description: 'Record-by-record reporting of VET activity by student management systems acting for RTOs. Errors are RFC 9457 problem details; each problem type URI (/problems/{kind}) documents itself.',
+        description:
+          'Record-by-record reporting of VET activity by student management systems acting for RTOs. Errors are RFC 9457 problem details; each problem type URI (/problems/{kind}) documents itself.',
       },
       servers: [{ url: publicBaseUrl }],
       components: {
@@ -171,7 +205,12 @@ export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string
           oauth2: {
             type: 'oauth2',
             description: 'OAuth 2.0 client credentials. Send the token as Authorization: Bearer <token>.',
-            flows: { clientCredentials: { tokenUrl: '/oauth2/token', scopes: Object.fromEntries(ALL_SCOPES.map((scope) => [scope, `scope ${scope}`])) } },
+            flows: {
+              clientCredentials: {
+                tokenUrl: '/oauth2/token',
+                scopes: Object.fromEntries(ALL_SCOPES.map((scope) => [scope, `scope ${scope}`])),
+              },
+            },
           },
         },
       },
@@ -197,5 +236,7 @@ export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string
       'style-src': ["'self'", "'unsafe-inline'"],
     },
   })
-  app.get('/openapi.json', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async () => app.swagger())
+  app.get('/openapi.json', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  )
 }

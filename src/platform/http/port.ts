@@ -18,12 +18,24 @@ export function listenError(error: NodeJS.ErrnoException, host: string, port: nu
   const details = { host, port, code: error.code }
   switch (error.code) {
     case 'EADDRINUSE':
-      return new StartupError('port-in-use', `port ${port} on ${host} is already in use (another copy of the service?): stop it or set PORT`, details)
+      return new StartupError(
+        'port-in-use',
+        `port ${port} on ${host} is already in use (another copy of the service?): stop it or set PORT`,
+        details,
+      )
     case 'EACCES':
-      return new StartupError('port-not-permitted', `not permitted to listen on port ${port}: choose a port above 1023 or run with the right privileges`, details)
+      return new StartupError(
+        'port-not-permitted',
+        `not permitted to listen on port ${port}: choose a port above 1023 or run with the right privileges`,
+        details,
+      )
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
-      return new StartupError('host-not-local', `cannot listen on ${host}: it is not an address of this machine (HOST)`, details)
+      return new StartupError(
+        'host-not-local',
+        `cannot listen on ${host}: it is not an address of this machine (HOST)`,
+        details,
+      )
     default:
       return error
   }

@@ -5,47 +5,157 @@ import { named } from './schema-names.ts'
 
 /** Every kind of problem the service answers with. `type` URIs are /problems/<kind>, documented there. */
 export const problemTypes = {
-  'structural-validation': { status: 400, title: 'The request is not structurally valid', description: 'A body, path or query value breaks the format rules (types, required fields, unknown properties, whitespace, dates, bounds). Every failure is listed in errors with its accessPath. Nothing was stored; correct the request and send it again.' },
-  'malformed-http': { status: 400, title: 'The request is not valid HTTP', description: 'The request line or headers could not be parsed (431 when the headers are too large). The connection is closed.' },
-  'malformed-body': { status: 400, title: 'The request body cannot be decoded', description: 'The body does not match its Content-Encoding (for example, not valid gzip). Nothing was stored.' },
-  'malformed-json': { status: 400, title: 'The request body is not valid JSON', description: 'The body could not be parsed as JSON. Nothing was stored.' },
-  'unsupported-media-type': { status: 415, title: 'Unsupported media type or content encoding', description: 'Send JSON (application/json) and, if compressed, Content-Encoding gzip, deflate or br.' },
-  'unauthenticated': { status: 401, title: 'Authentication required', description: 'The access token is missing, malformed, expired or not valid for this service. Obtain a new token from /oauth2/token and retry the same request.' },
-  'invalid-client': { status: 401, title: 'Client authentication failed', description: 'The client id or secret is wrong, or the client is disabled (RFC 6749 section 5.2 invalid_client).' },
-  'invalid-grant-request': { status: 400, title: 'The token request is not valid', description: 'Only grant_type=client_credentials is supported, with client_id and client_secret in the form body or HTTP Basic authentication.' },
-  'insufficient-scope': { status: 403, title: 'The access token lacks the required scope', description: 'The client is not granted the scope this operation needs. Ask the data collector to grant it.' },
-  'not-found': { status: 404, title: 'Not found', description: 'The resource does not exist, or it belongs to another RTO.' },
-  'no-validation-run': { status: 404, title: 'The batch has no validation run to answer this', description: 'The transaction batch exists, but GET validate was asked before any validation was requested (or after the last request was cancelled), or failed-validation-results before a run completed. POST .../validate, then poll GET .../validate until validationStatus is Validated. An unknown batch is /problems/not-found instead.' },
-  'no-assessment-run': { status: 404, title: 'The period has no completed data quality assessment', description: 'failed-validation-results of a reporting period was asked before any assessment of it completed. POST .../validate, then poll GET .../validate until assessmentStatus is Validated (or Required after new data).' },
-  'conflict': { status: 409, title: 'The request conflicts with the current state', description: 'The operation is not allowed in the resource\'s current state; reason names the condition (for example batch-submitted, validation-stale, blocking-validation-failures) and detail says what to do.' },
-  'request-timeout': { status: 408, title: 'The request did not arrive in time', description: 'The request headers or body were not received within the configured time (HTTP_HEADERS_TIMEOUT_SECONDS, HTTP_REQUEST_TIMEOUT_SECONDS). Nothing was stored; the connection is closed. Send the request again.' },
-  'payload-too-large': { status: 413, title: 'The decompressed request body is too large', description: 'The body exceeds the decompressed size limit (business rule BRTS90400). Split the upload into smaller requests.' },
-  'rate-limited': { status: 429, title: 'Too many requests', description: 'The client exceeded its request rate. Wait for the number of seconds in Retry-After, then retry with back-off.' },
-  'internal-error': { status: 500, title: 'Unexpected server error', description: 'Something failed on the server. The request may be retried; quote the traceId when reporting it.' },
-  'service-unavailable': { status: 503, title: 'Service unavailable', description: 'The service is starting or shutting down, or cannot reach its database. Wait for the seconds in Retry-After, then retry with back-off.' },
+  'structural-validation': {
+    status: 400,
+    title: 'The request is not structurally valid',
+    description:
+      'A body, path or query value breaks the format rules (types, required fields, unknown properties, whitespace, dates, bounds). Every failure is listed in errors with its accessPath. Nothing was stored; correct the request and send it again.',
+  },
+  'malformed-http': {
+    status: 400,
+    title: 'The request is not valid HTTP',
+    description:
+      'The request line or headers could not be parsed (431 when the headers are too large). The connection is closed.',
+  },
+  'malformed-body': {
+    status: 400,
+    title: 'The request body cannot be decoded',
+    description: 'The body does not match its Content-Encoding (for example, not valid gzip). Nothing was stored.',
+  },
+  'malformed-json': {
+    status: 400,
+    title: 'The request body is not valid JSON',
+    description: 'The body could not be parsed as JSON. Nothing was stored.',
+  },
+  'unsupported-media-type': {
+    status: 415,
+    title: 'Unsupported media type or content encoding',
+    description: 'Send JSON (application/json) and, if compressed, Content-Encoding gzip, deflate or br.',
+  },
+  unauthenticated: {
+    status: 401,
+    title: 'Authentication required',
+    description:
+      'The access token is missing, malformed, expired or not valid for this service. Obtain a new token from /oauth2/token and retry the same request.',
+  },
+  'invalid-client': {
+    status: 401,
+    title: 'Client authentication failed',
+    description: 'The client id or secret is wrong, or the client is disabled (RFC 6749 section 5.2 invalid_client).',
+  },
+  'invalid-grant-request': {
+    status: 400,
+    title: 'The token request is not valid',
+    description:
+      'Only grant_type=client_credentials is supported, with client_id and client_secret in the form body or HTTP Basic authentication.',
+  },
+  'insufficient-scope': {
+    status: 403,
+    title: 'The access token lacks the required scope',
+    description: 'The client is not granted the scope this operation needs. Ask the data collector to grant it.',
+  },
+  'not-found': {
+    status: 404,
+    title: 'Not found',
+    description: 'The resource does not exist, or it belongs to another RTO.',
+  },
+  'no-validation-run': {
+    status: 404,
+    title: 'The batch has no validation run to answer this',
+    description:
+      'The transaction batch exists, but GET validate was asked before any validation was requested (or after the last request was cancelled), or failed-validation-results before a run completed. POST .../validate, then poll GET .../validate until validationStatus is Validated. An unknown batch is /problems/not-found instead.',
+  },
+  'no-assessment-run': {
+    status: 404,
+    title: 'The period has no completed data quality assessment',
+    description:
+      'failed-validation-results of a reporting period was asked before any assessment of it completed. POST .../validate, then poll GET .../validate until assessmentStatus is Validated (or Required after new data).',
+  },
+  conflict: {
+    status: 409,
+    title: 'The request conflicts with the current state',
+    description:
+      "The operation is not allowed in the resource's current state; reason names the condition (for example batch-submitted, validation-stale, blocking-validation-failures) and detail says what to do.",
+  },
+  'request-timeout': {
+    status: 408,
+    title: 'The request did not arrive in time',
+    description:
+      'The request headers or body were not received within the configured time (HTTP_HEADERS_TIMEOUT_SECONDS, HTTP_REQUEST_TIMEOUT_SECONDS). Nothing was stored; the connection is closed. Send the request again.',
+  },
+  'payload-too-large': {
+    status: 413,
+    title: 'The decompressed request body is too large',
+    description:
+      'The body exceeds the decompressed size limit (business rule BRTS90400). Split the upload into smaller requests.',
+  },
+  'rate-limited': {
+    status: 429,
+    title: 'Too many requests',
+    description:
+      'The client exceeded its request rate. Wait for the number of seconds in Retry-After, then retry with back-off.',
+  },
+  'internal-error': {
+    status: 500,
+    title: 'Unexpected server error',
+    description: 'Something failed on the server. The request may be retried; quote the traceId when reporting it.',
+  },
+  'service-unavailable': {
+    status: 503,
+    title: 'Service unavailable',
+    description:
+      'The service is starting or shutting down, or cannot reach its database. Wait for the seconds in Retry-After, then retry with back-off.',
+  },
 } as const satisfies Record<string, { status: number; title: string; description: string }>
 
 export type ProblemKind = keyof typeof problemTypes
 
 export const problemTypeUri = (kind: ProblemKind): string => `/problems/${kind}`
 
-export const FieldError = named('FieldError', Type.Object({
-  accessPath: Type.String({ description: 'JSONPath-style path of the offending value, e.g. $.locations[0].deliveryLocationUID' }),
-  message: Type.String(),
-}, { description: 'one structural failure of a request' }))
+export const FieldError = named(
+  'FieldError',
+  Type.Object(
+    {
+      accessPath: Type.String({
+        description: 'JSONPath-style path of the offending value, e.g. $.locations[0].deliveryLocationUID',
+      }),
+      message: Type.String(),
+    },
+    { description: 'one structural failure of a request' },
+  ),
+)
 export type FieldError = Static<typeof FieldError>
 
-export const ProblemDetails = named('ProblemDetails', Type.Object({
-  type: Type.String({ description: 'URI identifying the kind of problem; resolve it against the service base URL for documentation' }),
-  title: Type.String(),
-  status: Type.Integer(),
-  detail: Type.Optional(Type.String()),
-  instance: Type.Optional(Type.String({ description: 'the request path' })),
-  traceId: Type.String({ description: 'request id, also in the X-Request-Id response header and the logs' }),
-  errorNumber: Type.Optional(Type.String({ description: 'business rule code where the specification names one, e.g. BRTS90400' })),
-  errors: Type.Optional(Type.Array(FieldError, { description: 'every structural failure, not only the first' })),
-  reason: Type.Optional(Type.String({ description: 'for a 409, which condition failed, stable for programs to act on (e.g. batch-submitted, validation-stale, blocking-validation-failures)' })),
-}, { additionalProperties: true, $id: 'ProblemDetails', description: 'RFC 9457 problem details (application/problem+json)' }))
+export const ProblemDetails = named(
+  'ProblemDetails',
+  Type.Object(
+    {
+      type: Type.String({
+        description: 'URI identifying the kind of problem; resolve it against the service base URL for documentation',
+      }),
+      title: Type.String(),
+      status: Type.Integer(),
+      detail: Type.Optional(Type.String()),
+      instance: Type.Optional(Type.String({ description: 'the request path' })),
+      traceId: Type.String({ description: 'request id, also in the X-Request-Id response header and the logs' }),
+      errorNumber: Type.Optional(
+        Type.String({ description: 'business rule code where the specification names one, e.g. BRTS90400' }),
+      ),
+      errors: Type.Optional(Type.Array(FieldError, { description: 'every structural failure, not only the first' })),
+      reason: Type.Optional(
+        Type.String({
+          description:
+            'for a 409, which condition failed, stable for programs to act on (e.g. batch-submitted, validation-stale, blocking-validation-failures)',
+        }),
+      ),
+    },
+    {
+      additionalProperties: true,
+      $id: 'ProblemDetails',
+      description: 'RFC 9457 problem details (application/problem+json)',
+    },
+  ),
+)
 export type ProblemDetails = Static<typeof ProblemDetails>
 
 /** A failure the caller can act on. Carries a problem kind; never an HTTP object. */
@@ -61,7 +171,9 @@ export class DomainError extends Error {
 }
 
 export class NotFoundError extends DomainError {
-  constructor(detail: string) { super('not-found', detail) }
+  constructor(detail: string) {
+    super('not-found', detail)
+  }
 }
 
 export class ConflictError extends DomainError {
@@ -73,13 +185,18 @@ export class ConflictError extends DomainError {
 }
 
 export class StructuralError extends DomainError {
-  constructor(errors: FieldError[], detail = `${errors.length} structural ${errors.length === 1 ? 'failure' : 'failures'}; nothing was stored.`) {
+  constructor(
+    errors: FieldError[],
+    detail = `${errors.length} structural ${errors.length === 1 ? 'failure' : 'failures'}; nothing was stored.`,
+  ) {
     super('structural-validation', detail, { errors })
   }
 }
 
 export class UnauthenticatedError extends DomainError {
-  constructor(detail = 'A valid bearer access token is required.') { super('unauthenticated', detail) }
+  constructor(detail = 'A valid bearer access token is required.') {
+    super('unauthenticated', detail)
+  }
 }
 
 export class InsufficientScopeError extends DomainError {

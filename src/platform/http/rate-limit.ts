@@ -21,10 +21,18 @@ const REDIS_FIRST_CONNECT_MS = 1000
  * and when it ends, not once per request or per reconnection attempt.
  */
 export async function connectRateLimitRedis(url: string, logger: Pick<Logger, 'warn' | 'info'>): Promise<Redis> {
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS })
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+  })
   let reachable: boolean | undefined
   const lost = (error?: Error) => {
-    if (reachable !== false) logger.warn(error ? { err: error } : {}, 'Redis unreachable: rate limiting lets every request through until it is back')
+    if (reachable !== false)
+      logger.warn(
+        error ? { err: error } : {},
+        'Redis unreachable: rate limiting lets every request through until it is back',
+      )
     reachable = false
   }
   // A failed connection attempt is an 'error'; a connection the server closed is 'reconnecting' (not
@@ -36,7 +44,10 @@ export async function connectRateLimitRedis(url: string, logger: Pick<Logger, 'w
   })
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, REDIS_FIRST_CONNECT_MS)
-    const settle = () => { clearTimeout(timer); resolve() }
+    const settle = () => {
+      clearTimeout(timer)
+      resolve()
+    }
     redis.once('ready', settle).once('error', settle)
   })
   return redis
@@ -63,12 +74,20 @@ export async function installRateLimit(app: FastifyInstance, options: RateLimitO
     keyGenerator: (request) => `client:${clientKey(request)}`,
     enableDraftSpec: true,
     errorResponseBuilder: (_request, context) =>
-      Object.assign(new Error(`Rate limit of ${context.max} requests per ${options.windowSeconds} seconds exceeded; retry after ${context.after}.`), { statusCode: 429 }),
+      Object.assign(
+        new Error(
+          `Rate limit of ${context.max} requests per ${options.windowSeconds} seconds exceeded; retry after ${context.after}.`,
+        ),
+        { statusCode: 429 },
+      ),
   })
   app.addHook('onSend', async (_request, reply) => {
     const limit = reply.getHeader('ratelimit-limit')
     if (limit === undefined) return
-    reply.header('RateLimit', `limit=${limit}, remaining=${reply.getHeader('ratelimit-remaining')}, reset=${reply.getHeader('ratelimit-reset')}`)
+    reply.header(
+      'RateLimit',
+      `limit=${limit}, remaining=${reply.getHeader('ratelimit-remaining')}, reset=${reply.getHeader('ratelimit-reset')}`,
+    )
     reply.header('RateLimit-Policy', `${limit};w=${options.windowSeconds}`)
     reply.removeHeader('ratelimit-limit')
     reply.removeHeader('ratelimit-remaining')

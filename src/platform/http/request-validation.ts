@@ -11,7 +11,7 @@ type Part = 'params' | 'querystring' | 'body'
 const PARTS: { part: Part; root: string; coerce: boolean }[] = [
   { part: 'params', root: 'path', coerce: true }, // path and query arrive as text: converted to the schema's types
   { part: 'querystring', root: 'query', coerce: true },
-  { part: 'body', root: '$', coerce: false },     // JSON bodies are not converted: "5" is not 5
+  { part: 'body', root: '$', coerce: false }, // JSON bodies are not converted: "5" is not 5
 ]
 
 type ObjectSchema = { properties?: Record<string, { type?: unknown }> }
@@ -29,24 +29,33 @@ export function splitListParameters(query: unknown, schema: ObjectSchema | undef
     const value = (query as Record<string, unknown>)[name]
     if (property.type !== 'array' || value === undefined) continue
     split ??= { ...query }
-    split[name] = (Array.isArray(value) ? value : [value]).flatMap((item) => typeof item === 'string' ? item.split(',') : [item])
+    split[name] = (Array.isArray(value) ? value : [value]).flatMap((item) =>
+      typeof item === 'string' ? item.split(',') : [item],
+    )
   }
   return split ?? query
 }
 
 function unexpectedBody(body: unknown): FieldError[] {
   if (body === undefined) return []
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return [{ accessPath: '$', message: 'must be absent or an empty JSON object: this operation takes no body' }]
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    return [{ accessPath: '$', message: 'must be absent or an empty JSON object: this operation takes no body' }]
   return Object.keys(body).map((key) => ({ accessPath: childPath('$', key), message: 'is not a known property' }))
 }
 
 export function installRequestValidation(app: FastifyInstance): void {
   const ajv = { strict: createAjv(false), coercing: createAjv(true) }
-  const compiled = { strict: new WeakMap<object, ValidateFunction>(), coercing: new WeakMap<object, ValidateFunction>() }
+  const compiled = {
+    strict: new WeakMap<object, ValidateFunction>(),
+    coercing: new WeakMap<object, ValidateFunction>(),
+  }
   const validatorFor = (schema: object, coerce: boolean): ValidateFunction => {
     const kind = coerce ? 'coercing' : 'strict'
     let validate = compiled[kind].get(schema)
-    if (!validate) compiled[kind].set(schema, (validate = ajv[kind].compile(schema)))
+    if (!validate) {
+      validate = ajv[kind].compile(schema)
+      compiled[kind].set(schema, validate)
+    }
     return validate
   }
 
@@ -67,7 +76,9 @@ export function installRequestValidation(app: FastifyInstance): void {
       if (!validate(value)) {
         // A value the string rules already refused is reported once, with the clearer message.
         const flagged = new Set(stringFailures.map((failure) => failure.accessPath))
-        failures.push(...toFieldErrors(validate.errors ?? [], root).filter((failure) => !flagged.has(failure.accessPath)))
+        failures.push(
+          ...toFieldErrors(validate.errors ?? [], root).filter((failure) => !flagged.has(failure.accessPath)),
+        )
       }
       ;(request as unknown as Record<string, unknown>)[key] = value
     }

@@ -25,6 +25,7 @@ export function namedCopy<Schema extends object>(name: string, schema: Schema): 
 }
 
 export function componentNameOf(schema: unknown): string | undefined {
-  const name = schema !== null && typeof schema === 'object' ? (schema as Record<string, unknown>)[COMPONENT_NAME] : undefined
+  const name =
+    schema !== null && typeof schema === 'object' ? (schema as Record<string, unknown>)[COMPONENT_NAME] : undefined
   return typeof name === 'string' ? name : undefined
 }

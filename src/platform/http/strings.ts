@@ -11,8 +11,14 @@ import type { FieldError } from './problem.ts'
 import { OutOfRangeNumber } from './body-parsers.ts'
 
 type JsonSchema = Record<string, unknown> & {
-  enum?: unknown[]; const?: unknown; properties?: Record<string, JsonSchema>; items?: JsonSchema
-  anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; allOf?: JsonSchema[]; additionalProperties?: boolean | JsonSchema
+  enum?: unknown[]
+  const?: unknown
+  properties?: Record<string, JsonSchema>
+  items?: JsonSchema
+  anyOf?: JsonSchema[]
+  oneOf?: JsonSchema[]
+  allOf?: JsonSchema[]
+  additionalProperties?: boolean | JsonSchema
 }
 
 // \s covers tab, line feed, carriage return, vertical tab, form feed and the Unicode spaces; NEL,
@@ -28,13 +34,21 @@ const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u
 // Deeper than any resource; a body nested deeper is refused rather than walked (stack safety).
 const MAX_DEPTH = 32
 
-export function checkStrings(value: unknown, schema: JsonSchema | undefined, path: string, failures: FieldError[]): unknown {
+export function checkStrings(
+  value: unknown,
+  schema: JsonSchema | undefined,
+  path: string,
+  failures: FieldError[],
+): unknown {
   return walk(value, schema, { root: path, steps: [] }, failures, 0)
 }
 
 // The access path is kept as a stack of steps and written out only for a failure: building a path
 // string for every property of every valid body was a measurable part of an upload.
-interface PathStack { root: string; steps: (string | number)[] }
+interface PathStack {
+  root: string
+  steps: (string | number)[]
+}
 
 function render(path: PathStack, key?: string): string {
   let text = path.root
@@ -42,14 +56,26 @@ function render(path: PathStack, key?: string): string {
   return key === undefined ? text : childPath(text, key)
 }
 
-function walk(value: unknown, schema: JsonSchema | undefined, path: PathStack, failures: FieldError[], depth: number): unknown {
+function walk(
+  value: unknown,
+  schema: JsonSchema | undefined,
+  path: PathStack,
+  failures: FieldError[],
+  depth: number,
+): unknown {
   if (typeof value === 'string') return checkString(value, schema, path, failures)
   if (value instanceof OutOfRangeNumber) {
-    failures.push({ accessPath: render(path), message: `${value.source} is outside the range of numbers this service can keep exactly` })
+    failures.push({
+      accessPath: render(path),
+      message: `${value.source} is outside the range of numbers this service can keep exactly`,
+    })
     return value
   }
   if (typeof value === 'number' && !Number.isFinite(value)) {
-    failures.push({ accessPath: render(path), message: 'is outside the range of numbers this service can keep exactly' })
+    failures.push({
+      accessPath: render(path),
+      message: 'is outside the range of numbers this service can keep exactly',
+    })
     return value
   }
   if (depth > MAX_DEPTH && value !== null && typeof value === 'object') {
@@ -75,7 +101,10 @@ function walk(value: unknown, schema: JsonSchema | undefined, path: PathStack, f
         continue
       }
       checkKey(key, path, failures)
-      const property = schemaFor(schema, (s) => s.properties?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined))
+      const property = schemaFor(
+        schema,
+        (s) => s.properties?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined),
+      )
       path.steps.push(key)
       record[key] = walk(record[key], property, path, failures, depth + 1)
       path.steps.pop()
@@ -135,9 +164,13 @@ const optionalCache = new WeakMap<JsonSchema, Set<string> | undefined>()
 function optionalPropertiesOf(schema: JsonSchema | undefined): Set<string> | undefined {
   if (!schema) return undefined
   if (optionalCache.has(schema)) return optionalCache.get(schema)
-  const properties = schemaFor(schema, (s) => s.properties ? s : undefined)
+  const properties = schemaFor(schema, (s) => (s.properties ? s : undefined))
   const optional = properties?.properties
-    ? new Set(Object.keys(properties.properties).filter((key) => !((properties.required as string[] | undefined) ?? []).includes(key)))
+    ? new Set(
+        Object.keys(properties.properties).filter(
+          (key) => !((properties.required as string[] | undefined) ?? []).includes(key),
+        ),
+      )
     : undefined
   optionalCache.set(schema, optional)
   return optional
@@ -151,7 +184,10 @@ function isEnum(schema: JsonSchema | undefined): boolean {
 }
 
 // Follows a step (property, items) through allOf/anyOf/oneOf; the first branch that knows it wins.
-function schemaFor(schema: JsonSchema | undefined, step: (s: JsonSchema) => JsonSchema | undefined): JsonSchema | undefined {
+function schemaFor(
+  schema: JsonSchema | undefined,
+  step: (s: JsonSchema) => JsonSchema | undefined,
+): JsonSchema | undefined {
   if (!schema) return undefined
   const direct = step(schema)
   if (direct) return direct
@@ -164,6 +200,7 @@ function schemaFor(schema: JsonSchema | undefined, step: (s: JsonSchema) => Json
 
 /** JSONPath-style child path: $.name for plain names, $['odd name'] otherwise. */
 export function childPath(parent: string, key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key).replace(/^"|"$/g, "'")}]`
+  return /^[A-Za-z_$][\w$]*$/.test(key)
+    ? `${parent}.${key}`
+    : `${parent}[${JSON.stringify(key).replace(/^"|"$/g, "'")}]`
 }
-

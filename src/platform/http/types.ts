@@ -2,8 +2,10 @@
 // "must be one of ..." and the string rules can recognise (and trim) enum values.
 import Type, { type Static, type TSchema } from 'typebox'
 
-export const StringEnum = <const Values extends readonly string[]>(values: Values, options: Record<string, unknown> = {}) =>
-  Type.Unsafe<Values[number]>({ type: 'string', enum: [...values], ...options })
+export const StringEnum = <const Values extends readonly string[]>(
+  values: Values,
+  options: Record<string, unknown> = {},
+) => Type.Unsafe<Values[number]>({ type: 'string', enum: [...values], ...options })
 
 /** A real calendar date, YYYY-MM-DD. */
 export const DateString = (options: Record<string, unknown> = {}) =>
@@ -11,7 +13,11 @@ export const DateString = (options: Record<string, unknown> = {}) =>
 
 /** An ISO 8601 date-time in UTC (ending in Z). */
 export const UtcDateTime = (options: Record<string, unknown> = {}) =>
-  Type.String({ format: 'utc-date-time', description: 'ISO 8601 date-time in UTC, e.g. 2026-01-01T00:00:00Z', ...options })
+  Type.String({
+    format: 'utc-date-time',
+    description: 'ISO 8601 date-time in UTC, e.g. 2026-01-01T00:00:00Z',
+    ...options,
+  })
 
 /** A client-generated UUID version 4. */
 export const Uuid4 = (options: Record<string, unknown> = {}) =>
@@ -21,15 +27,19 @@ export const Jurisdictions = ['NAT', 'NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'AC
 export const Jurisdiction = StringEnum(Jurisdictions, { description: 'jurisdiction code' })
 
 /** Closed object: unknown properties are failures, never silently dropped. */
-export const Strict = <Properties extends Record<string, TSchema>>(properties: Properties, options: Record<string, unknown> = {}) =>
-  Type.Object(properties, { additionalProperties: false, ...options })
+export const Strict = <Properties extends Record<string, TSchema>>(
+  properties: Properties,
+  options: Record<string, unknown> = {},
+) => Type.Object(properties, { additionalProperties: false, ...options })
 
 /**
  * A value of the schema or null, as `type: [T, 'null']` rather than anyOf: the response serialiser
  * handles a type list directly, while anyOf makes it validate every value against each branch.
  */
-export const Nullable = <Schema extends TSchema & { type: string }>(schema: Schema, options: Record<string, unknown> = {}) =>
-  Type.Unsafe<Static<Schema> | null>({ ...schema, type: [schema.type, 'null'], ...options })
+export const Nullable = <Schema extends TSchema & { type: string }>(
+  schema: Schema,
+  options: Record<string, unknown> = {},
+) => Type.Unsafe<Static<Schema> | null>({ ...schema, type: [schema.type, 'null'], ...options })
 
 /**
  * An optional body field: left out, or sent as JSON null, it is absent. The spec's No_value "has the
@@ -38,11 +48,13 @@ export const Nullable = <Schema extends TSchema & { type: string }>(schema: Sche
  * published schema says null is allowed, so a generated client may send it. The TypeScript type stays
  * that of the field: by the time a service sees the body, the null is gone.
  */
-export const Optional = <Schema extends TSchema>(schema: Schema) => Type.Optional(Type.Unsafe<Static<Schema>>(orNull(schema)))
+export const Optional = <Schema extends TSchema>(schema: Schema) =>
+  Type.Optional(Type.Unsafe<Static<Schema>>(orNull(schema)))
 
 function orNull(schema: TSchema): Record<string, unknown> {
   const { type, enum: values } = schema as { type?: unknown; enum?: unknown[] }
-  if (typeof type === 'string') return { ...schema, type: [type, 'null'], ...(values ? { enum: [...values, null] } : {}) }
+  if (typeof type === 'string')
+    return { ...schema, type: [type, 'null'], ...(values ? { enum: [...values, null] } : {}) }
   if (Array.isArray(type)) return type.includes('null') ? { ...schema } : { ...schema, type: [...type, 'null'] }
   return { anyOf: [schema, { type: 'null' }] }
 }

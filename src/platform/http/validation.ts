@@ -14,10 +14,23 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 function isUtcDateTime(value: string): boolean {
   const match = UTC_DATE_TIME.exec(value)
   if (!match) return false
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number]
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
   const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second))
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day &&
-    hour < 24 && minute < 60 && second < 60
+  return (
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    hour < 24 &&
+    minute < 60 &&
+    second < 60
+  )
 }
 
 /**
@@ -38,7 +51,13 @@ const uniqueByKeyword: KeywordDefinition = {
       if (value === undefined) continue
       const first = seen.get(value)
       if (first !== undefined) {
-        self.errors = [{ keyword: 'x-uniqueBy', params: { property }, message: `must not list the same ${property} twice (items ${first} and ${index})` }]
+        self.errors = [
+          {
+            keyword: 'x-uniqueBy',
+            params: { property },
+            message: `must not list the same ${property} twice (items ${first} and ${index})`,
+          },
+        ]
         return false
       }
       seen.set(value, index)
@@ -77,11 +96,11 @@ export function installValidators(app: FastifyInstance): void {
 }
 
 const FORMAT_MESSAGES: Record<string, string> = {
-  'date': 'must be a real calendar date in the form YYYY-MM-DD',
+  date: 'must be a real calendar date in the form YYYY-MM-DD',
   'utc-date-time': 'must be an ISO 8601 date-time in UTC, e.g. 2026-01-01T00:00:00Z',
   'uuid-v4': 'must be a UUID version 4',
-  'uuid': 'must be a UUID',
-  'email': 'must be an email address',
+  uuid: 'must be a UUID',
+  email: 'must be an email address',
 }
 
 /** Turns Ajv failures into the problem body's errors, with JSONPath-style access paths. */
@@ -89,16 +108,33 @@ export function toFieldErrors(errors: ErrorObject[], root: string): FieldError[]
   return errors
     .filter((error) => error.keyword !== 'if')
     .map((error) => {
-      const base = error.instancePath.split('/').slice(1).reduce((path, segment) => {
-        const key = segment.replace(/~1/g, '/').replace(/~0/g, '~')
-        return /^\d+$/.test(key) ? `${path}[${key}]` : childPath(path, key)
-      }, root)
+      const base = error.instancePath
+        .split('/')
+        .slice(1)
+        .reduce((path, segment) => {
+          const key = segment.replace(/~1/g, '/').replace(/~0/g, '~')
+          return /^\d+$/.test(key) ? `${path}[${key}]` : childPath(path, key)
+        }, root)
       switch (error.keyword) {
-        case 'required': return { accessPath: childPath(base, String(error.params.missingProperty)), message: 'is required' }
-        case 'additionalProperties': return { accessPath: childPath(base, String(error.params.additionalProperty)), message: 'is not a known property' }
-        case 'enum': return { accessPath: base, message: `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}` }
-        case 'format': return { accessPath: base, message: FORMAT_MESSAGES[String(error.params.format)] ?? `must match format ${error.params.format}` }
-        default: return { accessPath: base, message: error.message ?? 'is not valid' }
+        case 'required':
+          return { accessPath: childPath(base, String(error.params.missingProperty)), message: 'is required' }
+        case 'additionalProperties':
+          return {
+            accessPath: childPath(base, String(error.params.additionalProperty)),
+            message: 'is not a known property',
+          }
+        case 'enum':
+          return {
+            accessPath: base,
+            message: `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`,
+          }
+        case 'format':
+          return {
+            accessPath: base,
+            message: FORMAT_MESSAGES[String(error.params.format)] ?? `must match format ${error.params.format}`,
+          }
+        default:
+          return { accessPath: base, message: error.message ?? 'is not valid' }
       }
     })
 }

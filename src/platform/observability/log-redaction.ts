@@ -5,8 +5,17 @@ import type { FastifyRequest } from 'fastify'
 
 /** Query parameters that carry credentials somewhere (OAuth, API keys); compared in lower case. */
 const SECRET_QUERY_PARAMETERS = new Set([
-  'access_token', 'refresh_token', 'id_token', 'token', 'client_secret', 'client_assertion',
-  'code', 'password', 'secret', 'api_key', 'apikey',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'token',
+  'client_secret',
+  'client_assertion',
+  'code',
+  'password',
+  'secret',
+  'api_key',
+  'apikey',
 ])
 
 const REDACTED = '[REDACTED]'
@@ -15,11 +24,14 @@ const REDACTED = '[REDACTED]'
 export function redactUrl(url: string): string {
   const queryStart = url.indexOf('?')
   if (queryStart < 0) return url
-  const query = url.slice(queryStart + 1).split('&').map((parameter) => {
-    const equals = parameter.indexOf('=')
-    const rawName = equals < 0 ? parameter : parameter.slice(0, equals)
-    return SECRET_QUERY_PARAMETERS.has(decodedName(rawName).toLowerCase()) ? `${rawName}=${REDACTED}` : parameter
-  })
+  const query = url
+    .slice(queryStart + 1)
+    .split('&')
+    .map((parameter) => {
+      const equals = parameter.indexOf('=')
+      const rawName = equals < 0 ? parameter : parameter.slice(0, equals)
+      return SECRET_QUERY_PARAMETERS.has(decodedName(rawName).toLowerCase()) ? `${rawName}=${REDACTED}` : parameter
+    })
   return `${url.slice(0, queryStart)}?${query.join('&')}`
 }
 

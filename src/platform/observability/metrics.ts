@@ -20,9 +20,17 @@ export function createMetrics(): Metrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   let depthSource: (() => Promise<Record<string, number>>) | undefined
-  const jobOutcomes = new Counter({ name: 'vetrs_job_outcomes_total', help: 'Background jobs by queue and outcome', labelNames: ['job', 'outcome'], registers: [registry] })
+  const jobOutcomes = new Counter({
+    name: 'vetrs_job_outcomes_total',
+    help: 'Background jobs by queue and outcome',
+    labelNames: ['job', 'outcome'],
+    registers: [registry],
+  })
   new Gauge({
-    name: 'vetrs_queue_depth', help: 'Jobs waiting per queue', labelNames: ['job'], registers: [registry],
+    name: 'vetrs_queue_depth',
+    help: 'Jobs waiting per queue',
+    labelNames: ['job'],
+    registers: [registry],
     async collect() {
       if (!depthSource) return
       for (const [job, depth] of Object.entries(await depthSource())) this.set({ job }, depth)
@@ -31,15 +39,25 @@ export function createMetrics(): Metrics {
   return {
     registry,
     observeJob: (job, outcome) => jobOutcomes.inc({ job, outcome }),
-    setQueueDepthSource: (source) => { depthSource = source },
+    setQueueDepthSource: (source) => {
+      depthSource = source
+    },
   }
 }
 
 export function installRequestMetrics(app: FastifyInstance, metrics: Metrics, access: Config['metrics']): void {
-  const requests = new Counter({ name: 'vetrs_http_requests_total', help: 'HTTP requests by route, method and status', labelNames: ['route', 'method', 'status'], registers: [metrics.registry] })
+  const requests = new Counter({
+    name: 'vetrs_http_requests_total',
+    help: 'HTTP requests by route, method and status',
+    labelNames: ['route', 'method', 'status'],
+    registers: [metrics.registry],
+  })
   const latency = new Histogram({
-    name: 'vetrs_http_request_duration_seconds', help: 'HTTP request latency by route', labelNames: ['route', 'method'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [metrics.registry],
+    name: 'vetrs_http_request_duration_seconds',
+    help: 'HTTP request latency by route',
+    labelNames: ['route', 'method'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [metrics.registry],
   })
   app.addHook('onResponse', async (request, reply) => {
     // The route pattern, never the concrete URL: tokens and UIDs would explode the label set.
@@ -47,13 +65,18 @@ export function installRequestMetrics(app: FastifyInstance, metrics: Metrics, ac
     requests.inc({ route, method: request.method, status: String(reply.statusCode) })
     latency.observe({ route, method: request.method }, reply.elapsedTime / 1000)
   })
-  app.get('/metrics', {
-    config: { public: true, rateLimit: false }, // public to OAuth: guarded by METRICS_TOKEN below
-    schema: { hide: true },
-    onRequest: async (request) => {
-      if (access.required && !sameSecret(bearerToken(request), access.token)) throw new UnauthenticatedError('/metrics needs Authorization: Bearer <METRICS_TOKEN>.')
+  app.get(
+    '/metrics',
+    {
+      config: { public: true, rateLimit: false }, // public to OAuth: guarded by METRICS_TOKEN below
+      schema: { hide: true },
+      onRequest: async (request) => {
+        if (access.required && !sameSecret(bearerToken(request), access.token))
+          throw new UnauthenticatedError('/metrics needs Authorization: Bearer <METRICS_TOKEN>.')
+      },
     },
-  }, async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()))
+    async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  )
 }
 
 /** Constant time whatever the lengths: both sides are hashed to 32 bytes first. */

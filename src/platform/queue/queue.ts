@@ -20,9 +20,18 @@ export interface JobDefinition<Data extends object> {
   schedule?: { cron: string; data: Data }
 }
 
+/** A job of any data type: the queue holds jobs of many kinds, and each checks its own data. */
+// biome-ignore lint/suspicious/noExplicitAny: a list of jobs has a different Data per element
+export type AnyJobDefinition = JobDefinition<any>
+
 export interface Queue {
   /** Enqueues inside the caller's transaction: the job exists only if that transaction commits. */
-  enqueue<Data extends object>(tx: Tx, job: JobDefinition<Data>, data: Data, options?: { singletonKey?: string }): Promise<string | null>
+  enqueue<Data extends object>(
+    tx: Tx,
+    job: JobDefinition<Data>,
+    data: Data,
+    options?: { singletonKey?: string },
+  ): Promise<string | null>
   /** Starts polling for the registered jobs in this process. */
   startWorkers(): Promise<void>
   depth(): Promise<Record<string, number>>
@@ -38,7 +47,7 @@ export interface QueueSettings {
 
 export async function createQueue(
   database: DatabaseHandle,
-  jobs: JobDefinition<any>[],
+  jobs: AnyJobDefinition[],
   logger: Logger,
   observe: (job: string, outcome: JobOutcome) => void = () => {},
   settings: QueueSettings = { heartbeatSeconds: 30, superviseIntervalSeconds: 30 },
@@ -47,16 +56,30 @@ export async function createQueue(
   // polling stays on as the backstop.
   // The supervisor fails jobs whose heartbeats stopped, once per monitor pass: both intervals follow
   // the one setting.
-  const supervision = { superviseIntervalSeconds: settings.superviseIntervalSeconds, monitorIntervalSeconds: settings.superviseIntervalSeconds, useListenNotify: true }
+  const supervision = {
+    superviseIntervalSeconds: settings.superviseIntervalSeconds,
+    monitorIntervalSeconds: settings.superviseIntervalSeconds,
+    useListenNotify: true,
+  }
   const boss = database.pglite
-    ? new PgBoss({ db: serialisedWithKysely(database, fromPglite(database.pglite)), backend: 'pglite', schema: 'pgboss', ...supervision })
+    ? new PgBoss({
+        db: serialisedWithKysely(database, fromPglite(database.pglite)),
+        backend: 'pglite',
+        schema: 'pgboss',
+        ...supervision,
+      })
     : new PgBoss({ connectionString: connectionStringOf(database), schema: 'pgboss', max: 4, ...supervision })
   // Its errors include pool errors of idle connections, which carry the whole pg client.
   boss.on('error', (error: Error) => logger.error({ err: errorSummary(error) }, 'queue error'))
   await boss.start()
   for (const job of jobs) {
     const heartbeat = job.heartbeat ? { heartbeatSeconds: settings.heartbeatSeconds } : {}
-    await boss.createQueue(job.name, { retryLimit: job.retryLimit ?? 5, retryBackoff: true, notify: true, ...heartbeat })
+    await boss.createQueue(job.name, {
+      retryLimit: job.retryLimit ?? 5,
+      retryBackoff: true,
+      notify: true,
+      ...heartbeat,
+    })
     await boss.updateQueue(job.name, { notify: true, ...heartbeat }) // a queue created by an older release
     if (job.schedule) await boss.schedule(job.name, job.schedule.cron, job.schedule.data, { tz: 'UTC' })
     // pg-boss looks a queue up on first use and caches it. Do that now, outside any transaction: on
@@ -68,26 +91,31 @@ export async function createQueue(
   return {
     enqueue: (tx, job, data, options = {}) => {
       // An unregistered queue would be looked up through the connection the transaction holds (PGlite).
-      if (!jobs.some((registered) => registered.name === job.name)) throw new Error(`job ${job.name} is not registered with the queue`)
+      if (!jobs.some((registered) => registered.name === job.name))
+        throw new Error(`job ${job.name} is not registered with the queue`)
       return boss.send(job.name, data, { ...options, db: fromKysely(tx) })
     },
     async startWorkers() {
       for (const job of jobs) {
-        await boss.work(job.name, { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 5 }, async (batch: Job<any>[]) => {
-          for (const item of batch) {
-            const log = logger.child({ job: job.name, jobId: item.id })
-            log.debug('job started')
-            try {
-              await job.handle(item.data, item)
-              log.info('job completed')
-              observe(job.name, 'completed')
-            } catch (error) {
-              log.error({ err: error }, 'job failed; it will be retried')
-              observe(job.name, 'failed')
-              throw error
+        await boss.work(
+          job.name,
+          { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 5 },
+          async (batch: Job<object>[]) => {
+            for (const item of batch) {
+              const log = logger.child({ job: job.name, jobId: item.id })
+              log.debug('job started')
+              try {
+                await job.handle(item.data, item)
+                log.info('job completed')
+                observe(job.name, 'completed')
+              } catch (error) {
+                log.error({ err: error }, 'job failed; it will be retried')
+                observe(job.name, 'failed')
+                throw error
+              }
             }
-          }
-        })
+          },
+        )
       }
     },
     async depth() {

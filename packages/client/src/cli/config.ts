@@ -56,15 +56,20 @@ export function resolve(config: CliConfig, jurisdictionOption?: string): Resolve
   const baseUrl = (process.env.VETRS_URL || undefined) ?? config.baseUrl
   const clientId = (process.env.VETRS_CLIENT_ID || undefined) ?? config.clientId
   const clientSecret = (process.env.VETRS_CLIENT_SECRET || undefined) ?? config.clientSecret
-  const jurisdiction = jurisdictionOf(jurisdictionOption ?? (process.env.VETRS_JURISDICTION || undefined) ?? config.jurisdiction ?? 'NSW')
+  const jurisdiction = jurisdictionOf(
+    jurisdictionOption ?? (process.env.VETRS_JURISDICTION || undefined) ?? config.jurisdiction ?? 'NSW',
+  )
   if (!baseUrl || !clientId || !clientSecret) {
-    throw new UsageError('not logged in: run `vetrs login --url <service> --client-id <id> --client-secret <secret>`, or set VETRS_URL, VETRS_CLIENT_ID and VETRS_CLIENT_SECRET')
+    throw new UsageError(
+      'not logged in: run `vetrs login --url <service> --client-id <id> --client-secret <secret>`, or set VETRS_URL, VETRS_CLIENT_ID and VETRS_CLIENT_SECRET',
+    )
   }
   return { baseUrl, clientId, clientSecret, jurisdiction }
 }
 
 export function jurisdictionOf(value: string): Jurisdiction {
   const upper = value.toUpperCase() as Jurisdiction
-  if (!JURISDICTIONS.includes(upper)) throw new UsageError(`unknown jurisdiction ${value}: one of ${JURISDICTIONS.join(', ')}`)
+  if (!JURISDICTIONS.includes(upper))
+    throw new UsageError(`unknown jurisdiction ${value}: one of ${JURISDICTIONS.join(', ')}`)
   return upper
 }

@@ -43,15 +43,22 @@ export class Context {
   client(): Vetrs {
     const { baseUrl, clientId, clientSecret } = this.settings
     return new Vetrs({
-      baseUrl, credentials: { clientId, clientSecret },
-      onRetry: (notice) => this.output.warn(`  ${notice.method} ${notice.path}: ${notice.cause === 'network' ? 'no answer' : notice.cause}; retrying in ${notice.delayMs} ms`),
+      baseUrl,
+      credentials: { clientId, clientSecret },
+      onRetry: (notice) =>
+        this.output.warn(
+          `  ${notice.method} ${notice.path}: ${notice.cause === 'network' ? 'no answer' : notice.cause}; retrying in ${notice.delayMs} ms`,
+        ),
     })
   }
 
   /** The batch named, else the current one of the jurisdiction. */
   batch(explicit?: string): string {
     const token = explicit ?? this.config.currentBatch?.[this.jurisdiction]
-    if (!token) throw new UsageError(`no batch given and no current batch for ${this.jurisdiction}: run \`vetrs upload <files>\` or \`vetrs batch create\` first`)
+    if (!token)
+      throw new UsageError(
+        `no batch given and no current batch for ${this.jurisdiction}: run \`vetrs upload <files>\` or \`vetrs batch create\` first`,
+      )
     return token
   }
 

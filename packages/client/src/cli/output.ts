@@ -17,7 +17,11 @@ export class Output {
   readonly json: boolean
   readonly #out: NodeJS.WritableStream
   readonly #err: NodeJS.WritableStream & { isTTY?: boolean }
-  constructor(json: boolean, out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream & { isTTY?: boolean } = process.stderr) {
+  constructor(
+    json: boolean,
+    out: NodeJS.WritableStream = process.stdout,
+    err: NodeJS.WritableStream & { isTTY?: boolean } = process.stderr,
+  ) {
     this.json = json
     this.#out = out
     this.#err = err
@@ -41,8 +45,14 @@ export class Output {
   table(rows: Record<string, unknown>[], columns: string[]): void {
     if (rows.length === 0) return
     const cells = rows.map((row) => columns.map((column) => format(row[column])))
-    const widths = columns.map((column, i) => Math.min(60, Math.max(column.length, ...cells.map((row) => row[i]!.length))))
-    const line = (values: string[]) => values.map((value, i) => (i === values.length - 1 ? value : value.padEnd(widths[i]!))).join('  ').trimEnd()
+    const widths = columns.map((column, i) =>
+      Math.min(60, Math.max(column.length, ...cells.map((row) => row[i]!.length))),
+    )
+    const line = (values: string[]) =>
+      values
+        .map((value, i) => (i === values.length - 1 ? value : value.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd()
     this.say(line(columns))
     this.say(line(widths.map((w) => '-'.repeat(w))))
     for (const row of cells) this.say(line(row))
@@ -51,11 +61,24 @@ export class Output {
   /** A progress bar on stderr when it is a terminal and output is not JSON; otherwise nothing. */
   progress(label: string, total: number): { update(done: number, total?: number): void; stop(): void } {
     if (this.json || !this.#err.isTTY) return { update() {}, stop() {} }
-    const multi = new MultiBar({ format: `${label.padEnd(10)} {bar} {value}/{total}`, stream: this.#err as NodeJS.WriteStream, clearOnComplete: false, hideCursor: true }, Presets.shades_classic)
+    const multi = new MultiBar(
+      {
+        format: `${label.padEnd(10)} {bar} {value}/{total}`,
+        stream: this.#err as NodeJS.WriteStream,
+        clearOnComplete: false,
+        hideCursor: true,
+      },
+      Presets.shades_classic,
+    )
     const bar: SingleBar = multi.create(total, 0)
     return {
-      update(done, newTotal) { if (newTotal !== undefined) bar.setTotal(newTotal); bar.update(done) },
-      stop() { multi.stop() },
+      update(done, newTotal) {
+        if (newTotal !== undefined) bar.setTotal(newTotal)
+        bar.update(done)
+      },
+      stop() {
+        multi.stop()
+      },
     }
   }
 }
@@ -75,7 +98,9 @@ export function reportFailure(output: Output, error: unknown): number {
     if (problem?.reason) output.warn(`  reason: ${problem.reason}`)
     if (problem?.traceId) output.warn(`  traceId: ${problem.traceId}`)
     if (output.json) process.stdout.write(`${JSON.stringify({ error: { status: error.status, problem } }, null, 2)}\n`)
-    return problem?.reason === 'blocking-assessment-outcomes' || problem?.reason === 'blocking-validation-failures' ? ExitCode.validationFailures : ExitCode.serviceError
+    return problem?.reason === 'blocking-assessment-outcomes' || problem?.reason === 'blocking-validation-failures'
+      ? ExitCode.validationFailures
+      : ExitCode.serviceError
   }
   if (error instanceof UsageError) {
     output.warn(`error: ${error.message}`)
@@ -85,6 +110,6 @@ export function reportFailure(output: Output, error: unknown): number {
     output.warn(`error: ${error.message}`)
     return ExitCode.serviceError
   }
-  output.warn(`error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`)
+  output.warn(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
   return ExitCode.serviceError
 }

@@ -8,8 +8,16 @@ import { kindOf, type ResourceRecord } from '../resources.ts'
 export async function readRecords(paths: string[]): Promise<ResourceRecord[]> {
   const files: string[] = []
   for (const path of paths) {
-    const info = await stat(path).catch(() => { throw new UsageError(`no such file or folder: ${path}`) })
-    if (info.isDirectory()) files.push(...(await readdir(path)).filter((name) => name.endsWith('.json')).sort().map((name) => join(path, name)))
+    const info = await stat(path).catch(() => {
+      throw new UsageError(`no such file or folder: ${path}`)
+    })
+    if (info.isDirectory())
+      files.push(
+        ...(await readdir(path))
+          .filter((name) => name.endsWith('.json'))
+          .sort()
+          .map((name) => join(path, name)),
+      )
     else files.push(path)
   }
   if (files.length === 0) throw new UsageError(`no JSON files in ${paths.join(', ')}`)

@@ -14,7 +14,11 @@ export type ProgressEvent =
 export type OnProgress = (event: ProgressEvent) => void
 
 /** Runs `work` over the items with at most `concurrency` in flight; fails with the first error. */
-export async function eachBounded<T>(items: readonly T[], concurrency: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function eachBounded<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0
   let failed = false
   const worker = async () => {
@@ -32,7 +36,16 @@ export async function eachBounded<T>(items: readonly T[], concurrency: number, w
 }
 
 /** Polls `read` until `done` says so, waiting a little longer each time (at most maxIntervalMs), within timeoutMs. */
-export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, options: { initialIntervalMs?: number; maxIntervalMs?: number; timeoutMs?: number; onValue?: (value: T) => void } = {}): Promise<T> {
+export async function pollUntil<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  options: {
+    initialIntervalMs?: number
+    maxIntervalMs?: number
+    timeoutMs?: number
+    onValue?: (value: T) => void
+  } = {},
+): Promise<T> {
   const { initialIntervalMs = 250, maxIntervalMs = 5_000, timeoutMs = 30 * 60_000 } = options
   const deadline = Date.now() + timeoutMs
   let interval = initialIntervalMs

@@ -29,9 +29,17 @@ export interface ReconcileOutcome {
   heldOnly: ReconciliationItem[]
 }
 
-export async function reconcile(client: VetrsClient, request: ReconcileRequest, options: { onProgress?: OnProgress } = {}): Promise<ReconcileOutcome> {
+export async function reconcile(
+  client: VetrsClient,
+  request: ReconcileRequest,
+  options: { onProgress?: OnProgress } = {},
+): Promise<ReconcileOutcome> {
   const { resourceType, reportingPeriod } = request
-  const chunks = await chunkUids(client, request.records.map((r) => r.resourceUID), (resourceUIDs) => ({ resourceType, reportingPeriod, resourceUIDs }))
+  const chunks = await chunkUids(
+    client,
+    request.records.map((r) => r.resourceUID),
+    (resourceUIDs) => ({ resourceType, reportingPeriod, resourceUIDs }),
+  )
   const matches: UidMatchItem[] = []
   for (const resourceUIDs of chunks) {
     matches.push(...(await client.uidMatch({ resourceType, reportingPeriod, resourceUIDs })).results)
@@ -42,7 +50,11 @@ export async function reconcile(client: VetrsClient, request: ReconcileRequest, 
   for (const held of matches) {
     const mine = local.get(held.resourceUID.toLowerCase())!
     if (!held.resourceInSubmission) outcome.notHeld.push(held)
-    else if (mine.changeTrackingIdentifier !== undefined && mine.changeTrackingIdentifier !== held.changeTrackingIdentifier) outcome.versionDiffers.push({ local: mine, held })
+    else if (
+      mine.changeTrackingIdentifier !== undefined &&
+      mine.changeTrackingIdentifier !== held.changeTrackingIdentifier
+    )
+      outcome.versionDiffers.push({ local: mine, held })
     else outcome.matched.push(held)
   }
   const all = await collect(client.searchByPeriod({ resourceType, reportingPeriods: [reportingPeriod] }))
@@ -51,7 +63,11 @@ export async function reconcile(client: VetrsClient, request: ReconcileRequest, 
 }
 
 /** Splits UIDs so each request stays within uidsPerRequest and both body size limits. */
-export async function chunkUids<Body>(client: VetrsClient, uids: readonly string[], bodyOf: (uids: string[]) => Body): Promise<string[][]> {
+export async function chunkUids<Body>(
+  client: VetrsClient,
+  uids: readonly string[],
+  bodyOf: (uids: string[]) => Body,
+): Promise<string[][]> {
   const { uidsPerRequest, compressedBytes, decompressedBytes } = client.limits
   const chunks: string[][] = []
   let rest = [...uids]

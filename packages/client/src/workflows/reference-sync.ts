@@ -26,7 +26,12 @@ export interface SyncOutcome {
   records: number
 }
 
-export async function syncReferenceData(client: VetrsClient, dataset: string, store: ReferenceStore, options: { onProgress?: OnProgress } = {}): Promise<SyncOutcome> {
+export async function syncReferenceData(
+  client: VetrsClient,
+  dataset: string,
+  store: ReferenceStore,
+  options: { onProgress?: OnProgress } = {},
+): Promise<SyncOutcome> {
   const changedSince = (await store.readWatermark(dataset)) ?? FULL_LOAD
   let largest = changedSince
   let pages = 0
@@ -37,7 +42,8 @@ export async function syncReferenceData(client: VetrsClient, dataset: string, st
     await store.upsert(dataset, page.results)
     pages++
     records += page.results.length
-    for (const record of page.results) if (laterThan(record.sysEffectiveFrom, largest)) largest = record.sysEffectiveFrom
+    for (const record of page.results)
+      if (laterThan(record.sysEffectiveFrom, largest)) largest = record.sysEffectiveFrom
     options.onProgress?.({ phase: 'sync', dataset, pageNumber, numberOfPages: page.numberOfPages, records })
     if (pageNumber >= page.numberOfPages) break
   }
@@ -63,7 +69,9 @@ function normalise(timestamp: string): string {
  */
 export class FileReferenceStore implements ReferenceStore {
   readonly directory: string
-  constructor(directory: string) { this.directory = directory }
+  constructor(directory: string) {
+    this.directory = directory
+  }
 
   #file(dataset: string, kind: 'records' | 'watermark'): string {
     return join(this.directory, `${dataset.replace(/[^a-z0-9-]+/gi, '_')}.${kind}.json`)

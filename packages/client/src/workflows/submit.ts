@@ -40,9 +40,14 @@ export interface SubmitOutcome {
   submitted: SubmitResult | null
 }
 
-export async function submitRecords(client: VetrsClient, records: readonly ResourceRecord[], options: SubmitOptions): Promise<SubmitOutcome> {
+export async function submitRecords(
+  client: VetrsClient,
+  records: readonly ResourceRecord[],
+  options: SubmitOptions,
+): Promise<SubmitOutcome> {
   const { jurisdiction, onProgress } = options
-  const transactionBatchToken = options.transactionBatchToken ?? (await client.createBatch(jurisdiction)).transactionBatchToken
+  const transactionBatchToken =
+    options.transactionBatchToken ?? (await client.createBatch(jurisdiction)).transactionBatchToken
   onProgress?.({ phase: 'batch', transactionBatchToken, jurisdiction })
   let done = 0
   onProgress?.({ phase: 'upload', done, total: records.length })
@@ -52,31 +57,58 @@ export async function submitRecords(client: VetrsClient, records: readonly Resou
   })
   const validation = await validateBatch(client, jurisdiction, transactionBatchToken, options)
   const results = await collect(client.validationResults(jurisdiction, transactionBatchToken))
-  const blocking = groupBy(results.filter((r) => r.validationMessageLevel === 'Error'), (r) => r.validationGroupingId)
-  const nonBlocking = groupBy(results.filter((r) => r.validationMessageLevel !== 'Error'), (r) => r.validationGroupingId)
+  const blocking = groupBy(
+    results.filter((r) => r.validationMessageLevel === 'Error'),
+    (r) => r.validationGroupingId,
+  )
+  const nonBlocking = groupBy(
+    results.filter((r) => r.validationMessageLevel !== 'Error'),
+    (r) => r.validationGroupingId,
+  )
   onProgress?.({ phase: 'results', blocking: blocking.length, nonBlocking: nonBlocking.length })
-  if (validation.hasBlockingValidationFailures || options.dryRun) return { transactionBatchToken, validation, blocking, nonBlocking, submitted: null }
+  if (validation.hasBlockingValidationFailures || options.dryRun)
+    return { transactionBatchToken, validation, blocking, nonBlocking, submitted: null }
   const submitted = await client.submitBatch(jurisdiction, transactionBatchToken)
   onProgress?.({ phase: 'submit', status: submitted.status })
-  if (options.awaitReconciliation ?? true) await awaitReconciliation(client, jurisdiction, transactionBatchToken, options)
+  if (options.awaitReconciliation ?? true)
+    await awaitReconciliation(client, jurisdiction, transactionBatchToken, options)
   return { transactionBatchToken, validation, blocking, nonBlocking, submitted }
 }
 
 /** Waits until the submitted batch is reflected in reconciliation (its reconciledAt is set). */
-export async function awaitReconciliation(client: VetrsClient, jurisdiction: Jurisdiction, transactionBatchToken: string, options: { timeoutMs?: number } = {}): Promise<void> {
-  await pollUntil(() => client.batch(jurisdiction, transactionBatchToken), (batch) => batch.reconciledAt !== null, {
-    initialIntervalMs: 50, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-  })
+export async function awaitReconciliation(
+  client: VetrsClient,
+  jurisdiction: Jurisdiction,
+  transactionBatchToken: string,
+  options: { timeoutMs?: number } = {},
+): Promise<void> {
+  await pollUntil(
+    () => client.batch(jurisdiction, transactionBatchToken),
+    (batch) => batch.reconciledAt !== null,
+    {
+      initialIntervalMs: 50,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    },
+  )
 }
 
 /** Requests validation and waits until it is Validated and current (again if records changed meanwhile). */
-export async function validateBatch(client: VetrsClient, jurisdiction: Jurisdiction, transactionBatchToken: string, options: { timeoutMs?: number; onProgress?: OnProgress } = {}): Promise<ValidationStatus> {
+export async function validateBatch(
+  client: VetrsClient,
+  jurisdiction: Jurisdiction,
+  transactionBatchToken: string,
+  options: { timeoutMs?: number; onProgress?: OnProgress } = {},
+): Promise<ValidationStatus> {
   for (let attempt = 0; ; attempt++) {
     await client.requestValidation(jurisdiction, transactionBatchToken)
-    const status = await pollUntil(() => client.validationStatus(jurisdiction, transactionBatchToken), (s) => s.validationStatus === 'Validated', {
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      onValue: (s) => options.onProgress?.({ phase: 'validate', status: s.validationStatus }),
-    })
+    const status = await pollUntil(
+      () => client.validationStatus(jurisdiction, transactionBatchToken),
+      (s) => s.validationStatus === 'Validated',
+      {
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        onValue: (s) => options.onProgress?.({ phase: 'validate', status: s.validationStatus }),
+      },
+    )
     if (status.isCurrent || attempt >= 2) return status
   }
 }

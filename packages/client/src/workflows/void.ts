@@ -27,7 +27,11 @@ export interface VoidOutcome extends SubmitOutcome {
   states: { resourceType: string; resourceUID: string; stateInSubmission: string }[]
 }
 
-export async function voidRecords(client: VetrsClient, request: VoidRequest, options: SubmitOptions): Promise<VoidOutcome> {
+export async function voidRecords(
+  client: VetrsClient,
+  request: VoidRequest,
+  options: SubmitOptions,
+): Promise<VoidOutcome> {
   const toVoid = [
     ...request.records.map((record) => voided(record, request.reason ?? 'remove_duplicate_record')),
     ...(request.orphans ?? []).map((record) => voided(record, 'remove_orphaned_record')),
@@ -37,17 +41,21 @@ export async function voidRecords(client: VetrsClient, request: VoidRequest, opt
   await eachBounded(toVoid, options.concurrency ?? 4, async (record) => {
     const { resourceType, uid } = kindOf(record)
     const state = await client.heldState(resourceType, uid)
-    if (state.stateInSubmission !== 'In submission') notHeld.push(`${resourceType} ${uid} is ${state.stateInSubmission}`)
+    if (state.stateInSubmission !== 'In submission')
+      notHeld.push(`${resourceType} ${uid} is ${state.stateInSubmission}`)
     options.onProgress?.({ phase: 'check', done: ++checked, total: toVoid.length })
   })
-  if (notHeld.length > 0) throw new WorkflowError(`only records in submission can be voided: ${notHeld.join('; ')}`, { notHeld })
+  if (notHeld.length > 0)
+    throw new WorkflowError(`only records in submission can be voided: ${notHeld.join('; ')}`, { notHeld })
   const outcome = await submitRecords(client, [...toVoid, ...(request.repointed ?? [])], options)
   if (!outcome.submitted) return { ...outcome, states: [] }
-  const states = await Promise.all(toVoid.map(async (record) => {
-    const { resourceType, uid } = kindOf(record)
-    const state = await client.heldState(resourceType, uid)
-    return { resourceType, resourceUID: uid, stateInSubmission: state.stateInSubmission }
-  }))
+  const states = await Promise.all(
+    toVoid.map(async (record) => {
+      const { resourceType, uid } = kindOf(record)
+      const state = await client.heldState(resourceType, uid)
+      return { resourceType, resourceUID: uid, stateInSubmission: state.stateInSubmission }
+    }),
+  )
   return { ...outcome, states }
 }
 

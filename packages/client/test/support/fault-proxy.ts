@@ -27,10 +27,14 @@ export class FaultProxy {
   #server: Server | undefined
   baseUrl = ''
 
-  constructor(target: string) { this.#target = target }
+  constructor(target: string) {
+    this.#target = target
+  }
 
   async start(): Promise<this> {
-    this.#server = createServer((request, response) => { void this.#handle(request, response) })
+    this.#server = createServer((request, response) => {
+      void this.#handle(request, response)
+    })
     await new Promise<void>((resolve) => this.#server!.listen(0, '127.0.0.1', resolve))
     this.baseUrl = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`
     return this
@@ -43,9 +47,17 @@ export class FaultProxy {
   }
 
   /** Injects `fault` into the next `times` requests that `matches` accepts. */
-  injectTimes(times: number, fault: Fault, matches: (request: { method: string; path: string }) => boolean = () => true): this {
+  injectTimes(
+    times: number,
+    fault: Fault,
+    matches: (request: { method: string; path: string }) => boolean = () => true,
+  ): this {
     let left = times
-    return this.inject((request) => (left > 0 && matches(request) ? (left--, fault) : undefined))
+    return this.inject((request) => {
+      if (left <= 0 || !matches(request)) return undefined
+      left--
+      return fault
+    })
   }
 
   clear(): void {
@@ -73,7 +85,8 @@ export class FaultProxy {
     const record: Seen = { method, path, wireBytes: wire.length, bodyBytes: body.length, forwarded: false, status: 0 }
     this.seen.push(record)
     let fault: Fault | undefined
-    for (const rule of this.#rules) { // in order, stopping at the first that answers: a rule counts only what it takes
+    for (const rule of this.#rules) {
+      // in order, stopping at the first that answers: a rule counts only what it takes
       fault = rule({ method, path, index })
       if (fault !== undefined) break
     }
@@ -88,13 +101,23 @@ export class FaultProxy {
       response.end(JSON.stringify({ type: 'about:blank', title: 'injected by the test proxy', status: fault.status }))
       return
     }
-    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !['host', 'connection', 'content-length', 'transfer-encoding'].includes(name)).map(([k, v]) => [k, String(v)]))
-    const answer = await fetch(`${this.#target}${path}`, { method, headers, ...(wire.length > 0 ? { body: wire } : {}) })
+    const headers = Object.fromEntries(
+      Object.entries(request.headers)
+        .filter(([name]) => !['host', 'connection', 'content-length', 'transfer-encoding'].includes(name))
+        .map(([k, v]) => [k, String(v)]),
+    )
+    const answer = await fetch(`${this.#target}${path}`, {
+      method,
+      headers,
+      ...(wire.length > 0 ? { body: wire } : {}),
+    })
     record.forwarded = true
     record.status = answer.status
     const text = Buffer.from(await answer.arrayBuffer())
     const back: Record<string, string> = {}
-    answer.headers.forEach((value, name) => { if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)) back[name] = value })
+    answer.headers.forEach((value, name) => {
+      if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)) back[name] = value
+    })
     response.writeHead(answer.status, back)
     response.end(text)
   }

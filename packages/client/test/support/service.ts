@@ -36,5 +36,7 @@ const EXAMPLES = new URL('../../../../examples/minimal-unit-record/', import.met
 /** The minimal unit record's nine records. */
 export async function minimalUnitRecord(): Promise<ResourceRecord[]> {
   const files = (await readdir(EXAMPLES)).filter((file) => file.endsWith('.json')).sort()
-  return Promise.all(files.map(async (file) => JSON.parse(await readFile(new URL(file, EXAMPLES), 'utf8')) as ResourceRecord))
+  return Promise.all(
+    files.map(async (file) => JSON.parse(await readFile(new URL(file, EXAMPLES), 'utf8')) as ResourceRecord),
+  )
 }

@@ -12,8 +12,10 @@ export default defineAssessmentRule({
   level: 'Warning',
   resourceTypes: ['ProgramEnrolment', 'SubjectEnrolment'],
   title: 'Subject enrolments still in training under a cancelled program',
-  description: 'A program enrolment Cancelled at the end of the period has no subject enrolment of the period that is Commenced at the end of the period without a final outcome (outcome missing, Continuing or Not_yet_started). The program enrolment and those subject enrolments are reported together. A Warning: cancelling a program enrolment changes only that enrolment, and its subject enrolments may rightly stay active.',
-  correctiveAction: 'If the student continues these subjects, nothing needs to change. If the student left them, submit the subject enrolments with their Cancelled state or final outcome; if the program was not cancelled, correct its lifecycle.',
+  description:
+    'A program enrolment Cancelled at the end of the period has no subject enrolment of the period that is Commenced at the end of the period without a final outcome (outcome missing, Continuing or Not_yet_started). The program enrolment and those subject enrolments are reported together. A Warning: cancelling a program enrolment changes only that enrolment, and its subject enrolments may rightly stay active.',
+  correctiveAction:
+    'If the student continues these subjects, nothing needs to change. If the student left them, submit the subject enrolments with their Cancelled state or final outcome; if the program was not cancelled, correct its lifecycle.',
   query: (scope) => sql<AssessmentFindingRow>`
     WITH open_subjects AS (
       SELECT pe.uid AS pe_uid, pe.ctid AS pe_ctid, pe.client AS pe_client, se.uid AS se_uid, se.ctid AS se_ctid, se.client AS se_client

@@ -11,8 +11,10 @@ export default defineAssessmentRule({
   level: 'Warning',
   resourceTypes: ['SubjectEnrolment'],
   title: 'A subject enrolment commences within its activity dates',
-  description: 'Every Commenced lifecycle state of a subject enrolment of the period is dated on or after its activityStartDate and on or before its activityEndDate, so the activity is reported in the period it happened.',
-  correctiveAction: 'Correct the Commenced studentActivityDate, or activityStartDate and activityEndDate, so that training is reported when it happened.',
+  description:
+    'Every Commenced lifecycle state of a subject enrolment of the period is dated on or after its activityStartDate and on or before its activityEndDate, so the activity is reported in the period it happened.',
+  correctiveAction:
+    'Correct the Commenced studentActivityDate, or activityStartDate and activityEndDate, so that training is reported when it happened.',
   query: (scope) => sql<AssessmentFindingRow>`
     SELECT se.uid::text AS group_key, 'SubjectEnrolment' AS resource_type, se.uid AS resource_uid,
            se.ctid AS change_tracking_identifier, se.client AS submitted_by_client,

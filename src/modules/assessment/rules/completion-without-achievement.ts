@@ -12,7 +12,8 @@ export default defineAssessmentRule({
   resourceTypes: ['ProgramEnrolment'],
   title: 'A program completed in the period has achieved subjects',
   description: `A program enrolment reported under the jurisdiction whose programCompletion.dateProgramCompleted falls in the period has at least one held subject enrolment (programEnrolmentUID) with a successful outcome (${SUCCESSFUL_OUTCOMES.join(', ')}).`,
-  correctiveAction: 'Submit the subject enrolments of the program with their outcomes, or remove programCompletion if the program is not completed.',
+  correctiveAction:
+    'Submit the subject enrolments of the program with their outcomes, or remove programCompletion if the program is not completed.',
   query: (scope) => sql<AssessmentFindingRow>`
     SELECT pe.uid::text AS group_key, 'ProgramEnrolment' AS resource_type, pe.uid AS resource_uid,
            pe.ctid AS change_tracking_identifier, pe.client AS submitted_by_client,

@@ -11,8 +11,10 @@ export default defineAssessmentRule({
   level: 'Warning',
   resourceTypes: ['Student'],
   title: 'One person is not reported as different students by different clients',
-  description: 'Held students with the same family name, first given name (ignoring case) and date of birth, submitted by two or more different clients of the RTO, at least one of them enrolled in the period.',
-  correctiveAction: 'Agree between the SMS clients which student record is kept; void the other with voidedReason remove_duplicate_record and point its enrolments at the one kept. If they are different people, nothing needs to change.',
+  description:
+    'Held students with the same family name, first given name (ignoring case) and date of birth, submitted by two or more different clients of the RTO, at least one of them enrolled in the period.',
+  correctiveAction:
+    'Agree between the SMS clients which student record is kept; void the other with voidedReason remove_duplicate_record and point its enrolments at the one kept. If they are different people, nothing needs to change.',
   query: (scope) => sql<AssessmentFindingRow>`
     WITH students AS (
       SELECT st.uid, st.ctid, st.client,

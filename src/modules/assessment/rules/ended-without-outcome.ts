@@ -15,7 +15,8 @@ export default defineAssessmentRule({
   resourceTypes: ['SubjectEnrolment'],
   title: 'A subject whose training ended has an outcome',
   description: `A subject enrolment of the period that is Commenced at the end of the period (or today, if earlier) and whose activityEndDate is more than ${OUTCOME_GRACE_DAYS} days before that day has a final outcome (outcome.outcomeIdentifierNational other than Continuing and Not_yet_started).`,
-  correctiveAction: 'Submit the subject enrolment with its outcome, or with a later activityEndDate if training continues.',
+  correctiveAction:
+    'Submit the subject enrolment with its outcome, or with a later activityEndDate if training continues.',
   query: (scope) => sql<AssessmentFindingRow>`
     SELECT se.uid::text AS group_key, 'SubjectEnrolment' AS resource_type, se.uid AS resource_uid,
            se.ctid AS change_tracking_identifier, se.client AS submitted_by_client,

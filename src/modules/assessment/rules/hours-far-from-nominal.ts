@@ -12,9 +12,10 @@ export default defineAssessmentRule({
   ruleId: 'DQBR00104',
   level: 'Warning',
   resourceTypes: ['SubjectEnrolment', 'Subject'],
-  title: 'Scheduled hours are near the subject\'s nominal hours',
+  title: "Scheduled hours are near the subject's nominal hours",
   description: `A subject enrolment of the period that is delivered (predominantDeliveryMode is not Not_applicable) has scheduledHours between ${HOURS_RATIO.low} and ${HOURS_RATIO.high} times the nominalHours of its subject (through its subject offering), when both are given and nominalHours is above 0. The enrolment and the subject are reported together.`,
-  correctiveAction: 'Check scheduledHours of the subject enrolment and nominalHours of the subject, and correct the one that is wrong; if both are right, nothing needs to change.',
+  correctiveAction:
+    'Check scheduledHours of the subject enrolment and nominalHours of the subject, and correct the one that is wrong; if both are right, nothing needs to change.',
   query: (scope) => sql<AssessmentFindingRow>`
     WITH far AS (
       SELECT se.uid AS se_uid, se.ctid AS se_ctid, se.client AS se_client, s.uid AS s_uid, s.ctid AS s_ctid, s.client AS s_client,

@@ -11,7 +11,7 @@ export default defineAssessmentRule({
   ruleId: 'DQBR00109',
   level: 'Warning',
   resourceTypes: ['Student'],
-  title: 'A student\'s age is plausible',
+  title: "A student's age is plausible",
   description: `A student enrolled in the period is at least ${PLAUSIBLE_AGE.min} and at most ${PLAUSIBLE_AGE.max} years old on the first day of the period, by dateOfBirth.`,
   correctiveAction: 'Correct dateOfBirth; if it is right, nothing needs to change.',
   query: (scope) => sql<AssessmentFindingRow>`

@@ -14,7 +14,16 @@ import subjectOutsideProgram from './subject-outside-program.ts'
 import commencedUnderCancelledProgram from './commenced-under-cancelled-program.ts'
 
 export const assessmentRules: readonly AssessmentRule[] = [
-  programWithoutSubjectActivity, registeredLongAfterStart, commencementOutsideActivity, hoursFarFromNominal, oneUsiOneStudent,
-  duplicateStudentAcrossClients, completionWithoutAchievement, studentWithoutEnrolment, implausibleAge, endedWithoutOutcome,
-  subjectOutsideProgram, commencedUnderCancelledProgram,
+  programWithoutSubjectActivity,
+  registeredLongAfterStart,
+  commencementOutsideActivity,
+  hoursFarFromNominal,
+  oneUsiOneStudent,
+  duplicateStudentAcrossClients,
+  completionWithoutAchievement,
+  studentWithoutEnrolment,
+  implausibleAge,
+  endedWithoutOutcome,
+  subjectOutsideProgram,
+  commencedUnderCancelledProgram,
 ]

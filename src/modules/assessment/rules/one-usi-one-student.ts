@@ -13,8 +13,10 @@ export default defineAssessmentRule({
   level: 'Error',
   resourceTypes: ['Student'],
   title: 'One USI, one student',
-  description: 'No two held students of the RTO (whichever client reported them) share a uniqueStudentIdentifier, INTOFF aside, when at least one of them is enrolled in the period.',
-  correctiveAction: 'If the records are one person, void the duplicate with voidedReason remove_duplicate_record and point its enrolments at the student kept; otherwise correct the mistyped USI.',
+  description:
+    'No two held students of the RTO (whichever client reported them) share a uniqueStudentIdentifier, INTOFF aside, when at least one of them is enrolled in the period.',
+  correctiveAction:
+    'If the records are one person, void the duplicate with voidedReason remove_duplicate_record and point its enrolments at the student kept; otherwise correct the mistyped USI.',
   query: (scope) => sql<AssessmentFindingRow>`
     WITH shared AS (
       SELECT st.body->>'uniqueStudentIdentifier' AS usi

@@ -12,8 +12,10 @@ export default defineAssessmentRule({
   level: 'Warning',
   resourceTypes: ['ProgramEnrolment'],
   title: 'A commenced program enrolment has subject activity in the period',
-  description: 'A program enrolment reported under the jurisdiction, commenced by the end of the period, still Commenced at the end of the period and not completed before it began, has at least one subject enrolment (programEnrolmentUID) whose training or lifecycle falls in the period.',
-  correctiveAction: 'Submit the subject enrolments of the program that had activity in the period, or submit the program enrolment\'s Deferred or Cancelled state with its date.',
+  description:
+    'A program enrolment reported under the jurisdiction, commenced by the end of the period, still Commenced at the end of the period and not completed before it began, has at least one subject enrolment (programEnrolmentUID) whose training or lifecycle falls in the period.',
+  correctiveAction:
+    "Submit the subject enrolments of the program that had activity in the period, or submit the program enrolment's Deferred or Cancelled state with its date.",
   query: (scope) => sql<AssessmentFindingRow>`
     SELECT pe.uid::text AS group_key, 'ProgramEnrolment' AS resource_type, pe.uid AS resource_uid,
            pe.ctid AS change_tracking_identifier, pe.client AS submitted_by_client,

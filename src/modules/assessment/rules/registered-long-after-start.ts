@@ -13,7 +13,8 @@ export default defineAssessmentRule({
   resourceTypes: ['SubjectEnrolment'],
   title: 'A subject enrolment is not still Registered long after its training started',
   description: `A subject enrolment of the period whose state at the end of the period (or today, if earlier) is Registered has an activityStartDate no more than ${REGISTERED_GRACE_DAYS} days before that day.`,
-  correctiveAction: 'Submit the subject enrolment\'s Commenced state (or its Cancelled state with a reason), or correct activityStartDate if training has not started.',
+  correctiveAction:
+    "Submit the subject enrolment's Commenced state (or its Cancelled state with a reason), or correct activityStartDate if training has not started.",
   query: (scope) => sql<AssessmentFindingRow>`
     SELECT se.uid::text AS group_key, 'SubjectEnrolment' AS resource_type, se.uid AS resource_uid,
            se.ctid AS change_tracking_identifier, se.client AS submitted_by_client,

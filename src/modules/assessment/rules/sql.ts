@@ -59,4 +59,9 @@ export function statusAsAt(alias: string, date: string): RawBuilder<string> {
 }
 
 /** Outcomes that show the subject was achieved (AVETMISS outcome 20, 51, 60, 81). */
-export const SUCCESSFUL_OUTCOMES = ['Competency_achieved', 'RPL_granted', 'Credit_transfer', 'Non_assessable_satisfactorily_completed'] as const
+export const SUCCESSFUL_OUTCOMES = [
+  'Competency_achieved',
+  'RPL_granted',
+  'Credit_transfer',
+  'Non_assessable_satisfactorily_completed',
+] as const

@@ -10,8 +10,10 @@ export default defineAssessmentRule({
   level: 'Warning',
   resourceTypes: ['Student'],
   title: 'A student reported in the period has an enrolment in it',
-  description: 'A student whose current version was submitted during the period under the jurisdiction has a subject or program enrolment in the period under the jurisdiction.',
-  correctiveAction: 'Submit the student\'s enrolments with activity in the period; if the student only had contact details updated, nothing needs to change.',
+  description:
+    'A student whose current version was submitted during the period under the jurisdiction has a subject or program enrolment in the period under the jurisdiction.',
+  correctiveAction:
+    "Submit the student's enrolments with activity in the period; if the student only had contact details updated, nothing needs to change.",
   query: (scope) => sql<AssessmentFindingRow>`
     SELECT st.uid::text AS group_key, 'Student' AS resource_type, st.uid AS resource_uid,
            st.ctid AS change_tracking_identifier, st.client AS submitted_by_client,

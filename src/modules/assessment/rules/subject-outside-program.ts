@@ -11,8 +11,10 @@ export default defineAssessmentRule({
   level: 'Warning',
   resourceTypes: ['SubjectEnrolment', 'ProgramEnrolment'],
   title: 'Subject activity lies within its program enrolment',
-  description: 'A subject enrolment of the period with a programEnrolmentUID has an activityStartDate on or after the program enrolment\'s commencementDate and, when the program is completed, on or before programCompletion.dateProgramCompleted.',
-  correctiveAction: 'Correct the subject enrolment\'s activityStartDate or the program enrolment\'s commencementDate (or completion date), whichever is wrong; credit transfer from an earlier enrolment may be reported with the program\'s dates.',
+  description:
+    "A subject enrolment of the period with a programEnrolmentUID has an activityStartDate on or after the program enrolment's commencementDate and, when the program is completed, on or before programCompletion.dateProgramCompleted.",
+  correctiveAction:
+    "Correct the subject enrolment's activityStartDate or the program enrolment's commencementDate (or completion date), whichever is wrong; credit transfer from an earlier enrolment may be reported with the program's dates.",
   query: (scope) => sql<AssessmentFindingRow>`
     WITH outside AS (
       SELECT se.uid AS se_uid, se.ctid AS se_ctid, se.client AS se_client, pe.uid AS pe_uid, pe.ctid AS pe_ctid, pe.client AS pe_client,

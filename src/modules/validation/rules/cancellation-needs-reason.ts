@@ -12,7 +12,15 @@ export default defineRecordRule({
   title: 'A cancellation has a cancellation reason',
   description: `A Cancelled lifecycle state carries a cancellation studentStatusReason (${CANCELLATION_REASONS.join(', ')}).`,
   correctiveAction: `Give studentStatusReason ${CANCELLATION_REASONS.join(' or ')} with the Cancelled state.`,
-  check: (enrolment) => enrolment.lifecycle.flatMap((state, i) => state.studentStatus === 'Cancelled' && !CANCELLATION_REASONS.includes(state.studentStatusReason ?? '')
-    ? [finding([`$.lifecycle[${i}].studentStatus`, `$.lifecycle[${i}].studentStatusReason`], `Cancelled on ${state.studentActivityDate} has studentStatusReason ${state.studentStatusReason ?? 'not given'}, not a cancellation reason.`)]
-    : []),
+  check: (enrolment) =>
+    enrolment.lifecycle.flatMap((state, i) =>
+      state.studentStatus === 'Cancelled' && !CANCELLATION_REASONS.includes(state.studentStatusReason ?? '')
+        ? [
+            finding(
+              [`$.lifecycle[${i}].studentStatus`, `$.lifecycle[${i}].studentStatusReason`],
+              `Cancelled on ${state.studentActivityDate} has studentStatusReason ${state.studentStatusReason ?? 'not given'}, not a cancellation reason.`,
+            ),
+          ]
+        : [],
+    ),
 })

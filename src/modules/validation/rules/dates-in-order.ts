@@ -17,7 +17,8 @@ const PAIRS: Partial<Record<ResourceType, readonly (readonly [string, string])[]
 
 function at(record: unknown, path: string): string | undefined {
   let value: unknown = record
-  for (const key of path.split('.')) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined
+  for (const key of path.split('.'))
+    value = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined
   return typeof value === 'string' ? value : undefined
 }
 
@@ -27,13 +28,20 @@ export default defineRecordRule({
   level: 'Error',
   resourceTypes: ['SubjectEnrolment', 'ProgramEnrolment', 'ProgramOffering', 'SubjectOffering'],
   title: 'End dates are not before start dates',
-  description: 'An activity end date is not before the activity start date; a program\'s expected completion, completion and parchment issue dates are not before its commencement; an offering ends on or after it starts.',
+  description:
+    "An activity end date is not before the activity start date; a program's expected completion, completion and parchment issue dates are not before its commencement; an offering ends on or after it starts.",
   correctiveAction: 'Correct whichever of the two dates is wrong so that the later one is on or after the earlier one.',
-  check: (record, resourceType) => (PAIRS[resourceType] ?? []).flatMap(([earlierPath, laterPath]) => {
-    const earlier = at(record, earlierPath)
-    const later = at(record, laterPath)
-    return earlier && later && later < earlier
-      ? [finding([`$.${earlierPath}`, `$.${laterPath}`], `${laterPath} ${later} is before ${earlierPath} ${earlier}.`)]
-      : []
-  }),
+  check: (record, resourceType) =>
+    (PAIRS[resourceType] ?? []).flatMap(([earlierPath, laterPath]) => {
+      const earlier = at(record, earlierPath)
+      const later = at(record, laterPath)
+      return earlier && later && later < earlier
+        ? [
+            finding(
+              [`$.${earlierPath}`, `$.${laterPath}`],
+              `${laterPath} ${later} is before ${earlierPath} ${earlier}.`,
+            ),
+          ]
+        : []
+    }),
 })

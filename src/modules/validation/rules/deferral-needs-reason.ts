@@ -13,7 +13,15 @@ export default defineRecordRule({
   title: 'A deferral has a deferral reason',
   description: `A Deferred lifecycle state of a program enrolment carries a deferral studentStatusReason (${DEFERRAL_REASONS.join(', ')}).`,
   correctiveAction: `Give studentStatusReason ${DEFERRAL_REASONS.join(' or ')} with the Deferred state.`,
-  check: (enrolment) => enrolment.lifecycle.flatMap((state, i) => state.studentStatus === 'Deferred' && !DEFERRAL_REASONS.includes(state.studentStatusReason ?? '')
-    ? [finding([`$.lifecycle[${i}].studentStatus`, `$.lifecycle[${i}].studentStatusReason`], `Deferred on ${state.studentActivityDate} has studentStatusReason ${state.studentStatusReason ?? 'not given'}, not a deferral reason.`)]
-    : []),
+  check: (enrolment) =>
+    enrolment.lifecycle.flatMap((state, i) =>
+      state.studentStatus === 'Deferred' && !DEFERRAL_REASONS.includes(state.studentStatusReason ?? '')
+        ? [
+            finding(
+              [`$.lifecycle[${i}].studentStatus`, `$.lifecycle[${i}].studentStatusReason`],
+              `Deferred on ${state.studentActivityDate} has studentStatusReason ${state.studentStatusReason ?? 'not given'}, not a deferral reason.`,
+            ),
+          ]
+        : [],
+    ),
 })

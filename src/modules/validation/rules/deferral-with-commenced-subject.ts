@@ -11,8 +11,10 @@ export default defineSetRule({
   level: 'Error',
   resourceTypes: ['ProgramEnrolment', 'SubjectEnrolment'],
   title: 'No deferral while a subject enrolment is Commenced',
-  description: 'A program enrolment whose latest lifecycle state is Deferred has no subject enrolment whose latest state is Commenced.',
-  correctiveAction: 'Cancel or complete the commenced subject enrolments first (in the same batch), or do not defer the program enrolment.',
+  description:
+    'A program enrolment whose latest lifecycle state is Deferred has no subject enrolment whose latest state is Commenced.',
+  correctiveAction:
+    'Cancel or complete the commenced subject enrolments first (in the same batch), or do not defer the program enrolment.',
   query: (scope) => sql<SetFindingRow>`
     WITH deferred AS (
       SELECT pe.uid, pe.ctid FROM ${batchRecordsOf(scope, 'ProgramEnrolment')} AS pe

@@ -11,8 +11,10 @@ export default defineSetRule({
   level: 'Warning',
   resourceTypes: ['Student'],
   title: 'Possible duplicate student',
-  description: 'Two or more students (in the batch, or held) share family name, first given name (ignoring case) and date of birth under different studentUIDs, and at least one of them is in the batch.',
-  correctiveAction: 'If they are one person, void the duplicate with voidedReason remove_duplicate_record and point its enrolments at the student kept; otherwise nothing needs to change.',
+  description:
+    'Two or more students (in the batch, or held) share family name, first given name (ignoring case) and date of birth under different studentUIDs, and at least one of them is in the batch.',
+  correctiveAction:
+    'If they are one person, void the duplicate with voidedReason remove_duplicate_record and point its enrolments at the student kept; otherwise nothing needs to change.',
   query: (scope) => sql<SetFindingRow>`
     WITH students AS (
       SELECT s.uid, s.ctid, s.source,

@@ -9,7 +9,8 @@ export default defineSetRule({
   level: 'Error',
   resourceTypes: ['ProgramEnrolment', 'SubjectEnrolment'],
   title: 'Submitted lifecycle states are kept',
-  description: 'An enrolment re-uploaded over a held version keeps every lifecycle state of that version (the same studentStatus on the same studentActivityDate).',
+  description:
+    'An enrolment re-uploaded over a held version keeps every lifecycle state of that version (the same studentStatus on the same studentActivityDate).',
   correctiveAction: 'Upload the complete lifecycle history: every state submitted before, plus the new ones.',
   query: (scope) => sql<SetFindingRow>`
     SELECT b.resource_type || ':' || b.resource_uid AS group_key, b.resource_type, b.resource_uid,

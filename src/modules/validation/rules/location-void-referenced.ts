@@ -10,9 +10,11 @@ import { defineSetRule } from '../rule.ts'
 import { orphanQuery, type Reference } from './orphans.ts'
 
 /** Every reference to a delivery location: subject enrolment locations, and the offerings' deliveryLocationUID. */
-export const LOCATION_REFERENCES: readonly Reference[] = resourceTypes.flatMap((source) => referenceFields[source]
-  .filter(({ references }) => references === 'DeliveryLocation')
-  .map(({ field, references }) => ({ source, field, target: references })))
+export const LOCATION_REFERENCES: readonly Reference[] = resourceTypes.flatMap((source) =>
+  referenceFields[source]
+    .filter(({ references }) => references === 'DeliveryLocation')
+    .map(({ field, references }) => ({ source, field, target: references })),
+)
 
 export default defineSetRule({
   technicalRuleId: 'BRTS02180',
@@ -20,7 +22,9 @@ export default defineSetRule({
   level: 'Error',
   resourceTypes: ['DeliveryLocation', 'SubjectEnrolment', 'SubjectOffering', 'ProgramOffering'],
   title: 'A delivery location in use cannot be voided',
-  description: 'A delivery location voided in the batch must not be referenced by any subject enrolment location, nor by the deliveryLocationUID of a subject or program offering, in the batch or held. The location and every record still referencing it are one group.',
-  correctiveAction: 'Void the referencing subject enrolments too (remove_orphaned_record), or point their locations at another delivery location in the same batch; re-upload the offerings with another deliveryLocationUID, or without one.',
+  description:
+    'A delivery location voided in the batch must not be referenced by any subject enrolment location, nor by the deliveryLocationUID of a subject or program offering, in the batch or held. The location and every record still referencing it are one group.',
+  correctiveAction:
+    'Void the referencing subject enrolments too (remove_orphaned_record), or point their locations at another delivery location in the same batch; re-upload the offerings with another deliveryLocationUID, or without one.',
   query: (scope) => orphanQuery(scope, LOCATION_REFERENCES),
 })

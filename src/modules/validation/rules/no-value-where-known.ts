@@ -13,19 +13,30 @@ export default defineRecordRule({
   level: 'Error',
   resourceTypes: ['Student'],
   title: 'No_value only when the value is not stated',
-  description: 'No_value stands for "not stated". It must not be used where the record shows the value: an address state whose postcode lies in a state\'s postcode ranges (or is OSPC), or a highest school level with the year it was completed.',
-  correctiveAction: 'Replace No_value with the value the record implies, or leave the other field out if it is not known either.',
+  description:
+    'No_value stands for "not stated". It must not be used where the record shows the value: an address state whose postcode lies in a state\'s postcode ranges (or is OSPC), or a highest school level with the year it was completed.',
+  correctiveAction:
+    'Replace No_value with the value the record implies, or leave the other field out if it is not known either.',
   check: (student) => {
     const findings: Finding[] = ADDRESSES.flatMap((name) => {
       const address = student[name]
       if (address?.state !== 'No_value') return []
       const known = address.postcode === 'OSPC' ? ['Overseas'] : statesOfPostcode(address.postcode)
       if (known.length === 0) return [] // a postcode such as 0000 says nothing of the state
-      return [finding([`$.${name}.state`, `$.${name}.postcode`], `${name}.state is No_value but postcode ${address.postcode} is in ${known.join(' or ')}.`)]
+      return [
+        finding(
+          [`$.${name}.state`, `$.${name}.postcode`],
+          `${name}.state is No_value but postcode ${address.postcode} is in ${known.join(' or ')}.`,
+        ),
+      ]
     })
     if (student.highestSchoolLevelCompleted === 'No_value' && student.highestSchoolLevelCompletedYear !== undefined) {
-      findings.push(finding(['$.highestSchoolLevelCompleted', '$.highestSchoolLevelCompletedYear'],
-        `highestSchoolLevelCompleted is No_value but highestSchoolLevelCompletedYear is ${student.highestSchoolLevelCompletedYear}.`))
+      findings.push(
+        finding(
+          ['$.highestSchoolLevelCompleted', '$.highestSchoolLevelCompletedYear'],
+          `highestSchoolLevelCompleted is No_value but highestSchoolLevelCompletedYear is ${student.highestSchoolLevelCompletedYear}.`,
+        ),
+      )
     }
     return findings
   },

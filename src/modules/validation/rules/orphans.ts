@@ -13,12 +13,14 @@ export interface Reference {
 }
 
 export function orphanQuery(scope: RunScope, references: readonly Reference[]): RawBuilder<SetFindingRow> {
-  const hits = references.map(({ source, field, target }) => sql`
+  const hits = references.map(
+    ({ source, field, target }) => sql`
     SELECT ${target}::text AS target_type, v.uid AS target_uid, v.ctid AS target_ctid,
            ${source}::text AS source_type, d.uid AS source_uid, d.ctid AS source_ctid, d.source AS source, ref.path
       FROM ${batchRecordsOf(scope, target)} AS v
       JOIN (${effectiveRecordsOf(scope, source)} AS d CROSS JOIN ${referencesOf('d', field, 'ref')}) ON ref.target = v.uid
-     WHERE v.is_voided`)
+     WHERE v.is_voided`,
+  )
   return sql<SetFindingRow>`
     WITH hits AS (${sql.join(hits, sql` UNION ALL `)})
     SELECT target_type || ':' || target_uid AS group_key, target_type AS resource_type, target_uid AS resource_uid,

@@ -11,8 +11,10 @@ export default defineSetRule({
   level: 'Error',
   resourceTypes: ['ProgramEnrolment'],
   title: 'A program enrolment has a subject enrolment',
-  description: 'Every program enrolment that stands after submission is referenced by at least one subject enrolment (programEnrolmentUID), in the batch or held.',
-  correctiveAction: 'Upload the subject enrolments of the program enrolment (with programEnrolmentUID set) in the same batch.',
+  description:
+    'Every program enrolment that stands after submission is referenced by at least one subject enrolment (programEnrolmentUID), in the batch or held.',
+  correctiveAction:
+    'Upload the subject enrolments of the program enrolment (with programEnrolmentUID set) in the same batch.',
   query: (scope) => sql<SetFindingRow>`
     WITH subject_links AS (
       SELECT DISTINCT (se.body->>'programEnrolmentUID')::uuid AS program_uid

@@ -12,13 +12,26 @@ export default defineRecordRule({
   level: 'Warning',
   resourceTypes: ['ProgramEnrolment', 'SubjectEnrolment'],
   title: 'Registered is the first lifecycle state',
-  description: 'A Registered state is the earliest state of the lifecycle (by studentActivityDate); an enrolment is registered once, when it is first reported.',
-  correctiveAction: 'Remove the later Registered state, or correct its studentActivityDate if the enrolment was registered first.',
+  description:
+    'A Registered state is the earliest state of the lifecycle (by studentActivityDate); an enrolment is registered once, when it is first reported.',
+  correctiveAction:
+    'Remove the later Registered state, or correct its studentActivityDate if the enrolment was registered first.',
   check: (enrolment) => {
     const states = enrolment.lifecycle.map((state, index) => ({ ...state, index }))
-    const earliest = states.reduce((first, state) => state.studentActivityDate < first.studentActivityDate ? state : first)
-    return states.flatMap((state) => state.studentStatus === 'Registered' && state.index !== earliest.index && state.studentActivityDate > earliest.studentActivityDate
-      ? [finding([`$.lifecycle[${state.index}].studentStatus`, `$.lifecycle[${state.index}].studentActivityDate`], `Registered on ${state.studentActivityDate} follows ${earliest.studentStatus} on ${earliest.studentActivityDate}.`)]
-      : [])
+    const earliest = states.reduce((first, state) =>
+      state.studentActivityDate < first.studentActivityDate ? state : first,
+    )
+    return states.flatMap((state) =>
+      state.studentStatus === 'Registered' &&
+      state.index !== earliest.index &&
+      state.studentActivityDate > earliest.studentActivityDate
+        ? [
+            finding(
+              [`$.lifecycle[${state.index}].studentStatus`, `$.lifecycle[${state.index}].studentActivityDate`],
+              `Registered on ${state.studentActivityDate} follows ${earliest.studentStatus} on ${earliest.studentActivityDate}.`,
+            ),
+          ]
+        : [],
+    )
   },
 })

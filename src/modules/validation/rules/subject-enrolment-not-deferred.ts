@@ -7,9 +7,17 @@ export default defineRecordRule({
   level: 'Error',
   resourceTypes: ['SubjectEnrolment'],
   title: 'A subject enrolment is never Deferred',
-  description: 'Only a program enrolment can be deferred; a subject enrolment\'s lifecycle has no Deferred state.',
+  description: "Only a program enrolment can be deferred; a subject enrolment's lifecycle has no Deferred state.",
   correctiveAction: 'Remove the Deferred state; cancel the subject enrolment instead, or defer its program enrolment.',
-  check: (enrolment) => enrolment.lifecycle.flatMap((state, i) => state.studentStatus === 'Deferred'
-    ? [finding([`$.lifecycle[${i}].studentStatus`], `the subject enrolment is Deferred on ${state.studentActivityDate}.`)]
-    : []),
+  check: (enrolment) =>
+    enrolment.lifecycle.flatMap((state, i) =>
+      state.studentStatus === 'Deferred'
+        ? [
+            finding(
+              [`$.lifecycle[${i}].studentStatus`],
+              `the subject enrolment is Deferred on ${state.studentActivityDate}.`,
+            ),
+          ]
+        : [],
+    ),
 })

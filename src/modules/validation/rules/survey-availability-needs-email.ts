@@ -8,9 +8,16 @@ export default defineRecordRule({
   level: 'Error',
   resourceTypes: ['Student'],
   title: 'A student available for surveys needs a primary email address',
-  description: 'When surveyAvailability is Available, emailAddressPrimary must be given, since surveys reach students by email.',
+  description:
+    'When surveyAvailability is Available, emailAddressPrimary must be given, since surveys reach students by email.',
   correctiveAction: 'Provide a value for emailAddressPrimary.',
-  check: (student) => student.surveyAvailability === 'Available' && !student.emailAddressPrimary
-    ? [finding(['$.surveyAvailability', '$.emailAddressPrimary'], 'surveyAvailability is Available but emailAddressPrimary is not given.')]
-    : [],
+  check: (student) =>
+    student.surveyAvailability === 'Available' && !student.emailAddressPrimary
+      ? [
+          finding(
+            ['$.surveyAvailability', '$.emailAddressPrimary'],
+            'surveyAvailability is Available but emailAddressPrimary is not given.',
+          ),
+        ]
+      : [],
 })

@@ -24,11 +24,14 @@ export default defineRecordRule({
   level: 'Error',
   resourceTypes: ['Student'],
   title: 'A USI ends in a valid check character',
-  description: 'A unique student identifier is 10 characters whose last is a Luhn mod 32 check character over the USI alphabet; a mistyped USI fails the check.',
+  description:
+    'A unique student identifier is 10 characters whose last is a Luhn mod 32 check character over the USI alphabet; a mistyped USI fails the check.',
   correctiveAction: 'Correct uniqueStudentIdentifier to the USI as issued by the USI Registry.',
   check: (student) => {
     const usi = student.uniqueStudentIdentifier
     if (!usi || usi === 'INTOFF' || hasValidCheckCharacter(usi)) return []
-    return [finding(['$.uniqueStudentIdentifier'], `uniqueStudentIdentifier ${usi} does not end in a valid check character.`)]
+    return [
+      finding(['$.uniqueStudentIdentifier'], `uniqueStudentIdentifier ${usi} does not end in a valid check character.`),
+    ]
   },
 })

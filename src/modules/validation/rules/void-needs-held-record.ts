@@ -6,10 +6,21 @@ export default defineSetRule({
   technicalRuleId: 'BRTS02200',
   ruleId: 'BRDG00053',
   level: 'Error',
-  resourceTypes: ['Student', 'DeliveryLocation', 'Program', 'ProgramOffering', 'Subject', 'SubjectOffering', 'ProgramEnrolment', 'SubjectEnrolment'],
+  resourceTypes: [
+    'Student',
+    'DeliveryLocation',
+    'Program',
+    'ProgramOffering',
+    'Subject',
+    'SubjectOffering',
+    'ProgramEnrolment',
+    'SubjectEnrolment',
+  ],
   title: 'Only a held record can be voided',
-  description: 'A record uploaded with isVoided true must be held for the RTO and in submission (submitted earlier and not voided since).',
-  correctiveAction: 'Delete the record from the batch instead: a record never submitted, or already voided, has nothing to void.',
+  description:
+    'A record uploaded with isVoided true must be held for the RTO and in submission (submitted earlier and not voided since).',
+  correctiveAction:
+    'Delete the record from the batch instead: a record never submitted, or already voided, has nothing to void.',
   query: (scope) => sql<SetFindingRow>`
     SELECT b.resource_type || ':' || b.resource_uid AS group_key, b.resource_type, b.resource_uid,
            ARRAY['$.isVoided'] AS access_path, b.change_tracking_identifier, 'Transaction_batch' AS data_source,

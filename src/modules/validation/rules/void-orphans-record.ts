@@ -6,17 +6,29 @@ import { referenceFields, resourceTypes } from '../../resources/index.ts'
 import { defineSetRule } from '../rule.ts'
 import { orphanQuery, type Reference } from './orphans.ts'
 
-const REFERENCES: Reference[] = resourceTypes.flatMap((source) => referenceFields[source]
-  .filter(({ references }) => references !== 'DeliveryLocation')
-  .map(({ field, references }) => ({ source, field, target: references })))
+const REFERENCES: Reference[] = resourceTypes.flatMap((source) =>
+  referenceFields[source]
+    .filter(({ references }) => references !== 'DeliveryLocation')
+    .map(({ field, references }) => ({ source, field, target: references })),
+)
 
 export default defineSetRule({
   technicalRuleId: 'BRTS02190',
   ruleId: 'BRDG00052',
   level: 'Error',
-  resourceTypes: ['Student', 'Program', 'ProgramOffering', 'Subject', 'SubjectOffering', 'ProgramEnrolment', 'SubjectEnrolment'],
+  resourceTypes: [
+    'Student',
+    'Program',
+    'ProgramOffering',
+    'Subject',
+    'SubjectOffering',
+    'ProgramEnrolment',
+    'SubjectEnrolment',
+  ],
   title: 'A void does not orphan another record',
-  description: 'A record voided in the batch must not be referenced by a record that stays: in the batch and not voided, or held and not replaced by the batch. References to a delivery location are reported by BRTS02180.',
-  correctiveAction: 'Void the referencing records in the same batch with voidedReason remove_orphaned_record, or re-upload them pointing at a record that stays.',
+  description:
+    'A record voided in the batch must not be referenced by a record that stays: in the batch and not voided, or held and not replaced by the batch. References to a delivery location are reported by BRTS02180.',
+  correctiveAction:
+    'Void the referencing records in the same batch with voidedReason remove_orphaned_record, or re-upload them pointing at a record that stays.',
   query: (scope) => orphanQuery(scope, REFERENCES),
 })

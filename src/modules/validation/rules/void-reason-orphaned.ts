@@ -16,7 +16,9 @@ const ORPHANED = 'remove_orphaned_record'
 
 /** Every voided record of the batch with a reference to a voided record: one row per reference. */
 function voidedReferences(scope: RunScope) {
-  const hits = resourceTypes.flatMap((source) => referenceFields[source].map(({ field, references: target }) => sql`
+  const hits = resourceTypes.flatMap((source) =>
+    referenceFields[source].map(
+      ({ field, references: target }) => sql`
     SELECT ${source}::text AS source_type, r.uid AS source_uid, r.ctid AS source_ctid, r.body->>'voidedReason' AS reason, ref.path,
            ${target}::text AS target_type, t.uid AS target_uid, t.ctid AS target_ctid, t.data_source AS target_source
       FROM ${batchRecordsOf(scope, source)} AS r
@@ -34,7 +36,9 @@ function voidedReferences(scope: RunScope) {
               WHERE b.rto_id = h.rto_id AND b.transaction_batch_token = ${scope.token}
                 AND b.resource_type = h.resource_type AND b.resource_uid = h.resource_uid)
       ) AS t ON t.uid = ref.target
-     WHERE r.is_voided AND r.body->>'voidedReason' IS DISTINCT FROM ${ORPHANED}`))
+     WHERE r.is_voided AND r.body->>'voidedReason' IS DISTINCT FROM ${ORPHANED}`,
+    ),
+  )
   return sql.join(hits, sql` UNION ALL `)
 }
 
@@ -42,10 +46,21 @@ export default defineSetRule({
   technicalRuleId: 'BRTS02210',
   ruleId: 'BRDG00054',
   level: 'Error',
-  resourceTypes: ['Student', 'DeliveryLocation', 'Program', 'ProgramOffering', 'Subject', 'SubjectOffering', 'ProgramEnrolment', 'SubjectEnrolment'],
+  resourceTypes: [
+    'Student',
+    'DeliveryLocation',
+    'Program',
+    'ProgramOffering',
+    'Subject',
+    'SubjectOffering',
+    'ProgramEnrolment',
+    'SubjectEnrolment',
+  ],
   title: 'A record voided with what it depends on is voided as an orphan',
-  description: 'A record voided in the batch that references a record voided in the same batch, or a record already voided in submission, has voidedReason remove_orphaned_record: voiding what it depends on is why it goes. The record and each voided record it references are one group.',
-  correctiveAction: 'Re-upload the record with voidedReason remove_orphaned_record; or, if it should stay, re-upload it not voided and pointing at a record that stays.',
+  description:
+    'A record voided in the batch that references a record voided in the same batch, or a record already voided in submission, has voidedReason remove_orphaned_record: voiding what it depends on is why it goes. The record and each voided record it references are one group.',
+  correctiveAction:
+    'Re-upload the record with voidedReason remove_orphaned_record; or, if it should stay, re-upload it not voided and pointing at a record that stays.',
   query: (scope) => sql<SetFindingRow>`
     WITH hits AS (${voidedReferences(scope)})
     SELECT source_type || ':' || source_uid AS group_key, source_type AS resource_type, source_uid AS resource_uid,

@@ -16,7 +16,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       submitted_at timestamptz,
       PRIMARY KEY (rto_id, transaction_batch_token)
     )`.execute(db)
-  await sql`CREATE INDEX transaction_batch_newest_idx ON transaction_batch (rto_id, created_at DESC, transaction_batch_token)`.execute(db)
+  await sql`CREATE INDEX transaction_batch_newest_idx ON transaction_batch (rto_id, created_at DESC, transaction_batch_token)`.execute(
+    db,
+  )
   await sql`
     CREATE TABLE batch_record (
       rto_id text NOT NULL,

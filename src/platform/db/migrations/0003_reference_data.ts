@@ -18,6 +18,10 @@ export async function up(db: Kysely<any>): Promise<void> {
       sys_effective_from timestamptz NOT NULL,
       is_current boolean NOT NULL DEFAULT true
     )`.execute(db)
-  await sql`CREATE INDEX reference_record_version_sync_idx ON reference_record_version (dataset, sys_effective_from, version_id)`.execute(db)
-  await sql`CREATE UNIQUE INDEX reference_record_version_current_idx ON reference_record_version (dataset, code) WHERE is_current`.execute(db)
+  await sql`CREATE INDEX reference_record_version_sync_idx ON reference_record_version (dataset, sys_effective_from, version_id)`.execute(
+    db,
+  )
+  await sql`CREATE UNIQUE INDEX reference_record_version_current_idx ON reference_record_version (dataset, code) WHERE is_current`.execute(
+    db,
+  )
 }

@@ -5,5 +5,7 @@ import { sql, type Kysely } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`CREATE SEQUENCE batch_record_change_seq`.execute(db)
-  await sql`ALTER TABLE batch_record ADD COLUMN change_seq bigint NOT NULL DEFAULT nextval('batch_record_change_seq')`.execute(db)
+  await sql`ALTER TABLE batch_record ADD COLUMN change_seq bigint NOT NULL DEFAULT nextval('batch_record_change_seq')`.execute(
+    db,
+  )
 }

@@ -11,5 +11,7 @@ export async function up(db: Kysely<any>): Promise<void> {
               FROM reference_record_version) AS numbered
      WHERE v.version_id = numbered.version_id`.execute(db)
   await sql`ALTER TABLE reference_record_version ALTER COLUMN dataset_seq SET NOT NULL`.execute(db)
-  await sql`CREATE UNIQUE INDEX reference_record_version_position_idx ON reference_record_version (dataset, dataset_seq)`.execute(db)
+  await sql`CREATE UNIQUE INDEX reference_record_version_position_idx ON reference_record_version (dataset, dataset_seq)`.execute(
+    db,
+  )
 }

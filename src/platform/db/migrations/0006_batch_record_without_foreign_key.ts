@@ -5,5 +5,7 @@
 import { sql, type Kysely } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await sql`ALTER TABLE batch_record DROP CONSTRAINT IF EXISTS batch_record_rto_id_transaction_batch_token_fkey`.execute(db)
+  await sql`ALTER TABLE batch_record DROP CONSTRAINT IF EXISTS batch_record_rto_id_transaction_batch_token_fkey`.execute(
+    db,
+  )
 }

@@ -26,7 +26,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       result_count integer,
       PRIMARY KEY (rto_id, run_id)
     )`.execute(db)
-  await sql`CREATE INDEX validation_run_batch_idx ON validation_run (rto_id, transaction_batch_token, requested_at DESC)`.execute(db)
+  await sql`CREATE INDEX validation_run_batch_idx ON validation_run (rto_id, transaction_batch_token, requested_at DESC)`.execute(
+    db,
+  )
 
   await sql`
     CREATE TABLE validation_result (
@@ -71,7 +73,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       body jsonb NOT NULL,
       PRIMARY KEY (rto_id, resource_type, resource_uid, submission_seq)
     )`.execute(db)
-  await sql`CREATE UNIQUE INDEX held_record_current_idx ON held_record (rto_id, resource_type, resource_uid) WHERE is_current`.execute(db)
+  await sql`CREATE UNIQUE INDEX held_record_current_idx ON held_record (rto_id, resource_type, resource_uid) WHERE is_current`.execute(
+    db,
+  )
 
   // What a data quality assessment needs to know: when data of a reporting period was last submitted.
   await sql`

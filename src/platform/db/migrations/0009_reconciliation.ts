@@ -26,5 +26,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       PRIMARY KEY (rto_id, resource_type, resource_uid)
     )`.execute(db)
   // Search by period: one range of this index per period, already in the order results are returned.
-  await sql`CREATE INDEX reconciliation_item_activity_idx ON reconciliation_item (rto_id, resource_type, student_activity_date DESC, resource_uid)`.execute(db)
+  await sql`CREATE INDEX reconciliation_item_activity_idx ON reconciliation_item (rto_id, resource_type, student_activity_date DESC, resource_uid)`.execute(
+    db,
+  )
 }

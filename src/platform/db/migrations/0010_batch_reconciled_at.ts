@@ -4,5 +4,7 @@ import { sql, type Kysely } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`ALTER TABLE transaction_batch ADD COLUMN reconciled_at timestamptz`.execute(db)
-  await sql`CREATE INDEX transaction_batch_unreconciled_idx ON transaction_batch (rto_id, submitted_at) WHERE status = 'Submitted' AND reconciled_at IS NULL`.execute(db)
+  await sql`CREATE INDEX transaction_batch_unreconciled_idx ON transaction_batch (rto_id, submitted_at) WHERE status = 'Submitted' AND reconciled_at IS NULL`.execute(
+    db,
+  )
 }

@@ -24,9 +24,13 @@ export async function up(db: Kysely<any>): Promise<void> {
       result_count integer,
       PRIMARY KEY (rto_id, run_id)
     )`.execute(db)
-  await sql`CREATE INDEX assessment_run_period_idx ON assessment_run (rto_id, jurisdiction, reporting_period, requested_at DESC)`.execute(db)
+  await sql`CREATE INDEX assessment_run_period_idx ON assessment_run (rto_id, jurisdiction, reporting_period, requested_at DESC)`.execute(
+    db,
+  )
   // At most one pending assessment per period, whatever races the request path loses.
-  await sql`CREATE UNIQUE INDEX assessment_run_one_pending ON assessment_run (rto_id, jurisdiction, reporting_period) WHERE status IN ('Queued', 'InProgress')`.execute(db)
+  await sql`CREATE UNIQUE INDEX assessment_run_one_pending ON assessment_run (rto_id, jurisdiction, reporting_period) WHERE status IN ('Queued', 'InProgress')`.execute(
+    db,
+  )
 
   await sql`
     CREATE TABLE assessment_result (
@@ -65,6 +69,10 @@ export async function up(db: Kysely<any>): Promise<void> {
       is_current boolean NOT NULL,
       PRIMARY KEY (rto_id, declaration_id)
     )`.execute(db)
-  await sql`CREATE UNIQUE INDEX declaration_current ON declaration (rto_id, jurisdiction, reporting_period) WHERE is_current`.execute(db)
-  await sql`CREATE INDEX declaration_period_idx ON declaration (rto_id, reporting_period, jurisdiction, declared_at DESC)`.execute(db)
+  await sql`CREATE UNIQUE INDEX declaration_current ON declaration (rto_id, jurisdiction, reporting_period) WHERE is_current`.execute(
+    db,
+  )
+  await sql`CREATE INDEX declaration_period_idx ON declaration (rto_id, reporting_period, jurisdiction, declared_at DESC)`.execute(
+    db,
+  )
 }

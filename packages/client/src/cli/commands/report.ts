@@ -13,48 +13,65 @@ import { readRecords } from '../records.ts'
 import { printValidationResults } from '../results.ts'
 
 export function registerReporting(program: Command): void {
-  program.command('upload <paths...>')
+  program
+    .command('upload <paths...>')
     .description('upload records (JSON files, or folders of them) into the current batch, or a new one')
     .option('--batch <token>', 'upload into this NotSubmitted batch')
     .option('--new', 'start a new batch even if there is a current one')
     .option('--concurrency <n>', 'uploads in flight at once', '4')
-    .action(async (paths: string[], options: { batch?: string; new?: boolean; concurrency: string }, command: Command) => {
-      const context = await Context.of(command)
-      const records = await readRecords(paths)
-      const client = context.client()
-      const jurisdiction = context.jurisdiction
-      let token = options.batch ?? (options.new ? undefined : context.config.currentBatch?.[jurisdiction])
-      if (token && !options.batch && (await client.batch(jurisdiction, token).then((b) => b.status !== 'NotSubmitted', () => true))) token = undefined
-      token ??= (await client.createBatch(jurisdiction)).transactionBatchToken
-      await context.setCurrentBatch(token)
-      context.output.say(`Batch ${token} (${jurisdiction})`)
-      const bar = context.output.progress('upload', records.length)
-      const failures: { resourceType: string; uid: string; status: number; errors: { accessPath: string; message: string }[] }[] = []
-      let done = 0
-      await eachBounded(records, Number(options.concurrency) || 4, async (record: ResourceRecord) => {
-        try {
-          await client.upload(jurisdiction, token, record)
-        } catch (error) {
-          if (!(error instanceof ServiceError) || error.status !== 400) throw error
-          const { resourceType, uid } = kindOf(record)
-          failures.push({ resourceType, uid, status: error.status, errors: error.problem?.errors ?? [] })
-        }
-        bar.update(++done)
-      })
-      bar.stop()
-      const uploaded = records.length - failures.length
-      context.output.result({ transactionBatchToken: token, uploaded, failures }, () => {
-        context.output.say(`${uploaded} of ${records.length} records uploaded.`)
-        for (const failure of failures) {
-          context.output.say(`  ${failure.resourceType} ${failure.uid} was not stored:`)
-          for (const e of failure.errors) context.output.say(`    ${e.accessPath}: ${e.message}`)
-        }
-        if (failures.length === 0) context.output.say('Next: `vetrs validate --wait`, then `vetrs submit`.')
-      })
-      if (failures.length > 0) process.exitCode = ExitCode.serviceError
-    })
+    .action(
+      async (paths: string[], options: { batch?: string; new?: boolean; concurrency: string }, command: Command) => {
+        const context = await Context.of(command)
+        const records = await readRecords(paths)
+        const client = context.client()
+        const jurisdiction = context.jurisdiction
+        let token = options.batch ?? (options.new ? undefined : context.config.currentBatch?.[jurisdiction])
+        if (
+          token &&
+          !options.batch &&
+          (await client.batch(jurisdiction, token).then(
+            (b) => b.status !== 'NotSubmitted',
+            () => true,
+          ))
+        )
+          token = undefined
+        token ??= (await client.createBatch(jurisdiction)).transactionBatchToken
+        await context.setCurrentBatch(token)
+        context.output.say(`Batch ${token} (${jurisdiction})`)
+        const bar = context.output.progress('upload', records.length)
+        const failures: {
+          resourceType: string
+          uid: string
+          status: number
+          errors: { accessPath: string; message: string }[]
+        }[] = []
+        let done = 0
+        await eachBounded(records, Number(options.concurrency) || 4, async (record: ResourceRecord) => {
+          try {
+            await client.upload(jurisdiction, token, record)
+          } catch (error) {
+            if (!(error instanceof ServiceError) || error.status !== 400) throw error
+            const { resourceType, uid } = kindOf(record)
+            failures.push({ resourceType, uid, status: error.status, errors: error.problem?.errors ?? [] })
+          }
+          bar.update(++done)
+        })
+        bar.stop()
+        const uploaded = records.length - failures.length
+        context.output.result({ transactionBatchToken: token, uploaded, failures }, () => {
+          context.output.say(`${uploaded} of ${records.length} records uploaded.`)
+          for (const failure of failures) {
+            context.output.say(`  ${failure.resourceType} ${failure.uid} was not stored:`)
+            for (const e of failure.errors) context.output.say(`    ${e.accessPath}: ${e.message}`)
+          }
+          if (failures.length === 0) context.output.say('Next: `vetrs validate --wait`, then `vetrs submit`.')
+        })
+        if (failures.length > 0) process.exitCode = ExitCode.serviceError
+      },
+    )
 
-  program.command('validate [token]')
+  program
+    .command('validate [token]')
     .description('request validation of the batch (the current one by default)')
     .option('--wait', 'wait until it is Validated and print the failed results')
     .action(async (token: string | undefined, options: { wait?: boolean }, command: Command) => {
@@ -64,21 +81,40 @@ export function registerReporting(program: Command): void {
       const jurisdiction = context.jurisdiction
       if (!options.wait) {
         const status = await client.requestValidation(jurisdiction, batch)
-        return context.output.result(status, () => context.output.say(`Validation of ${batch}: ${status.validationStatus}. Run \`vetrs validate --wait\` to wait for the results.`))
+        return context.output.result(status, () =>
+          context.output.say(
+            `Validation of ${batch}: ${status.validationStatus}. Run \`vetrs validate --wait\` to wait for the results.`,
+          ),
+        )
       }
-      const status = await validateBatch(client, jurisdiction, batch, { onProgress: (e) => { if (e.phase === 'validate' && e.status !== 'Validated') context.output.warn(`  ${e.status}...`) } })
+      const status = await validateBatch(client, jurisdiction, batch, {
+        onProgress: (e) => {
+          if (e.phase === 'validate' && e.status !== 'Validated') context.output.warn(`  ${e.status}...`)
+        },
+      })
       const results = await collect(client.validationResults(jurisdiction, batch))
-      const blocking = groupBy(results.filter((r) => r.validationMessageLevel === 'Error'), (r) => r.validationGroupingId)
-      const nonBlocking = groupBy(results.filter((r) => r.validationMessageLevel !== 'Error'), (r) => r.validationGroupingId)
+      const blocking = groupBy(
+        results.filter((r) => r.validationMessageLevel === 'Error'),
+        (r) => r.validationGroupingId,
+      )
+      const nonBlocking = groupBy(
+        results.filter((r) => r.validationMessageLevel !== 'Error'),
+        (r) => r.validationGroupingId,
+      )
       context.output.result({ status, results }, () => {
         context.output.say(`Batch ${batch}: ${status.validationStatus}`)
         printValidationResults(context.output, blocking, nonBlocking)
-        context.output.say(blocking.length > 0 ? 'Fix the records named, upload them again (`vetrs upload <files>`), and validate again.' : 'Nothing blocks: `vetrs submit` to submit the batch.')
+        context.output.say(
+          blocking.length > 0
+            ? 'Fix the records named, upload them again (`vetrs upload <files>`), and validate again.'
+            : 'Nothing blocks: `vetrs submit` to submit the batch.',
+        )
       })
       if (blocking.length > 0) process.exitCode = ExitCode.validationFailures
     })
 
-  program.command('submit [token]')
+  program
+    .command('submit [token]')
     .description('submit the batch (the current one by default), validating it first if it needs it')
     .action(async (token: string | undefined, _options, command: Command) => {
       const context = await Context.of(command)
@@ -86,14 +122,20 @@ export function registerReporting(program: Command): void {
       const batch = context.batch(token)
       const jurisdiction = context.jurisdiction
       const status = await client.validationStatus(jurisdiction, batch).catch(() => undefined)
-      if (!status || status.validationStatus !== 'Validated' || !status.isCurrent) {
+      if (status?.validationStatus !== 'Validated' || !status.isCurrent) {
         context.output.warn('Validating first...')
         await validateBatch(client, jurisdiction, batch)
       }
       const results = await collect(client.validationResults(jurisdiction, batch))
-      const blocking = groupBy(results.filter((r) => r.validationMessageLevel === 'Error'), (r) => r.validationGroupingId)
+      const blocking = groupBy(
+        results.filter((r) => r.validationMessageLevel === 'Error'),
+        (r) => r.validationGroupingId,
+      )
       if (blocking.length > 0) {
-        const nonBlocking = groupBy(results.filter((r) => r.validationMessageLevel !== 'Error'), (r) => r.validationGroupingId)
+        const nonBlocking = groupBy(
+          results.filter((r) => r.validationMessageLevel !== 'Error'),
+          (r) => r.validationGroupingId,
+        )
         context.output.result({ submitted: null, results }, () => {
           printValidationResults(context.output, blocking, nonBlocking)
           context.output.say('Not submitted: fix the blocking failures first.')
@@ -104,29 +146,46 @@ export function registerReporting(program: Command): void {
       const submitted = await client.submitBatch(jurisdiction, batch)
       await context.setCurrentBatch(undefined)
       await awaitReconciliation(client, jurisdiction, batch) // so `vetrs reconcile` straight after sees it
-      context.output.result(submitted, () => context.output.say(`Submitted batch ${batch}: ${submitted.numberOfRecordsSubmitted} records are now held (${submitted.submittedAt}).`))
+      context.output.result(submitted, () =>
+        context.output.say(
+          `Submitted batch ${batch}: ${submitted.numberOfRecordsSubmitted} records are now held (${submitted.submittedAt}).`,
+        ),
+      )
     })
 
-  program.command('void <paths...>')
+  program
+    .command('void <paths...>')
     .description('void held records (JSON files as last submitted), with the records that depend on them')
     .option('--reason <reason>', 'remove_duplicate_record or remove_orphaned_record', 'remove_duplicate_record')
     .option('--orphans <paths...>', 'dependent records to void as orphans (remove_orphaned_record)')
     .option('--repointed <paths...>', 'dependent records that stay, re-uploaded as given (pointing elsewhere)')
-    .action(async (paths: string[], options: { reason: VoidedReason; orphans?: string[]; repointed?: string[] }, command: Command) => {
-      const context = await Context.of(command)
-      const outcome = await context.client().voidRecords({
-        records: await readRecords(paths), reason: options.reason,
-        orphans: options.orphans ? await readRecords(options.orphans) : [],
-        repointed: options.repointed ? await readRecords(options.repointed) : [],
-      }, { jurisdiction: context.jurisdiction })
-      context.output.result(outcome, () => {
-        if (outcome.submitted) {
-          context.output.table(outcome.states, ['resourceType', 'resourceUID', 'stateInSubmission'])
-        } else {
-          printValidationResults(context.output, outcome.blocking, outcome.nonBlocking)
-          context.output.say(`Not voided: batch ${outcome.transactionBatchToken} has blocking failures (a dependent record left pointing at a voided one?). Add it with --orphans or --repointed.`)
-        }
-      })
-      if (!outcome.submitted) process.exitCode = ExitCode.validationFailures
-    })
+    .action(
+      async (
+        paths: string[],
+        options: { reason: VoidedReason; orphans?: string[]; repointed?: string[] },
+        command: Command,
+      ) => {
+        const context = await Context.of(command)
+        const outcome = await context.client().voidRecords(
+          {
+            records: await readRecords(paths),
+            reason: options.reason,
+            orphans: options.orphans ? await readRecords(options.orphans) : [],
+            repointed: options.repointed ? await readRecords(options.repointed) : [],
+          },
+          { jurisdiction: context.jurisdiction },
+        )
+        context.output.result(outcome, () => {
+          if (outcome.submitted) {
+            context.output.table(outcome.states, ['resourceType', 'resourceUID', 'stateInSubmission'])
+          } else {
+            printValidationResults(context.output, outcome.blocking, outcome.nonBlocking)
+            context.output.say(
+              `Not voided: batch ${outcome.transactionBatchToken} has blocking failures (a dependent record left pointing at a voided one?). Add it with --orphans or --repointed.`,
+            )
+          }
+        })
+        if (!outcome.submitted) process.exitCode = ExitCode.validationFailures
+      },
+    )
 }
