@@ -17,7 +17,7 @@ import {
   reportingPeriodOf,
   unsupportedPeriodReason,
   utcToday,
-} from '../validation/reporting-period.ts'
+} from '../../domain/reporting-period.ts'
 import { declarationDueDate, isLate, type DeclarationType } from './due-dates.ts'
 import * as repo from './declarations.repo.ts'
 import { lockPeriod } from '../assessment/assessment.repo.ts'

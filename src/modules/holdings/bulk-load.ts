@@ -3,7 +3,7 @@
 // in one transaction, without validation. Never reachable over HTTP.
 import type { Db } from '../../platform/db/database.ts'
 import { markSubmitted } from '../batches/index.ts'
-import { FIRST_REPORTING_PERIOD } from '../validation/reporting-period.ts'
+import { FIRST_REPORTING_PERIOD } from '../../domain/reporting-period.ts'
 import * as holdings from './holdings.repo.ts'
 import { indexNextSubmission } from './reconciliation.jobs.ts'
 

@@ -5,7 +5,7 @@ import type { Actor } from '../../platform/auth/scopes.ts'
 import { NotFoundError, StructuralError, type FieldError } from '../../platform/http/problem.ts'
 import { offsetOf, toPage, type Page, type PageQuery } from '../../platform/http/paging.ts'
 import { resourceDefinitions, type ResourceType } from '../resources/index.ts'
-import { firstDayOf, lastDayOf } from '../validation/index.ts'
+import { firstDayOf, lastDayOf } from '../../domain/reporting-period.ts'
 import * as repo from './reconciliation.repo.ts'
 import type {
   ReconciliationItem,

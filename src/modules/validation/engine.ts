@@ -10,7 +10,7 @@ import { batchRecords } from '../batches/index.ts'
 import type { ResourceType } from '../resources/index.ts'
 import { rules } from './rules/index.ts'
 import type { RecordContext, RecordRule, SetRule } from './rule.ts'
-import { utcToday } from './reporting-period.ts'
+import { utcToday } from '../../domain/reporting-period.ts'
 import * as repo from './validation.repo.ts'
 
 export interface EngineDependencies {
