@@ -2,7 +2,7 @@
 import { sql, type Generated, type Selectable } from 'kysely'
 import type { Db, Executor } from '../../platform/db/database.ts'
 import { nameBasedUuid } from '../../platform/db/uuid.ts'
-import type { MessageLevel } from '../validation/rule.ts'
+import type { MessageLevel } from '../../domain/rules.ts'
 import type { AssessmentRule, AssessmentScope } from './assessment-rule.ts'
 
 export type RunStatus = 'Queued' | 'InProgress' | 'Completed' | 'Cancelled' | 'Fault'

@@ -5,21 +5,10 @@ import type { Db, Tx } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import { ConflictError, NotFoundError } from '../../platform/http/problem.ts'
 import { offsetOf, toPage, type Page, type PageQuery } from '../../platform/http/paging.ts'
+import { resourceTypes } from '../../domain/resource-types.ts'
 import * as batches from './batches.repo.ts'
 import * as records from './batch-records.repo.ts'
 import type { BatchDetail, BatchSummary } from './batches.schemas.ts'
-
-/** The eight resource types a batch holds (spec: Resources and their fields). */
-export const BATCH_RESOURCE_TYPES = [
-  'Student',
-  'DeliveryLocation',
-  'Program',
-  'ProgramOffering',
-  'ProgramEnrolment',
-  'Subject',
-  'SubjectOffering',
-  'SubjectEnrolment',
-] as const
 
 /** A batch as a route names it: the token, and the jurisdiction segment when the route has one. */
 export interface BatchRef {
@@ -47,7 +36,7 @@ export async function getBatch(db: Db, actor: Actor, ref: BatchRef): Promise<Bat
     records.countRecordsByType(db, actor.rto, batch.transaction_batch_token),
     records.lastUpload(db, actor.rto, batch.transaction_batch_token),
   ])
-  const recordCounts = Object.fromEntries(BATCH_RESOURCE_TYPES.map((type) => [type, counts.get(type) ?? 0]))
+  const recordCounts = Object.fromEntries(resourceTypes.map((type) => [type, counts.get(type) ?? 0]))
   const summary = toSummary(batch)
   const updatedAt =
     lastUpload && lastUpload.toISOString() > summary.updatedAt ? lastUpload.toISOString() : summary.updatedAt

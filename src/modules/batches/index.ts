@@ -2,7 +2,6 @@
 // records held in each batch. Other modules reach batches and their records only through this file.
 export { registerBatchRoutes, API_PREFIX } from './batches.routes.ts'
 export {
-  BATCH_RESOURCE_TYPES,
   requireBatch,
   lockOpenBatch,
   assertOpen,

@@ -2,7 +2,7 @@
 // Standard workflows 3 starts by confirming stateInSubmission is In submission).
 import type { Db } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
-import type { ResourceType } from '../resources/index.ts'
+import type { ResourceType } from '../../domain/resource-types.ts'
 import * as holdings from './holdings.repo.ts'
 import { indexedActivityDate } from './reconciliation-index.repo.ts'
 import type { HeldState } from './holdings.schemas.ts'

@@ -13,7 +13,7 @@
 // Only what the batch touches is recomputed: its records, and what they referenced before or now.
 import { sql, type RawBuilder } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
-import { referenceFields, resourceTypes, type ResourceType } from '../resources/index.ts'
+import { referenceFields, resourceTypes, type ResourceType } from '../../domain/resource-types.ts'
 
 export interface ReconciliationTables {
   reconciliation_day_count: { rto_id: string; resource_type: string; student_activity_date: string; items: number }

@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import { NotFoundError, StructuralError, type FieldError } from '../../platform/http/problem.ts'
 import { offsetOf, toPage, type Page, type PageQuery } from '../../platform/http/paging.ts'
-import { resourceDefinitions, type ResourceType } from '../resources/index.ts'
+import { resourceTypes, segmentOf, type ResourceType } from '../../domain/resource-types.ts'
 import { firstDayOf, lastDayOf } from '../../domain/reporting-period.ts'
 import * as repo from './reconciliation.repo.ts'
 import type {
@@ -192,7 +192,7 @@ export async function relatedResources(
   uid: string,
   page: PageQuery,
 ): Promise<Page<ReconciliationItem>> {
-  const type = resourceDefinitions.find((definition) => definition.segment === segment)!.resourceType
+  const type = resourceTypes.find((resourceType) => segmentOf(resourceType) === segment)!
   const traversal = TRAVERSALS[type]!
   if (!(await repo.findItem(db, actor.rto, type, uid))) {
     throw new NotFoundError(

@@ -2,7 +2,8 @@
 import { sql, type Generated, type Selectable } from 'kysely'
 import type { Db, Executor } from '../../platform/db/database.ts'
 import { nameBasedUuid } from '../../platform/db/uuid.ts'
-import type { DataSource, MessageLevel, RunScope, SetRule } from './rule.ts'
+import type { MessageLevel } from '../../domain/rules.ts'
+import type { DataSource, RunScope, SetRule } from './rule.ts'
 
 export type RunStatus = 'Queued' | 'InProgress' | 'Validated' | 'Cancelled'
 

@@ -2,7 +2,8 @@ import Type, { type Static } from 'typebox'
 import { StringEnum } from '../../platform/http/types.ts'
 import { PagedEnvelope } from '../../platform/http/paging.ts'
 import { named } from '../../platform/http/schema-names.ts'
-import { resourceTypes } from '../resources/index.ts'
+import { resourceTypes } from '../../domain/resource-types.ts'
+import { messageLevels } from '../../domain/rules.ts'
 
 export const ValidationStatus = named(
   'ValidationStatus',
@@ -46,7 +47,7 @@ export const ValidationResult = named(
       errorNumber: Type.String({ description: 'rule code, e.g. BRTS02180' }),
       ruleId: Type.String({ description: 'business rule, e.g. BRDG00017' }),
       technicalRuleId: Type.String({ description: 'technical rule implementation, e.g. BRTS01180' }),
-      validationMessageLevel: StringEnum(['Error', 'Warning'] as const, {
+      validationMessageLevel: StringEnum(messageLevels, {
         description: 'Error blocks submission; Warning does not',
       }),
       correctiveAction: Type.String({ description: 'minimum change needed to satisfy the rule' }),
@@ -79,7 +80,7 @@ export const BusinessRule = named(
     technicalRuleId: Type.String(),
     ruleId: Type.String(),
     errorNumber: Type.String(),
-    validationMessageLevel: StringEnum(['Error', 'Warning'] as const),
+    validationMessageLevel: StringEnum(messageLevels),
     title: Type.String(),
     description: Type.String(),
     correctiveAction: Type.String(),

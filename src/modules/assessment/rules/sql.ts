@@ -4,7 +4,7 @@
 // are looked up across the RTO's held data, whichever batch jurisdiction carried them.
 // Values reach the database as parameters; only the code's own aliases are spliced in.
 import { sql, type RawBuilder } from 'kysely'
-import type { ResourceType } from '../../resources/index.ts'
+import type { ResourceType } from '../../../domain/resource-types.ts'
 import type { AssessmentScope } from '../assessment-rule.ts'
 
 /** Current held records of a type in submission: uid, ctid, body, client, submitted_at, jurisdiction. */

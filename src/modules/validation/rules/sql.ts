@@ -1,7 +1,7 @@
 // SQL building blocks the set rules share. Every block is scoped to the run's RTO (and batch), and
 // values reach the database as parameters; only the code's own table aliases are spliced in.
 import { sql, type RawBuilder } from 'kysely'
-import type { ResourceType } from '../../resources/index.ts'
+import type { ResourceType } from '../../../domain/resource-types.ts'
 import type { RunScope } from '../rule.ts'
 
 /** The batch's records of one type: uid, ctid, body, is_voided. */
