@@ -34,6 +34,7 @@ import {
   type ReferenceLookup,
 } from './modules/reference-data/index.ts'
 import { registerValidationRoutes, validationJob } from './modules/validation/index.ts'
+import { registerRuleCatalogueRoutes } from './modules/rule-catalogue/index.ts'
 import { reconciliationJob, registerHoldingsRoutes } from './modules/holdings/index.ts'
 import { registerReconciliationRoutes } from './modules/reconciliation/index.ts'
 import {
@@ -213,6 +214,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     registerResourceRoutes(app, database.db)
     registerReferenceDataRoutes(app, database.db, config.referenceSync.cacheRecords)
     registerValidationRoutes(app, { db: database.db, queue, job: jobs.validation })
+    registerRuleCatalogueRoutes(app)
     registerHoldingsRoutes(app, { db: database.db, queue, reconcileJob: jobs.reconciliation })
     registerReconciliationRoutes(app, database.db)
     registerAssessmentRoutes(app, { db: database.db, queue, job: jobs.assessment })
