@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto'
 import type { Db, Executor } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
-import { ConflictError, StructuralError, type FieldError } from '../../platform/http/problem.ts'
-import { toPage, type Page } from '../../platform/http/paging.ts'
-import { Jurisdictions } from '../../platform/http/types.ts'
+import { ConflictError, StructuralError, type FieldError } from '../../domain/errors.ts'
+import { toPage, type Page } from '../../domain/page.ts'
+import { jurisdictions } from '../../domain/jurisdictions.ts'
 import { declarationReadiness, type PeriodRef } from '../assessment/index.ts'
 import {
   FIRST_REPORTING_PERIOD,
@@ -291,5 +291,5 @@ export async function listDeclarations(
 
 /** Jurisdictions in the spec's order (NAT first, then the states and territories). */
 function sortJurisdictions(values: string[]): string[] {
-  return [...Jurisdictions].filter((j) => values.includes(j))
+  return [...jurisdictions].filter((j) => values.includes(j))
 }

@@ -2,8 +2,8 @@
 // version, by reporting period, by UID, or around one student or enrolment. Read-only.
 import type { Db } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
-import { NotFoundError, StructuralError, type FieldError } from '../../platform/http/problem.ts'
-import { offsetOf, toPage, type Page, type PageQuery } from '../../platform/http/paging.ts'
+import { NotFoundError, StructuralError, type FieldError } from '../../domain/errors.ts'
+import { offsetOf, toPage, type Page, type PageQuery } from '../../domain/page.ts'
 import { resourceTypes, segmentOf, type ResourceType } from '../../domain/resource-types.ts'
 import { firstDayOf, lastDayOf } from '../../domain/reporting-period.ts'
 import * as repo from './reconciliation.repo.ts'

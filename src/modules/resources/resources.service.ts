@@ -2,8 +2,8 @@
 // structure is checked (spec principle 2), by the route's schema; business rules run at validation.
 import type { Db } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
-import { NotFoundError, StructuralError } from '../../platform/http/problem.ts'
-import { offsetOf, toPage, type Page, type PageQuery } from '../../platform/http/paging.ts'
+import { NotFoundError, StructuralError } from '../../domain/errors.ts'
+import { offsetOf, toPage, type Page, type PageQuery } from '../../domain/page.ts'
 import { assertOpen, batchRecords, lockOpenBatch, requireBatch, touchBatch, type BatchRef } from '../batches/index.ts'
 import type { ResourceDefinition } from './resource.schemas.ts'
 
