@@ -36,8 +36,8 @@ import {
 } from './modules/reference-data/index.ts'
 import { registerValidationRoutes, validationJob } from './modules/validation/index.ts'
 import { registerRuleCatalogueRoutes } from './modules/rule-catalogue/index.ts'
-import { reconciliationJob, registerHoldingsRoutes } from './modules/holdings/index.ts'
-import { registerReconciliationRoutes } from './modules/reconciliation/index.ts'
+import { registerHoldingsRoutes } from './modules/holdings/index.ts'
+import { reconciliationJob, registerReconciliationRoutes } from './modules/reconciliation/index.ts'
 import {
   assessmentJob,
   assessmentRules,

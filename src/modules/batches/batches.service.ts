@@ -108,3 +108,24 @@ export function toSummary(row: batches.BatchRow): BatchSummary {
     submittedAt: row.submitted_at ? new Date(row.submitted_at).toISOString() : null,
   }
 }
+
+/** Closes the batch: Submitted, with the time. Call inside the transaction that made its records held. */
+export async function markBatchSubmitted(tx: Tx, rto: string, token: string, at: Date): Promise<BatchSummary> {
+  return toSummary(await batches.markSubmitted(tx, rto, token, at))
+}
+
+/** The RTO's oldest submitted batch that reconciliation does not reflect yet, if any. */
+export function nextBatchToReconcile(tx: Tx, rto: string): Promise<{ token: string; submittedAt: Date } | undefined> {
+  return batches.oldestUnreconciledBatch(tx, rto)
+}
+
+/** Records that reconciliation now reflects the batch's submission (its reconciledAt). */
+export function markBatchReconciled(tx: Tx, rto: string, token: string): Promise<void> {
+  return batches.markReconciled(tx, rto, token)
+}
+
+/** Whether reconciliation reflects the submission of the batch yet (its reconciledAt is set). */
+export async function isBatchReconciled(db: Db, rto: string, token: string): Promise<boolean> {
+  const batch = await batches.findBatch(db, rto, token)
+  return batch?.reconciled_at != null
+}

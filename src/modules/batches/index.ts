@@ -4,10 +4,20 @@ export { registerBatchRoutes, API_PREFIX } from './batches.routes.ts'
 export {
   requireBatch,
   lockOpenBatch,
-  assertOpen,
-  toSummary,
+  markBatchSubmitted,
+  nextBatchToReconcile,
+  markBatchReconciled,
+  isBatchReconciled,
   type BatchRef,
 } from './batches.service.ts'
+export {
+  uploadRecord,
+  readRecord,
+  listRecords,
+  deleteRecord,
+  recordsOfBatch,
+  createBatchWithRecords,
+  type RecordToUpload,
+  type RecordChunkRow,
+} from './batch-records.service.ts'
 export { BatchParams, LegacyBatchParams, BatchSummary } from './batches.schemas.ts'
-export { touchBatch, markSubmitted } from './batches.repo.ts'
-export * as batchRecords from './batch-records.repo.ts'

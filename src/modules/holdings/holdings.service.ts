@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import type { ResourceType } from '../../domain/resource-types.ts'
 import * as holdings from './holdings.repo.ts'
-import { indexedActivityDate } from './reconciliation-index.repo.ts'
+import { indexedActivityDate } from '../reconciliation/index.ts'
 import type { HeldState } from './holdings.schemas.ts'
 
 const ENROLMENTS: readonly ResourceType[] = ['ProgramEnrolment', 'SubjectEnrolment']

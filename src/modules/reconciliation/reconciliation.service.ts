@@ -6,7 +6,9 @@ import { NotFoundError, StructuralError, type FieldError } from '../../domain/er
 import { offsetOf, toPage, type Page, type PageQuery } from '../../domain/page.ts'
 import { resourceTypes, segmentOf, type ResourceType } from '../../domain/resource-types.ts'
 import { firstDayOf, lastDayOf } from '../../domain/reporting-period.ts'
+import { isBatchReconciled } from '../batches/index.ts'
 import * as repo from './reconciliation.repo.ts'
+import { itemActivityDate } from './reconciliation-index.repo.ts'
 import type {
   ReconciliationItem,
   SearchByPeriodQuery,
@@ -208,4 +210,16 @@ export async function relatedResources(
     offsetOf(page),
   )
   return toPage(rows.map(toItem), total, page)
+}
+
+/**
+ * Whether reconciliation reflects the submission of batch `token` yet (its reconciledAt is set), and
+ * the activity date it searches the record by: the one date the held-state GET shows.
+ */
+export async function indexedActivityDate(
+  db: Db,
+  p: { rto: string; token: string; type: string; uid: string },
+): Promise<{ reconciled: boolean; date: string | null }> {
+  if (!(await isBatchReconciled(db, p.rto, p.token))) return { reconciled: false, date: null }
+  return { reconciled: true, date: await itemActivityDate(db, p) }
 }
