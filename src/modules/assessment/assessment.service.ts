@@ -105,12 +105,15 @@ export async function listFailedResults(
 /**
  * Declaration readiness (spec: Standard workflows 4; Errors, Declaration rejections): an assessment
  * exists, its status is Validated and it has no blocking outcome. The run a declaration relies on, or
- * the refusal naming why not.
+ * the refusal naming why not. Call it in the declaration's transaction: it takes the period's lock
+ * first and holds it to the end, so a declaration and an assessment request of the period do not
+ * interleave.
  */
 export async function declarationReadiness(
   db: Executor,
   ref: repo.PeriodRef,
 ): Promise<{ run: repo.RunRow } | { refusal: ConflictError }> {
+  await repo.lockPeriod(db, ref)
   const latest = await repo.latestRun(db, ref)
   if (!latest) {
     return {

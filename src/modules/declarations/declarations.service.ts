@@ -9,6 +9,7 @@ import { ConflictError, StructuralError, type FieldError } from '../../domain/er
 import { toPage, type Page } from '../../domain/page.ts'
 import { jurisdictions } from '../../domain/jurisdictions.ts'
 import { declarationReadiness, type PeriodRef } from '../assessment/index.ts'
+import { jurisdictionsSubmittedUnder } from '../holdings/index.ts'
 import {
   FIRST_REPORTING_PERIOD,
   firstDayOf,
@@ -20,7 +21,6 @@ import {
 } from '../../domain/reporting-period.ts'
 import { declarationDueDate, isLate, type DeclarationType } from './due-dates.ts'
 import * as repo from './declarations.repo.ts'
-import { lockPeriod } from '../assessment/assessment.repo.ts'
 import {
   declarationTypes,
   type DeclarationQuery,
@@ -97,8 +97,7 @@ async function save(
 
   const ref: PeriodRef = { rto: actor.rto, jurisdiction, period }
   const row = await db.transaction().execute(async (tx) => {
-    await lockPeriod(tx, ref) // a declaration and an assessment request of the period do not interleave
-    const readiness = await declarationReadiness(tx, ref)
+    const readiness = await declarationReadiness(tx, ref) // holds the period's lock against assessment requests
     if ('refusal' in readiness) throw readiness.refusal
     if (body.declarationType === 'Nil_activity_report') await refuseNilWithActivity(tx, ref)
     return repo.insertCurrent(tx, {
@@ -262,7 +261,7 @@ export async function listDeclarations(
   const undeclaredType: DeclarationType = types.length === 1 ? types[0]! : 'Declaration'
   const jurisdictions = query.jurisdiction
     ? [query.jurisdiction]
-    : sortJurisdictions(await repo.knownJurisdictions(db, actor.rto))
+    : sortJurisdictions(await knownJurisdictions(db, actor.rto))
   const declarations = await repo.declarationsOf(db, actor.rto, periods, query.jurisdiction, query.includeSuperseded)
   const direction = query.sortOrder === 'Asc' ? 1 : -1
   const rows = []
@@ -287,6 +286,15 @@ export async function listDeclarations(
   const page = { pageNumber: query.pageNumber, pageSize: query.pageSize }
   const start = (page.pageNumber - 1) * page.pageSize
   return toPage(rows.slice(start, start + page.pageSize), rows.length, page)
+}
+
+/** The jurisdictions the RTO has submitted data under or declared for: the rows of a listing without a jurisdiction filter. */
+async function knownJurisdictions(db: Db, rto: string): Promise<string[]> {
+  const [submitted, declared] = await Promise.all([
+    jurisdictionsSubmittedUnder(db, rto),
+    repo.declaredJurisdictions(db, rto),
+  ])
+  return [...new Set([...submitted, ...declared])]
 }
 
 /** Jurisdictions in the spec's order (NAT first, then the states and territories). */

@@ -146,3 +146,14 @@ export async function countVersions(
     .executeTakeFirstOrThrow()
   return Number(row.count)
 }
+
+/** The jurisdictions the RTO has submitted data under. */
+export async function submittedJurisdictions(db: Executor, rto: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('reporting_period_submission')
+    .select('jurisdiction')
+    .distinct()
+    .where('rto_id', '=', rto)
+    .execute()
+  return rows.map((row) => row.jurisdiction)
+}

@@ -50,3 +50,8 @@ async function activityDateOf(db: Db, rto: string, current: holdings.HeldRecordR
   if (!ENROLMENTS.includes(current.resource_type as ResourceType)) return null
   return current.student_activity_date ?? new Date(current.submitted_at).toISOString().slice(0, 10)
 }
+
+/** The jurisdictions the RTO has submitted data under, in no particular order. */
+export function jurisdictionsSubmittedUnder(db: Db, rto: string): Promise<string[]> {
+  return holdings.submittedJurisdictions(db, rto)
+}
