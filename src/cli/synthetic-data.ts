@@ -219,7 +219,8 @@ async function writeBatch(db: Db, rto: string, jurisdiction: string, rows: Row[]
   )
   const held = await submitWithoutValidation(db, { rto, token, jurisdiction, clientId: 'synthetic' })
   // A bulk load outruns autovacuum: without fresh statistics the planner takes the growing tables for
-  // small ones and later batches get nested-loop plans over thousands of rows.
+  // small ones and later batches get nested-loop plans over thousands of rows. (Maintenance only: the
+  // tables are batches', holdings' and reconciliation's; nothing is read or written here.)
   await sql`ANALYZE batch_record, held_record, held_link, reconciliation_item`.execute(db)
   return held
 }
