@@ -31,7 +31,7 @@ export interface AssessmentFindingRow {
   message: string
 }
 
-/** Its level: an Error blocks declaring; a Warning does not. */
+/** An assessment rule: its metadata (an Error blocks declaring; a Warning does not), then its query. */
 export interface AssessmentRule extends RuleMetadata {
   query(scope: AssessmentScope): RawBuilder<AssessmentFindingRow>
 }

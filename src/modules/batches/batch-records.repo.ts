@@ -173,9 +173,10 @@ export async function recordsAfter(
 
 /** Inserts many records at once, a thousand per statement: the bulk path, without upload's checks. */
 export async function insertRecords(db: Executor, rows: Omit<BatchRecordTable, 'change_seq'>[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 1000)
+  for (let i = 0; i < rows.length; i += 1000) {
     await db
       .insertInto('batch_record')
       .values(rows.slice(i, i + 1000))
       .execute()
+  }
 }

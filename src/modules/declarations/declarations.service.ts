@@ -7,7 +7,7 @@ import type { Db, Executor } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import { ConflictError, StructuralError, type FieldError } from '../../domain/errors.ts'
 import { toPage, type Page } from '../../domain/page.ts'
-import { jurisdictions } from '../../domain/jurisdictions.ts'
+import { jurisdictions as jurisdictionsInSpecOrder } from '../../domain/jurisdictions.ts'
 import { declarationReadiness, type PeriodRef } from '../assessment/index.ts'
 import { jurisdictionsSubmittedUnder } from '../holdings/index.ts'
 import {
@@ -299,5 +299,5 @@ async function knownJurisdictions(db: Db, rto: string): Promise<string[]> {
 
 /** Jurisdictions in the spec's order (NAT first, then the states and territories). */
 function sortJurisdictions(values: string[]): string[] {
-  return [...jurisdictions].filter((j) => values.includes(j))
+  return [...jurisdictionsInSpecOrder].filter((j) => values.includes(j))
 }

@@ -35,7 +35,7 @@ export async function indexNextSubmission(tx: Tx, rto: string): Promise<boolean>
   return true
 }
 
-/** Indexes every submission of the RTO still waiting, in this transaction: for bulk loads, which have no queue to wait for. */
+/** Indexes every submission of the RTO still waiting, in this transaction: bulk loads have no queue to wait for. */
 export async function indexPendingSubmissions(tx: Tx, rto: string): Promise<void> {
   while (await indexNextSubmission(tx, rto)) {
     /* next batch */

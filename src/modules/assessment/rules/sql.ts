@@ -5,7 +5,8 @@
 // Values reach the database as parameters; only the code's own aliases are spliced in.
 // Cross-module read, on purpose: assessment rules (and declarations' nil-activity check, which uses
 // these blocks) read holdings' held_record directly, one query period-wide, where going through
-// holdings would mean reading the held dataset record by record (docs/decisions.md, "Architecture: shared kernel and module boundaries").
+// holdings would mean reading the held dataset record by record (docs/decisions.md, "Architecture:
+// shared kernel and module boundaries").
 import { sql, type RawBuilder } from 'kysely'
 import type { ResourceType } from '../../../domain/resource-types.ts'
 import type { AssessmentScope } from '../assessment-rule.ts'
