@@ -13,7 +13,8 @@ import { createTokenVerifier } from './platform/auth/tokens.ts'
 import { installAuthentication } from './platform/auth/authenticate.ts'
 import { registerAuthRoutes } from './platform/auth/auth.routes.ts'
 import { installRequestValidation } from './platform/http/request-validation.ts'
-import { DomainError, problemTypeUri, problemTypes, type ProblemKind } from './platform/http/problem.ts'
+import { DomainError } from './domain/errors.ts'
+import { problemTypeUri, problemTypes, type ProblemKind } from './platform/http/problem.ts'
 import { answerRouterError, installErrorHandling, MAX_PATH_PARAMETER_LENGTH } from './platform/http/error-handler.ts'
 import { installBodyLimits } from './platform/http/body-limits.ts'
 import { installBodyParsers } from './platform/http/body-parsers.ts'
@@ -34,8 +35,9 @@ import {
   type ReferenceLookup,
 } from './modules/reference-data/index.ts'
 import { registerValidationRoutes, validationJob } from './modules/validation/index.ts'
-import { reconciliationJob, registerHoldingsRoutes } from './modules/holdings/index.ts'
-import { registerReconciliationRoutes } from './modules/reconciliation/index.ts'
+import { registerRuleCatalogueRoutes } from './modules/rule-catalogue/index.ts'
+import { registerHoldingsRoutes } from './modules/holdings/index.ts'
+import { reconciliationJob, registerReconciliationRoutes } from './modules/reconciliation/index.ts'
 import {
   assessmentJob,
   assessmentRules,
@@ -213,6 +215,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     registerResourceRoutes(app, database.db)
     registerReferenceDataRoutes(app, database.db, config.referenceSync.cacheRecords)
     registerValidationRoutes(app, { db: database.db, queue, job: jobs.validation })
+    registerRuleCatalogueRoutes(app)
     registerHoldingsRoutes(app, { db: database.db, queue, reconcileJob: jobs.reconciliation })
     registerReconciliationRoutes(app, database.db)
     registerAssessmentRoutes(app, { db: database.db, queue, job: jobs.assessment })

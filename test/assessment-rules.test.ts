@@ -8,7 +8,8 @@ import { PERIOD, newClientOf, newRto } from './support/assessing.ts'
 import { world } from './support/world.ts'
 import { assessmentCases, type AssessmentCase } from './golden/assessment-cases.ts'
 import { assessmentRules } from '../src/modules/assessment/index.ts'
-import { catalogue, rules } from '../src/modules/validation/index.ts'
+import { rules } from '../src/modules/validation/index.ts'
+import { catalogue } from '../src/modules/rule-catalogue/index.ts'
 
 describe('data quality assessment rules', () => {
   let t: TestService

@@ -11,7 +11,7 @@ import { PERIOD, declarationBody, newRto, type Rto } from './support/assessing.t
 import { allOf, uploadsOf, world } from './support/world.ts'
 import { twoStudentsOneUsi } from './golden/assessment-cases.ts'
 import { defineAssessmentRule, type AssessmentFindingRow } from '../src/modules/assessment/index.ts'
-import { currentReportingPeriod, nextPeriodOf } from '../src/modules/validation/reporting-period.ts'
+import { currentReportingPeriod, nextPeriodOf } from '../src/domain/reporting-period.ts'
 
 /** RTOs whose assessments hit a technical error (a query the database refuses to run). */
 const faulting = new Set<string>()

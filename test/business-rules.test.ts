@@ -7,7 +7,8 @@ import { startTestService, type TestService } from './support/test-service.ts'
 import { Reporter, V1 } from './support/reporting.ts'
 import { world } from './support/world.ts'
 import { goldenCases, type GoldenCase } from './golden/cases.ts'
-import { catalogue, catalogueMarkdown, rules } from '../src/modules/validation/index.ts'
+import { rules } from '../src/modules/validation/index.ts'
+import { catalogue, catalogueMarkdown } from '../src/modules/rule-catalogue/index.ts'
 
 describe('business-rule catalogue', () => {
   let t: TestService

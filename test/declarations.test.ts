@@ -9,7 +9,7 @@ import { Reporter, V1 } from './support/reporting.ts'
 import { PERIOD, declarationBody, newRto, type Rto } from './support/assessing.ts'
 import { allOf, voided, world } from './support/world.ts'
 import { cancelledProgramWithActiveSubject, twoStudentsOneUsi } from './golden/assessment-cases.ts'
-import { utcToday } from '../src/modules/validation/reporting-period.ts'
+import { utcToday } from '../src/domain/reporting-period.ts'
 
 const LATE =
   /more than one month after the reporting period ended; the RTO may be contacted for a reason for late reporting/

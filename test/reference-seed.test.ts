@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { readFileSync, readdirSync } from 'node:fs'
 import { datasets, type DatasetName } from '../src/modules/reference-data/datasets.ts'
 import * as lists from '../src/modules/resources/code-lists.ts'
-import { Jurisdictions } from '../src/platform/http/types.ts'
+import { jurisdictions } from '../src/domain/jurisdictions.ts'
 
 const seedDir = new URL('../src/modules/reference-data/seed/', import.meta.url)
 const COLUMNS = ['code', 'description', 'avetmissCode', 'businessEffectiveFrom', 'businessEffectiveTo']
@@ -44,7 +44,7 @@ const avetmissCodesOf = (name: DatasetName) =>
 
 /** The word lists the datasets mirror, with their word -> AVETMISS code maps where AVETMISS has a code. */
 const mirrored: Partial<Record<DatasetName, { words: readonly string[]; codes?: Record<string, string> }>> = {
-  jurisdiction: { words: Jurisdictions },
+  jurisdiction: { words: jurisdictions },
   state: { words: lists.studentAddressStates, codes: lists.studentAddressStateCodes },
   gender: { words: lists.genders, codes: lists.genderCodes },
   'indigenous-status': { words: lists.indigenousStatuses, codes: lists.indigenousStatusCodes },

@@ -7,7 +7,8 @@ import type { ValidateFunction } from 'ajv'
 import { createAjv } from '../src/platform/http/validation.ts'
 import { checkStrings } from '../src/platform/http/strings.ts'
 import type { FieldError } from '../src/platform/http/problem.ts'
-import { referenceFields, resourceDefinitions, type ResourceType } from '../src/modules/resources/resource.schemas.ts'
+import { referenceFields, type ResourceType } from '../src/domain/resource-types.ts'
+import { resourceDefinitions } from '../src/modules/resources/index.ts'
 
 type Json = Record<string, any>
 

@@ -7,6 +7,8 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { sql } from 'kysely'
 import type { Db } from '../platform/db/database.ts'
+import type { ResourceType } from '../domain/resource-types.ts'
+import { createBatchWithRecords } from '../modules/batches/index.ts'
 import { submitWithoutValidation } from '../modules/holdings/index.ts'
 
 export interface SyntheticOptions {
@@ -32,7 +34,7 @@ export interface SyntheticSummary {
 
 type Body = Record<string, unknown>
 interface Row {
-  type: string
+  type: ResourceType
   uid: string
   body: Body
 }
@@ -175,7 +177,7 @@ export async function seedSynthetic(db: Db, options: SyntheticOptions): Promise<
         const subjectOffering = subjectOfferings[(i * 3 + k) % subjectOfferings.length]!
         const uid = randomUUID()
         const row = {
-          type: 'SubjectEnrolment',
+          type: 'SubjectEnrolment' as const,
           uid,
           body: {
             ...t.subjectEnrolment,
@@ -204,37 +206,21 @@ export async function seedSynthetic(db: Db, options: SyntheticOptions): Promise<
 
 async function writeBatch(db: Db, rto: string, jurisdiction: string, rows: Row[]): Promise<number> {
   const token = `synthetic-${randomBytes(12).toString('hex')}`
-  await db
-    .insertInto('transaction_batch')
-    .values({
-      rto_id: rto,
-      transaction_batch_token: token,
-      jurisdiction,
-      created_by_client: 'synthetic',
-      submitted_at: null,
-    })
-    .execute()
-  for (let i = 0; i < rows.length; i += 1000) {
-    await db
-      .insertInto('batch_record')
-      .values(
-        rows.slice(i, i + 1000).map((row) => ({
-          rto_id: rto,
-          transaction_batch_token: token,
-          resource_type: row.type,
-          resource_uid: row.uid,
-          change_tracking_identifier: `${row.type}-1`,
-          is_voided: row.body.isVoided === true,
-          body: JSON.stringify({ ...row.body, changeTrackingIdentifier: `${row.type}-1` }),
-          uploaded_by_client: 'synthetic',
-          uploaded_at: new Date(),
-        })),
-      )
-      .execute()
-  }
+  await createBatchWithRecords(
+    db,
+    { rto, token, jurisdiction, clientId: 'synthetic' },
+    rows.map((row) => ({
+      resourceType: row.type,
+      resourceUID: row.uid,
+      changeTrackingIdentifier: `${row.type}-1`,
+      isVoided: row.body.isVoided === true,
+      body: { ...row.body, changeTrackingIdentifier: `${row.type}-1` },
+    })),
+  )
   const held = await submitWithoutValidation(db, { rto, token, jurisdiction, clientId: 'synthetic' })
   // A bulk load outruns autovacuum: without fresh statistics the planner takes the growing tables for
-  // small ones and later batches get nested-loop plans over thousands of rows.
+  // small ones and later batches get nested-loop plans over thousands of rows. (Maintenance only: the
+  // tables are batches', holdings' and reconciliation's; nothing is read or written here.)
   await sql`ANALYZE batch_record, held_record, held_link, reconciliation_item`.execute(db)
   return held
 }

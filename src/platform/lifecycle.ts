@@ -1,8 +1,15 @@
 // Graceful shutdown on SIGTERM/SIGINT: stop accepting, finish in-flight requests and jobs, close the
 // database; give up after the configured timeout rather than hang a deployment.
-import type { Service } from '../app.ts'
+import type { Logger } from 'pino'
 
-export function closeOnSignals(service: Service): void {
+/** What shutdown needs of a running service (src/app.ts's Service is one); the platform never imports the app. */
+export interface Closeable {
+  logger: Logger
+  config: { shutdownTimeoutSeconds: number }
+  close(): Promise<void>
+}
+
+export function closeOnSignals(service: Closeable): void {
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) return

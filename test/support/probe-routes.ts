@@ -8,8 +8,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Db } from '../../src/platform/db/database.ts'
 import { actorOf } from '../../src/platform/auth/authenticate.ts'
 import { DateString, Strict, StringEnum, Uuid4, UtcDateTime } from '../../src/platform/http/types.ts'
-import { PageQuery, PagedEnvelope, offsetOf, toPage } from '../../src/platform/http/paging.ts'
-import { NotFoundError, ProblemDetails } from '../../src/platform/http/problem.ts'
+import { PageQuery, PagedEnvelope } from '../../src/platform/http/paging.ts'
+import { offsetOf, toPage } from '../../src/domain/page.ts'
+import { NotFoundError } from '../../src/domain/errors.ts'
+import { ProblemDetails } from '../../src/platform/http/problem.ts'
 
 export const ProbeRecord = Strict({
   recordUID: Uuid4(),

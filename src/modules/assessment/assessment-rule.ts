@@ -2,8 +2,8 @@
 // the RTO's held data: one SQL query over the current versions in submission, for one jurisdiction and
 // reporting period. Metadata first (the catalogue is built from it), then the query.
 import type { RawBuilder } from 'kysely'
-import type { MessageLevel } from '../validation/rule.ts'
-import type { ResourceType } from '../resources/index.ts'
+import type { ResourceType } from '../../domain/resource-types.ts'
+import type { RuleMetadata } from '../../domain/rules.ts'
 
 /** What an assessment looks at: one RTO, jurisdiction and reporting period, as at one day. */
 export interface AssessmentScope {
@@ -31,17 +31,8 @@ export interface AssessmentFindingRow {
   message: string
 }
 
-export interface AssessmentRule {
-  /** Identifier of the implementation. Never reused. */
-  technicalRuleId: string
-  /** Identifier of the data quality rule the implementation checks. Never reused. */
-  ruleId: string
-  /** Error blocks declaring; Warning does not. */
-  level: MessageLevel
-  resourceTypes: readonly ResourceType[]
-  title: string
-  description: string
-  correctiveAction: string
+/** An assessment rule: its metadata (an Error blocks declaring; a Warning does not), then its query. */
+export interface AssessmentRule extends RuleMetadata {
   query(scope: AssessmentScope): RawBuilder<AssessmentFindingRow>
 }
 

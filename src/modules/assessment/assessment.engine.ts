@@ -4,7 +4,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import type { Db } from '../../platform/db/database.ts'
-import { firstDayOf, lastDayOf, utcToday } from '../validation/reporting-period.ts'
+import { firstDayOf, lastDayOf, utcToday } from '../../domain/reporting-period.ts'
 import type { AssessmentRule, AssessmentScope } from './assessment-rule.ts'
 import * as repo from './assessment.repo.ts'
 

@@ -2,7 +2,7 @@
 import { sql, type Generated, type Selectable } from 'kysely'
 import type { Db, Executor } from '../../platform/db/database.ts'
 import { nameBasedUuid } from '../../platform/db/uuid.ts'
-import type { MessageLevel } from '../validation/rule.ts'
+import type { MessageLevel } from '../../domain/rules.ts'
 import type { AssessmentRule, AssessmentScope } from './assessment-rule.ts'
 
 export type RunStatus = 'Queued' | 'InProgress' | 'Completed' | 'Cancelled' | 'Fault'
@@ -136,6 +136,9 @@ export async function cancelRun(db: Executor, rto: string, runId: string): Promi
     .execute()
 }
 
+// Cross-module read, on purpose: the period's latest submission number (here and in claimRun) is read
+// from holdings' reporting_period_submission in the statement that needs it, so a claim and the basis
+// it records are one snapshot (docs/decisions.md, "Architecture: shared kernel and module boundaries").
 /** The number of the period's latest submission (0 when none): data submitted later makes a completed assessment stale. */
 export async function latestSubmissionSeq(db: Executor, ref: PeriodRef): Promise<string> {
   const row = await db

@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox'
 import { Jurisdiction, StringEnum } from '../../platform/http/types.ts'
 import { PagedEnvelope } from '../../platform/http/paging.ts'
 import { named } from '../../platform/http/schema-names.ts'
+import { messageLevels } from '../../domain/rules.ts'
 
 export const assessmentStatuses = ['Required', 'Queued', 'In Progress', 'Validated', 'Fault'] as const
 export type AssessmentStatusValue = (typeof assessmentStatuses)[number]
@@ -66,7 +67,7 @@ export const AssessmentResult = named(
         description: 'data quality rule, e.g. DQTS10010 (GET /vet-provider/v1/business-rules lists them)',
       }),
       ruleId: Type.String({ description: 'business rule the technical rule implements, e.g. DQBR00101' }),
-      AssessmentMessageLevel: StringEnum(['Error', 'Warning'] as const, {
+      AssessmentMessageLevel: StringEnum(messageLevels, {
         description: 'Error blocks declaring; Warning does not',
       }),
       correctiveAction: Type.String(),

@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto'
 import type { Db, Executor } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import type { JobDefinition, Queue } from '../../platform/queue/queue.ts'
-import { ConflictError, DomainError, StructuralError } from '../../platform/http/problem.ts'
-import { offsetOf, toPage, type Page, type PageQuery } from '../../platform/http/paging.ts'
-import { unsupportedPeriodReason } from '../validation/reporting-period.ts'
+import { ConflictError, DomainError, StructuralError } from '../../domain/errors.ts'
+import { offsetOf, toPage, type Page, type PageQuery } from '../../domain/page.ts'
+import { unsupportedPeriodReason } from '../../domain/reporting-period.ts'
 import type { AssessJobData } from './assessment.jobs.ts'
 import type { AssessmentResult, AssessmentStatus, AssessmentStatusValue, PeriodParams } from './assessment.schemas.ts'
 import * as repo from './assessment.repo.ts'
@@ -105,12 +105,15 @@ export async function listFailedResults(
 /**
  * Declaration readiness (spec: Standard workflows 4; Errors, Declaration rejections): an assessment
  * exists, its status is Validated and it has no blocking outcome. The run a declaration relies on, or
- * the refusal naming why not.
+ * the refusal naming why not. Call it in the declaration's transaction: it takes the period's lock
+ * first and holds it to the end, so a declaration and an assessment request of the period do not
+ * interleave.
  */
 export async function declarationReadiness(
   db: Executor,
   ref: repo.PeriodRef,
 ): Promise<{ run: repo.RunRow } | { refusal: ConflictError }> {
+  await repo.lockPeriod(db, ref)
   const latest = await repo.latestRun(db, ref)
   if (!latest) {
     return {

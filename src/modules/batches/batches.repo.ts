@@ -119,3 +119,30 @@ export async function markSubmitted(db: Executor, rto: string, token: string, at
     .returningAll()
     .executeTakeFirstOrThrow()
 }
+
+/** The RTO's oldest submitted batch not yet reconciled, in submission order. */
+export async function oldestUnreconciledBatch(
+  db: Executor,
+  rto: string,
+): Promise<{ token: string; submittedAt: Date } | undefined> {
+  const next = await db
+    .selectFrom('transaction_batch')
+    .select(['transaction_batch_token', 'submitted_at'])
+    .where('rto_id', '=', rto)
+    .where('status', '=', 'Submitted')
+    .where('reconciled_at', 'is', null)
+    .orderBy('submitted_at')
+    .orderBy('transaction_batch_token')
+    .limit(1)
+    .executeTakeFirst()
+  return next && { token: next.transaction_batch_token, submittedAt: new Date(next.submitted_at!) }
+}
+
+export async function markReconciled(db: Executor, rto: string, token: string): Promise<void> {
+  await db
+    .updateTable('transaction_batch')
+    .set({ reconciled_at: sql`clock_timestamp()` })
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
+    .execute()
+}

@@ -3,23 +3,12 @@
 import { randomBytes } from 'node:crypto'
 import type { Db, Tx } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
-import { ConflictError, NotFoundError } from '../../platform/http/problem.ts'
-import { offsetOf, toPage, type Page, type PageQuery } from '../../platform/http/paging.ts'
+import { ConflictError, NotFoundError } from '../../domain/errors.ts'
+import { offsetOf, toPage, type Page, type PageQuery } from '../../domain/page.ts'
+import { resourceTypes } from '../../domain/resource-types.ts'
 import * as batches from './batches.repo.ts'
 import * as records from './batch-records.repo.ts'
 import type { BatchDetail, BatchSummary } from './batches.schemas.ts'
-
-/** The eight resource types a batch holds (spec: Resources and their fields). */
-export const BATCH_RESOURCE_TYPES = [
-  'Student',
-  'DeliveryLocation',
-  'Program',
-  'ProgramOffering',
-  'ProgramEnrolment',
-  'Subject',
-  'SubjectOffering',
-  'SubjectEnrolment',
-] as const
 
 /** A batch as a route names it: the token, and the jurisdiction segment when the route has one. */
 export interface BatchRef {
@@ -47,7 +36,7 @@ export async function getBatch(db: Db, actor: Actor, ref: BatchRef): Promise<Bat
     records.countRecordsByType(db, actor.rto, batch.transaction_batch_token),
     records.lastUpload(db, actor.rto, batch.transaction_batch_token),
   ])
-  const recordCounts = Object.fromEntries(BATCH_RESOURCE_TYPES.map((type) => [type, counts.get(type) ?? 0]))
+  const recordCounts = Object.fromEntries(resourceTypes.map((type) => [type, counts.get(type) ?? 0]))
   const summary = toSummary(batch)
   const updatedAt =
     lastUpload && lastUpload.toISOString() > summary.updatedAt ? lastUpload.toISOString() : summary.updatedAt
@@ -118,4 +107,25 @@ export function toSummary(row: batches.BatchRow): BatchSummary {
     updatedAt: new Date(row.updated_at).toISOString(),
     submittedAt: row.submitted_at ? new Date(row.submitted_at).toISOString() : null,
   }
+}
+
+/** Closes the batch: Submitted, with the time. Call inside the transaction that made its records held. */
+export async function markBatchSubmitted(tx: Tx, rto: string, token: string, at: Date): Promise<BatchSummary> {
+  return toSummary(await batches.markSubmitted(tx, rto, token, at))
+}
+
+/** The RTO's oldest submitted batch that reconciliation does not reflect yet, if any. */
+export function nextBatchToReconcile(tx: Tx, rto: string): Promise<{ token: string; submittedAt: Date } | undefined> {
+  return batches.oldestUnreconciledBatch(tx, rto)
+}
+
+/** Records that reconciliation now reflects the batch's submission (its reconciledAt). */
+export function markBatchReconciled(tx: Tx, rto: string, token: string): Promise<void> {
+  return batches.markReconciled(tx, rto, token)
+}
+
+/** Whether reconciliation reflects the submission of the batch yet (its reconciledAt is set). */
+export async function isBatchReconciled(db: Db, rto: string, token: string): Promise<boolean> {
+  const batch = await batches.findBatch(db, rto, token)
+  return batch?.reconciled_at != null
 }

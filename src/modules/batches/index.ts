@@ -2,13 +2,22 @@
 // records held in each batch. Other modules reach batches and their records only through this file.
 export { registerBatchRoutes, API_PREFIX } from './batches.routes.ts'
 export {
-  BATCH_RESOURCE_TYPES,
   requireBatch,
   lockOpenBatch,
-  assertOpen,
-  toSummary,
+  markBatchSubmitted,
+  nextBatchToReconcile,
+  markBatchReconciled,
+  isBatchReconciled,
   type BatchRef,
 } from './batches.service.ts'
+export {
+  uploadRecord,
+  readRecord,
+  listRecords,
+  deleteRecord,
+  recordsOfBatch,
+  createBatchWithRecords,
+  type RecordToUpload,
+  type RecordChunkRow,
+} from './batch-records.service.ts'
 export { BatchParams, LegacyBatchParams, BatchSummary } from './batches.schemas.ts'
-export { touchBatch, markSubmitted } from './batches.repo.ts'
-export * as batchRecords from './batch-records.repo.ts'

@@ -80,12 +80,10 @@ export async function declarationsOf(
   return query.orderBy('declared_at', 'desc').execute()
 }
 
-/** The jurisdictions the RTO has submitted data under or declared for: the rows of a listing without a jurisdiction filter. */
-export async function knownJurisdictions(db: Executor, rto: string): Promise<string[]> {
-  const result = await sql<{ jurisdiction: string }>`
-    SELECT jurisdiction FROM reporting_period_submission WHERE rto_id = ${rto}
-    UNION SELECT jurisdiction FROM declaration WHERE rto_id = ${rto}`.execute(db)
-  return result.rows.map((row) => row.jurisdiction)
+/** The jurisdictions the RTO has declared for. */
+export async function declaredJurisdictions(db: Executor, rto: string): Promise<string[]> {
+  const rows = await db.selectFrom('declaration').select('jurisdiction').distinct().where('rto_id', '=', rto).execute()
+  return rows.map((row) => row.jurisdiction)
 }
 
 /** A held enrolment with activity in a period: what makes a nil activity report untrue. */
@@ -104,7 +102,9 @@ export interface HeldActivity {
  * Reportable activity the RTO holds for a period under a jurisdiction, as the assessment counts it:
  * enrolments in submission reported under the jurisdiction with a lifecycle state dated in the
  * period, subject enrolments whose training overlaps it, and program enrolments of those. The first
- * few by date, each with the total.
+ * few by date, each with the total. Reads holdings' held_record through assessment's SQL blocks, one
+ * query (a cross-module read on purpose: docs/decisions.md, "Architecture: shared kernel and module
+ * boundaries").
  */
 export async function heldActivityInPeriod(
   db: Executor,

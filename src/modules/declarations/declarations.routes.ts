@@ -7,7 +7,7 @@ import { Scopes } from '../../platform/auth/scopes.ts'
 import type { Db } from '../../platform/db/database.ts'
 import { problemResponse } from '../../platform/http/openapi.ts'
 import { API_PREFIX } from '../batches/index.ts'
-import { PeriodParams } from '../assessment/assessment.schemas.ts'
+import { PeriodParams } from '../assessment/index.ts'
 import {
   DeclarationPage,
   DeclarationQuery,

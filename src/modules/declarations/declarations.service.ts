@@ -5,10 +5,11 @@
 import { randomUUID } from 'node:crypto'
 import type { Db, Executor } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
-import { ConflictError, StructuralError, type FieldError } from '../../platform/http/problem.ts'
-import { toPage, type Page } from '../../platform/http/paging.ts'
-import { Jurisdictions } from '../../platform/http/types.ts'
+import { ConflictError, StructuralError, type FieldError } from '../../domain/errors.ts'
+import { toPage, type Page } from '../../domain/page.ts'
+import { jurisdictions as jurisdictionsInSpecOrder } from '../../domain/jurisdictions.ts'
 import { declarationReadiness, type PeriodRef } from '../assessment/index.ts'
+import { jurisdictionsSubmittedUnder } from '../holdings/index.ts'
 import {
   FIRST_REPORTING_PERIOD,
   firstDayOf,
@@ -17,10 +18,9 @@ import {
   reportingPeriodOf,
   unsupportedPeriodReason,
   utcToday,
-} from '../validation/reporting-period.ts'
+} from '../../domain/reporting-period.ts'
 import { declarationDueDate, isLate, type DeclarationType } from './due-dates.ts'
 import * as repo from './declarations.repo.ts'
-import { lockPeriod } from '../assessment/assessment.repo.ts'
 import {
   declarationTypes,
   type DeclarationQuery,
@@ -97,8 +97,7 @@ async function save(
 
   const ref: PeriodRef = { rto: actor.rto, jurisdiction, period }
   const row = await db.transaction().execute(async (tx) => {
-    await lockPeriod(tx, ref) // a declaration and an assessment request of the period do not interleave
-    const readiness = await declarationReadiness(tx, ref)
+    const readiness = await declarationReadiness(tx, ref) // holds the period's lock against assessment requests
     if ('refusal' in readiness) throw readiness.refusal
     if (body.declarationType === 'Nil_activity_report') await refuseNilWithActivity(tx, ref)
     return repo.insertCurrent(tx, {
@@ -262,7 +261,7 @@ export async function listDeclarations(
   const undeclaredType: DeclarationType = types.length === 1 ? types[0]! : 'Declaration'
   const jurisdictions = query.jurisdiction
     ? [query.jurisdiction]
-    : sortJurisdictions(await repo.knownJurisdictions(db, actor.rto))
+    : sortJurisdictions(await knownJurisdictions(db, actor.rto))
   const declarations = await repo.declarationsOf(db, actor.rto, periods, query.jurisdiction, query.includeSuperseded)
   const direction = query.sortOrder === 'Asc' ? 1 : -1
   const rows = []
@@ -289,7 +288,16 @@ export async function listDeclarations(
   return toPage(rows.slice(start, start + page.pageSize), rows.length, page)
 }
 
+/** The jurisdictions the RTO has submitted data under or declared for: the rows of a listing without a jurisdiction filter. */
+async function knownJurisdictions(db: Db, rto: string): Promise<string[]> {
+  const [submitted, declared] = await Promise.all([
+    jurisdictionsSubmittedUnder(db, rto),
+    repo.declaredJurisdictions(db, rto),
+  ])
+  return [...new Set([...submitted, ...declared])]
+}
+
 /** Jurisdictions in the spec's order (NAT first, then the states and territories). */
 function sortJurisdictions(values: string[]): string[] {
-  return [...Jurisdictions].filter((j) => values.includes(j))
+  return [...jurisdictionsInSpecOrder].filter((j) => values.includes(j))
 }

@@ -1,7 +1,7 @@
 // When a declaration of a reporting period is due (spec: Limits, Declaration due): a declaration within
 // one month after the end of the period; a nil activity report before one month after the start of
 // the next period. Lateness is reported, never blocked.
-import { addMonths, firstDayOf, lastDayOf, nextPeriodOf } from '../validation/reporting-period.ts'
+import { addMonths, firstDayOf, lastDayOf, nextPeriodOf } from '../../domain/reporting-period.ts'
 
 export type DeclarationType = 'Declaration' | 'Nil_activity_report'
 

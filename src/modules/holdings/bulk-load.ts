@@ -2,10 +2,10 @@
 // a batch's records become held through the same promotion and reconciliation indexing as submit,
 // in one transaction, without validation. Never reachable over HTTP.
 import type { Db } from '../../platform/db/database.ts'
-import { markSubmitted } from '../batches/index.ts'
-import { FIRST_REPORTING_PERIOD } from '../validation/reporting-period.ts'
+import { markBatchSubmitted } from '../batches/index.ts'
+import { FIRST_REPORTING_PERIOD } from '../../domain/reporting-period.ts'
 import * as holdings from './holdings.repo.ts'
-import { indexNextSubmission } from './reconciliation.jobs.ts'
+import { indexPendingSubmissions } from '../reconciliation/index.ts'
 
 export async function submitWithoutValidation(
   db: Db,
@@ -17,11 +17,9 @@ export async function submitWithoutValidation(
     const promotion = { ...batch, submissionSeq: submission.seq, submittedAt: submission.at }
     const count = await holdings.promoteBatch(tx, promotion)
     await holdings.recordReportingPeriods(tx, promotion, FIRST_REPORTING_PERIOD)
-    await markSubmitted(tx, batch.rto, batch.token, submission.at)
+    await markBatchSubmitted(tx, batch.rto, batch.token, submission.at)
     // Indexed now (with any submission still waiting before it): synthetic loads have no queue to wait for.
-    while (await indexNextSubmission(tx, batch.rto)) {
-      /* next */
-    }
+    await indexPendingSubmissions(tx, batch.rto)
     return count
   })
 }

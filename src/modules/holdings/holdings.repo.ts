@@ -70,6 +70,9 @@ export interface Promotion {
  * Makes every record of the batch the current held version of its UID: the previous current versions
  * step back, and the batch's records are inserted as new versions (voids as Voided in submission).
  * Two statements over the whole batch, inside the caller's transaction. Returns the versions written.
+ * Cross-module read, on purpose: promotion (and recordReportingPeriods below) reads batches'
+ * batch_record directly, set-based, instead of copying every record through the batches module
+ * (docs/decisions.md, "Architecture: shared kernel and module boundaries").
  */
 export async function promoteBatch(db: Executor, p: Promotion): Promise<number> {
   await sql`
@@ -145,4 +148,15 @@ export async function countVersions(
     .where('resource_uid', '=', resourceUID)
     .executeTakeFirstOrThrow()
   return Number(row.count)
+}
+
+/** The jurisdictions the RTO has submitted data under. */
+export async function submittedJurisdictions(db: Executor, rto: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('reporting_period_submission')
+    .select('jurisdiction')
+    .distinct()
+    .where('rto_id', '=', rto)
+    .execute()
+  return rows.map((row) => row.jurisdiction)
 }

@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox'
 import { Jurisdiction, StringEnum } from '../../platform/http/types.ts'
 import { BatchSummary } from '../batches/index.ts'
-import { resourceTypes } from '../resources/index.ts'
+import { resourceTypes } from '../../domain/resource-types.ts'
 import { named } from '../../platform/http/schema-names.ts'
 
 export const SubmittedBatch = named(

@@ -2,9 +2,9 @@
 // Standard workflows 3 starts by confirming stateInSubmission is In submission).
 import type { Db } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
-import type { ResourceType } from '../resources/index.ts'
+import type { ResourceType } from '../../domain/resource-types.ts'
 import * as holdings from './holdings.repo.ts'
-import { indexedActivityDate } from './reconciliation-index.repo.ts'
+import { indexedActivityDate } from '../reconciliation/index.ts'
 import type { HeldState } from './holdings.schemas.ts'
 
 const ENROLMENTS: readonly ResourceType[] = ['ProgramEnrolment', 'SubjectEnrolment']
@@ -49,4 +49,9 @@ async function activityDateOf(db: Db, rto: string, current: holdings.HeldRecordR
   if (indexed.reconciled) return indexed.date
   if (!ENROLMENTS.includes(current.resource_type as ResourceType)) return null
   return current.student_activity_date ?? new Date(current.submitted_at).toISOString().slice(0, 10)
+}
+
+/** The jurisdictions the RTO has submitted data under, in no particular order. */
+export function jurisdictionsSubmittedUnder(db: Db, rto: string): Promise<string[]> {
+  return holdings.submittedJurisdictions(db, rto)
 }

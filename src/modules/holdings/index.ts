@@ -2,6 +2,5 @@
 // state of a record. Other modules reach it only through this file.
 export { registerHoldingsRoutes } from './holdings.routes.ts'
 export { submitBatch } from './submit.service.ts'
-export { heldState } from './holdings.service.ts'
+export { heldState, jurisdictionsSubmittedUnder } from './holdings.service.ts'
 export { submitWithoutValidation } from './bulk-load.ts'
-export { reconciliationJob } from './reconciliation.jobs.ts'

@@ -5,12 +5,12 @@
 // the submission for reconciliation is queued in the same transaction and follows within moments.
 import type { Db } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
-import { lockOpenBatch, markSubmitted, toSummary, type BatchRef } from '../batches/index.ts'
+import { lockOpenBatch, markBatchSubmitted, type BatchRef } from '../batches/index.ts'
 import { submitBlocker } from '../validation/index.ts'
-import { FIRST_REPORTING_PERIOD } from '../validation/reporting-period.ts'
+import { FIRST_REPORTING_PERIOD } from '../../domain/reporting-period.ts'
 import * as holdings from './holdings.repo.ts'
 import type { JobDefinition, Queue } from '../../platform/queue/queue.ts'
-import type { ReconcileJobData } from './reconciliation.jobs.ts'
+import type { ReconcileJobData } from '../reconciliation/index.ts'
 import type { SubmittedBatch } from './holdings.schemas.ts'
 
 export interface SubmitDependencies {
@@ -44,7 +44,7 @@ export async function submitBatch(
     const numberOfRecords = await holdings.promoteBatch(tx, promotion)
     await holdings.recordReportingPeriods(tx, promotion, FIRST_REPORTING_PERIOD)
     await queue.enqueue(tx, reconcileJob, { rto: actor.rto })
-    const submitted = await markSubmitted(tx, actor.rto, token, submission.at)
-    return { ...toSummary(submitted), numberOfRecordsSubmitted: numberOfRecords }
+    const submitted = await markBatchSubmitted(tx, actor.rto, token, submission.at)
+    return { ...submitted, numberOfRecordsSubmitted: numberOfRecords }
   })
 }

@@ -2,7 +2,7 @@
 // scoped by the caller's RTO and reads current records only.
 import { sql, type RawBuilder } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
-import type { ResourceType } from '../resources/index.ts'
+import type { ResourceType } from '../../domain/resource-types.ts'
 
 export interface ItemRow {
   resource_uid: string

@@ -4,7 +4,7 @@
 import Type, { type Static } from 'typebox'
 import { DateString, Strict, StringEnum, Uuid4 } from '../../platform/http/types.ts'
 import { PagedEnvelope, PageQuery } from '../../platform/http/paging.ts'
-import { resourceTypes } from '../resources/index.ts'
+import { resourceTypes, type ResourceSegment, type ResourceType } from '../../domain/resource-types.ts'
 import { named } from '../../platform/http/schema-names.ts'
 
 /** The types search-by-period and uid-match query (spec: all but DeliveryLocation). */
@@ -16,9 +16,13 @@ export const searchableTypes = [
   'Subject',
   'Program',
   'Student',
-] as const
+] as const satisfies readonly ResourceType[]
 /** The starting types of related-resources, as path segments. */
-export const relatedStartSegments = ['student', 'programenrolment', 'subjectenrolment'] as const
+export const relatedStartSegments = [
+  'student',
+  'programenrolment',
+  'subjectenrolment',
+] as const satisfies readonly ResourceSegment[]
 
 const REPORTING_PERIOD = '^\\d{4}0[1-4]$'
 export const ReportingPeriod = Type.String({

@@ -2,11 +2,13 @@
 // version, by reporting period, by UID, or around one student or enrolment. Read-only.
 import type { Db } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
-import { NotFoundError, StructuralError, type FieldError } from '../../platform/http/problem.ts'
-import { offsetOf, toPage, type Page, type PageQuery } from '../../platform/http/paging.ts'
-import { resourceDefinitions, type ResourceType } from '../resources/index.ts'
-import { firstDayOf, lastDayOf } from '../validation/index.ts'
+import { NotFoundError, StructuralError, type FieldError } from '../../domain/errors.ts'
+import { offsetOf, toPage, type Page, type PageQuery } from '../../domain/page.ts'
+import { resourceTypes, segmentOf, type ResourceType } from '../../domain/resource-types.ts'
+import { firstDayOf, lastDayOf } from '../../domain/reporting-period.ts'
+import { isBatchReconciled } from '../batches/index.ts'
 import * as repo from './reconciliation.repo.ts'
+import { itemActivityDate } from './reconciliation-index.repo.ts'
 import type {
   ReconciliationItem,
   SearchByPeriodQuery,
@@ -192,7 +194,7 @@ export async function relatedResources(
   uid: string,
   page: PageQuery,
 ): Promise<Page<ReconciliationItem>> {
-  const type = resourceDefinitions.find((definition) => definition.segment === segment)!.resourceType
+  const type = resourceTypes.find((resourceType) => segmentOf(resourceType) === segment)!
   const traversal = TRAVERSALS[type]!
   if (!(await repo.findItem(db, actor.rto, type, uid))) {
     throw new NotFoundError(
@@ -208,4 +210,16 @@ export async function relatedResources(
     offsetOf(page),
   )
   return toPage(rows.map(toItem), total, page)
+}
+
+/**
+ * Whether reconciliation reflects the submission of batch `token` yet (its reconciledAt is set), and
+ * the activity date it searches the record by: the one date the held-state GET shows.
+ */
+export async function indexedActivityDate(
+  db: Db,
+  p: { rto: string; token: string; type: string; uid: string },
+): Promise<{ reconciled: boolean; date: string | null }> {
+  if (!(await isBatchReconciled(db, p.rto, p.token))) return { reconciled: false, date: null }
+  return { reconciled: true, date: await itemActivityDate(db, p) }
 }

@@ -3,7 +3,7 @@
 // last position when it was read (see lastPosition): once a release adds versions, the position moves,
 // old keys are never asked for again and age out. Nothing needs invalidating, across processes either.
 import { LRUCache } from 'lru-cache'
-import type { Page } from '../../platform/http/paging.ts'
+import type { Page } from '../../domain/page.ts'
 import type { SyncedRecord } from './reference-data.repo.ts'
 
 export interface SyncPageKey {

@@ -2,11 +2,8 @@
 // and delete inside a transaction batch.
 export { registerResourceRoutes } from './resources.routes.ts'
 export { resourceDefinitions, type ResourceDefinition } from './resource.schemas.ts'
+// Resource type names, segments, UID fields and references are the shared kernel's (src/domain/resource-types.ts).
 export {
-  resourceTypes,
-  referenceFields,
-  type ResourceType,
-  type ReferenceField,
   Student,
   DeliveryLocation,
   Program,

@@ -1,10 +1,12 @@
-// Upload, read, list and delete of the eight resources inside a transaction batch. On upload only
-// structure is checked (spec principle 2), by the route's schema; business rules run at validation.
+// Upload, read, list and delete of the eight resources inside a transaction batch, whose records the
+// batches module keeps. On upload only structure is checked (spec principle 2), by the route's schema;
+// business rules run at validation.
 import type { Db } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
-import { NotFoundError, StructuralError } from '../../platform/http/problem.ts'
-import { offsetOf, toPage, type Page, type PageQuery } from '../../platform/http/paging.ts'
-import { assertOpen, batchRecords, lockOpenBatch, requireBatch, touchBatch, type BatchRef } from '../batches/index.ts'
+import { StructuralError } from '../../domain/errors.ts'
+import type { Page, PageQuery } from '../../domain/page.ts'
+import * as batches from '../batches/index.ts'
+import type { BatchRef } from '../batches/index.ts'
 import type { ResourceDefinition } from './resource.schemas.ts'
 
 export interface UploadResult {
@@ -37,20 +39,15 @@ export async function uploadRecord(
   }
   const changeTrackingIdentifier =
     typeof body.changeTrackingIdentifier === 'string' ? body.changeTrackingIdentifier : null
-  const outcome = await batchRecords.upsertRecord(db, {
-    rto: actor.rto,
-    token: ref.token,
-    jurisdiction: ref.jurisdiction,
+  const created = await batches.uploadRecord(db, actor, ref, {
     resourceType: definition.resourceType,
     resourceUID,
     changeTrackingIdentifier,
     isVoided: body.isVoided === true,
     body,
-    clientId: actor.clientId,
   })
-  if (!outcome) assertOpen(await requireBatch(db, actor, ref)) // throws 404 or 409: the statement found no open batch
   return {
-    created: outcome === 'created',
+    created,
     result: {
       resourceType: definition.resourceType,
       resourceUID,
@@ -64,46 +61,32 @@ export async function uploadRecord(
   }
 }
 
-export async function readRecord(
+export function readRecord(
   db: Db,
   actor: Actor,
   ref: BatchRef,
   definition: ResourceDefinition,
   resourceUID: string,
 ): Promise<unknown> {
-  await requireBatch(db, actor, ref)
-  const row = await batchRecords.findRecord(db, actor.rto, ref.token, definition.resourceType, resourceUID)
-  if (!row) throw new NotFoundError(`No ${definition.resourceType} ${resourceUID} in transaction batch ${ref.token}.`)
-  return row.body
+  return batches.readRecord(db, actor, ref, definition.resourceType, resourceUID)
 }
 
-export async function listRecords(
+export function listRecords(
   db: Db,
   actor: Actor,
   ref: BatchRef,
   definition: ResourceDefinition,
   page: PageQuery,
 ): Promise<Page<unknown>> {
-  await requireBatch(db, actor, ref)
-  const [total, results] = await Promise.all([
-    batchRecords.countRecords(db, actor.rto, ref.token, definition.resourceType),
-    batchRecords.listRecords(db, actor.rto, ref.token, definition.resourceType, page.pageSize, offsetOf(page)),
-  ])
-  return toPage(results, total, page)
+  return batches.listRecords(db, actor, ref, definition.resourceType, page)
 }
 
-export async function deleteRecord(
+export function deleteRecord(
   db: Db,
   actor: Actor,
   ref: BatchRef,
   definition: ResourceDefinition,
   resourceUID: string,
 ): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    await lockOpenBatch(tx, actor, ref)
-    if (!(await batchRecords.deleteRecord(tx, actor.rto, ref.token, definition.resourceType, resourceUID))) {
-      throw new NotFoundError(`No ${definition.resourceType} ${resourceUID} in transaction batch ${ref.token}.`)
-    }
-    await touchBatch(tx, actor.rto, ref.token)
-  })
+  return batches.deleteRecord(db, actor, ref, definition.resourceType, resourceUID)
 }

@@ -6,11 +6,11 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import type { Db } from '../../platform/db/database.ts'
 import type { ReferenceLookup } from '../reference-data/index.ts'
-import { batchRecords } from '../batches/index.ts'
-import type { ResourceType } from '../resources/index.ts'
+import { recordsOfBatch } from '../batches/index.ts'
+import type { ResourceType } from '../../domain/resource-types.ts'
 import { rules } from './rules/index.ts'
 import type { RecordContext, RecordRule, SetRule } from './rule.ts'
-import { utcToday } from './reporting-period.ts'
+import { utcToday } from '../../domain/reporting-period.ts'
 import * as repo from './validation.repo.ts'
 
 export interface EngineDependencies {
@@ -54,7 +54,7 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   let after: { type: string; uid: string } | undefined
   let records = 0
   for (;;) {
-    const chunk = await batchRecords.recordsAfter(db, rto, token, after, deps.chunkSize ?? CHUNK_SIZE)
+    const chunk = await recordsOfBatch(db, rto, token, after, deps.chunkSize ?? CHUNK_SIZE)
     if (chunk.length === 0) break
     for (const row of chunk) {
       for (const rule of recordRulesByType.get(row.resource_type) ?? []) {

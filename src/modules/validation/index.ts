@@ -1,9 +1,7 @@
-// Batch validation: the business-rule engine and catalogue, validation runs through the queue, and
+// Batch validation: the business-rule engine and its rules, validation runs through the queue, and
 // their results. Other modules reach validation only through this file.
 export { registerValidationRoutes } from './validation.routes.ts'
 export { validationJob } from './validation.jobs.ts'
 export { submitBlocker, type ValidateJobData, type ValidationDependencies } from './validation.service.ts'
-export { catalogue, catalogueMarkdown } from './catalogue.ts'
 export { rules } from './rules/index.ts'
-export { reportingPeriodOf, utcToday, firstDayOf, lastDayOf } from './reporting-period.ts'
 export type { Rule } from './rule.ts'

@@ -10,31 +10,15 @@ import type {
   Program,
   ProgramEnrolment,
   ProgramOffering,
-  ResourceType,
   Student,
   Subject,
   SubjectEnrolment,
   SubjectOffering,
 } from '../resources/index.ts'
+import type { ResourceType } from '../../domain/resource-types.ts'
+import type { RuleMetadata } from '../../domain/rules.ts'
 
-export type MessageLevel = 'Error' | 'Warning'
 export type DataSource = 'Transaction_batch' | 'Previously_submitted_data'
-
-export interface RuleMetadata {
-  /** Identifier of the implementation; also the result's errorNumber. Never reused. */
-  technicalRuleId: string
-  /** Identifier of the business rule the implementation checks. Never reused. */
-  ruleId: string
-  /** Error blocks submission; Warning does not. */
-  level: MessageLevel
-  /** The resource types whose records the rule can report. */
-  resourceTypes: readonly ResourceType[]
-  title: string
-  /** What the rule checks, in plain language. */
-  description: string
-  /** The minimum change that satisfies the rule. */
-  correctiveAction: string
-}
 
 /** The records of each type as the upload schemas define them. */
 export interface RecordOf {

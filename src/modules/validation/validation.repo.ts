@@ -2,7 +2,8 @@
 import { sql, type Generated, type Selectable } from 'kysely'
 import type { Db, Executor } from '../../platform/db/database.ts'
 import { nameBasedUuid } from '../../platform/db/uuid.ts'
-import type { DataSource, MessageLevel, RunScope, SetRule } from './rule.ts'
+import type { MessageLevel } from '../../domain/rules.ts'
+import type { DataSource, RunScope, SetRule } from './rule.ts'
 
 export type RunStatus = 'Queued' | 'InProgress' | 'Validated' | 'Cancelled'
 
@@ -136,6 +137,9 @@ export async function cancelRuns(db: Executor, rto: string, runIds: string[]): P
     .execute()
 }
 
+// Cross-module read, on purpose: a batch's fingerprint (here and in claimRun) is read from batches'
+// transaction_batch and batch_record in the statement that needs it, so a claim and the content it
+// validates are one snapshot (docs/decisions.md, "Architecture: shared kernel and module boundaries").
 export async function fingerprintOf(db: Executor, rto: string, token: string): Promise<Fingerprint | undefined> {
   const result = await sql<Fingerprint>`
     SELECT b.content_version::text AS content_version, f.record_count::text AS record_count, f.change_seq_sum::text AS change_seq_sum

@@ -1,6 +1,6 @@
 // HTTP wiring for batch validation (spec: Endpoints, Transaction batch: validate and
-// failed-validation-results) and the business-rule catalogue. Both batch route forms are served: the
-// current one with {jurisdiction}, and the older one without it as a deprecated alias.
+// failed-validation-results). Both batch route forms are served: the current one with {jurisdiction},
+// and the older one without it as a deprecated alias.
 import Type from 'typebox'
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
@@ -9,8 +9,7 @@ import { Scopes } from '../../platform/auth/scopes.ts'
 import { PageQuery } from '../../platform/http/paging.ts'
 import { problemResponse } from '../../platform/http/openapi.ts'
 import { API_PREFIX, BatchParams, LegacyBatchParams } from '../batches/index.ts'
-import { catalogue } from './catalogue.ts'
-import { BusinessRuleCatalogue, ValidationResultPage, ValidationStatus } from './validation.schemas.ts'
+import { ValidationResultPage, ValidationStatus } from './validation.schemas.ts'
 import * as service from './validation.service.ts'
 
 const tags = ['Validation']
@@ -124,20 +123,4 @@ export function registerValidationRoutes(fastify: FastifyInstance, deps: service
       async (request) => service.listFailedResults(db, actorOf(request), refOf(request.params), request.query),
     )
   }
-
-  const rules = catalogue()
-  app.get(
-    `${API_PREFIX}/business-rules`,
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'The business-rule catalogue',
-        description:
-          'Every batch validation rule and every data quality assessment rule, with its identifiers, level, scope, resource types and corrective action (also in docs/business-rules.md).',
-        response: { 200: BusinessRuleCatalogue },
-      },
-    },
-    async () => ({ numberOfRules: rules.length, rules }),
-  )
 }

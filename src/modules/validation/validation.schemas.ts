@@ -2,7 +2,8 @@ import Type, { type Static } from 'typebox'
 import { StringEnum } from '../../platform/http/types.ts'
 import { PagedEnvelope } from '../../platform/http/paging.ts'
 import { named } from '../../platform/http/schema-names.ts'
-import { resourceTypes } from '../resources/index.ts'
+import { resourceTypes } from '../../domain/resource-types.ts'
+import { messageLevels } from '../../domain/rules.ts'
 
 export const ValidationStatus = named(
   'ValidationStatus',
@@ -46,7 +47,7 @@ export const ValidationResult = named(
       errorNumber: Type.String({ description: 'rule code, e.g. BRTS02180' }),
       ruleId: Type.String({ description: 'business rule, e.g. BRDG00017' }),
       technicalRuleId: Type.String({ description: 'technical rule implementation, e.g. BRTS01180' }),
-      validationMessageLevel: StringEnum(['Error', 'Warning'] as const, {
+      validationMessageLevel: StringEnum(messageLevels, {
         description: 'Error blocks submission; Warning does not',
       }),
       correctiveAction: Type.String({ description: 'minimum change needed to satisfy the rule' }),
@@ -71,36 +72,4 @@ export type ValidationResult = Static<typeof ValidationResult>
 export const ValidationResultPage = PagedEnvelope(
   ValidationResult,
   "results of the batch's latest completed validation run, grouped results together, in a stable order",
-)
-
-export const BusinessRule = named(
-  'BusinessRule',
-  Type.Object({
-    technicalRuleId: Type.String(),
-    ruleId: Type.String(),
-    errorNumber: Type.String(),
-    validationMessageLevel: StringEnum(['Error', 'Warning'] as const),
-    title: Type.String(),
-    description: Type.String(),
-    correctiveAction: Type.String(),
-    resourceTypes: Type.Array(Type.String()),
-    scope: StringEnum(['record', 'set', 'assessment'] as const, {
-      description:
-        'record: one record at a time; set: records against each other and the held dataset (batch validation; an Error blocks submit); assessment: period-wide over the held data (data quality assessment; an Error blocks declaring)',
-    }),
-  }),
-)
-
-export const BusinessRuleCatalogue = named(
-  'BusinessRuleCatalogue',
-  Type.Object(
-    {
-      numberOfRules: Type.Integer(),
-      rules: Type.Array(BusinessRule),
-    },
-    {
-      description:
-        'every batch validation rule, in the order validation runs them, then every data quality assessment rule',
-    },
-  ),
 )

@@ -2,7 +2,7 @@
 // scope it needs) or `config.public: true`. A route with neither stops start-up, so nothing can be
 // exposed by forgetting. Authentication runs first (onRequest), before any body is read or stored.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { InsufficientScopeError, UnauthenticatedError } from '../http/problem.ts'
+import { InsufficientScopeError, UnauthenticatedError } from '../../domain/errors.ts'
 import type { Actor, Scope } from './scopes.ts'
 import { InvalidTokenError, type TokenVerifier } from './tokens.ts'
 

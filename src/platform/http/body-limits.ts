@@ -7,7 +7,7 @@
 import { Transform, pipeline, type Readable, type TransformCallback } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
-import { DomainError } from './problem.ts'
+import { DomainError } from '../../domain/errors.ts'
 
 /** Over the wire limit: answered 413 with an empty body and the connection closed. */
 export class WireBodyTooLargeError extends Error {

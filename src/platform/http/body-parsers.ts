@@ -11,7 +11,7 @@
 //    which the route's schema then refuses.
 import secureJson from 'secure-json-parse'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { DomainError } from './problem.ts'
+import { DomainError } from '../../domain/errors.ts'
 
 /** A number in a JSON body that a double cannot hold: too large (Infinity) or rounded to zero. */
 export class OutOfRangeNumber {

@@ -1,14 +1,8 @@
 // One place maps every failure to an RFC 9457 response. Bodies never carry stack traces; 5xx details
 // stay in the logs under the request id.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import {
-  DomainError,
-  InsufficientScopeError,
-  problemTypes,
-  problemTypeUri,
-  type ProblemDetails,
-  type ProblemKind,
-} from './problem.ts'
+import { DomainError, InsufficientScopeError } from '../../domain/errors.ts'
+import { problemTypes, problemTypeUri, type ProblemDetails, type ProblemKind } from './problem.ts'
 import { WireBodyTooLargeError } from './body-limits.ts'
 import { isDatabaseUnavailable } from '../db/availability.ts'
 

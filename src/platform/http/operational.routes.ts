@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { pingDatabase, type Db } from '../db/database.ts'
 import { ProblemDetails, problemTypes, type ProblemKind } from './problem.ts'
 import { StringEnum } from './types.ts'
-import { NotFoundError } from './problem.ts'
+import { NotFoundError } from '../../domain/errors.ts'
 
 const Health = Type.Object({
   status: StringEnum(['ok', 'unavailable'] as const),

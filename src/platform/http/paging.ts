@@ -1,5 +1,7 @@
-// The shared paged envelope (spec: Paged response envelope, Limits). A page past the end is 200 with
-// empty results; out-of-range or non-integer page values are 400 through the query schema.
+// The shared paged envelope's schemas (spec: Paged response envelope, Limits): the page query and the
+// envelope a route publishes. A page past the end is 200 with empty results; out-of-range or
+// non-integer page values are 400 through the query schema. The Page type and toPage are the kernel's
+// (src/domain/page.ts).
 import Type, { type Static, type TSchema } from 'typebox'
 import { componentNameOf, named } from './schema-names.ts'
 
@@ -33,27 +35,4 @@ export const PagedEnvelope = <Item extends TSchema>(item: Item, description: str
   )
   const itemName = componentNameOf(item)
   return itemName ? named(`${itemName}Page`, envelope) : envelope
-}
-
-export interface Page<Item> {
-  pageNumber: number
-  numberOfPages: number
-  numberOfResults: number
-  pageSize: number
-  results: Item[]
-}
-
-export function toPage<Item>(results: Item[], numberOfResults: number, query: PageQuery): Page<Item> {
-  return {
-    pageNumber: query.pageNumber,
-    numberOfPages: Math.ceil(numberOfResults / query.pageSize),
-    numberOfResults,
-    pageSize: query.pageSize,
-    results,
-  }
-}
-
-/** Rows to skip for a page. Callers with large tables page by key instead (see docs/decisions.md). */
-export function offsetOf(query: PageQuery): number {
-  return (query.pageNumber - 1) * query.pageSize
 }

@@ -1,6 +1,7 @@
-// RFC 9457 problem details: the catalogue of problem types, their schema, and the domain errors that
-// services throw. Services know nothing of HTTP; the error handler turns these into responses.
+// RFC 9457 problem details: the catalogue of problem types and their schema. Services throw the domain
+// errors of src/domain/errors.ts and know nothing of HTTP; the error handler turns them into responses.
 import Type, { type Static } from 'typebox'
+import type { ErrorKind } from '../../domain/errors.ts'
 import { named } from './schema-names.ts'
 
 /** Every kind of problem the service answers with. `type` URIs are /problems/<kind>, documented there. */
@@ -106,9 +107,9 @@ export const problemTypes = {
     description:
       'The service is starting or shutting down, or cannot reach its database. Wait for the seconds in Retry-After, then retry with back-off.',
   },
-} as const satisfies Record<string, { status: number; title: string; description: string }>
+} as const satisfies Record<ErrorKind, { status: number; title: string; description: string }>
 
-export type ProblemKind = keyof typeof problemTypes
+export type ProblemKind = ErrorKind
 
 export const problemTypeUri = (kind: ProblemKind): string => `/problems/${kind}`
 
@@ -157,52 +158,3 @@ export const ProblemDetails = named(
   ),
 )
 export type ProblemDetails = Static<typeof ProblemDetails>
-
-/** A failure the caller can act on. Carries a problem kind; never an HTTP object. */
-export class DomainError extends Error {
-  readonly kind: ProblemKind
-  readonly extensions: Partial<Pick<ProblemDetails, 'errors' | 'errorNumber' | 'reason'>>
-  constructor(kind: ProblemKind, detail: string, extensions: DomainError['extensions'] = {}) {
-    super(detail)
-    this.name = 'DomainError'
-    this.kind = kind
-    this.extensions = extensions
-  }
-}
-
-export class NotFoundError extends DomainError {
-  constructor(detail: string) {
-    super('not-found', detail)
-  }
-}
-
-export class ConflictError extends DomainError {
-  readonly reason: string
-  constructor(reason: string, detail: string) {
-    super('conflict', detail, { reason })
-    this.reason = reason
-  }
-}
-
-export class StructuralError extends DomainError {
-  constructor(
-    errors: FieldError[],
-    detail = `${errors.length} structural ${errors.length === 1 ? 'failure' : 'failures'}; nothing was stored.`,
-  ) {
-    super('structural-validation', detail, { errors })
-  }
-}
-
-export class UnauthenticatedError extends DomainError {
-  constructor(detail = 'A valid bearer access token is required.') {
-    super('unauthenticated', detail)
-  }
-}
-
-export class InsufficientScopeError extends DomainError {
-  readonly scope: string
-  constructor(scope: string) {
-    super('insufficient-scope', `This operation needs the scope ${scope}.`)
-    this.scope = scope
-  }
-}

@@ -3,7 +3,7 @@
 // Fastify's per-part validation is switched off; this hook is the only validation.
 import type { ValidateFunction } from 'ajv'
 import type { FastifyInstance } from 'fastify'
-import { StructuralError, type FieldError } from './problem.ts'
+import { StructuralError, type FieldError } from '../../domain/errors.ts'
 import { checkStrings, childPath } from './strings.ts'
 import { createAjv, toFieldErrors } from './validation.ts'
 

@@ -1,6 +1,7 @@
 // Shared schema building blocks. Enumerations use the JSON Schema `enum` keyword so that failures read
 // "must be one of ..." and the string rules can recognise (and trim) enum values.
 import Type, { type Static, type TSchema } from 'typebox'
+import { jurisdictions } from '../../domain/jurisdictions.ts'
 
 export const StringEnum = <const Values extends readonly string[]>(
   values: Values,
@@ -23,8 +24,7 @@ export const UtcDateTime = (options: Record<string, unknown> = {}) =>
 export const Uuid4 = (options: Record<string, unknown> = {}) =>
   Type.String({ format: 'uuid-v4', description: 'UUID version 4', ...options })
 
-export const Jurisdictions = ['NAT', 'NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] as const
-export const Jurisdiction = StringEnum(Jurisdictions, { description: 'jurisdiction code' })
+export const Jurisdiction = StringEnum(jurisdictions, { description: 'jurisdiction code' })
 
 /** Closed object: unknown properties are failures, never silently dropped. */
 export const Strict = <Properties extends Record<string, TSchema>>(

@@ -5,7 +5,7 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../../config/config.ts'
 import { bearerToken } from '../auth/authenticate.ts'
-import { UnauthenticatedError } from '../http/problem.ts'
+import { UnauthenticatedError } from '../../domain/errors.ts'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import type { JobOutcome } from '../queue/queue.ts'
 

@@ -3,8 +3,12 @@
 // the assessment's jurisdiction; the records they refer to (students, subjects, offerings, locations)
 // are looked up across the RTO's held data, whichever batch jurisdiction carried them.
 // Values reach the database as parameters; only the code's own aliases are spliced in.
+// Cross-module read, on purpose: assessment rules (and declarations' nil-activity check, which uses
+// these blocks) read holdings' held_record directly, one query period-wide, where going through
+// holdings would mean reading the held dataset record by record (docs/decisions.md, "Architecture:
+// shared kernel and module boundaries").
 import { sql, type RawBuilder } from 'kysely'
-import type { ResourceType } from '../../resources/index.ts'
+import type { ResourceType } from '../../../domain/resource-types.ts'
 import type { AssessmentScope } from '../assessment-rule.ts'
 
 /** Current held records of a type in submission: uid, ctid, body, client, submitted_at, jurisdiction. */

@@ -1,6 +1,6 @@
 // BRTS01330 (Warning): activity dated before the first supported reporting period (202601, spec:
 // Limits) is accepted as history, but it is reported in no period the service assesses.
-import { FIRST_REPORTING_PERIOD, firstDayOf, reportingPeriodOf } from '../reporting-period.ts'
+import { FIRST_REPORTING_PERIOD, firstDayOf, reportingPeriodOf } from '../../../domain/reporting-period.ts'
 import { defineRecordRule, finding } from '../rule.ts'
 
 export default defineRecordRule({

@@ -1,6 +1,6 @@
 // BRTS01320: lifecycle activity is reported for a reporting period that has begun: no state is dated
 // in a quarter after the current one (spec: Limits, supported reporting periods up to the current quarter).
-import { firstDayOf, reportingPeriodOf } from '../reporting-period.ts'
+import { firstDayOf, reportingPeriodOf } from '../../../domain/reporting-period.ts'
 import { defineRecordRule, finding } from '../rule.ts'
 
 export default defineRecordRule({

@@ -1,7 +1,7 @@
 // BRTS01240: every coded value is an active record of its reference dataset, in force on the
 // enrolment's start date where the record has one. The message names the dataset checked, so an SMS
 // with a stale code list can see which dataset to synchronise (domain notes: users' complaints).
-import type { ResourceType } from '../../resources/index.ts'
+import { resourceTypes, type ResourceType } from '../../../domain/resource-types.ts'
 import { defineRecordRule, finding, type Finding } from '../rule.ts'
 
 // Which dataset backs which field. `[]` walks every item of an array.
@@ -76,16 +76,7 @@ export default defineRecordRule({
   technicalRuleId: 'BRTS01240',
   ruleId: 'BRDG00022',
   level: 'Error',
-  resourceTypes: [
-    'Student',
-    'DeliveryLocation',
-    'Program',
-    'ProgramOffering',
-    'Subject',
-    'SubjectOffering',
-    'ProgramEnrolment',
-    'SubjectEnrolment',
-  ],
+  resourceTypes, // every type
   title: 'A coded value is in its reference dataset',
   description:
     "Every coded value (code lists and the country and language classifications) is an active record of the reference dataset that backs the field, in force on the enrolment's start date for enrolments. The message names the dataset.",

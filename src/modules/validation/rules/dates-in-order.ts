@@ -1,6 +1,6 @@
 // BRTS01300: an end date is not before its start date (domain notes: AVS 3216, activity end date
 // before activity start date), for every pair of dates the resources carry.
-import type { ResourceType } from '../../resources/index.ts'
+import type { ResourceType } from '../../../domain/resource-types.ts'
 import { defineRecordRule, finding } from '../rule.ts'
 
 // [earlier, later] field paths that must be in order when both are given.

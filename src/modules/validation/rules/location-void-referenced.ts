@@ -5,7 +5,7 @@
 // still referencing it (Previously_submitted_data when held, Transaction_batch when it is in the batch
 // too). BRTS02190 leaves delivery locations to this rule, so a location's void is never reported
 // twice (docs/decisions.md, Validation, One void, one group).
-import { referenceFields, resourceTypes } from '../../resources/index.ts'
+import { referenceFields, resourceTypes } from '../../../domain/resource-types.ts'
 import { defineSetRule } from '../rule.ts'
 import { orphanQuery, type Reference } from './orphans.ts'
 

@@ -2,7 +2,7 @@
 // would still reference it. Shared by BRTS02180 and the general orphan rule BRTS02190. One group per
 // voided record: the voided record itself (from the batch) and every record still referencing it.
 import { sql, type RawBuilder } from 'kysely'
-import type { ResourceType } from '../../resources/index.ts'
+import type { ResourceType } from '../../../domain/resource-types.ts'
 import type { RunScope, SetFindingRow } from '../rule.ts'
 import { batchRecordsOf, effectiveRecordsOf, referencesOf } from './sql.ts'
 

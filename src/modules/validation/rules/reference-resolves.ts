@@ -1,7 +1,7 @@
 // BRTS02100: every UID reference resolves to a record of the referenced type, in the batch or held for
 // the RTO and not voided. The message says where the missing record was looked for.
 import { sql } from 'kysely'
-import { referenceFields, resourceTypes } from '../../resources/index.ts'
+import { referenceFields, resourceTypes } from '../../../domain/resource-types.ts'
 import { defineSetRule, type SetFindingRow } from '../rule.ts'
 import { batchRecordsOf, heldInSubmission, referencesOf } from './sql.ts'
 

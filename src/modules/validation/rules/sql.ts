@@ -1,7 +1,11 @@
 // SQL building blocks the set rules share. Every block is scoped to the run's RTO (and batch), and
 // values reach the database as parameters; only the code's own table aliases are spliced in.
+// Cross-module reads, on purpose: set rules (these blocks and the rules' own queries) read batches'
+// batch_record and holdings' held_record directly, one query over the whole batch and the held
+// dataset, where going through those modules would mean a round trip per record (docs/decisions.md,
+// "Architecture: shared kernel and module boundaries").
 import { sql, type RawBuilder } from 'kysely'
-import type { ResourceType } from '../../resources/index.ts'
+import type { ResourceType } from '../../../domain/resource-types.ts'
 import type { RunScope } from '../rule.ts'
 
 /** The batch's records of one type: uid, ctid, body, is_voided. */

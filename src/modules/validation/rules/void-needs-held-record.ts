@@ -1,21 +1,13 @@
 // BRTS02200: only records held by the service can be voided (spec: Standard workflows 3).
 import { sql } from 'kysely'
+import { resourceTypes } from '../../../domain/resource-types.ts'
 import { defineSetRule, type SetFindingRow } from '../rule.ts'
 
 export default defineSetRule({
   technicalRuleId: 'BRTS02200',
   ruleId: 'BRDG00053',
   level: 'Error',
-  resourceTypes: [
-    'Student',
-    'DeliveryLocation',
-    'Program',
-    'ProgramOffering',
-    'Subject',
-    'SubjectOffering',
-    'ProgramEnrolment',
-    'SubjectEnrolment',
-  ],
+  resourceTypes, // every type
   title: 'Only a held record can be voided',
   description:
     'A record uploaded with isVoided true must be held for the RTO and in submission (submitted earlier and not voided since).',

@@ -2,7 +2,7 @@
 // records fail validation"). A void that would orphan a held or batched record is blocking unless that
 // record is voided too, with remove_orphaned_record. References to a delivery location are BRTS02180's,
 // all of them, so one voided location is one group of one rule.
-import { referenceFields, resourceTypes } from '../../resources/index.ts'
+import { referenceFields, resourceTypes } from '../../../domain/resource-types.ts'
 import { defineSetRule } from '../rule.ts'
 import { orphanQuery, type Reference } from './orphans.ts'
 

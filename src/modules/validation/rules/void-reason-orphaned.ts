@@ -8,7 +8,7 @@
 // reason is wrong, then each voided record it references (docs/decisions.md, Validation, The reason
 // for a void).
 import { sql } from 'kysely'
-import { referenceFields, resourceTypes } from '../../resources/index.ts'
+import { referenceFields, resourceTypes } from '../../../domain/resource-types.ts'
 import { defineSetRule, type RunScope, type SetFindingRow } from '../rule.ts'
 import { batchRecordsOf, referencesOf } from './sql.ts'
 
@@ -46,16 +46,7 @@ export default defineSetRule({
   technicalRuleId: 'BRTS02210',
   ruleId: 'BRDG00054',
   level: 'Error',
-  resourceTypes: [
-    'Student',
-    'DeliveryLocation',
-    'Program',
-    'ProgramOffering',
-    'Subject',
-    'SubjectOffering',
-    'ProgramEnrolment',
-    'SubjectEnrolment',
-  ],
+  resourceTypes, // every type
   title: 'A record voided with what it depends on is voided as an orphan',
   description:
     'A record voided in the batch that references a record voided in the same batch, or a record already voided in submission, has voidedReason remove_orphaned_record: voiding what it depends on is why it goes. The record and each voided record it references are one group.',

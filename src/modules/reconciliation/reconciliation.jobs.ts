@@ -3,8 +3,9 @@
 // reconciled. At-least-once delivery is safe: a batch is indexed once, and a job that finds nothing
 // left to do ends. Jobs of one RTO take turns on an advisory lock.
 import { sql } from 'kysely'
-import type { Db, Executor } from '../../platform/db/database.ts'
+import type { Db, Tx } from '../../platform/db/database.ts'
 import type { JobDefinition } from '../../platform/queue/queue.ts'
+import { markBatchReconciled, nextBatchToReconcile } from '../batches/index.ts'
 import { indexSubmission } from './reconciliation-index.repo.ts'
 
 export interface ReconcileJobData {
@@ -25,25 +26,18 @@ export function reconciliationJob(db: Db): JobDefinition<ReconcileJobData> {
 }
 
 /** Indexes the RTO's oldest submitted batch not yet reconciled; false when there is none. */
-export async function indexNextSubmission(tx: Executor, rto: string): Promise<boolean> {
+export async function indexNextSubmission(tx: Tx, rto: string): Promise<boolean> {
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`vetrs:reconcile:${rto}`}))`.execute(tx)
-  const next = await tx
-    .selectFrom('transaction_batch')
-    .select(['transaction_batch_token', 'submitted_at'])
-    .where('rto_id', '=', rto)
-    .where('status', '=', 'Submitted')
-    .where('reconciled_at', 'is', null)
-    .orderBy('submitted_at')
-    .orderBy('transaction_batch_token')
-    .limit(1)
-    .executeTakeFirst()
+  const next = await nextBatchToReconcile(tx, rto)
   if (!next) return false
-  await indexSubmission(tx, { rto, token: next.transaction_batch_token, submittedAt: new Date(next.submitted_at!) })
-  await tx
-    .updateTable('transaction_batch')
-    .set({ reconciled_at: sql`clock_timestamp()` })
-    .where('rto_id', '=', rto)
-    .where('transaction_batch_token', '=', next.transaction_batch_token)
-    .execute()
+  await indexSubmission(tx, { rto, token: next.token, submittedAt: next.submittedAt })
+  await markBatchReconciled(tx, rto, next.token)
   return true
+}
+
+/** Indexes every submission of the RTO still waiting, in this transaction: bulk loads have no queue to wait for. */
+export async function indexPendingSubmissions(tx: Tx, rto: string): Promise<void> {
+  while (await indexNextSubmission(tx, rto)) {
+    /* next batch */
+  }
 }

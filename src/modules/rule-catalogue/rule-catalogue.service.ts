@@ -1,15 +1,16 @@
 // The catalogue as it is published: served at GET /vet-provider/v1/business-rules and written to
 // docs/business-rules.md (npm run docs:rules), both from the rules' own metadata: the batch
-// validation rules, then the data quality assessment rules.
-import type { Rule } from './rule.ts'
-import { rules } from './rules/index.ts'
-import { assessmentRules } from '../assessment/rules/index.ts'
+// validation rules, then the data quality assessment rules. Built here, where both kinds of rule meet,
+// so that neither validation nor assessment needs the other.
+import type { MessageLevel } from '../../domain/rules.ts'
+import { rules } from '../validation/index.ts'
+import { assessmentRules } from '../assessment/index.ts'
 
 export interface CatalogueEntry {
   technicalRuleId: string
   ruleId: string
   errorNumber: string
-  validationMessageLevel: Rule['level']
+  validationMessageLevel: MessageLevel
   title: string
   description: string
   correctiveAction: string

@@ -1,4 +1,4 @@
-// Keeps reconciliation's tables current inside the submit transaction: the links between held records
+// Keeps reconciliation's tables current after each submission: the links between held records
 // (held_link) and one reconciliation item per record in submission (reconciliation_item), with the
 // activity date each is searched and sorted by (docs/decisions.md, "Activity dates"). First the date
 // enrolment activity gives it (enrolment_activity_date):
@@ -11,9 +11,12 @@
 // the UTC date of its own latest submission instead, so every record in submission has a date; that
 // fallback dates only the record itself, never the records above it.
 // Only what the batch touches is recomputed: its records, and what they referenced before or now.
+// Cross-module read, on purpose: indexing reads the submitted batch's records straight from batches'
+// batch_record table, set-based in the statements below, rather than one record at a time through
+// the batches module (docs/decisions.md, "Architecture: shared kernel and module boundaries").
 import { sql, type RawBuilder } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
-import { referenceFields, resourceTypes, type ResourceType } from '../resources/index.ts'
+import { referenceFields, resourceTypes, type ResourceType } from '../../domain/resource-types.ts'
 
 export interface ReconciliationTables {
   reconciliation_day_count: { rto_id: string; resource_type: string; student_activity_date: string; items: number }
@@ -187,18 +190,14 @@ async function noteTouchedDays(db: Executor, rto: string): Promise<void> {
     ON CONFLICT DO NOTHING`.execute(db)
 }
 
-/**
- * Whether reconciliation reflects the submission of batch `token` yet (its reconciledAt is set), and
- * the activity date it searches the record by: the one date the held-state GET shows.
- */
-export async function indexedActivityDate(
+/** The activity date reconciliation searches a record by, if it has an item. */
+export async function itemActivityDate(
   db: Executor,
-  p: { rto: string; token: string; type: string; uid: string },
-): Promise<{ reconciled: boolean; date: string | null }> {
-  const result = await sql<{ reconciled: boolean; date: string | null }>`
-    SELECT b.reconciled_at IS NOT NULL AS reconciled, r.student_activity_date::text AS date
-      FROM transaction_batch b
-      LEFT JOIN reconciliation_item r ON r.rto_id = b.rto_id AND r.resource_type = ${p.type} AND r.resource_uid = ${p.uid}::uuid
-     WHERE b.rto_id = ${p.rto} AND b.transaction_batch_token = ${p.token}`.execute(db)
-  return result.rows[0] ?? { reconciled: false, date: null }
+  p: { rto: string; type: string; uid: string },
+): Promise<string | null> {
+  const result = await sql<{ date: string }>`
+    SELECT r.student_activity_date::text AS date
+      FROM reconciliation_item r
+     WHERE r.rto_id = ${p.rto} AND r.resource_type = ${p.type} AND r.resource_uid = ${p.uid}::uuid`.execute(db)
+  return result.rows[0]?.date ?? null
 }

@@ -1,0 +1,73 @@
+// Module boundaries, checked by `npm run lint` (docs/decisions.md, "Architecture: shared kernel and
+// module boundaries"). Parsed with swc: TypeScript 7's package has no compiler API for the tsc parser.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import cycles, type-only imports included: a cycle is two modules that cannot be read apart.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-circular-between-modules',
+      severity: 'error',
+      comment:
+        'No cycle between modules either (folders under src/modules): validation and assessment met in a cycle through the rule catalogue.',
+      scope: 'folder',
+      from: { path: '^src/modules/([^/]+)' },
+      to: { path: '^src/modules/', pathNot: '^src/modules/$1(/|$)', circular: true },
+    },
+    {
+      name: 'module-through-its-index',
+      severity: 'error',
+      comment:
+        'A module reaches another only through its index.ts, which exports use cases; the files of one module import each other freely.',
+      from: { path: '^src/modules/([^/]+)/' },
+      to: { path: '^src/modules/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'outside-through-module-index',
+      severity: 'error',
+      comment: 'The composition root, the CLI and the platform reach a module only through its index.ts.',
+      from: { path: '^src/', pathNot: '^src/modules/' },
+      to: { path: '^src/modules/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'kernel-imports-no-module',
+      severity: 'error',
+      comment:
+        'src/domain is the shared kernel: every part may import it, and it imports nothing of ours outside it (npm packages are fine).',
+      from: { path: '^src/domain/' },
+      to: { path: '^src/', pathNot: '^src/domain/' },
+    },
+    {
+      name: 'platform-imports-no-module',
+      severity: 'error',
+      comment:
+        'The platform sits under the modules and never knows them; the composition root (src/app.ts) wires them together.',
+      from: { path: '^src/platform/' },
+      to: { path: '^src/(modules|app\\.ts$)' },
+    },
+    {
+      name: 'only-routes-and-schemas-use-http',
+      severity: 'error',
+      comment:
+        'Services, repos, rules and jobs know nothing of HTTP: domain errors and the page type are in src/domain. Only *.routes.ts and *.schemas.ts (*.schema.ts) files import platform/http.',
+      from: { path: '^src/modules/', pathNot: '\\.(routes|schemas?)\\.ts$' },
+      to: { path: '^src/platform/http/' },
+    },
+    {
+      name: 'no-orphans',
+      severity: 'error',
+      comment: 'A file nothing imports and that imports nothing is dead code, or an entry point to list here.',
+      from: { orphan: true, pathNot: ['\\.d\\.ts$', '^src/start\\.mjs$'] },
+      to: {},
+    },
+  ],
+  options: {
+    parser: 'swc',
+    doNotFollow: { path: 'node_modules' },
+  },
+}

@@ -1,0 +1,86 @@
+// The failures services throw: each names a kind of problem and says what to do, and none knows HTTP.
+// platform/http maps every kind to its status, title and documentation (problem.ts) and turns a
+// DomainError into RFC 9457 problem details (error-handler.ts).
+
+/** Every kind of failure the service reports; each is one /problems/<kind> type. */
+export type ErrorKind =
+  | 'structural-validation'
+  | 'malformed-http'
+  | 'malformed-body'
+  | 'malformed-json'
+  | 'unsupported-media-type'
+  | 'unauthenticated'
+  | 'invalid-client'
+  | 'invalid-grant-request'
+  | 'insufficient-scope'
+  | 'not-found'
+  | 'no-validation-run'
+  | 'no-assessment-run'
+  | 'conflict'
+  | 'request-timeout'
+  | 'payload-too-large'
+  | 'rate-limited'
+  | 'internal-error'
+  | 'service-unavailable'
+
+/** One structural failure of a request: where (a JSONPath-style access path) and what is wrong. */
+export interface FieldError {
+  accessPath: string
+  message: string
+}
+
+/** What a failure may say besides its detail: every structural failure, a rule's code, a conflict's reason. */
+export interface ErrorExtensions {
+  errors?: FieldError[]
+  errorNumber?: string
+  reason?: string
+}
+
+/** A failure the caller can act on. Carries a kind of problem; never an HTTP object. */
+export class DomainError extends Error {
+  readonly kind: ErrorKind
+  readonly extensions: ErrorExtensions
+  constructor(kind: ErrorKind, detail: string, extensions: ErrorExtensions = {}) {
+    super(detail)
+    this.name = 'DomainError'
+    this.kind = kind
+    this.extensions = extensions
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(detail: string) {
+    super('not-found', detail)
+  }
+}
+
+export class ConflictError extends DomainError {
+  readonly reason: string
+  constructor(reason: string, detail: string) {
+    super('conflict', detail, { reason })
+    this.reason = reason
+  }
+}
+
+export class StructuralError extends DomainError {
+  constructor(
+    errors: FieldError[],
+    detail = `${errors.length} structural ${errors.length === 1 ? 'failure' : 'failures'}; nothing was stored.`,
+  ) {
+    super('structural-validation', detail, { errors })
+  }
+}
+
+export class UnauthenticatedError extends DomainError {
+  constructor(detail = 'A valid bearer access token is required.') {
+    super('unauthenticated', detail)
+  }
+}
+
+export class InsufficientScopeError extends DomainError {
+  readonly scope: string
+  constructor(scope: string) {
+    super('insufficient-scope', `This operation needs the scope ${scope}.`)
+    this.scope = scope
+  }
+}

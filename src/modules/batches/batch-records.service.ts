@@ -1,0 +1,125 @@
+// The records of a transaction batch, as other modules use them: upload, read, list and delete one
+// resource type's records for the caller (resources), read a whole batch in chunks (validation), and
+// load a batch in bulk (synthetic data).
+// Every change goes through the batch's open state; the SQL is batch-records.repo.ts's.
+import type { Db, Executor } from '../../platform/db/database.ts'
+import type { Actor } from '../../platform/auth/scopes.ts'
+import { NotFoundError } from '../../domain/errors.ts'
+import { offsetOf, toPage, type Page, type PageQuery } from '../../domain/page.ts'
+import type { ResourceType } from '../../domain/resource-types.ts'
+import * as records from './batch-records.repo.ts'
+import { insertBatch, touchBatch } from './batches.repo.ts'
+import { assertOpen, lockOpenBatch, requireBatch, type BatchRef } from './batches.service.ts'
+
+export type { RecordChunkRow } from './batch-records.repo.ts'
+
+/** One record as uploaded: its identity, whether it voids a held record, and its whole body. */
+export interface RecordToUpload {
+  resourceType: ResourceType
+  resourceUID: string
+  changeTrackingIdentifier: string | null
+  isVoided: boolean
+  body: unknown
+}
+
+/**
+ * Creates or replaces the record in the caller's open batch: true when created, false when it replaced
+ * the batch's earlier version; 404 or 409 when there is no such open batch.
+ */
+export async function uploadRecord(db: Db, actor: Actor, ref: BatchRef, record: RecordToUpload): Promise<boolean> {
+  const outcome = await records.upsertRecord(db, {
+    rto: actor.rto,
+    token: ref.token,
+    jurisdiction: ref.jurisdiction,
+    ...record,
+    clientId: actor.clientId,
+  })
+  if (!outcome) assertOpen(await requireBatch(db, actor, ref)) // throws 404 or 409: the statement found no open batch
+  return outcome === 'created'
+}
+
+/** The body of one record of the caller's batch; 404 when the batch or the record is not there. */
+export async function readRecord(
+  db: Db,
+  actor: Actor,
+  ref: BatchRef,
+  resourceType: ResourceType,
+  resourceUID: string,
+): Promise<unknown> {
+  await requireBatch(db, actor, ref)
+  const row = await records.findRecord(db, actor.rto, ref.token, resourceType, resourceUID)
+  if (!row) throw new NotFoundError(`No ${resourceType} ${resourceUID} in transaction batch ${ref.token}.`)
+  return row.body
+}
+
+/** A page of one resource type's record bodies in the caller's batch, in UID order. */
+export async function listRecords(
+  db: Db,
+  actor: Actor,
+  ref: BatchRef,
+  resourceType: ResourceType,
+  page: PageQuery,
+): Promise<Page<unknown>> {
+  await requireBatch(db, actor, ref)
+  const [total, results] = await Promise.all([
+    records.countRecords(db, actor.rto, ref.token, resourceType),
+    records.listRecords(db, actor.rto, ref.token, resourceType, page.pageSize, offsetOf(page)),
+  ])
+  return toPage(results, total, page)
+}
+
+/** Removes one record from the caller's open batch; 404 when it is not there, 409 once submitted. */
+export async function deleteRecord(
+  db: Db,
+  actor: Actor,
+  ref: BatchRef,
+  resourceType: ResourceType,
+  resourceUID: string,
+): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await lockOpenBatch(tx, actor, ref)
+    if (!(await records.deleteRecord(tx, actor.rto, ref.token, resourceType, resourceUID))) {
+      throw new NotFoundError(`No ${resourceType} ${resourceUID} in transaction batch ${ref.token}.`)
+    }
+    await touchBatch(tx, actor.rto, ref.token)
+  })
+}
+
+/** The batch's next chunk of records after a (type, uid) key, in that order: a large batch read in flat memory. */
+export function recordsOfBatch(
+  db: Executor,
+  rto: string,
+  token: string,
+  after: { type: string; uid: string } | undefined,
+  limit: number,
+): Promise<records.RecordChunkRow[]> {
+  return records.recordsAfter(db, rto, token, after, limit)
+}
+
+/**
+ * The bulk path into a batch, for synthetic data (npm run seed:synthetic) and benchmarks: a new batch
+ * with all its records, written a thousand at a time without the upload statement. Never reachable
+ * over HTTP.
+ */
+export async function createBatchWithRecords(
+  db: Db,
+  batch: { rto: string; token: string; jurisdiction: string; clientId: string },
+  contents: readonly RecordToUpload[],
+): Promise<void> {
+  await insertBatch(db, batch)
+  const uploadedAt = new Date()
+  await records.insertRecords(
+    db,
+    contents.map((record) => ({
+      rto_id: batch.rto,
+      transaction_batch_token: batch.token,
+      resource_type: record.resourceType,
+      resource_uid: record.resourceUID,
+      change_tracking_identifier: record.changeTrackingIdentifier,
+      is_voided: record.isVoided,
+      body: JSON.stringify(record.body),
+      uploaded_by_client: batch.clientId,
+      uploaded_at: uploadedAt,
+    })),
+  )
+}
