@@ -4,7 +4,7 @@
 import type { Logger } from 'pino'
 import type { JobDefinition } from '../../platform/queue/queue.ts'
 import { AssessmentFailure, runAssessment, type AssessmentEngineDependencies } from './assessment.engine.ts'
-import { faultRun } from './assessment.repo.ts'
+import { assessmentRuns } from './assessment.repo.ts'
 
 export interface AssessJobData {
   rto: string
@@ -25,7 +25,7 @@ export function assessmentJob(deps: AssessmentEngineDependencies & { logger: Log
           { err: error.cause, rto, runId, attempt: error.attempt },
           'data quality assessment failed; status Fault',
         )
-        await faultRun(deps.db, rto, runId, error.attempt)
+        await assessmentRuns.fault(deps.db, rto, runId, error.attempt)
       }
     },
   }
