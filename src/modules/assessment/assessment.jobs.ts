@@ -1,6 +1,7 @@
 // The queue job that runs an assessment. A worker that dies mid-run stops its heartbeat and the job is
 // retried (a fresh attempt). A technical error is not retried: the run goes to Fault and a new request
-// retries it (spec: Data quality assessment status, In Progress -> Fault).
+// retries it (spec: Data quality assessment status, In Progress -> Fault). The run lifecycle's
+// guarantees: src/platform/runs/run-lifecycle.ts.
 import type { Logger } from 'pino'
 import type { JobDefinition } from '../../platform/queue/queue.ts'
 import { AssessmentFailure, runAssessment, type AssessmentEngineDependencies } from './assessment.engine.ts'
