@@ -1,7 +1,6 @@
 // Runs one data quality assessment: every rule's query over the period's held data, one after another,
 // results written per attempt. A cancelled or superseded attempt drops what it wrote; only the attempt
 // that completes is ever read. A technical error is the caller's to turn into Fault (assessment.jobs.ts).
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import type { Db } from '../../platform/db/database.ts'
 import { firstDayOf, lastDayOf, utcToday } from '../../domain/reporting-period.ts'
@@ -33,12 +32,13 @@ export async function runAssessment(
   runId: string,
 ): Promise<AssessmentOutcome> {
   const { db } = deps
-  const run = await repo.claimRun(db, rto, runId)
+  const runs = repo.assessmentRuns
+  const run = await runs.claim(db, rto, runId)
   if (!run) return 'not-runnable' // completed, cancelled or faulted already (a redelivered job)
   const { attempt } = run
   const log = deps.logger.child({ rto, runId, attempt, period: run.reporting_period, jurisdiction: run.jurisdiction })
   try {
-    await repo.deleteOtherAttempts(db, rto, runId, attempt)
+    await runs.deleteOtherAttempts(db, rto, runId, attempt)
     const periodEnd = lastDayOf(run.reporting_period)
     const today = utcToday()
     const scope: AssessmentScope = {
@@ -55,10 +55,9 @@ export async function runAssessment(
       await repo.insertRuleResults(db, rule, scope, runId, attempt)
       timings[rule.technicalRuleId] = Math.round(performance.now() - started)
       await deps.afterRule?.(rule.technicalRuleId, scope)
-      if (!(await repo.isLive(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
-      await yieldToEventLoop() // the embedded database would otherwise hold the event loop for the whole run
+      if (!(await runs.checkpoint(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
     }
-    if (!(await repo.completeRun(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
+    if (!(await runs.complete(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
     log.info({ milliseconds: timings }, 'data quality assessment completed')
     return 'completed'
   } catch (error) {
@@ -73,7 +72,7 @@ async function abandoned(
   runId: string,
   attempt: number,
 ): Promise<AssessmentOutcome> {
-  await repo.deleteAttempt(deps.db, rto, runId, attempt)
+  await repo.assessmentRuns.deleteAttempt(deps.db, rto, runId, attempt)
   log.info('data quality assessment cancelled; its partial results are discarded')
   return 'abandoned'
 }

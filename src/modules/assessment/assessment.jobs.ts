@@ -1,10 +1,11 @@
 // The queue job that runs an assessment. A worker that dies mid-run stops its heartbeat and the job is
 // retried (a fresh attempt). A technical error is not retried: the run goes to Fault and a new request
-// retries it (spec: Data quality assessment status, In Progress -> Fault).
+// retries it (spec: Data quality assessment status, In Progress -> Fault). The run lifecycle's
+// guarantees: src/platform/runs/run-lifecycle.ts.
 import type { Logger } from 'pino'
 import type { JobDefinition } from '../../platform/queue/queue.ts'
 import { AssessmentFailure, runAssessment, type AssessmentEngineDependencies } from './assessment.engine.ts'
-import { faultRun } from './assessment.repo.ts'
+import { assessmentRuns } from './assessment.repo.ts'
 
 export interface AssessJobData {
   rto: string
@@ -25,7 +26,7 @@ export function assessmentJob(deps: AssessmentEngineDependencies & { logger: Log
           { err: error.cause, rto, runId, attempt: error.attempt },
           'data quality assessment failed; status Fault',
         )
-        await faultRun(deps.db, rto, runId, error.attempt)
+        await assessmentRuns.fault(deps.db, rto, runId, error.attempt)
       }
     },
   }

@@ -2,6 +2,7 @@
 import { sql, type Generated, type Selectable } from 'kysely'
 import type { Db, Executor } from '../../platform/db/database.ts'
 import { nameBasedUuid } from '../../platform/db/uuid.ts'
+import { createRunLifecycle } from '../../platform/runs/run-lifecycle.ts'
 import type { MessageLevel } from '../../domain/rules.ts'
 import type { AssessmentRule, AssessmentScope } from './assessment-rule.ts'
 
@@ -126,19 +127,10 @@ export async function pendingRun(db: Executor, ref: PeriodRef): Promise<RunRow |
     .executeTakeFirst()
 }
 
-export async function cancelRun(db: Executor, rto: string, runId: string): Promise<void> {
-  await db
-    .updateTable('assessment_run')
-    .set({ status: 'Cancelled', completed_at: sql`now()` })
-    .where('rto_id', '=', rto)
-    .where('run_id', '=', runId)
-    .where('status', 'in', ['Queued', 'InProgress'])
-    .execute()
-}
-
-// Cross-module read, on purpose: the period's latest submission number (here and in claimRun) is read
-// from holdings' reporting_period_submission in the statement that needs it, so a claim and the basis
-// it records are one snapshot (docs/decisions.md, "Architecture: shared kernel and module boundaries").
+// Cross-module read, on purpose: the period's latest submission number (here and in the lifecycle's
+// claim basis below) is read from holdings' reporting_period_submission in the statement that needs it,
+// so a claim and the basis it records are one snapshot (docs/decisions.md, "Architecture: shared kernel
+// and module boundaries").
 /** The number of the period's latest submission (0 when none): data submitted later makes a completed assessment stale. */
 export async function latestSubmissionSeq(db: Executor, ref: PeriodRef): Promise<string> {
   const row = await db
@@ -152,49 +144,28 @@ export async function latestSubmissionSeq(db: Executor, ref: PeriodRef): Promise
 }
 
 /**
- * Takes a run up for one attempt: InProgress, attempt + 1, and the period's latest submission number
- * as the basis the results will be current for. Undefined when the run is no longer pending.
+ * The run lifecycle (src/platform/runs/run-lifecycle.ts) over assessment_run and assessment_result. A
+ * claim records the period's latest submission number as the basis the results are current for; a
+ * technical error ends the run in Fault.
  */
-export async function claimRun(db: Executor, rto: string, runId: string): Promise<RunRow | undefined> {
-  const result = await sql<RunRow>`
-    UPDATE assessment_run r
-       SET status = 'InProgress', attempt = r.attempt + 1, started_at = now(),
-           basis_submission_seq = coalesce((SELECT s.last_submission_seq FROM reporting_period_submission s
-                                             WHERE s.rto_id = r.rto_id AND s.jurisdiction = r.jurisdiction AND s.reporting_period = r.reporting_period), 0)
-     WHERE r.rto_id = ${rto} AND r.run_id = ${runId} AND r.status IN ('Queued', 'InProgress')
-    RETURNING r.*`.execute(db)
-  return result.rows[0]
-}
-
-export async function isLive(db: Executor, rto: string, runId: string, attempt: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('assessment_run')
-    .select('run_id')
-    .where('rto_id', '=', rto)
-    .where('run_id', '=', runId)
-    .where('status', '=', 'InProgress')
-    .where('attempt', '=', attempt)
-    .executeTakeFirst()
-  return row !== undefined
-}
-
-export async function deleteOtherAttempts(db: Executor, rto: string, runId: string, attempt: number): Promise<void> {
-  await db
-    .deleteFrom('assessment_result')
-    .where('rto_id', '=', rto)
-    .where('run_id', '=', runId)
-    .where('attempt', '<>', attempt)
-    .execute()
-}
-
-export async function deleteAttempt(db: Executor, rto: string, runId: string, attempt: number): Promise<void> {
-  await db
-    .deleteFrom('assessment_result')
-    .where('rto_id', '=', rto)
-    .where('run_id', '=', runId)
-    .where('attempt', '=', attempt)
-    .execute()
-}
+export const assessmentRuns = createRunLifecycle({
+  runTable: 'assessment_run',
+  resultTable: 'assessment_result',
+  subjectColumns: ['jurisdiction', 'reporting_period'],
+  statuses: {
+    queued: 'Queued',
+    inProgress: 'InProgress',
+    completed: 'Completed',
+    cancelled: 'Cancelled',
+    fault: 'Fault',
+  },
+  levelColumn: 'message_level',
+  blockingLevel: 'Error',
+  basis: {
+    set: sql`basis_submission_seq = coalesce((SELECT s.last_submission_seq FROM reporting_period_submission s
+                                             WHERE s.rto_id = r.rto_id AND s.jurisdiction = r.jurisdiction AND s.reporting_period = r.reporting_period), 0)`,
+  },
+})
 
 /** Runs one rule's query and stores its rows as results, in one statement inside the database. */
 export async function insertRuleResults(
@@ -215,39 +186,6 @@ export async function insertRuleResults(
         FROM (${rule.query(scope)}) AS f
        ORDER BY f.group_key, f.resource_type, f.resource_uid`.execute(tx)
   })
-}
-
-/** Marks the attempt's run Completed with its indicators, if it is still the live attempt; earlier runs' results go. */
-export async function completeRun(db: Executor, rto: string, runId: string, attempt: number): Promise<boolean> {
-  const result = await sql`
-    UPDATE assessment_run r
-       SET status = 'Completed', completed_at = now(),
-           has_blocking_failures = s.blocking, has_non_blocking_failures = s.non_blocking, result_count = s.total
-      FROM (SELECT coalesce(bool_or(message_level = 'Error'), false) AS blocking,
-                   coalesce(bool_or(message_level <> 'Error'), false) AS non_blocking,
-                   count(*)::int AS total
-              FROM assessment_result WHERE rto_id = ${rto} AND run_id = ${runId} AND attempt = ${attempt}) s
-     WHERE r.rto_id = ${rto} AND r.run_id = ${runId} AND r.status = 'InProgress' AND r.attempt = ${attempt}`.execute(db)
-  if (Number(result.numAffectedRows ?? 0) !== 1) return false
-  await sql`
-    DELETE FROM assessment_result x USING assessment_run r, assessment_run me
-     WHERE me.rto_id = ${rto} AND me.run_id = ${runId}
-       AND r.rto_id = me.rto_id AND r.jurisdiction = me.jurisdiction AND r.reporting_period = me.reporting_period AND r.run_id <> me.run_id
-       AND x.rto_id = r.rto_id AND x.run_id = r.run_id`.execute(db)
-  return true
-}
-
-/** Marks the attempt's run Fault (a technical error), if it is still the live attempt, and drops its partial results. */
-export async function faultRun(db: Executor, rto: string, runId: string, attempt: number): Promise<void> {
-  await db
-    .updateTable('assessment_run')
-    .set({ status: 'Fault', completed_at: sql`now()` })
-    .where('rto_id', '=', rto)
-    .where('run_id', '=', runId)
-    .where('status', '=', 'InProgress')
-    .where('attempt', '=', attempt)
-    .execute()
-  await deleteAttempt(db, rto, runId, attempt)
 }
 
 export async function listResults(db: Executor, run: RunRow, limit: number, offset: number) {

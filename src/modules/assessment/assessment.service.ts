@@ -66,7 +66,7 @@ export async function cancelAssessment(db: Db, actor: Actor, params: PeriodParam
         'no-pending-assessment',
         `No assessment of ${ref.jurisdiction} ${ref.period} is Queued or In Progress; there is nothing to cancel.`,
       )
-    await repo.cancelRun(tx, ref.rto, pending.run_id)
+    await repo.assessmentRuns.cancel(tx, ref.rto, [pending.run_id])
   })
 }
 

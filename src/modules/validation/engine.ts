@@ -2,7 +2,6 @@
 // however large the batch); set rules run one after another as SQL inside the database. Results are
 // written per attempt, so a worker that dies part-way leaves nothing a reader or the retry will use.
 import { randomUUID } from 'node:crypto'
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import type { Db } from '../../platform/db/database.ts'
 import type { ReferenceLookup } from '../reference-data/index.ts'
@@ -37,11 +36,12 @@ export type RunOutcome = 'validated' | 'abandoned' | 'not-runnable'
 
 export async function runValidation(deps: EngineDependencies, rto: string, runId: string): Promise<RunOutcome> {
   const { db } = deps
-  const claim = await repo.claimRun(db, rto, runId)
-  if (!claim) return 'not-runnable' // already Validated or Cancelled, or its batch is gone
-  const { attempt, token } = claim
+  const runs = repo.validationRuns
+  const run = await runs.claim(db, rto, runId)
+  if (!run) return 'not-runnable' // already Validated or Cancelled, or its batch is gone
+  const { attempt, transaction_batch_token: token } = run
   const log = deps.logger.child({ rto, runId, attempt })
-  await repo.deleteOtherAttempts(db, rto, runId, attempt)
+  await runs.deleteOtherAttempts(db, rto, runId, attempt)
   await deps.referenceLookup.refresh()
   const today = utcToday()
   const context: RecordContext = { today, reference: deps.referenceLookup }
@@ -85,10 +85,7 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
     const last = chunk[chunk.length - 1]!
     after = { type: last.resource_type, uid: last.resource_uid }
     await flush()
-    if (!(await repo.isLive(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
-    // The embedded database answers without I/O, so without this the loop would hold the event loop
-    // (and every HTTP request) until the run ends.
-    await yieldToEventLoop()
+    if (!(await runs.checkpoint(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
   }
 
   const scope = { rto, token, today }
@@ -97,10 +94,9 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
     const ruleStarted = performance.now()
     await repo.insertSetRuleResults(db, rule, scope, runId, attempt, records >= LARGE_BATCH)
     timings[rule.technicalRuleId] = Math.round(performance.now() - ruleStarted)
-    if (!(await repo.isLive(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
-    await yieldToEventLoop()
+    if (!(await runs.checkpoint(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
   }
-  if (!(await repo.completeRun(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
+  if (!(await runs.complete(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
   log.info({ records, milliseconds: timings }, 'batch validated')
   return 'validated'
 }
@@ -112,7 +108,7 @@ async function abandoned(
   runId: string,
   attempt: number,
 ): Promise<RunOutcome> {
-  await repo.deleteAttempt(deps.db, rto, runId, attempt)
+  await repo.validationRuns.deleteAttempt(deps.db, rto, runId, attempt)
   log.info('validation run cancelled or superseded; its results are discarded')
   return 'abandoned'
 }

@@ -1,5 +1,6 @@
 // The queue job that runs a validation. At-least-once delivery is safe: a redelivered job finds its
-// run Validated or Cancelled and does nothing, and a retry after a crash starts a fresh attempt.
+// run Validated or Cancelled and does nothing, and a retry after a crash starts a fresh attempt
+// (the run lifecycle's guarantees: src/platform/runs/run-lifecycle.ts).
 import type { JobDefinition } from '../../platform/queue/queue.ts'
 import { runValidation, type EngineDependencies } from './engine.ts'
 import type { ValidateJobData } from './validation.service.ts'

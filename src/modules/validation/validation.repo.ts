@@ -2,6 +2,7 @@
 import { sql, type Generated, type Selectable } from 'kysely'
 import type { Db, Executor } from '../../platform/db/database.ts'
 import { nameBasedUuid } from '../../platform/db/uuid.ts'
+import { createRunLifecycle } from '../../platform/runs/run-lifecycle.ts'
 import type { MessageLevel } from '../../domain/rules.ts'
 import type { DataSource, RunScope, SetRule } from './rule.ts'
 
@@ -126,20 +127,10 @@ export async function pendingRuns(db: Executor, rto: string, token: string): Pro
     .execute()
 }
 
-export async function cancelRuns(db: Executor, rto: string, runIds: string[]): Promise<void> {
-  if (runIds.length === 0) return
-  await db
-    .updateTable('validation_run')
-    .set({ status: 'Cancelled', completed_at: sql`now()` })
-    .where('rto_id', '=', rto)
-    .where('run_id', 'in', runIds)
-    .where('status', 'in', ['Queued', 'InProgress'])
-    .execute()
-}
-
-// Cross-module read, on purpose: a batch's fingerprint (here and in claimRun) is read from batches'
-// transaction_batch and batch_record in the statement that needs it, so a claim and the content it
-// validates are one snapshot (docs/decisions.md, "Architecture: shared kernel and module boundaries").
+// Cross-module read, on purpose: a batch's fingerprint (here and in the lifecycle's claim basis below)
+// is read from batches' transaction_batch and batch_record in the statement that needs it, so a claim
+// and the content it validates are one snapshot (docs/decisions.md, "Architecture: shared kernel and
+// module boundaries").
 export async function fingerprintOf(db: Executor, rto: string, token: string): Promise<Fingerprint | undefined> {
   const result = await sql<Fingerprint>`
     SELECT b.content_version::text AS content_version, f.record_count::text AS record_count, f.change_seq_sum::text AS change_seq_sum
@@ -161,58 +152,26 @@ export function sameContent(run: RunRow, fingerprint: Fingerprint | undefined): 
 }
 
 /**
- * Takes a run up for one attempt: InProgress, attempt + 1, and the batch's fingerprint as it stands
- * now. A run already Validated or Cancelled (a redelivered job) is not taken up: undefined.
+ * The run lifecycle (src/platform/runs/run-lifecycle.ts) over validation_run and validation_result. A
+ * claim records the batch's fingerprint as it stands then; the attempt validates the batch from it.
+ * A run whose batch is gone is not claimed. Validation has no Fault: a technical error fails the job,
+ * which the queue retries as a new attempt.
  */
-export async function claimRun(
-  db: Executor,
-  rto: string,
-  runId: string,
-): Promise<{ attempt: number; token: string } | undefined> {
-  const result = await sql<{ attempt: number; token: string }>`
-    UPDATE validation_run r
-       SET status = 'InProgress', attempt = r.attempt + 1, started_at = now(),
-           content_version = b.content_version, record_count = f.record_count, change_seq_sum = f.change_seq_sum
-      FROM transaction_batch b,
+export const validationRuns = createRunLifecycle({
+  runTable: 'validation_run',
+  resultTable: 'validation_result',
+  subjectColumns: ['transaction_batch_token'],
+  statuses: { queued: 'Queued', inProgress: 'InProgress', completed: 'Validated', cancelled: 'Cancelled' },
+  levelColumn: 'validation_message_level',
+  blockingLevel: 'Error',
+  basis: {
+    set: sql`content_version = b.content_version, record_count = f.record_count, change_seq_sum = f.change_seq_sum`,
+    from: sql`transaction_batch b,
            LATERAL (SELECT count(*) AS record_count, coalesce(sum(change_seq), 0) AS change_seq_sum
-                      FROM batch_record x WHERE x.rto_id = b.rto_id AND x.transaction_batch_token = b.transaction_batch_token) f
-     WHERE r.rto_id = ${rto} AND r.run_id = ${runId} AND r.status IN ('Queued', 'InProgress')
-       AND b.rto_id = r.rto_id AND b.transaction_batch_token = r.transaction_batch_token
-    RETURNING r.attempt, r.transaction_batch_token AS token`.execute(db)
-  return result.rows[0]
-}
-
-/** Whether this attempt is still the run's live one (not cancelled, superseded or taken over). */
-export async function isLive(db: Executor, rto: string, runId: string, attempt: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('validation_run')
-    .select('run_id')
-    .where('rto_id', '=', rto)
-    .where('run_id', '=', runId)
-    .where('status', '=', 'InProgress')
-    .where('attempt', '=', attempt)
-    .executeTakeFirst()
-  return row !== undefined
-}
-
-/** Removes what earlier attempts of the run wrote (a worker that died part-way). */
-export async function deleteOtherAttempts(db: Executor, rto: string, runId: string, attempt: number): Promise<void> {
-  await db
-    .deleteFrom('validation_result')
-    .where('rto_id', '=', rto)
-    .where('run_id', '=', runId)
-    .where('attempt', '<>', attempt)
-    .execute()
-}
-
-export async function deleteAttempt(db: Executor, rto: string, runId: string, attempt: number): Promise<void> {
-  await db
-    .deleteFrom('validation_result')
-    .where('rto_id', '=', rto)
-    .where('run_id', '=', runId)
-    .where('attempt', '=', attempt)
-    .execute()
-}
+                      FROM batch_record x WHERE x.rto_id = b.rto_id AND x.transaction_batch_token = b.transaction_batch_token) f`,
+    where: sql`b.rto_id = r.rto_id AND b.transaction_batch_token = r.transaction_batch_token`,
+  },
+})
 
 export async function insertResults(db: Executor, rows: ResultRow[]): Promise<void> {
   if (rows.length > 0) await db.insertInto('validation_result').values(rows).execute()
@@ -258,27 +217,6 @@ async function insertSetRuleResultsWith(
            f.change_tracking_identifier, f.data_source
       FROM (${rule.query(scope)}) AS f
      ORDER BY f.group_key, f.data_source DESC, f.resource_type, f.resource_uid`.execute(db)
-}
-
-/** Marks the attempt's run Validated with its indicators, if the attempt is still the live one. */
-export async function completeRun(db: Executor, rto: string, runId: string, attempt: number): Promise<boolean> {
-  const result = await sql`
-    UPDATE validation_run r
-       SET status = 'Validated', completed_at = now(),
-           has_blocking_failures = s.blocking, has_non_blocking_failures = s.non_blocking, result_count = s.total
-      FROM (SELECT coalesce(bool_or(validation_message_level = 'Error'), false) AS blocking,
-                   coalesce(bool_or(validation_message_level <> 'Error'), false) AS non_blocking,
-                   count(*)::int AS total
-              FROM validation_result WHERE rto_id = ${rto} AND run_id = ${runId} AND attempt = ${attempt}) s
-     WHERE r.rto_id = ${rto} AND r.run_id = ${runId} AND r.status = 'InProgress' AND r.attempt = ${attempt}`.execute(db)
-  if (Number(result.numAffectedRows ?? 0) !== 1) return false
-  // Only the latest completed run's results are ever read: earlier runs' results go.
-  await sql`
-    DELETE FROM validation_result x USING validation_run r
-     WHERE r.rto_id = ${rto} AND r.run_id <> ${runId}
-       AND r.transaction_batch_token = (SELECT transaction_batch_token FROM validation_run WHERE rto_id = ${rto} AND run_id = ${runId})
-       AND x.rto_id = r.rto_id AND x.run_id = r.run_id`.execute(db)
-  return true
 }
 
 export async function listResults(db: Executor, run: RunRow, limit: number, offset: number) {

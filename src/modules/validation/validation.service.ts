@@ -36,7 +36,7 @@ export async function requestValidation(
     const pending = await repo.pendingRuns(tx, actor.rto, batch.transaction_batch_token)
     const queued = pending.find((run) => run.status === 'Queued')
     if (queued) return { created: false, status: await statusOf(tx, queued) }
-    await repo.cancelRuns(
+    await repo.validationRuns.cancel(
       tx,
       actor.rto,
       pending.map((run) => run.run_id),
@@ -73,7 +73,7 @@ export async function cancelValidation(db: Db, actor: Actor, ref: BatchRef): Pro
         'no-pending-validation',
         `No validation of transaction batch ${ref.token} is Queued or InProgress; there is nothing to cancel.`,
       )
-    await repo.cancelRuns(
+    await repo.validationRuns.cancel(
       tx,
       actor.rto,
       pending.map((run) => run.run_id),
