@@ -2,6 +2,7 @@
 // services throw. Services know nothing of HTTP; the error handler turns these into responses.
 import Type, { type Static } from 'typebox'
 import { named } from './schema-names.ts'
+import { StringEnum } from './types.ts'
 
 /** Every kind of problem the service answers with. `type` URIs are /problems/<kind>, documented there. */
 export const problemTypes = {
@@ -126,6 +127,26 @@ export const FieldError = named(
 )
 export type FieldError = Static<typeof FieldError>
 
+/**
+ * Every `reason` a 409 names, stable for programs to act on. ConflictError takes only these, and the
+ * OpenAPI ProblemDetails schema publishes them as an enum (so generated clients get the union).
+ */
+export const CONFLICT_REASONS = [
+  'batch-submitted',
+  'validation-not-requested',
+  'validation-pending',
+  'validation-stale',
+  'blocking-validation-failures',
+  'no-pending-validation',
+  'assessment-in-progress',
+  'no-pending-assessment',
+  'assessment-not-requested',
+  'assessment-not-validated',
+  'blocking-assessment-outcomes',
+  'reportable-activity-held',
+] as const
+export type ConflictReason = (typeof CONFLICT_REASONS)[number]
+
 export const ProblemDetails = named(
   'ProblemDetails',
   Type.Object(
@@ -143,9 +164,9 @@ export const ProblemDetails = named(
       ),
       errors: Type.Optional(Type.Array(FieldError, { description: 'every structural failure, not only the first' })),
       reason: Type.Optional(
-        Type.String({
+        StringEnum(CONFLICT_REASONS, {
           description:
-            'for a 409, which condition failed, stable for programs to act on (e.g. batch-submitted, validation-stale, blocking-validation-failures)',
+            'for a 409, which condition failed, stable for programs to act on (e.g. batch-submitted, validation-stale, blocking-validation-failures); a new reason may be added in a minor version',
         }),
       ),
     },
@@ -177,8 +198,8 @@ export class NotFoundError extends DomainError {
 }
 
 export class ConflictError extends DomainError {
-  readonly reason: string
-  constructor(reason: string, detail: string) {
+  readonly reason: ConflictReason
+  constructor(reason: ConflictReason, detail: string) {
     super('conflict', detail, { reason })
     this.reason = reason
   }
