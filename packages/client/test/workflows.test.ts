@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import {
+  ConflictReason,
   FileReferenceStore,
   NetworkError,
   ServiceError,
@@ -16,14 +17,20 @@ import {
   type ProgressEvent,
   type ResourceRecord,
 } from '../src/index.ts'
-import { newRto, sdkFor, startTestService, type TestService } from './support/service.ts'
-import { world } from '../../../test/support/world.ts'
+import {
+  newRto,
+  recordsOf as nineRecords,
+  sdkFor,
+  startTestService,
+  unitRecord,
+  type TestService,
+} from './support/service.ts'
 import { loadRelease } from '../../../src/modules/reference-data/index.ts'
 import { parseReleaseFile } from '../../../src/modules/reference-data/release-file.ts'
 
-const recordsOf = async (): Promise<{ w: Awaited<ReturnType<typeof world>>; records: ResourceRecord[] }> => {
-  const w = await world()
-  return { w, records: Object.values(w) as ResourceRecord[] }
+const recordsOf = async () => {
+  const w = await unitRecord()
+  return { w, records: nineRecords(w) }
 }
 
 describe('SDK workflows', () => {
@@ -55,9 +62,9 @@ describe('SDK workflows', () => {
   it('submit(records): blocking results come back grouped by validationGroupingId and nothing is submitted; fixed records resubmit into the same batch', async () => {
     const sdk = sdkFor(t.baseUrl, await newRto(t))
     const { w, records } = await recordsOf()
-    const broken = records.map((r) =>
+    const broken: ResourceRecord[] = records.map((r) =>
       r === w.student ? { ...w.student, surveyAvailability: 'Available', emailAddressPrimary: undefined } : r,
-    ) as ResourceRecord[]
+    )
     const refused = await sdk.submit(broken, { jurisdiction: 'NSW' })
     assert.equal(refused.submitted, null)
     assert.ok(refused.blocking.length > 0, 'a blocking group')
@@ -66,7 +73,7 @@ describe('SDK workflows', () => {
         group.results.every((r) => r.validationGroupingId === group.groupingId && r.validationMessageLevel === 'Error'),
       )
     assert.equal((await sdk.batch('NSW', refused.transactionBatchToken)).status, 'NotSubmitted')
-    const fixed = await sdk.submit([w.student as ResourceRecord], {
+    const fixed = await sdk.submit([w.student], {
       jurisdiction: 'NSW',
       transactionBatchToken: refused.transactionBatchToken,
     })
@@ -79,14 +86,14 @@ describe('SDK workflows', () => {
     const sdk = sdkFor(t.baseUrl, await newRto(t))
     const { w, records } = await recordsOf()
     await sdk.submit(records, { jurisdiction: 'NSW' })
-    const outcome = await sdk.voidRecords({ records: [w.subjectEnrolment as ResourceRecord] }, { jurisdiction: 'NSW' })
+    const outcome = await sdk.voidRecords({ records: [w.subjectEnrolment] }, { jurisdiction: 'NSW' })
     assert.deepEqual(outcome.blocking, [])
     assert.deepEqual(
       outcome.states.map((s) => s.stateInSubmission),
       ['Voided in submission'],
     )
     const program = await sdk.voidRecords(
-      { records: [w.programEnrolment as ResourceRecord], orphans: [w.subjectEnrolmentInProgram as ResourceRecord] },
+      { records: [w.programEnrolment], orphans: [w.subjectEnrolmentInProgram] },
       { jurisdiction: 'NSW' },
     )
     assert.deepEqual(
@@ -96,7 +103,7 @@ describe('SDK workflows', () => {
         ['SubjectEnrolment', 'Voided in submission'],
       ],
     )
-    const stranger = { ...w.student, studentUID: randomUUID() } as ResourceRecord
+    const stranger = { ...w.student, studentUID: randomUUID() }
     await assert.rejects(
       sdk.voidRecords({ records: [stranger] }, { jurisdiction: 'NSW' }),
       (error: unknown) => error instanceof WorkflowError && /Not found in submission/.test(error.message),
@@ -107,7 +114,7 @@ describe('SDK workflows', () => {
     const sdk = sdkFor(t.baseUrl, await newRto(t))
     const { w, records } = await recordsOf()
     await sdk.submit(records, { jurisdiction: 'NSW' })
-    const outcome = await sdk.voidRecords({ records: [w.programEnrolment as ResourceRecord] }, { jurisdiction: 'NSW' })
+    const outcome = await sdk.voidRecords({ records: [w.programEnrolment] }, { jurisdiction: 'NSW' })
     assert.equal(outcome.submitted, null)
     assert.ok(
       outcome.blocking.some((g) =>
@@ -156,13 +163,15 @@ describe('SDK workflows', () => {
     const sdk = sdkFor(t.baseUrl, await newRto(t))
     await sdk.submit((await recordsOf()).records, { jurisdiction: 'NSW' })
     const events: ProgressEvent[] = []
-    const outcome = await sdk.assessAndDeclare({
-      jurisdiction: 'NSW',
-      reportingPeriod: 202604,
-      RTOUserName: 'Alex Citizen',
-      RTOUserEmailAddress: 'alex@example.edu.au',
-      onProgress: (e) => events.push(e),
-    })
+    const outcome = await sdk.assessAndDeclare(
+      {
+        jurisdiction: 'NSW',
+        reportingPeriod: 202604,
+        RTOUserName: 'Alex Citizen',
+        RTOUserEmailAddress: 'alex@example.edu.au',
+      },
+      { onProgress: (e) => events.push(e) },
+    )
     assert.equal(outcome.assessment.assessmentStatus, 'Validated')
     assert.match(
       outcome.declaration?.message ?? '',
@@ -199,7 +208,9 @@ describe('SDK workflows', () => {
         RTOUserEmailAddress: 'a@b',
       }),
       (error: unknown) =>
-        error instanceof ServiceError && error.status === 409 && error.reason === 'blocking-assessment-outcomes',
+        error instanceof ServiceError &&
+        error.status === 409 &&
+        error.reason === ConflictReason.BlockingAssessmentOutcomes,
     )
   })
 

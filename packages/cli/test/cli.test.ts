@@ -1,4 +1,4 @@
-// The CLI as a newcomer and a script use it: real processes (`node packages/client/bin/vetrs.js`)
+// The CLI as a newcomer and a script use it: real processes (`node packages/cli/bin/vetrs.js`)
 // against a real service. The README's quick start, a validation failure fixed and resubmitted,
 // the other workflows, reference data sync, --json, and the exit codes.
 import { after, before, describe, it } from 'node:test'
@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { newRto, startTestService, type TestRto, type TestService } from './support/service.ts'
+import { newRto, startTestService, type TestRto, type TestService } from '../../client/test/support/service.ts'
 import { world } from '../../../test/support/world.ts'
 
 const run = promisify(execFile)
