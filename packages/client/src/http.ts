@@ -155,7 +155,7 @@ export class Http {
         // A token request the service refused (bad credentials) is the caller's answer, not a lost connection.
         if (error instanceof ServiceError || (error instanceof NetworkError && token === undefined)) throw error
         response = undefined
-        outcome = { networkError: error, timedOut: timer.timedOut() }
+        outcome = { networkError: error, timedOut: timer.timedOut(), notSent: token === undefined }
       } finally {
         timer.done()
       }

@@ -14,14 +14,17 @@ export interface RetryPolicy {
 export const defaultRetryPolicy: RetryPolicy = { maxAttempts: 6, baseDelayMs: 250, maxDelayMs: 30_000 }
 
 /** What one attempt came to: an answer, or none (a lost connection, or no answer in time). */
-export type Outcome = { status: number; retryAfter: string | null } | { networkError: unknown; timedOut?: boolean }
+export type Outcome =
+  | { status: number; retryAfter: string | null }
+  /** notSent: the attempt ended before the request left (waiting for a token), so nothing can have happened. */
+  | { networkError: unknown; timedOut?: boolean; notSent?: boolean }
 
 /**
  * Whether to try again after this outcome; never for 400, 404, 409, 413 or any other answer. No
  * answer in time is treated as a lost connection: the request may have been processed.
  */
 export function isRetryable(outcome: Outcome, idempotent: boolean): boolean {
-  if ('networkError' in outcome) return idempotent
+  if ('networkError' in outcome) return idempotent || outcome.notSent === true
   if (outcome.status === 429) return true
   if (outcome.status === 503) return idempotent
   return false
