@@ -59,6 +59,39 @@ describe('SDK workflows', () => {
     assert.equal((await sdk.heldState('Student', w.student.studentUID)).stateInSubmission, 'In submission')
   })
 
+  it('per-resource methods, typed from the OpenAPI types: upload, get, list, delete and heldState of each resource, no casts', async () => {
+    const sdk = sdkFor(t.baseUrl, await newRto(t))
+    const w = await unitRecord()
+    const { transactionBatchToken: batch } = await sdk.createBatch('NSW')
+    assert.equal((await sdk.students.upload('NSW', batch, w.student)).transactionBatchToken, batch)
+    await sdk.deliveryLocations.upload('NSW', batch, w.location)
+    await sdk.programs.upload('NSW', batch, w.program)
+    await sdk.programOfferings.upload('NSW', batch, w.programOffering)
+    await sdk.programEnrolments.upload('NSW', batch, w.programEnrolment)
+    await sdk.subjects.upload('NSW', batch, w.subject)
+    await sdk.subjectOfferings.upload('NSW', batch, w.subjectOffering)
+    await sdk.subjectEnrolments.upload('NSW', batch, w.subjectEnrolment)
+    await sdk.subjectEnrolments.upload('NSW', batch, w.subjectEnrolmentInProgram)
+    // @ts-expect-error a Program is not a Student: the compiler refuses it
+    await sdk.students.upload('NSW', batch, w.program).catch(() => {})
+    const student = await sdk.students.get('NSW', batch, w.student.studentUID)
+    assert.equal(student.familyName, w.student.familyName)
+    const enrolments = await collect(sdk.subjectEnrolments.list('NSW', batch))
+    assert.deepEqual(
+      enrolments.map((e) => e.subjectEnrolmentUID).sort(),
+      [w.subjectEnrolment.subjectEnrolmentUID, w.subjectEnrolmentInProgram.subjectEnrolmentUID].sort(),
+    )
+    await sdk.subjectEnrolments.delete('NSW', batch, w.subjectEnrolmentInProgram.subjectEnrolmentUID)
+    assert.equal((await collect(sdk.subjectEnrolments.list('NSW', batch))).length, 1)
+    assert.equal((await sdk.batch('NSW', batch)).totalRecords, 8)
+    assert.equal((await sdk.programs.heldState(w.program.programUID)).stateInSubmission, 'Not found in submission')
+    const refused = await sdk.submitBatch('NSW', batch).catch((error: unknown) => error)
+    assert.ok(refused instanceof ServiceError)
+    assert.equal(refused.reason, ConflictReason.ValidationNotRequested)
+    // @ts-expect-error reason is a ConflictReason: comparing it with a misspelt one does not compile
+    assert.equal(refused.reason === 'validation-not-requsted', false)
+  })
+
   it('submit(records): blocking results come back grouped by validationGroupingId and nothing is submitted; fixed records resubmit into the same batch', async () => {
     const sdk = sdkFor(t.baseUrl, await newRto(t))
     const { w, records } = await recordsOf()
