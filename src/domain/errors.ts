@@ -23,6 +23,26 @@ export type ErrorKind =
   | 'internal-error'
   | 'service-unavailable'
 
+/**
+ * Every `reason` a 409 names, stable for programs to act on. ConflictError takes only these, and the
+ * OpenAPI ProblemDetails schema (platform/http/problem.ts) publishes them as an enum (so generated clients get the union).
+ */
+export const CONFLICT_REASONS = [
+  'batch-submitted',
+  'validation-not-requested',
+  'validation-pending',
+  'validation-stale',
+  'blocking-validation-failures',
+  'no-pending-validation',
+  'assessment-in-progress',
+  'no-pending-assessment',
+  'assessment-not-requested',
+  'assessment-not-validated',
+  'blocking-assessment-outcomes',
+  'reportable-activity-held',
+] as const
+export type ConflictReason = (typeof CONFLICT_REASONS)[number]
+
 /** One structural failure of a request: where (a JSONPath-style access path) and what is wrong. */
 export interface FieldError {
   accessPath: string
@@ -33,7 +53,7 @@ export interface FieldError {
 export interface ErrorExtensions {
   errors?: FieldError[]
   errorNumber?: string
-  reason?: string
+  reason?: ConflictReason
 }
 
 /** A failure the caller can act on. Carries a kind of problem; never an HTTP object. */
@@ -55,8 +75,8 @@ export class NotFoundError extends DomainError {
 }
 
 export class ConflictError extends DomainError {
-  readonly reason: string
-  constructor(reason: string, detail: string) {
+  readonly reason: ConflictReason
+  constructor(reason: ConflictReason, detail: string) {
     super('conflict', detail, { reason })
     this.reason = reason
   }

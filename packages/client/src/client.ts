@@ -1,22 +1,52 @@
-// The service's operations, one method each, typed from the generated OpenAPI types. Paged
-// endpoints are async iterators that run to the last page. The standard workflows, built on these,
-// are in ./workflows.
+// The client: every operation of the service as a method typed from the generated OpenAPI types,
+// each resource's records under a property of their own (`vetrs.students.upload(...)`), and the
+// standard workflows as one call each. Paged endpoints are async iterators that run to the last
+// page. Every method takes RequestOptions (signal, timeoutMs) last.
 import { Http, type HttpOptions, type Operation, type Success } from './http.ts'
 import { allItems } from './paging.ts'
-import { kindOf, kindOfType, type ResourceRecord, type ResourceType, type Segment, type Student } from './resources.ts'
-import { ServiceError } from './errors.ts'
+import type { RequestOptions } from './request-options.ts'
+import { Resource, type HeldState, type Jurisdiction, type RecordOf, type UploadResult } from './resource.ts'
+import { kindOf, kindOfType, type ResourceRecord, type ResourceType, type Segment } from './resources.ts'
+import type { AppInfo } from './version.ts'
+import {
+  awaitReconciliation,
+  groupedValidationResults,
+  submitRecords,
+  validate,
+  type GroupedResults,
+  type SubmitOptions,
+  type SubmitOutcome,
+  type ValidateOutcome,
+} from './workflows/submit.ts'
+import { voidRecords, type VoidOutcome, type VoidRequest } from './workflows/void.ts'
+import {
+  reconcile,
+  type ReconcileOptions,
+  type ReconcileOutcome,
+  type ReconcileRequest,
+} from './workflows/reconcile.ts'
+import {
+  assess,
+  assessAndDeclare,
+  groupedAssessmentResults,
+  type AssessAndDeclareOutcome,
+  type AssessAndDeclareRequest,
+  type AssessOutcome,
+} from './workflows/declare.ts'
+import {
+  syncReferenceData,
+  type ReferenceStore,
+  type SyncOptions,
+  type SyncOutcome,
+} from './workflows/reference-sync.ts'
+import type { WaitOptions } from './workflows/progress.ts'
 
 const V1 = '/vet-provider/v1'
-export type Jurisdiction = 'NAT' | 'NSW' | 'VIC' | 'QLD' | 'WA' | 'SA' | 'TAS' | 'ACT' | 'NT'
 
 type Ok<P extends Parameters<Http['send']>[1], M extends 'get' | 'post' | 'put' | 'delete'> = Success<Operation<P, M>>
 export type Batch = Ok<'/vet-provider/v1/{jurisdiction}/transaction-batch/{transactionBatchToken}', 'get'>
 export type BatchSummary = Ok<'/vet-provider/v1/{jurisdiction}/transaction-batch', 'get'>['results'][number]
 export type CreatedBatch = Ok<'/vet-provider/v1/{jurisdiction}/transaction-batch', 'post'>
-export type UploadResult = Ok<
-  '/vet-provider/v1/{jurisdiction}/transaction-batch/{transactionBatchToken}/student',
-  'post'
->
 export type ValidationStatus = Ok<
   '/vet-provider/v1/{jurisdiction}/transaction-batch/{transactionBatchToken}/validate',
   'get'
@@ -29,7 +59,6 @@ export type SubmitResult = Ok<
   '/vet-provider/v1/{jurisdiction}/transaction-batch/{transactionBatchToken}/submit',
   'post'
 >
-export type HeldState = Ok<'/vet-provider/v1/student/{studentUID}', 'get'>
 export type SearchQuery = Omit<
   Operation<'/vet-provider/v1/search-by-period', 'get'>['parameters']['query'],
   'pageNumber' | 'pageSize'
@@ -53,110 +82,169 @@ export type DeclarationQuery = Partial<Operation<'/vet-provider/v1/declaration',
 export type DeclarationRow = Ok<'/vet-provider/v1/declaration', 'get'>['results'][number]
 export type ReferenceRecord = Ok<'/vet-provider/v1/reference-data/{dataset}', 'get'>['results'][number]
 export type ReferencePage = Ok<'/vet-provider/v1/reference-data/{dataset}', 'get'>
+export type { HeldState, Jurisdiction, RecordOf, UploadResult }
 
-export type ClientOptions = HttpOptions
+export interface ClientOptions {
+  /** The service root, e.g. https://vetrs.example.gov.au (no /vet-provider/v1). */
+  baseUrl: string
+  credentials: HttpOptions['credentials']
+  /** Longest wait for one attempt of a request, unless a call says otherwise. Default 60 000 ms (60 s). */
+  timeoutMs?: number
+  /** Your application (the SMS), added to the User-Agent: `vetrs-client/0.2.0 node/24.11.0 AcmeSMS/4.2 (+https://...)`. */
+  appInfo?: AppInfo
+  /** When and how often to retry (default 6 attempts, back-off from 250 ms, at most 30 s). */
+  retry?: HttpOptions['retry']
+  /** Request size limits and page sizes (default: the service's published limits). */
+  limits?: HttpOptions['limits']
+  /** Replaces the global fetch (for proxies, instrumentation). It is given each attempt's AbortSignal. */
+  fetch?: HttpOptions['fetch']
+  /** Told before each wait (token requests included), so a caller can show or log it. */
+  onRetry?: HttpOptions['onRetry']
+}
 
-export class VetrsClient {
-  readonly http: Http
+/** The VET Reporting Service client. */
+export class Vetrs {
+  readonly #http: Http
+
+  /** Records in a batch, one resource type each: upload, get, delete, list, heldState. */
+  readonly students: Resource<'student'>
+  readonly deliveryLocations: Resource<'deliverylocation'>
+  readonly programs: Resource<'program'>
+  readonly programOfferings: Resource<'programoffering'>
+  readonly programEnrolments: Resource<'programenrolment'>
+  readonly subjects: Resource<'subject'>
+  readonly subjectOfferings: Resource<'subjectoffering'>
+  readonly subjectEnrolments: Resource<'subjectenrolment'>
+  readonly #resources: { [S in Segment]: Resource<S> }
+
   constructor(options: ClientOptions) {
-    this.http = new Http(options)
+    this.#http = new Http(options)
+    this.students = new Resource(this.#http, 'student')
+    this.deliveryLocations = new Resource(this.#http, 'deliverylocation')
+    this.programs = new Resource(this.#http, 'program')
+    this.programOfferings = new Resource(this.#http, 'programoffering')
+    this.programEnrolments = new Resource(this.#http, 'programenrolment')
+    this.subjects = new Resource(this.#http, 'subject')
+    this.subjectOfferings = new Resource(this.#http, 'subjectoffering')
+    this.subjectEnrolments = new Resource(this.#http, 'subjectenrolment')
+    this.#resources = {
+      student: this.students,
+      deliverylocation: this.deliveryLocations,
+      program: this.programs,
+      programoffering: this.programOfferings,
+      programenrolment: this.programEnrolments,
+      subject: this.subjects,
+      subjectoffering: this.subjectOfferings,
+      subjectenrolment: this.subjectEnrolments,
+    }
+  }
+
+  get baseUrl(): string {
+    return this.#http.baseUrl
   }
 
   get limits() {
-    return this.http.limits
+    return this.#http.limits
+  }
+
+  /** The per-attempt timeout in force when a call gives none (ClientOptions.timeoutMs, default 60 000 ms). */
+  get timeoutMs(): number {
+    return this.#http.timeoutMs
+  }
+
+  /** What every request sends as its User-Agent. */
+  get userAgent(): string {
+    return this.#http.userAgent
+  }
+
+  /** Obtains an access token now, so wrong credentials or an unreachable service show at once (the CLI's login). */
+  async authenticate(options: RequestOptions = {}): Promise<void> {
+    await this.#http.tokens.token(options.signal)
   }
 
   // Transaction batches (spec: Endpoints, Transaction batch)
 
-  createBatch(jurisdiction: Jurisdiction): Promise<CreatedBatch> {
-    return this.http.send('post', `${V1}/{jurisdiction}/transaction-batch`, { path: { jurisdiction } })
+  createBatch(jurisdiction: Jurisdiction, options: RequestOptions = {}): Promise<CreatedBatch> {
+    return this.#http.send('post', `${V1}/{jurisdiction}/transaction-batch`, { ...options, path: { jurisdiction } })
   }
 
-  batches(jurisdiction: Jurisdiction): AsyncGenerator<BatchSummary> {
+  batches(jurisdiction: Jurisdiction, options: RequestOptions = {}): AsyncGenerator<BatchSummary> {
     return allItems((pageNumber) =>
-      this.http.send('get', `${V1}/{jurisdiction}/transaction-batch`, {
+      this.#http.send('get', `${V1}/{jurisdiction}/transaction-batch`, {
+        ...options,
         path: { jurisdiction },
         query: { pageNumber, pageSize: this.limits.pageSize },
       }),
     )
   }
 
-  batch(jurisdiction: Jurisdiction, transactionBatchToken: string): Promise<Batch> {
-    return this.http.send('get', `${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}`, {
+  batch(jurisdiction: Jurisdiction, transactionBatchToken: string, options: RequestOptions = {}): Promise<Batch> {
+    return this.#http.send('get', `${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}`, {
+      ...options,
       path: { jurisdiction, transactionBatchToken },
     })
   }
 
-  async discardBatch(jurisdiction: Jurisdiction, transactionBatchToken: string): Promise<void> {
-    await this.http.send('delete', `${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}`, {
-      path: { jurisdiction, transactionBatchToken },
-    })
-  }
-
-  // Records inside a batch. An upload creates or fully replaces the record named by its UID, so it
-  // is safe to send again.
-
-  upload(jurisdiction: Jurisdiction, transactionBatchToken: string, record: ResourceRecord): Promise<UploadResult> {
-    const { segment } = kindOf(record)
-    return this.http.send(
-      'post',
-      forSegment(`${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}/student`, segment),
-      {
-        path: { jurisdiction, transactionBatchToken },
-        body: record as Student,
-        idempotent: true,
-      },
-    )
-  }
-
-  async deleteRecord(
+  async discardBatch(
     jurisdiction: Jurisdiction,
     transactionBatchToken: string,
-    segment: Segment,
-    uid: string,
+    options: RequestOptions = {},
   ): Promise<void> {
-    await this.http.send(
-      'delete',
-      forSegment(`${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}/student/{studentUID}`, segment),
-      {
-        path: { jurisdiction, transactionBatchToken, studentUID: uid, [kindOfType(segment).uidField]: uid },
-      },
-    )
+    await this.#http.send('delete', `${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}`, {
+      ...options,
+      path: { jurisdiction, transactionBatchToken },
+    })
   }
 
-  records(jurisdiction: Jurisdiction, transactionBatchToken: string, segment: Segment): AsyncGenerator<ResourceRecord> {
-    return allItems((pageNumber) =>
-      this.http.send(
-        'get',
-        forSegment(`${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}/student`, segment),
-        {
-          path: { jurisdiction, transactionBatchToken },
-          query: { pageNumber, pageSize: this.limits.pageSize },
-        },
-      ),
-    )
+  /**
+   * Uploads any record, its type told from its own UID field (so an SMS can hand over mixed records).
+   * `vetrs.students.upload(...)` and the like take one type, checked at compile time.
+   */
+  upload(
+    jurisdiction: Jurisdiction,
+    transactionBatchToken: string,
+    record: ResourceRecord,
+    options: RequestOptions = {},
+  ): Promise<UploadResult> {
+    const resource = this.#resources[kindOf(record).segment] as Resource<Segment>
+    return resource.upload(jurisdiction, transactionBatchToken, record as RecordOf<Segment>, options)
   }
 
   // Validation and submit (spec: Batch validation status, Validation result)
 
-  requestValidation(jurisdiction: Jurisdiction, transactionBatchToken: string): Promise<ValidationStatus> {
-    return this.http.send('post', `${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}/validate`, {
+  requestValidation(
+    jurisdiction: Jurisdiction,
+    transactionBatchToken: string,
+    options: RequestOptions = {},
+  ): Promise<ValidationStatus> {
+    return this.#http.send('post', `${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}/validate`, {
+      ...options,
       path: { jurisdiction, transactionBatchToken },
     })
   }
 
-  validationStatus(jurisdiction: Jurisdiction, transactionBatchToken: string): Promise<ValidationStatus> {
-    return this.http.send('get', `${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}/validate`, {
+  validationStatus(
+    jurisdiction: Jurisdiction,
+    transactionBatchToken: string,
+    options: RequestOptions = {},
+  ): Promise<ValidationStatus> {
+    return this.#http.send('get', `${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}/validate`, {
+      ...options,
       path: { jurisdiction, transactionBatchToken },
     })
   }
 
-  validationResults(jurisdiction: Jurisdiction, transactionBatchToken: string): AsyncGenerator<ValidationResult> {
+  validationResults(
+    jurisdiction: Jurisdiction,
+    transactionBatchToken: string,
+    options: RequestOptions = {},
+  ): AsyncGenerator<ValidationResult> {
     return allItems((pageNumber) =>
-      this.http.send(
+      this.#http.send(
         'get',
         `${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}/failed-validation-results`,
         {
+          ...options,
           path: { jurisdiction, transactionBatchToken },
           query: { pageNumber, pageSize: this.limits.pageSize },
         },
@@ -164,43 +252,48 @@ export class VetrsClient {
     )
   }
 
-  submitBatch(jurisdiction: Jurisdiction, transactionBatchToken: string): Promise<SubmitResult> {
-    return this.http.send('post', `${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}/submit`, {
+  submitBatch(
+    jurisdiction: Jurisdiction,
+    transactionBatchToken: string,
+    options: RequestOptions = {},
+  ): Promise<SubmitResult> {
+    return this.#http.send('post', `${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}/submit`, {
+      ...options,
       path: { jurisdiction, transactionBatchToken },
     })
   }
 
   // Held data and reconciliation (spec: Reconciliation; Standard workflows 3)
 
-  heldState(resourceType: ResourceType | Segment, uid: string): Promise<HeldState> {
-    const { segment } = kindOfType(resourceType)
-    return this.http.send('get', forSegment(`${V1}/student/{studentUID}`, segment), {
-      path: { studentUID: uid, [kindOfType(segment).uidField]: uid },
-    })
+  /** Whether a record of any type is held; `vetrs.students.heldState(uid)` and the like for one type. */
+  heldState(resourceType: ResourceType | Segment, uid: string, options: RequestOptions = {}): Promise<HeldState> {
+    return this.#resources[kindOfType(resourceType).segment].heldState(uid, options)
   }
 
-  searchByPeriod(query: SearchQuery): AsyncGenerator<ReconciliationItem> {
+  searchByPeriod(query: SearchQuery, options: RequestOptions = {}): AsyncGenerator<ReconciliationItem> {
     return allItems((pageNumber) =>
-      this.http.send('get', `${V1}/search-by-period`, {
+      this.#http.send('get', `${V1}/search-by-period`, {
+        ...options,
         query: { ...query, pageNumber, pageSize: this.limits.pageSize },
       }),
     )
   }
 
-  uidMatch(body: {
-    resourceType: SearchQuery['resourceType']
-    reportingPeriod: string
-    resourceUIDs: string[]
-  }): Promise<UidMatch> {
-    return this.http.send('post', `${V1}/uid-match`, { body, idempotent: true })
+  uidMatch(
+    body: { resourceType: SearchQuery['resourceType']; reportingPeriod: string; resourceUIDs: string[] },
+    options: RequestOptions = {},
+  ): Promise<UidMatch> {
+    return this.#http.send('post', `${V1}/uid-match`, { ...options, body, idempotent: true })
   }
 
   relatedResources(
     resourceType: 'student' | 'programenrolment' | 'subjectenrolment',
     uid: string,
+    options: RequestOptions = {},
   ): AsyncGenerator<ReconciliationItem> {
     return allItems((pageNumber) =>
-      this.http.send('get', `${V1}/{resourceType}/{uid}/related-resources`, {
+      this.#http.send('get', `${V1}/{resourceType}/{uid}/related-resources`, {
+        ...options,
         path: { resourceType, uid },
         query: { pageNumber, pageSize: this.limits.pageSize },
       }),
@@ -209,41 +302,66 @@ export class VetrsClient {
 
   // Data quality assessment and declarations (spec: Endpoints, Data quality assessment; Declarations)
 
-  requestAssessment(jurisdiction: Jurisdiction, reportingPeriod: number | string): Promise<AssessmentStatus> {
-    return this.http.send('post', `${V1}/reporting-period/{jurisdiction}/{ReportingPeriodNumber}/validate`, {
+  requestAssessment(
+    jurisdiction: Jurisdiction,
+    reportingPeriod: number | string,
+    options: RequestOptions = {},
+  ): Promise<AssessmentStatus> {
+    return this.#http.send('post', `${V1}/reporting-period/{jurisdiction}/{ReportingPeriodNumber}/validate`, {
+      ...options,
       path: { jurisdiction, ReportingPeriodNumber: String(reportingPeriod) },
     })
   }
 
-  assessmentStatus(jurisdiction: Jurisdiction, reportingPeriod: number | string): Promise<AssessmentStatus> {
-    return this.http.send('get', `${V1}/reporting-period/{jurisdiction}/{ReportingPeriodNumber}/validate`, {
+  assessmentStatus(
+    jurisdiction: Jurisdiction,
+    reportingPeriod: number | string,
+    options: RequestOptions = {},
+  ): Promise<AssessmentStatus> {
+    return this.#http.send('get', `${V1}/reporting-period/{jurisdiction}/{ReportingPeriodNumber}/validate`, {
+      ...options,
       path: { jurisdiction, ReportingPeriodNumber: String(reportingPeriod) },
     })
   }
 
-  async cancelAssessment(jurisdiction: Jurisdiction, reportingPeriod: number | string): Promise<void> {
-    await this.http.send('delete', `${V1}/reporting-period/{jurisdiction}/{ReportingPeriodNumber}/validate`, {
+  async cancelAssessment(
+    jurisdiction: Jurisdiction,
+    reportingPeriod: number | string,
+    options: RequestOptions = {},
+  ): Promise<void> {
+    await this.#http.send('delete', `${V1}/reporting-period/{jurisdiction}/{ReportingPeriodNumber}/validate`, {
+      ...options,
       path: { jurisdiction, ReportingPeriodNumber: String(reportingPeriod) },
     })
   }
 
-  assessmentResults(jurisdiction: Jurisdiction, reportingPeriod: number | string): AsyncGenerator<AssessmentResult> {
+  assessmentResults(
+    jurisdiction: Jurisdiction,
+    reportingPeriod: number | string,
+    options: RequestOptions = {},
+  ): AsyncGenerator<AssessmentResult> {
     return allItems((pageNumber) =>
-      this.http.send('get', `${V1}/reporting-period/{jurisdiction}/{ReportingPeriodNumber}/failed-validation-results`, {
-        path: { jurisdiction, ReportingPeriodNumber: String(reportingPeriod) },
-        query: { pageNumber, pageSize: this.limits.pageSize },
-      }),
+      this.#http.send(
+        'get',
+        `${V1}/reporting-period/{jurisdiction}/{ReportingPeriodNumber}/failed-validation-results`,
+        {
+          ...options,
+          path: { jurisdiction, ReportingPeriodNumber: String(reportingPeriod) },
+          query: { pageNumber, pageSize: this.limits.pageSize },
+        },
+      ),
     )
   }
 
-  declare(body: DeclarationRequest): Promise<DeclarationSaved> {
-    return this.http.send('post', `${V1}/declaration`, { body })
+  declare(body: DeclarationRequest, options: RequestOptions = {}): Promise<DeclarationSaved> {
+    return this.#http.send('post', `${V1}/declaration`, { ...options, body })
   }
 
-  declarations(query: DeclarationQuery): AsyncGenerator<DeclarationRow> {
+  declarations(query: DeclarationQuery, options: RequestOptions = {}): AsyncGenerator<DeclarationRow> {
     // Declarations page at most 100 a page (spec: Limits).
     return allItems((pageNumber) =>
-      this.http.send('get', `${V1}/declaration`, {
+      this.#http.send('get', `${V1}/declaration`, {
+        ...options,
         query: { ...query, pageNumber, pageSize: Math.min(100, this.limits.pageSize) },
       }),
     )
@@ -252,22 +370,84 @@ export class VetrsClient {
   // Reference data (spec: Reference data synchronisation). A dataset name `classification/<name>`
   // reads a classification (country, language); any other name a code list.
 
-  referencePage(dataset: string, changedSince: string, pageNumber: number): Promise<ReferencePage> {
+  referencePage(
+    dataset: string,
+    changedSince: string,
+    pageNumber: number,
+    options: RequestOptions = {},
+  ): Promise<ReferencePage> {
     const page = { changedSince, PageNumber: pageNumber, PageSize: this.limits.pageSize }
     const classification = /^classification\/(.+)$/.exec(dataset)?.[1]
     return classification === undefined
-      ? this.http.send('get', `${V1}/reference-data/{dataset}`, { path: { dataset }, query: page })
-      : this.http.send('get', `${V1}/classification`, { query: { ...page, classification } })
+      ? this.#http.send('get', `${V1}/reference-data/{dataset}`, { ...options, path: { dataset }, query: page })
+      : this.#http.send('get', `${V1}/classification`, { ...options, query: { ...page, classification } })
+  }
+
+  // The standard workflows, and the steps they are made of.
+
+  /** Standard workflows 1 and 2: batch, upload, validate, read results, submit when clean. */
+  submit(records: readonly ResourceRecord[], options: SubmitOptions): Promise<SubmitOutcome> {
+    return submitRecords(this, records, options)
+  }
+
+  /** Requests validation of the batch, waits until it is Validated and current, and reads every failed result, grouped. */
+  validate(
+    jurisdiction: Jurisdiction,
+    transactionBatchToken: string,
+    options: WaitOptions = {},
+  ): Promise<ValidateOutcome> {
+    return validate(this, jurisdiction, transactionBatchToken, options)
+  }
+
+  /** Every failed result of the batch's latest completed validation, blocking and not, grouped by validationGroupingId. */
+  groupedValidationResults(
+    jurisdiction: Jurisdiction,
+    transactionBatchToken: string,
+    options: RequestOptions = {},
+  ): Promise<GroupedResults<ValidationResult>> {
+    return groupedValidationResults(this, jurisdiction, transactionBatchToken, options)
+  }
+
+  /** Waits until a submitted batch shows in reconciliation (submit() does this unless told not to). */
+  awaitReconciliation(
+    jurisdiction: Jurisdiction,
+    transactionBatchToken: string,
+    options: WaitOptions = {},
+  ): Promise<void> {
+    return awaitReconciliation(this, jurisdiction, transactionBatchToken, options)
+  }
+
+  /** Standard workflow 3: void records (and their orphans) and confirm they are voided. */
+  voidRecords(request: VoidRequest, options: SubmitOptions): Promise<VoidOutcome> {
+    return voidRecords(this, request, options)
+  }
+
+  /** Compare the SMS's records of a period with what the service holds. */
+  reconcile(request: ReconcileRequest, options: ReconcileOptions = {}): Promise<ReconcileOutcome> {
+    return reconcile(this, request, options)
+  }
+
+  /** Requests the period's assessment (or joins the one running), waits for it, and reads every outcome, grouped. */
+  assess(jurisdiction: Jurisdiction, reportingPeriod: number, options: WaitOptions = {}): Promise<AssessOutcome> {
+    return assess(this, jurisdiction, reportingPeriod, options)
+  }
+
+  /** Every outcome of the period's latest completed assessment, blocking and not, grouped by AssessmentGroupingId. */
+  groupedAssessmentResults(
+    jurisdiction: Jurisdiction,
+    reportingPeriod: number | string,
+    options: RequestOptions = {},
+  ): Promise<GroupedResults<AssessmentResult>> {
+    return groupedAssessmentResults(this, jurisdiction, reportingPeriod, options)
+  }
+
+  /** Standard workflow 4: assess the period and declare when nothing blocks. */
+  assessAndDeclare(request: AssessAndDeclareRequest, options: WaitOptions = {}): Promise<AssessAndDeclareOutcome> {
+    return assessAndDeclare(this, request, options)
+  }
+
+  /** Bring a local copy of a reference dataset up to date from its stored watermark. */
+  syncReferenceData(dataset: string, store: ReferenceStore, options: SyncOptions = {}): Promise<SyncOutcome> {
+    return syncReferenceData(this, dataset, store, options)
   }
 }
-
-/**
- * The routes of the eight resources differ only in their segment and UID parameter name, so one
- * generated operation (student's) types them all; this names the route of the segment wanted.
- */
-function forSegment<T extends string>(template: T, segment: Segment): T {
-  const { uidField } = kindOfType(segment)
-  return template.replace('/student', `/${segment}`).replace('{studentUID}', `{${uidField}}`) as T
-}
-
-export { ServiceError }

@@ -1,21 +1,48 @@
 // Typed failures. A caller catches VetrsError, or one of its kinds, and reads what the service said.
+// A call stopped by the caller's own AbortSignal rejects with the signal's reason instead, untouched.
+import type { components } from './generated/openapi.ts'
 
-/** RFC 9457 problem details as the service sends them (see the Problem schema in the OpenAPI description). */
-export interface ProblemDetails {
-  type: string
-  title: string
-  status: number
-  detail?: string
-  instance?: string
-  traceId?: string
-  /** business rule code where the specification names one, e.g. BRTS90400 */
-  errorNumber?: string
-  /** every structural failure, with the access path of the offending value */
-  errors?: { accessPath: string; message: string }[]
-  /** for a 409: which condition failed (validation-stale, assessment-in-progress, ...) */
-  reason?: string
-  [key: string]: unknown
-}
+/** RFC 9457 problem details as the service sends them (the ProblemDetails schema of the OpenAPI description). */
+export type ProblemDetails = components['schemas']['ProblemDetails']
+
+/**
+ * Why the service refused a request with 409, as `ServiceError.reason` (and `problem.reason`) names
+ * it. The union is the OpenAPI description's enum; the constant names each value, so
+ * `error.reason === ConflictReason.ValidationStale` reads as what it checks. The service may add
+ * a reason in a minor version: an older client then sees a string outside this union.
+ */
+export type ConflictReason = NonNullable<ProblemDetails['reason']>
+export const ConflictReason = {
+  /** The batch is submitted (or discarded): its records and validation can no longer change. Create a new batch. */
+  BatchSubmitted: 'batch-submitted',
+  /** Submit before any validation was requested. */
+  ValidationNotRequested: 'validation-not-requested',
+  /** Submit while the latest validation is Queued or InProgress. */
+  ValidationPending: 'validation-pending',
+  /** Submit after records changed since the latest validation started: validate again. */
+  ValidationStale: 'validation-stale',
+  /** Submit while the latest validation has blocking (Error) results. */
+  BlockingValidationFailures: 'blocking-validation-failures',
+  /** Cancel a validation when none is Queued or InProgress. */
+  NoPendingValidation: 'no-pending-validation',
+  /** Request an assessment while one of the period is Queued or In Progress. */
+  AssessmentInProgress: 'assessment-in-progress',
+  /** Cancel an assessment when none is Queued or In Progress. */
+  NoPendingAssessment: 'no-pending-assessment',
+  /** Declare before any data quality assessment of the period. */
+  AssessmentNotRequested: 'assessment-not-requested',
+  /** Declare while the period's assessment is not Validated. */
+  AssessmentNotValidated: 'assessment-not-validated',
+  /** Declare while the period's assessment has blocking (Error) outcomes. */
+  BlockingAssessmentOutcomes: 'blocking-assessment-outcomes',
+  /** A Nil_activity_report while enrolments with activity in the period are held. */
+  ReportableActivityHeld: 'reportable-activity-held',
+} as const satisfies { [Reason in ConflictReason as PascalCase<Reason>]: Reason }
+// (satisfies: one name per reason the service lists, so a new reason fails to compile until it is named here)
+
+type PascalCase<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Capitalize<Head>}${PascalCase<Tail>}`
+  : Capitalize<S>
 
 export class VetrsError extends Error {
   override readonly name: string = 'VetrsError'
@@ -39,17 +66,29 @@ export class ServiceError extends VetrsError {
     this.problem = problem
   }
 
-  /** The 409 reason, when the service gave one. */
-  get reason(): string | undefined {
+  /** Which condition a 409 names (see ConflictReason); undefined for other answers. */
+  get reason(): ConflictReason | undefined {
     return this.problem?.reason
   }
 }
 
-/** A request that never got an answer: connection refused or reset, timeout. */
+/** A request that never got an answer: connection refused or reset, or no answer in time (TimeoutError). */
 export class NetworkError extends VetrsError {
   override readonly name: string = 'NetworkError'
-  constructor(method: string, path: string, cause: unknown) {
-    super(`${method} ${path} got no answer: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+  constructor(method: string, path: string, cause: unknown, message?: string) {
+    super(message ?? `${method} ${path} got no answer: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    })
+  }
+}
+
+/** No answer within the request's timeoutMs (after the retries, where the request is safe to repeat). */
+export class TimeoutError extends NetworkError {
+  override readonly name: string = 'TimeoutError'
+  readonly timeoutMs: number
+  constructor(method: string, path: string, timeoutMs: number, cause?: unknown) {
+    super(method, path, cause, `${method} ${path} got no answer within ${timeoutMs} ms`)
+    this.timeoutMs = timeoutMs
   }
 }
 

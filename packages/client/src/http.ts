@@ -1,14 +1,24 @@
 // One request to the service, done properly: typed by the generated OpenAPI types, a fresh token on
 // every attempt, the body gzip-compressed and checked against both size limits before it leaves,
-// back-off on 429 (any request) and on 503 or a lost connection (requests safe to repeat), and on a
-// 401 one new token and one more try of the same request (spec: Authentication 2).
+// back-off on 429 (any request) and on 503, a lost connection or no answer in time (requests safe
+// to repeat), and on a 401 one new token and one more try of the same request (spec:
+// Authentication 2). Every attempt has a timeout, and the caller's AbortSignal stops it at once.
 import { promisify } from 'node:util'
 import { gzip as gzipCallback } from 'node:zlib'
 import type { paths } from './generated/openapi.ts'
-import { NetworkError, ServiceError, UsageError, type ProblemDetails } from './errors.ts'
+import { NetworkError, ServiceError, TimeoutError, UsageError, type ProblemDetails } from './errors.ts'
 import { defaultLimits, type Limits } from './limits.ts'
-import { defaultRetryPolicy, delayBeforeRetry, isRetryable, sleep, type Outcome, type RetryPolicy } from './retry.ts'
+import { causeOf, defaultRetryPolicy, delayBeforeRetry, isRetryable, type Outcome, type RetryPolicy } from './retry.ts'
+import {
+  abortable,
+  attemptSignal,
+  DEFAULT_TIMEOUT_MS,
+  sleep,
+  timeoutOf,
+  type RequestOptions,
+} from './request-options.ts'
 import { TokenSource, type Credentials } from './token.ts'
+import { userAgent, type AppInfo } from './version.ts'
 
 const gzip = promisify(gzipCallback)
 
@@ -27,11 +37,18 @@ type PathParams<O> = O extends { parameters: { path: infer X } } ? X : never
 type QueryParams<O> = O extends { parameters: { query?: infer Q } } ? Partial<Q> : never
 type BodyOf<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never
 
-export interface RequestArgs<O> {
+export interface RequestArgs<O> extends RequestOptions {
   path?: PathParams<O>
   query?: QueryParams<O>
   body?: BodyOf<O>
-  /** Safe to send again after a 503 or a lost connection. GET, PUT and DELETE are; POST only when said. */
+  /** Safe to send again after a 503, a lost connection or a timeout. GET, PUT and DELETE are; POST only when said. */
+  idempotent?: boolean
+}
+
+export interface UntypedArgs extends RequestOptions {
+  path?: Record<string, string>
+  query?: Record<string, unknown>
+  body?: unknown
   idempotent?: boolean
 }
 
@@ -40,8 +57,8 @@ export interface RetryNotice {
   path: string
   attempt: number
   delayMs: number
-  /** The status answered, or 'network' for no answer at all. */
-  cause: number | 'network'
+  /** The status answered, 'network' for no answer at all, 'timeout' for none within timeoutMs. */
+  cause: number | 'network' | 'timeout'
 }
 
 export interface HttpOptions {
@@ -50,7 +67,11 @@ export interface HttpOptions {
   credentials: Credentials
   retry?: Partial<RetryPolicy>
   limits?: Partial<Limits>
-  /** Replaces the global fetch (for proxies, instrumentation). */
+  /** Longest wait for one attempt of a request, unless a call says otherwise (default 60 000 ms). */
+  timeoutMs?: number
+  /** Your application, named in the User-Agent after the client's own name and version. */
+  appInfo?: AppInfo
+  /** Replaces the global fetch (for proxies, instrumentation). It is given the attempt's AbortSignal. */
   fetch?: typeof fetch
   /** Told before each wait (token requests included), so a caller can show or log it. */
   onRetry?: (notice: RetryNotice) => void
@@ -60,6 +81,8 @@ export class Http {
   readonly baseUrl: string
   readonly limits: Limits
   readonly retry: RetryPolicy
+  readonly timeoutMs: number
+  readonly userAgent: string
   readonly tokens: TokenSource
   readonly #fetch: typeof fetch
   readonly #onRetry: ((notice: RetryNotice) => void) | undefined
@@ -68,71 +91,110 @@ export class Http {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
     this.limits = { ...defaultLimits, ...options.limits }
     this.retry = { ...defaultRetryPolicy, ...options.retry }
+    this.timeoutMs = timeoutOf(options.timeoutMs, DEFAULT_TIMEOUT_MS)
+    this.userAgent = userAgent(options.appInfo)
     this.#fetch = options.fetch ?? fetch
     this.#onRetry = options.onRetry
-    this.tokens = new TokenSource(options.credentials, this.baseUrl, this.#fetch, this.retry, this.#onRetry)
+    this.tokens = new TokenSource(options.credentials, this.baseUrl, {
+      fetch: this.#fetch,
+      retry: this.retry,
+      timeoutMs: this.timeoutMs,
+      userAgent: this.userAgent,
+      ...(this.#onRetry ? { onRetry: this.#onRetry } : {}),
+    })
   }
 
   /** Sends the operation and answers its parsed JSON body; a failure is a ServiceError or NetworkError. */
-  async send<P extends Path, M extends Method>(
+  send<P extends Path, M extends Method>(
     method: M,
     template: P,
     args: RequestArgs<Operation<P, M>> = {},
   ): Promise<Success<Operation<P, M>>> {
-    const path =
-      fillPath(template, args.path as Record<string, string> | undefined) +
-      queryString(args.query as Record<string, unknown> | undefined)
+    return this.request(method, template, args as UntypedArgs) as Promise<Success<Operation<P, M>>>
+  }
+
+  /**
+   * send() without the compile-time link to one generated operation, for callers that build the
+   * path from a resource's segment and type their own signature from the generated types.
+   */
+  async request(method: Method, template: string, args: UntypedArgs = {}): Promise<unknown> {
+    const { signal } = args
+    signal?.throwIfAborted()
+    const timeoutMs = timeoutOf(args.timeoutMs, this.timeoutMs)
+    const path = fillPath(template, args.path) + queryString(args.query)
     const verb = method.toUpperCase()
     const body = args.body === undefined ? undefined : await this.encode(verb, path, args.body)
     const idempotent = args.idempotent ?? method !== 'post'
     let renewedToken = false
     for (let attempt = 1; ; attempt++) {
-      const token = await this.tokens.token()
-      const headers: Record<string, string> = {
-        authorization: `Bearer ${token}`,
-        accept: 'application/json, application/problem+json',
-      }
-      if (body) Object.assign(headers, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+      // The attempt's signal: the caller's, or the timer's after timeoutMs (the token wait included).
+      const timer = attemptSignal(signal, timeoutMs)
       let outcome: Outcome
       let response: Response | undefined
+      let token: string | undefined
+      let text = ''
       try {
+        token = await this.tokens.token(timer.signal)
+        const headers: Record<string, string> = {
+          authorization: `Bearer ${token}`,
+          accept: 'application/json, application/problem+json',
+          'user-agent': this.userAgent,
+        }
+        if (body) Object.assign(headers, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
         response = await this.#fetch(`${this.baseUrl}${path}`, {
           method: verb,
           headers,
+          signal: timer.signal,
           ...(body ? { body: body as Uint8Array<ArrayBuffer> } : {}),
         })
         outcome = { status: response.status, retryAfter: response.headers.get('retry-after') }
+        // The answer is read inside the attempt's time too: a body that stalls is no answer.
+        if (response.ok) text = await response.text()
       } catch (error) {
-        outcome = { networkError: error }
+        if (signal?.aborted) throw signal.reason
+        // A token request the service refused (bad credentials) is the caller's answer, not a lost connection.
+        if (error instanceof ServiceError || (error instanceof NetworkError && token === undefined)) throw error
+        response = undefined
+        outcome = { networkError: error, timedOut: timer.timedOut(), notSent: token === undefined }
+      } finally {
+        timer.done()
       }
-      if (response?.status === 401 && !renewedToken) {
+      if (response?.ok) return text ? JSON.parse(text) : undefined
+      if (response?.status === 401 && !renewedToken && token) {
         await response.body?.cancel()
         this.tokens.invalidate(token)
         renewedToken = true
         attempt-- // the renewed-token try does not count against the retry budget
         continue
       }
-      if (response?.ok) return (await readJson(response)) as Success<Operation<P, M>>
       if (attempt < this.retry.maxAttempts && isRetryable(outcome, idempotent)) {
         await response?.body?.cancel()
         const delayMs = delayBeforeRetry(attempt, this.retry, 'status' in outcome ? outcome.retryAfter : null)
-        this.#onRetry?.({
-          method: verb,
-          path,
-          attempt,
-          delayMs,
-          cause: 'status' in outcome ? outcome.status : 'network',
-        })
-        await sleep(delayMs)
+        this.#onRetry?.({ method: verb, path, attempt, delayMs, cause: causeOf(outcome) })
+        await sleep(delayMs, signal)
         continue
       }
-      if (!response) throw new NetworkError(verb, path, (outcome as { networkError: unknown }).networkError)
-      throw new ServiceError(
-        verb,
-        path,
-        response.status,
-        (await readJson(response).catch(() => undefined)) as ProblemDetails | undefined,
-      )
+      if (!response) {
+        const { networkError, timedOut } = outcome as { networkError: unknown; timedOut?: boolean }
+        throw timedOut
+          ? new TimeoutError(verb, path, timeoutMs, networkError)
+          : new NetworkError(verb, path, networkError)
+      }
+      throw new ServiceError(verb, path, response.status, await this.#problemOf(response, signal, timeoutMs))
+    }
+  }
+
+  /** The problem details of a refusal, read within the request's timeout; undefined when there are none. */
+  async #problemOf(response: Response, signal: AbortSignal | undefined, timeoutMs: number) {
+    const timer = attemptSignal(signal, timeoutMs)
+    try {
+      return (await abortable(readJson(response), timer.signal)) as ProblemDetails | undefined
+    } catch {
+      if (signal?.aborted) throw signal.reason
+      await response.body?.cancel().catch(() => {})
+      return undefined
+    } finally {
+      timer.done()
     }
   }
 
@@ -152,12 +214,12 @@ export class Http {
     }
     return compressed
   }
+}
 
-  /** Size of a value's body as sent: [decompressed, compressed] bytes. */
-  async sizeOf(value: unknown): Promise<[number, number]> {
-    const json = Buffer.from(JSON.stringify(value))
-    return [json.length, (await gzip(json)).length]
-  }
+/** Size of a value's body as sent: [decompressed, compressed] bytes. */
+export async function sizeOf(value: unknown): Promise<[number, number]> {
+  const json = Buffer.from(JSON.stringify(value))
+  return [json.length, (await gzip(json)).length]
 }
 
 async function readJson(response: Response): Promise<unknown> {

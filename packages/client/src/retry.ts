@@ -13,11 +13,18 @@ export interface RetryPolicy {
 
 export const defaultRetryPolicy: RetryPolicy = { maxAttempts: 6, baseDelayMs: 250, maxDelayMs: 30_000 }
 
-export type Outcome = { status: number; retryAfter: string | null } | { networkError: unknown }
+/** What one attempt came to: an answer, or none (a lost connection, or no answer in time). */
+export type Outcome =
+  | { status: number; retryAfter: string | null }
+  /** notSent: the attempt ended before the request left (waiting for a token), so nothing can have happened. */
+  | { networkError: unknown; timedOut?: boolean; notSent?: boolean }
 
-/** Whether to try again after this outcome; never for 400, 404, 409, 413 or any other answer. */
+/**
+ * Whether to try again after this outcome; never for 400, 404, 409, 413 or any other answer. No
+ * answer in time is treated as a lost connection: the request may have been processed.
+ */
 export function isRetryable(outcome: Outcome, idempotent: boolean): boolean {
-  if ('networkError' in outcome) return idempotent
+  if ('networkError' in outcome) return idempotent || outcome.notSent === true
   if (outcome.status === 429) return true
   if (outcome.status === 503) return idempotent
   return false
@@ -44,4 +51,8 @@ function retryAfterMs(value: string | null, now: number): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - now)
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+/** What a RetryNotice names as the cause of a retry. */
+export function causeOf(outcome: Outcome): number | 'network' | 'timeout' {
+  if ('status' in outcome) return outcome.status
+  return outcome.timedOut ? 'timeout' : 'network'
+}

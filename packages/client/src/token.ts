@@ -1,7 +1,10 @@
 // OAuth 2.0 client credentials (spec: Authentication). The token is fetched once, cached, and fetched
-// again shortly before it expires or when the service says it is no longer valid (a 401).
-import { NetworkError, ServiceError, type ProblemDetails } from './errors.ts'
-import { defaultRetryPolicy, delayBeforeRetry, isRetryable, sleep, type Outcome, type RetryPolicy } from './retry.ts'
+// again shortly before it expires or when the service says it is no longer valid (a 401). Callers
+// share one token request, so it is not stopped by any one caller's signal: each attempt has the
+// client's timeout instead, and a caller stops waiting for it when its own signal aborts.
+import { NetworkError, ServiceError, TimeoutError, type ProblemDetails } from './errors.ts'
+import { causeOf, defaultRetryPolicy, delayBeforeRetry, isRetryable, type Outcome, type RetryPolicy } from './retry.ts'
+import { abortable, attemptSignal, DEFAULT_TIMEOUT_MS, sleep } from './request-options.ts'
 import type { RetryNotice } from './http.ts'
 
 export interface Credentials {
@@ -16,36 +19,44 @@ export interface Credentials {
 /** Refresh this long before the token's stated expiry, so a request never leaves with a token about to lapse. */
 const REFRESH_MARGIN_MS = 60_000
 
+export interface TokenSourceOptions {
+  fetch?: typeof fetch
+  retry?: RetryPolicy
+  onRetry?: (notice: RetryNotice) => void
+  /** Longest wait for one attempt of the token request. */
+  timeoutMs?: number
+  userAgent?: string
+}
+
 export class TokenSource {
   readonly #credentials: Credentials
   readonly #tokenUrl: string
   readonly #fetch: typeof fetch
   readonly #retry: RetryPolicy
   readonly #onRetry: ((notice: RetryNotice) => void) | undefined
+  readonly #timeoutMs: number
+  readonly #userAgent: string | undefined
   #current: { token: string; refreshAt: number } | undefined
   #pending: Promise<string> | undefined
 
-  constructor(
-    credentials: Credentials,
-    baseUrl: string,
-    fetchImpl: typeof fetch = fetch,
-    retry: RetryPolicy = defaultRetryPolicy,
-    onRetry?: (notice: RetryNotice) => void,
-  ) {
+  constructor(credentials: Credentials, baseUrl: string, options: TokenSourceOptions = {}) {
     this.#credentials = credentials
     this.#tokenUrl = credentials.tokenUrl ?? `${baseUrl}/oauth2/token`
-    this.#fetch = fetchImpl
-    this.#retry = retry
-    this.#onRetry = onRetry
+    this.#fetch = options.fetch ?? fetch
+    this.#retry = options.retry ?? defaultRetryPolicy
+    this.#onRetry = options.onRetry
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+    this.#userAgent = options.userAgent
   }
 
-  /** A token valid for a while yet; concurrent callers share one token request. */
-  async token(): Promise<string> {
+  /** A token valid for a while yet; concurrent callers share one token request, each stops waiting when its signal aborts. */
+  async token(signal?: AbortSignal): Promise<string> {
+    signal?.throwIfAborted()
     if (this.#current && Date.now() < this.#current.refreshAt) return this.#current.token
     this.#pending ??= this.#obtain().finally(() => {
       this.#pending = undefined
     })
-    return this.#pending
+    return abortable(this.#pending, signal)
   }
 
   /** Forget a token the service refused, unless a newer one already replaced it. */
@@ -61,34 +72,37 @@ export class TokenSource {
     })
     if (this.#credentials.scope) form.set('scope', this.#credentials.scope)
     // Issuing a token changes nothing on the service, so every failure worth retrying is retried.
+    const headers: Record<string, string> = this.#userAgent ? { 'user-agent': this.#userAgent } : {}
     let response: Response | undefined
+    let text = ''
     for (let attempt = 1; ; attempt++) {
       let outcome: Outcome
+      const timer = attemptSignal(undefined, this.#timeoutMs)
       try {
-        response = await this.#fetch(this.#tokenUrl, { method: 'POST', body: form })
+        response = await this.#fetch(this.#tokenUrl, { method: 'POST', headers, body: form, signal: timer.signal })
         outcome = { status: response.status, retryAfter: response.headers.get('retry-after') }
+        if (attempt >= this.#retry.maxAttempts || !isRetryable(outcome, true)) text = await response.text()
       } catch (error) {
         response = undefined
-        outcome = { networkError: error }
+        outcome = { networkError: error, timedOut: timer.timedOut() }
+      } finally {
+        timer.done()
       }
       if (attempt >= this.#retry.maxAttempts || !isRetryable(outcome, true)) {
-        if (!response)
-          throw new NetworkError('POST', this.#tokenUrl, (outcome as { networkError: unknown }).networkError)
+        if (!response) {
+          const { networkError, timedOut } = outcome as { networkError: unknown; timedOut?: boolean }
+          throw timedOut
+            ? new TimeoutError('POST', this.#tokenUrl, this.#timeoutMs, networkError)
+            : new NetworkError('POST', this.#tokenUrl, networkError)
+        }
         break
       }
       await response?.body?.cancel()
       // A 503 here is the service unable to reach its database for the moment (Retry-After says how long).
       const delayMs = delayBeforeRetry(attempt, this.#retry, 'status' in outcome ? outcome.retryAfter : null)
-      this.#onRetry?.({
-        method: 'POST',
-        path: this.#tokenUrl,
-        attempt,
-        delayMs,
-        cause: 'status' in outcome ? outcome.status : 'network',
-      })
+      this.#onRetry?.({ method: 'POST', path: this.#tokenUrl, attempt, delayMs, cause: causeOf(outcome) })
       await sleep(delayMs)
     }
-    const text = await response.text()
     if (!response.ok)
       throw new ServiceError('POST', this.#tokenUrl, response.status, parse(text) as ProblemDetails | undefined)
     const body = parse(text) as { access_token: string; expires_in: number }

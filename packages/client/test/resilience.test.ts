@@ -3,12 +3,19 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { NetworkError, ServiceError, UsageError, collect, type ResourceRecord, type RetryNotice } from '../src/index.ts'
+import { ConflictReason, NetworkError, ServiceError, UsageError, collect, type RetryNotice } from '../src/index.ts'
 import { FaultProxy } from './support/fault-proxy.ts'
-import { newRto, sdkFor, startTestService, type TestRto, type TestService } from './support/service.ts'
-import { world } from '../../../test/support/world.ts'
+import {
+  newRto,
+  recordsOf,
+  sdkFor,
+  startTestService,
+  unitRecord,
+  type TestRto,
+  type TestService,
+} from './support/service.ts'
 
-const records = async () => Object.values(await world()) as ResourceRecord[]
+const records = async () => recordsOf(await unitRecord())
 const uploads =
   /\/transaction-batch\/[^/]+\/(student|deliverylocation|program|programoffering|programenrolment|subject|subjectoffering|subjectenrolment)$/
 
@@ -86,9 +93,9 @@ describe('SDK resilience', () => {
     const sdk = sdkFor(proxy.baseUrl, rto)
     const batch = (await sdk.createBatch('NSW')).transactionBatchToken
     proxy.clear()
-    const bad = { ...(await world()).student, familyName: ' spaced ' } as ResourceRecord
+    const bad = { ...(await unitRecord()).student, familyName: ' spaced ' }
     await assert.rejects(
-      sdk.upload('NSW', batch, bad),
+      sdk.students.upload('NSW', batch, bad),
       (error: unknown) =>
         error instanceof ServiceError &&
         error.status === 400 &&
@@ -101,7 +108,7 @@ describe('SDK resilience', () => {
     await assert.rejects(
       sdk.submitBatch('NSW', batch),
       (error: unknown) =>
-        error instanceof ServiceError && error.status === 409 && error.reason === 'validation-not-requested',
+        error instanceof ServiceError && error.status === 409 && error.reason === ConflictReason.ValidationNotRequested,
     )
     proxy.injectTimes(1, { status: 413 })
     await assert.rejects(
@@ -187,18 +194,18 @@ describe('SDK resilience', () => {
     proxy.clear()
     const sdk = sdkFor(proxy.baseUrl, rto, { limits: { decompressedBytes: 2000 } })
     const batch = (await sdk.createBatch('NSW')).transactionBatchToken
-    const [student] = await records()
-    await sdk.upload('NSW', batch, student!)
+    const { student } = await unitRecord()
+    await sdk.students.upload('NSW', batch, student)
     const sent = proxy.forwarded('POST', uploads)[0]!
     assert.ok(sent.wireBytes < sent.bodyBytes, `compressed ${sent.wireBytes} < ${sent.bodyBytes}`)
-    const big = { ...student, familyName: 'Long'.repeat(600) } as ResourceRecord
+    const big = { ...student, familyName: 'Long'.repeat(600) }
     await assert.rejects(
-      sdk.upload('NSW', batch, big),
+      sdk.students.upload('NSW', batch, big),
       (error: unknown) => error instanceof UsageError && /decompressed limit/.test(error.message),
     )
     const tight = sdkFor(proxy.baseUrl, rto, { limits: { compressedBytes: 100 } })
     await assert.rejects(
-      tight.upload('NSW', batch, student!),
+      tight.students.upload('NSW', batch, student),
       (error: unknown) => error instanceof UsageError && /compressed/.test(error.message),
     )
     assert.equal(proxy.forwarded('POST', uploads).length, 1, 'refused bodies never left')
@@ -227,7 +234,7 @@ describe('SDK resilience', () => {
     const batch = (await sdk.createBatch('NSW')).transactionBatchToken
     const all = await records()
     for (const record of all) await sdk.upload('NSW', batch, record)
-    const listed = await collect(sdk.records('NSW', batch, 'subjectenrolment'))
+    const listed = await collect(sdk.subjectEnrolments.list('NSW', batch))
     assert.equal(listed.length, 2)
     proxy.clear()
     const batches = await collect(sdk.batches('NSW'))

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import {
+  ConflictReason,
   FileReferenceStore,
   NetworkError,
   ServiceError,
@@ -16,14 +17,20 @@ import {
   type ProgressEvent,
   type ResourceRecord,
 } from '../src/index.ts'
-import { newRto, sdkFor, startTestService, type TestService } from './support/service.ts'
-import { world } from '../../../test/support/world.ts'
+import {
+  newRto,
+  recordsOf as nineRecords,
+  sdkFor,
+  startTestService,
+  unitRecord,
+  type TestService,
+} from './support/service.ts'
 import { loadRelease } from '../../../src/modules/reference-data/index.ts'
 import { parseReleaseFile } from '../../../src/modules/reference-data/release-file.ts'
 
-const recordsOf = async (): Promise<{ w: Awaited<ReturnType<typeof world>>; records: ResourceRecord[] }> => {
-  const w = await world()
-  return { w, records: Object.values(w) as ResourceRecord[] }
+const recordsOf = async () => {
+  const w = await unitRecord()
+  return { w, records: nineRecords(w) }
 }
 
 describe('SDK workflows', () => {
@@ -52,12 +59,45 @@ describe('SDK workflows', () => {
     assert.equal((await sdk.heldState('Student', w.student.studentUID)).stateInSubmission, 'In submission')
   })
 
+  it('per-resource methods, typed from the OpenAPI types: upload, get, list, delete and heldState of each resource, no casts', async () => {
+    const sdk = sdkFor(t.baseUrl, await newRto(t))
+    const w = await unitRecord()
+    const { transactionBatchToken: batch } = await sdk.createBatch('NSW')
+    assert.equal((await sdk.students.upload('NSW', batch, w.student)).transactionBatchToken, batch)
+    await sdk.deliveryLocations.upload('NSW', batch, w.location)
+    await sdk.programs.upload('NSW', batch, w.program)
+    await sdk.programOfferings.upload('NSW', batch, w.programOffering)
+    await sdk.programEnrolments.upload('NSW', batch, w.programEnrolment)
+    await sdk.subjects.upload('NSW', batch, w.subject)
+    await sdk.subjectOfferings.upload('NSW', batch, w.subjectOffering)
+    await sdk.subjectEnrolments.upload('NSW', batch, w.subjectEnrolment)
+    await sdk.subjectEnrolments.upload('NSW', batch, w.subjectEnrolmentInProgram)
+    // @ts-expect-error a Program is not a Student: the compiler refuses it
+    await sdk.students.upload('NSW', batch, w.program).catch(() => {})
+    const student = await sdk.students.get('NSW', batch, w.student.studentUID)
+    assert.equal(student.familyName, w.student.familyName)
+    const enrolments = await collect(sdk.subjectEnrolments.list('NSW', batch))
+    assert.deepEqual(
+      enrolments.map((e) => e.subjectEnrolmentUID).sort(),
+      [w.subjectEnrolment.subjectEnrolmentUID, w.subjectEnrolmentInProgram.subjectEnrolmentUID].sort(),
+    )
+    await sdk.subjectEnrolments.delete('NSW', batch, w.subjectEnrolmentInProgram.subjectEnrolmentUID)
+    assert.equal((await collect(sdk.subjectEnrolments.list('NSW', batch))).length, 1)
+    assert.equal((await sdk.batch('NSW', batch)).totalRecords, 8)
+    assert.equal((await sdk.programs.heldState(w.program.programUID)).stateInSubmission, 'Not found in submission')
+    const refused = await sdk.submitBatch('NSW', batch).catch((error: unknown) => error)
+    assert.ok(refused instanceof ServiceError)
+    assert.equal(refused.reason, ConflictReason.ValidationNotRequested)
+    // @ts-expect-error reason is a ConflictReason: comparing it with a misspelt one does not compile
+    assert.equal(refused.reason === 'validation-not-requsted', false)
+  })
+
   it('submit(records): blocking results come back grouped by validationGroupingId and nothing is submitted; fixed records resubmit into the same batch', async () => {
     const sdk = sdkFor(t.baseUrl, await newRto(t))
     const { w, records } = await recordsOf()
-    const broken = records.map((r) =>
+    const broken: ResourceRecord[] = records.map((r) =>
       r === w.student ? { ...w.student, surveyAvailability: 'Available', emailAddressPrimary: undefined } : r,
-    ) as ResourceRecord[]
+    )
     const refused = await sdk.submit(broken, { jurisdiction: 'NSW' })
     assert.equal(refused.submitted, null)
     assert.ok(refused.blocking.length > 0, 'a blocking group')
@@ -66,7 +106,7 @@ describe('SDK workflows', () => {
         group.results.every((r) => r.validationGroupingId === group.groupingId && r.validationMessageLevel === 'Error'),
       )
     assert.equal((await sdk.batch('NSW', refused.transactionBatchToken)).status, 'NotSubmitted')
-    const fixed = await sdk.submit([w.student as ResourceRecord], {
+    const fixed = await sdk.submit([w.student], {
       jurisdiction: 'NSW',
       transactionBatchToken: refused.transactionBatchToken,
     })
@@ -79,14 +119,14 @@ describe('SDK workflows', () => {
     const sdk = sdkFor(t.baseUrl, await newRto(t))
     const { w, records } = await recordsOf()
     await sdk.submit(records, { jurisdiction: 'NSW' })
-    const outcome = await sdk.voidRecords({ records: [w.subjectEnrolment as ResourceRecord] }, { jurisdiction: 'NSW' })
+    const outcome = await sdk.voidRecords({ records: [w.subjectEnrolment] }, { jurisdiction: 'NSW' })
     assert.deepEqual(outcome.blocking, [])
     assert.deepEqual(
       outcome.states.map((s) => s.stateInSubmission),
       ['Voided in submission'],
     )
     const program = await sdk.voidRecords(
-      { records: [w.programEnrolment as ResourceRecord], orphans: [w.subjectEnrolmentInProgram as ResourceRecord] },
+      { records: [w.programEnrolment], orphans: [w.subjectEnrolmentInProgram] },
       { jurisdiction: 'NSW' },
     )
     assert.deepEqual(
@@ -96,7 +136,7 @@ describe('SDK workflows', () => {
         ['SubjectEnrolment', 'Voided in submission'],
       ],
     )
-    const stranger = { ...w.student, studentUID: randomUUID() } as ResourceRecord
+    const stranger = { ...w.student, studentUID: randomUUID() }
     await assert.rejects(
       sdk.voidRecords({ records: [stranger] }, { jurisdiction: 'NSW' }),
       (error: unknown) => error instanceof WorkflowError && /Not found in submission/.test(error.message),
@@ -107,7 +147,7 @@ describe('SDK workflows', () => {
     const sdk = sdkFor(t.baseUrl, await newRto(t))
     const { w, records } = await recordsOf()
     await sdk.submit(records, { jurisdiction: 'NSW' })
-    const outcome = await sdk.voidRecords({ records: [w.programEnrolment as ResourceRecord] }, { jurisdiction: 'NSW' })
+    const outcome = await sdk.voidRecords({ records: [w.programEnrolment] }, { jurisdiction: 'NSW' })
     assert.equal(outcome.submitted, null)
     assert.ok(
       outcome.blocking.some((g) =>
@@ -156,13 +196,15 @@ describe('SDK workflows', () => {
     const sdk = sdkFor(t.baseUrl, await newRto(t))
     await sdk.submit((await recordsOf()).records, { jurisdiction: 'NSW' })
     const events: ProgressEvent[] = []
-    const outcome = await sdk.assessAndDeclare({
-      jurisdiction: 'NSW',
-      reportingPeriod: 202604,
-      RTOUserName: 'Alex Citizen',
-      RTOUserEmailAddress: 'alex@example.edu.au',
-      onProgress: (e) => events.push(e),
-    })
+    const outcome = await sdk.assessAndDeclare(
+      {
+        jurisdiction: 'NSW',
+        reportingPeriod: 202604,
+        RTOUserName: 'Alex Citizen',
+        RTOUserEmailAddress: 'alex@example.edu.au',
+      },
+      { onProgress: (e) => events.push(e) },
+    )
     assert.equal(outcome.assessment.assessmentStatus, 'Validated')
     assert.match(
       outcome.declaration?.message ?? '',
@@ -199,7 +241,9 @@ describe('SDK workflows', () => {
         RTOUserEmailAddress: 'a@b',
       }),
       (error: unknown) =>
-        error instanceof ServiceError && error.status === 409 && error.reason === 'blocking-assessment-outcomes',
+        error instanceof ServiceError &&
+        error.status === 409 &&
+        error.reason === ConflictReason.BlockingAssessmentOutcomes,
     )
   })
 

@@ -1,8 +1,9 @@
 // RFC 9457 problem details: the catalogue of problem types and their schema. Services throw the domain
 // errors of src/domain/errors.ts and know nothing of HTTP; the error handler turns them into responses.
 import Type, { type Static } from 'typebox'
-import type { ErrorKind } from '../../domain/errors.ts'
+import { CONFLICT_REASONS, type ErrorKind } from '../../domain/errors.ts'
 import { named } from './schema-names.ts'
+import { StringEnum } from './types.ts'
 
 /** Every kind of problem the service answers with. `type` URIs are /problems/<kind>, documented there. */
 export const problemTypes = {
@@ -144,9 +145,9 @@ export const ProblemDetails = named(
       ),
       errors: Type.Optional(Type.Array(FieldError, { description: 'every structural failure, not only the first' })),
       reason: Type.Optional(
-        Type.String({
+        StringEnum(CONFLICT_REASONS, {
           description:
-            'for a 409, which condition failed, stable for programs to act on (e.g. batch-submitted, validation-stale, blocking-validation-failures)',
+            'for a 409, which condition failed, stable for programs to act on (e.g. batch-submitted, validation-stale, blocking-validation-failures); a new reason may be added in a minor version',
         }),
       ),
     },

@@ -2247,8 +2247,11 @@ export interface components {
       errorNumber?: string;
       /** @description every structural failure, not only the first */
       errors?: components["schemas"]["FieldError"][];
-      /** @description for a 409, which condition failed, stable for programs to act on (e.g. batch-submitted, validation-stale, blocking-validation-failures) */
-      reason?: string;
+      /**
+       * @description for a 409, which condition failed, stable for programs to act on (e.g. batch-submitted, validation-stale, blocking-validation-failures); a new reason may be added in a minor version
+       * @enum {string}
+       */
+      reason?: "batch-submitted" | "validation-not-requested" | "validation-pending" | "validation-stale" | "blocking-validation-failures" | "no-pending-validation" | "assessment-in-progress" | "no-pending-assessment" | "assessment-not-requested" | "assessment-not-validated" | "blocking-assessment-outcomes" | "reportable-activity-held";
       [key: string]: unknown;
     };
     /** @description a course: qualification, skill set or accredited course (AVETMISS NAT00030A) */

@@ -7,12 +7,13 @@ import type {
   DeclarationRequest,
   DeclarationSaved,
   Jurisdiction,
-  VetrsClient,
+  Vetrs,
 } from '../client.ts'
-import { ServiceError, WorkflowError } from '../errors.ts'
+import { ConflictReason, ServiceError, WorkflowError } from '../errors.ts'
 import { collect } from '../paging.ts'
-import { pollUntil, type OnProgress } from './progress.ts'
-import { groupBy, type ResultGroup } from './submit.ts'
+import type { RequestOptions } from '../request-options.ts'
+import { pollUntil, requestOptionsOf, type WaitOptions } from './progress.ts'
+import { grouped, type GroupedResults } from './submit.ts'
 
 export interface AssessAndDeclareRequest {
   jurisdiction: Jurisdiction
@@ -24,38 +25,45 @@ export interface AssessAndDeclareRequest {
   RTOUserEmailAddress: string
   /** Assess and report only; do not declare. */
   assessOnly?: boolean
-  timeoutMs?: number
-  onProgress?: OnProgress
 }
 
-export interface AssessAndDeclareOutcome {
+export interface AssessOutcome extends GroupedResults<AssessmentResult> {
   assessment: AssessmentStatus
-  blocking: ResultGroup<AssessmentResult>[]
-  nonBlocking: ResultGroup<AssessmentResult>[]
+}
+
+export interface AssessAndDeclareOutcome extends AssessOutcome {
   /** The service's answer; null when blocking outcomes (or assessOnly) stopped it. */
   declaration: DeclarationSaved | null
 }
 
 const PENDING = ['Queued', 'In Progress']
 
-export async function assessAndDeclare(
-  client: VetrsClient,
-  request: AssessAndDeclareRequest,
-): Promise<AssessAndDeclareOutcome> {
-  const { jurisdiction, reportingPeriod, onProgress } = request
+/**
+ * Requests the period's assessment (or joins the one running), waits until it is Validated (again if
+ * new data made it Required meanwhile), and reads every outcome, grouped. A Fault is a WorkflowError.
+ */
+export async function assess(
+  client: Vetrs,
+  jurisdiction: Jurisdiction,
+  reportingPeriod: number,
+  options: WaitOptions = {},
+): Promise<AssessOutcome> {
+  const { onProgress } = options
+  const request = requestOptionsOf(options)
   let assessment: AssessmentStatus | undefined
   // An assessment that finishes after new data for the period is Required again: assess once more.
   for (let attempt = 0; attempt < 3 && assessment?.assessmentStatus !== 'Validated'; attempt++) {
     try {
-      await client.requestAssessment(jurisdiction, reportingPeriod)
+      await client.requestAssessment(jurisdiction, reportingPeriod, request)
     } catch (error) {
-      if (!(error instanceof ServiceError && error.reason === 'assessment-in-progress')) throw error
+      if (!(error instanceof ServiceError && error.reason === ConflictReason.AssessmentInProgress)) throw error
     }
     assessment = await pollUntil(
-      () => client.assessmentStatus(jurisdiction, reportingPeriod),
+      () => client.assessmentStatus(jurisdiction, reportingPeriod, request),
       (s) => !PENDING.includes(s.assessmentStatus),
       {
-        ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
+        ...(options.maxWaitMs === undefined ? {} : { maxWaitMs: options.maxWaitMs }),
+        ...(options.signal ? { signal: options.signal } : {}),
         onValue: (s) => onProgress?.({ phase: 'assess', status: s.assessmentStatus }),
       },
     )
@@ -70,28 +78,48 @@ export async function assessAndDeclare(
       `the data quality assessment of ${jurisdiction} ${reportingPeriod} is ${assessment?.assessmentStatus}: data keeps arriving for the period`,
       assessment,
     )
-  const results = await collect(client.assessmentResults(jurisdiction, reportingPeriod))
-  const blocking = groupBy(
-    results.filter((r) => r.AssessmentMessageLevel === 'Error'),
+  const outcomes = await groupedAssessmentResults(client, jurisdiction, reportingPeriod, request)
+  onProgress?.({ phase: 'results', blocking: outcomes.blocking.length, nonBlocking: outcomes.nonBlocking.length })
+  return { assessment, ...outcomes }
+}
+
+/** Every outcome of the period's latest completed assessment, grouped by AssessmentGroupingId. */
+export async function groupedAssessmentResults(
+  client: Vetrs,
+  jurisdiction: Jurisdiction,
+  reportingPeriod: number | string,
+  options: RequestOptions = {},
+): Promise<GroupedResults<AssessmentResult>> {
+  const results = await collect(client.assessmentResults(jurisdiction, reportingPeriod, requestOptionsOf(options)))
+  return grouped(
+    results,
+    (r) => r.AssessmentMessageLevel === 'Error',
     (r) => r.AssessmentGroupingId,
   )
-  const nonBlocking = groupBy(
-    results.filter((r) => r.AssessmentMessageLevel !== 'Error'),
-    (r) => r.AssessmentGroupingId,
+}
+
+export async function assessAndDeclare(
+  client: Vetrs,
+  request: AssessAndDeclareRequest,
+  options: WaitOptions = {},
+): Promise<AssessAndDeclareOutcome> {
+  const { jurisdiction, reportingPeriod } = request
+  const assessed = await assess(client, jurisdiction, reportingPeriod, options)
+  if (assessed.blocking.length > 0 || request.assessOnly) return { ...assessed, declaration: null }
+  const declaration = await client.declare(
+    {
+      reportingPeriodNumber: reportingPeriod,
+      jurisdiction,
+      declarationType: request.declarationType ?? 'Declaration',
+      RTOAcceptanceOfDeclaration: true,
+      RTOUserName: request.RTOUserName,
+      RTOUserEmailAddress: request.RTOUserEmailAddress,
+      ...(request.dateOfLastReportableActivity
+        ? { dateOfLastReportableActivity: request.dateOfLastReportableActivity }
+        : {}),
+    },
+    requestOptionsOf(options),
   )
-  onProgress?.({ phase: 'results', blocking: blocking.length, nonBlocking: nonBlocking.length })
-  if (blocking.length > 0 || request.assessOnly) return { assessment, blocking, nonBlocking, declaration: null }
-  const declaration = await client.declare({
-    reportingPeriodNumber: reportingPeriod,
-    jurisdiction,
-    declarationType: request.declarationType ?? 'Declaration',
-    RTOAcceptanceOfDeclaration: true,
-    RTOUserName: request.RTOUserName,
-    RTOUserEmailAddress: request.RTOUserEmailAddress,
-    ...(request.dateOfLastReportableActivity
-      ? { dateOfLastReportableActivity: request.dateOfLastReportableActivity }
-      : {}),
-  })
-  onProgress?.({ phase: 'declare', message: declaration.message })
-  return { assessment, blocking, nonBlocking, declaration }
+  options.onProgress?.({ phase: 'declare', message: declaration.message })
+  return { ...assessed, declaration }
 }

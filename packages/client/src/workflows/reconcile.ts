@@ -1,9 +1,11 @@
 // Reconciliation as one call: which of the SMS's records for a period the service holds, which it
 // holds with another version, and which it holds that the SMS did not list. UIDs go to uid-match in
 // chunks within the configured limits; the service's own list comes from search-by-period, every page.
-import type { ReconciliationItem, SearchQuery, UidMatchItem, VetrsClient } from '../client.ts'
+import type { ReconciliationItem, SearchQuery, UidMatchItem, Vetrs } from '../client.ts'
+import { sizeOf } from '../http.ts'
 import { collect } from '../paging.ts'
-import type { OnProgress } from './progress.ts'
+import type { RequestOptions } from '../request-options.ts'
+import { requestOptionsOf, type OnProgress } from './progress.ts'
 
 export interface LocalRecord {
   resourceUID: string
@@ -29,12 +31,17 @@ export interface ReconcileOutcome {
   heldOnly: ReconciliationItem[]
 }
 
+export interface ReconcileOptions extends RequestOptions {
+  onProgress?: OnProgress
+}
+
 export async function reconcile(
-  client: VetrsClient,
+  client: Vetrs,
   request: ReconcileRequest,
-  options: { onProgress?: OnProgress } = {},
+  options: ReconcileOptions = {},
 ): Promise<ReconcileOutcome> {
   const { resourceType, reportingPeriod } = request
+  const requestOptions = requestOptionsOf(options)
   const chunks = await chunkUids(
     client,
     request.records.map((r) => r.resourceUID),
@@ -42,7 +49,7 @@ export async function reconcile(
   )
   const matches: UidMatchItem[] = []
   for (const resourceUIDs of chunks) {
-    matches.push(...(await client.uidMatch({ resourceType, reportingPeriod, resourceUIDs })).results)
+    matches.push(...(await client.uidMatch({ resourceType, reportingPeriod, resourceUIDs }, requestOptions)).results)
     options.onProgress?.({ phase: 'check', done: matches.length, total: request.records.length })
   }
   const local = new Map(request.records.map((r) => [r.resourceUID.toLowerCase(), r]))
@@ -57,14 +64,16 @@ export async function reconcile(
       outcome.versionDiffers.push({ local: mine, held })
     else outcome.matched.push(held)
   }
-  const all = await collect(client.searchByPeriod({ resourceType, reportingPeriods: [reportingPeriod] }))
+  const all = await collect(
+    client.searchByPeriod({ resourceType, reportingPeriods: [reportingPeriod] }, requestOptions),
+  )
   outcome.heldOnly = all.filter((item) => !local.has(item.resourceUID.toLowerCase()))
   return outcome
 }
 
 /** Splits UIDs so each request stays within uidsPerRequest and both body size limits. */
 export async function chunkUids<Body>(
-  client: VetrsClient,
+  client: Vetrs,
   uids: readonly string[],
   bodyOf: (uids: string[]) => Body,
 ): Promise<string[][]> {
@@ -74,7 +83,7 @@ export async function chunkUids<Body>(
   while (rest.length > 0) {
     let size = Math.min(uidsPerRequest, rest.length)
     for (;;) {
-      const [plain, compressed] = await client.http.sizeOf(bodyOf(rest.slice(0, size)))
+      const [plain, compressed] = await sizeOf(bodyOf(rest.slice(0, size)))
       if ((plain <= decompressedBytes && compressed <= compressedBytes) || size === 1) break
       size = Math.max(1, Math.floor(size / 2))
     }

@@ -5,8 +5,9 @@
 // was, so repeating it misses nothing; changedSince is inclusive, so repeats are harmless upserts.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { ReferenceRecord, VetrsClient } from '../client.ts'
-import type { OnProgress } from './progress.ts'
+import type { ReferenceRecord, Vetrs } from '../client.ts'
+import type { RequestOptions } from '../request-options.ts'
+import { requestOptionsOf, type OnProgress } from './progress.ts'
 
 export const FULL_LOAD = '1901-01-01T00:00:00Z'
 
@@ -26,18 +27,23 @@ export interface SyncOutcome {
   records: number
 }
 
+export interface SyncOptions extends RequestOptions {
+  onProgress?: OnProgress
+}
+
 export async function syncReferenceData(
-  client: VetrsClient,
+  client: Vetrs,
   dataset: string,
   store: ReferenceStore,
-  options: { onProgress?: OnProgress } = {},
+  options: SyncOptions = {},
 ): Promise<SyncOutcome> {
+  const requestOptions = requestOptionsOf(options)
   const changedSince = (await store.readWatermark(dataset)) ?? FULL_LOAD
   let largest = changedSince
   let pages = 0
   let records = 0
   for (let pageNumber = 1; ; pageNumber++) {
-    const page = await client.referencePage(dataset, changedSince, pageNumber)
+    const page = await client.referencePage(dataset, changedSince, pageNumber, requestOptions)
     if (page.results.length === 0) break
     await store.upsert(dataset, page.results)
     pages++

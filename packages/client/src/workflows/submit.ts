@@ -2,10 +2,11 @@
 // record uploaded with bounded concurrency in any order, validation requested and polled with
 // back-off, failed results read to the last page and grouped by validationGroupingId, and the
 // batch submitted only when nothing blocks.
-import type { Jurisdiction, SubmitResult, ValidationResult, ValidationStatus, VetrsClient } from '../client.ts'
+import type { Jurisdiction, SubmitResult, ValidationResult, ValidationStatus, Vetrs } from '../client.ts'
+import type { RequestOptions } from '../request-options.ts'
 import type { ResourceRecord } from '../resources.ts'
 import { collect } from '../paging.ts'
-import { eachBounded, pollUntil, type OnProgress } from './progress.ts'
+import { eachBounded, pollUntil, requestOptionsOf, type WaitOptions } from './progress.ts'
 
 export interface ResultGroup<Result> {
   /** One rule execution: every result naming the same concern. */
@@ -13,7 +14,13 @@ export interface ResultGroup<Result> {
   results: Result[]
 }
 
-export interface SubmitOptions {
+/** Failed results split by whether they block (level Error) and grouped by the concern they share. */
+export interface GroupedResults<Result> {
+  blocking: ResultGroup<Result>[]
+  nonBlocking: ResultGroup<Result>[]
+}
+
+export interface SubmitOptions extends WaitOptions {
   jurisdiction: Jurisdiction
   /** Re-use this NotSubmitted batch (after fixing records) instead of creating one. */
   transactionBatchToken?: string
@@ -21,91 +28,112 @@ export interface SubmitOptions {
   concurrency?: number
   /** Validate only: read the results but do not submit even when nothing blocks. */
   dryRun?: boolean
-  /** Longest wait for validation (default 30 minutes). */
-  timeoutMs?: number
   /**
    * Return only once reconciliation reflects the submission (the batch's reconciledAt is set; the
    * service indexes a submission moments after submit answers). Default true.
    */
   awaitReconciliation?: boolean
-  onProgress?: OnProgress
 }
 
-export interface SubmitOutcome {
+export interface ValidateOutcome extends GroupedResults<ValidationResult> {
   transactionBatchToken: string
   validation: ValidationStatus
-  blocking: ResultGroup<ValidationResult>[]
-  nonBlocking: ResultGroup<ValidationResult>[]
+}
+
+export interface SubmitOutcome extends ValidateOutcome {
   /** The submit answer; null when blocking failures (or dryRun) kept the batch NotSubmitted. */
   submitted: SubmitResult | null
 }
 
 export async function submitRecords(
-  client: VetrsClient,
+  client: Vetrs,
   records: readonly ResourceRecord[],
   options: SubmitOptions,
 ): Promise<SubmitOutcome> {
   const { jurisdiction, onProgress } = options
+  const request = requestOptionsOf(options)
   const transactionBatchToken =
-    options.transactionBatchToken ?? (await client.createBatch(jurisdiction)).transactionBatchToken
+    options.transactionBatchToken ?? (await client.createBatch(jurisdiction, request)).transactionBatchToken
   onProgress?.({ phase: 'batch', transactionBatchToken, jurisdiction })
   let done = 0
   onProgress?.({ phase: 'upload', done, total: records.length })
   await eachBounded(records, options.concurrency ?? 4, async (record) => {
-    await client.upload(jurisdiction, transactionBatchToken, record)
+    await client.upload(jurisdiction, transactionBatchToken, record, request)
     onProgress?.({ phase: 'upload', done: ++done, total: records.length })
   })
-  const validation = await validateBatch(client, jurisdiction, transactionBatchToken, options)
-  const results = await collect(client.validationResults(jurisdiction, transactionBatchToken))
-  const blocking = groupBy(
-    results.filter((r) => r.validationMessageLevel === 'Error'),
-    (r) => r.validationGroupingId,
-  )
-  const nonBlocking = groupBy(
-    results.filter((r) => r.validationMessageLevel !== 'Error'),
-    (r) => r.validationGroupingId,
-  )
-  onProgress?.({ phase: 'results', blocking: blocking.length, nonBlocking: nonBlocking.length })
-  if (validation.hasBlockingValidationFailures || options.dryRun)
-    return { transactionBatchToken, validation, blocking, nonBlocking, submitted: null }
-  const submitted = await client.submitBatch(jurisdiction, transactionBatchToken)
+  const validated = await validate(client, jurisdiction, transactionBatchToken, options)
+  if (validated.validation.hasBlockingValidationFailures || options.dryRun) return { ...validated, submitted: null }
+  const submitted = await client.submitBatch(jurisdiction, transactionBatchToken, request)
   onProgress?.({ phase: 'submit', status: submitted.status })
   if (options.awaitReconciliation ?? true)
     await awaitReconciliation(client, jurisdiction, transactionBatchToken, options)
-  return { transactionBatchToken, validation, blocking, nonBlocking, submitted }
+  return { ...validated, submitted }
+}
+
+/** Validates the batch, waits until it is Validated and current, and reads every failed result, grouped. */
+export async function validate(
+  client: Vetrs,
+  jurisdiction: Jurisdiction,
+  transactionBatchToken: string,
+  options: WaitOptions = {},
+): Promise<ValidateOutcome> {
+  const validation = await validateBatch(client, jurisdiction, transactionBatchToken, options)
+  const grouped = await groupedValidationResults(client, jurisdiction, transactionBatchToken, options)
+  options.onProgress?.({ phase: 'results', blocking: grouped.blocking.length, nonBlocking: grouped.nonBlocking.length })
+  return { transactionBatchToken, validation, ...grouped }
+}
+
+/** Every failed result of the batch's latest completed validation, grouped by validationGroupingId. */
+export async function groupedValidationResults(
+  client: Vetrs,
+  jurisdiction: Jurisdiction,
+  transactionBatchToken: string,
+  options: RequestOptions = {},
+): Promise<GroupedResults<ValidationResult>> {
+  const results = await collect(
+    client.validationResults(jurisdiction, transactionBatchToken, requestOptionsOf(options)),
+  )
+  return grouped(
+    results,
+    (r) => r.validationMessageLevel === 'Error',
+    (r) => r.validationGroupingId,
+  )
 }
 
 /** Waits until the submitted batch is reflected in reconciliation (its reconciledAt is set). */
 export async function awaitReconciliation(
-  client: VetrsClient,
+  client: Vetrs,
   jurisdiction: Jurisdiction,
   transactionBatchToken: string,
-  options: { timeoutMs?: number } = {},
+  options: WaitOptions = {},
 ): Promise<void> {
   await pollUntil(
-    () => client.batch(jurisdiction, transactionBatchToken),
+    () => client.batch(jurisdiction, transactionBatchToken, requestOptionsOf(options)),
     (batch) => batch.reconciledAt !== null,
     {
       initialIntervalMs: 50,
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.maxWaitMs === undefined ? {} : { maxWaitMs: options.maxWaitMs }),
+      ...(options.signal ? { signal: options.signal } : {}),
     },
   )
 }
 
 /** Requests validation and waits until it is Validated and current (again if records changed meanwhile). */
-export async function validateBatch(
-  client: VetrsClient,
+async function validateBatch(
+  client: Vetrs,
   jurisdiction: Jurisdiction,
   transactionBatchToken: string,
-  options: { timeoutMs?: number; onProgress?: OnProgress } = {},
+  options: WaitOptions,
 ): Promise<ValidationStatus> {
+  const request = requestOptionsOf(options)
   for (let attempt = 0; ; attempt++) {
-    await client.requestValidation(jurisdiction, transactionBatchToken)
+    await client.requestValidation(jurisdiction, transactionBatchToken, request)
     const status = await pollUntil(
-      () => client.validationStatus(jurisdiction, transactionBatchToken),
+      () => client.validationStatus(jurisdiction, transactionBatchToken, request),
       (s) => s.validationStatus === 'Validated',
       {
-        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        ...(options.maxWaitMs === undefined ? {} : { maxWaitMs: options.maxWaitMs }),
+        ...(options.signal ? { signal: options.signal } : {}),
         onValue: (s) => options.onProgress?.({ phase: 'validate', status: s.validationStatus }),
       },
     )
@@ -113,7 +141,22 @@ export async function validateBatch(
   }
 }
 
-export function groupBy<Result>(results: Result[], key: (result: Result) => string): ResultGroup<Result>[] {
+/** Results split by whether they block, then grouped by the concern they share, in the order first seen. */
+export function grouped<Result>(
+  results: Result[],
+  blocks: (result: Result) => boolean,
+  key: (result: Result) => string,
+): GroupedResults<Result> {
+  return {
+    blocking: groupBy(results.filter(blocks), key),
+    nonBlocking: groupBy(
+      results.filter((r) => !blocks(r)),
+      key,
+    ),
+  }
+}
+
+function groupBy<Result>(results: Result[], key: (result: Result) => string): ResultGroup<Result>[] {
   const groups = new Map<string, Result[]>()
   for (const result of results) {
     const id = key(result)

@@ -3,10 +3,10 @@
 // at it (voided as orphans, or re-uploaded pointing elsewhere), validate, submit, and confirm the
 // records are "Voided in submission". The service holds no record content, so the caller passes
 // the full records, as its SMS holds them.
-import type { VetrsClient } from '../client.ts'
+import type { Vetrs } from '../client.ts'
 import { WorkflowError } from '../errors.ts'
 import { kindOf, type ResourceRecord } from '../resources.ts'
-import { eachBounded } from './progress.ts'
+import { eachBounded, requestOptionsOf } from './progress.ts'
 import { submitRecords, type SubmitOptions, type SubmitOutcome } from './submit.ts'
 
 export type VoidedReason = 'remove_duplicate_record' | 'remove_orphaned_record'
@@ -27,11 +27,8 @@ export interface VoidOutcome extends SubmitOutcome {
   states: { resourceType: string; resourceUID: string; stateInSubmission: string }[]
 }
 
-export async function voidRecords(
-  client: VetrsClient,
-  request: VoidRequest,
-  options: SubmitOptions,
-): Promise<VoidOutcome> {
+export async function voidRecords(client: Vetrs, request: VoidRequest, options: SubmitOptions): Promise<VoidOutcome> {
+  const requestOptions = requestOptionsOf(options)
   const toVoid = [
     ...request.records.map((record) => voided(record, request.reason ?? 'remove_duplicate_record')),
     ...(request.orphans ?? []).map((record) => voided(record, 'remove_orphaned_record')),
@@ -40,7 +37,7 @@ export async function voidRecords(
   let checked = 0
   await eachBounded(toVoid, options.concurrency ?? 4, async (record) => {
     const { resourceType, uid } = kindOf(record)
-    const state = await client.heldState(resourceType, uid)
+    const state = await client.heldState(resourceType, uid, requestOptions)
     if (state.stateInSubmission !== 'In submission')
       notHeld.push(`${resourceType} ${uid} is ${state.stateInSubmission}`)
     options.onProgress?.({ phase: 'check', done: ++checked, total: toVoid.length })
@@ -52,7 +49,7 @@ export async function voidRecords(
   const states = await Promise.all(
     toVoid.map(async (record) => {
       const { resourceType, uid } = kindOf(record)
-      const state = await client.heldState(resourceType, uid)
+      const state = await client.heldState(resourceType, uid, requestOptions)
       return { resourceType, resourceUID: uid, stateInSubmission: state.stateInSubmission }
     }),
   )

@@ -1,11 +1,20 @@
 // A loopback proxy in front of the service under test that can answer in the service's place (429,
-// 503, 401) or drop the connection, and that logs every request it forwards with its decompressed
-// body size. Both ends are 127.0.0.1; nothing leaves the machine.
+// 503, 401), drop the connection, answer late, or never answer (before the headers, or part-way
+// through the body), and that logs every request it forwards with its decompressed body size and
+// User-Agent. Both ends are 127.0.0.1; nothing leaves the machine.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { gunzipSync } from 'node:zlib'
 import type { AddressInfo } from 'node:net'
 
-export type Fault = { status: number; headers?: Record<string, string> } | 'drop'
+export type Fault =
+  | { status: number; headers?: Record<string, string> }
+  | 'drop'
+  /** Never answer: the request is held until the client gives up (or the proxy closes). */
+  | 'hang'
+  /** Answer 200 with the headers and the first byte of a body, then nothing more. */
+  | 'hang-body'
+  /** Forward the request, but only after this long. */
+  | { delayMs: number }
 
 export interface Seen {
   method: string
@@ -14,7 +23,8 @@ export interface Seen {
   wireBytes: number
   bodyBytes: number
   forwarded: boolean
-  status: number | 'dropped'
+  status: number | 'dropped' | 'hung'
+  userAgent: string | undefined
 }
 
 /** Decides, per request, whether to inject a fault; returning undefined forwards it. */
@@ -82,7 +92,15 @@ export class FaultProxy {
     const method = request.method ?? 'GET'
     const path = request.url ?? '/'
     const index = this.seen.length
-    const record: Seen = { method, path, wireBytes: wire.length, bodyBytes: body.length, forwarded: false, status: 0 }
+    const record: Seen = {
+      method,
+      path,
+      wireBytes: wire.length,
+      bodyBytes: body.length,
+      forwarded: false,
+      status: 0,
+      userAgent: request.headers['user-agent'],
+    }
     this.seen.push(record)
     let fault: Fault | undefined
     for (const rule of this.#rules) {
@@ -95,7 +113,18 @@ export class FaultProxy {
       request.socket.destroy()
       return
     }
-    if (fault) {
+    if (fault === 'hang') {
+      record.status = 'hung'
+      return
+    }
+    if (fault === 'hang-body') {
+      record.status = 'hung'
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' })
+      response.write('{')
+      return
+    }
+    if (fault && 'delayMs' in fault) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
+    else if (fault) {
       record.status = fault.status
       response.writeHead(fault.status, { 'content-type': 'application/problem+json', ...fault.headers })
       response.end(JSON.stringify({ type: 'about:blank', title: 'injected by the test proxy', status: fault.status }))
@@ -118,6 +147,7 @@ export class FaultProxy {
     answer.headers.forEach((value, name) => {
       if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)) back[name] = value
     })
+    if (request.socket.destroyed) return // the client gave up while this one was delayed
     response.writeHead(answer.status, back)
     response.end(text)
   }

@@ -4,8 +4,21 @@ import { randomBytes } from 'node:crypto'
 import { readdir, readFile } from 'node:fs/promises'
 import { addClient } from '../../../../src/platform/auth/clients.service.ts'
 import { ALL_SCOPES } from '../../../../src/platform/auth/scopes.ts'
-import { Vetrs, type ClientOptions, type ResourceRecord } from '../../src/index.ts'
+import {
+  Vetrs,
+  type ClientOptions,
+  type DeliveryLocation,
+  type Program,
+  type ProgramEnrolment,
+  type ProgramOffering,
+  type ResourceRecord,
+  type Student,
+  type Subject,
+  type SubjectEnrolment,
+  type SubjectOffering,
+} from '../../src/index.ts'
 import type { TestService } from '../../../../test/support/test-service.ts'
+import { world } from '../../../../test/support/world.ts'
 
 export { startTestService, type TestService } from '../../../../test/support/test-service.ts'
 
@@ -40,3 +53,24 @@ export async function minimalUnitRecord(): Promise<ResourceRecord[]> {
     files.map(async (file) => JSON.parse(await readFile(new URL(file, EXAMPLES), 'utf8')) as ResourceRecord),
   )
 }
+
+/** A fresh unit record (test/support/world.ts: new UIDs, consistent references), typed as the SDK's records. */
+export interface UnitRecord {
+  student: Student
+  location: DeliveryLocation
+  subject: Subject
+  subjectOffering: SubjectOffering
+  subjectEnrolment: SubjectEnrolment
+  program: Program
+  programOffering: ProgramOffering
+  programEnrolment: ProgramEnrolment
+  subjectEnrolmentInProgram: SubjectEnrolment
+}
+
+export async function unitRecord(): Promise<UnitRecord> {
+  // The fixtures are JSON read from examples/, untyped; this is the one place they are said to be records.
+  return (await world()) as unknown as UnitRecord
+}
+
+/** The unit record's nine records, student first. */
+export const recordsOf = (unit: UnitRecord): ResourceRecord[] => Object.values(unit)

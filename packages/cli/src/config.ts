@@ -6,8 +6,7 @@
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { UsageError } from '../errors.ts'
-import type { Jurisdiction } from '../client.ts'
+import { UsageError, type Jurisdiction } from '@vetrs/client'
 
 export interface CliConfig {
   baseUrl?: string

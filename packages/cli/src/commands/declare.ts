@@ -1,9 +1,13 @@
 // vetrs assess|declare: standard workflow 4 a step at a time.
 import type { Command } from 'commander'
-import { ServiceError, UsageError } from '../../errors.ts'
-import { collect } from '../../paging.ts'
-import { groupBy } from '../../workflows/submit.ts'
-import { pollUntil } from '../../workflows/progress.ts'
+import {
+  ConflictReason,
+  ServiceError,
+  UsageError,
+  type AssessmentResult,
+  type AssessmentStatus,
+  type GroupedResults,
+} from '@vetrs/client'
 import { Context } from '../context.ts'
 import { ExitCode } from '../output.ts'
 import { printAssessmentResults } from '../results.ts'
@@ -28,35 +32,30 @@ export function registerDeclarations(program: Command): void {
       const client = context.client()
       const reportingPeriod = period(options.period)
       const jurisdiction = context.jurisdiction
-      if (!options.status) {
-        try {
-          await client.requestAssessment(jurisdiction, reportingPeriod)
-        } catch (error) {
-          if (!(error instanceof ServiceError && error.reason === 'assessment-in-progress')) throw error
-          context.output.warn('An assessment is already running; waiting for it.')
-        }
-      }
-      let status = await client.assessmentStatus(jurisdiction, reportingPeriod)
+      let status: AssessmentStatus
+      let outcomes: GroupedResults<AssessmentResult> = { blocking: [], nonBlocking: [] }
       if (options.wait && !options.status) {
-        status = await pollUntil(
-          () => client.assessmentStatus(jurisdiction, reportingPeriod),
-          (s) => !PENDING.includes(s.assessmentStatus),
-          {
-            onValue: (s) => {
-              if (PENDING.includes(s.assessmentStatus)) context.output.warn(`  ${s.assessmentStatus}...`)
-            },
+        const assessed = await client.assess(jurisdiction, reportingPeriod, {
+          onProgress: (e) => {
+            if (e.phase === 'assess' && PENDING.includes(e.status)) context.output.warn(`  ${e.status}...`)
           },
-        )
+        })
+        status = assessed.assessment
+        outcomes = assessed
+      } else {
+        if (!options.status) {
+          try {
+            await client.requestAssessment(jurisdiction, reportingPeriod)
+          } catch (error) {
+            if (!(error instanceof ServiceError && error.reason === ConflictReason.AssessmentInProgress)) throw error
+            context.output.warn('An assessment is already running.')
+          }
+        }
+        status = await client.assessmentStatus(jurisdiction, reportingPeriod)
+        if (status.completedAt) outcomes = await client.groupedAssessmentResults(jurisdiction, reportingPeriod)
       }
-      const results = status.completedAt ? await collect(client.assessmentResults(jurisdiction, reportingPeriod)) : []
-      const blocking = groupBy(
-        results.filter((r) => r.AssessmentMessageLevel === 'Error'),
-        (r) => r.AssessmentGroupingId,
-      )
-      const nonBlocking = groupBy(
-        results.filter((r) => r.AssessmentMessageLevel !== 'Error'),
-        (r) => r.AssessmentGroupingId,
-      )
+      const { blocking, nonBlocking } = outcomes
+      const results = [...blocking, ...nonBlocking].flatMap((group) => group.results)
       context.output.result({ status, results }, () => {
         context.output.say(`Data quality assessment of ${jurisdiction} ${reportingPeriod}: ${status.assessmentStatus}`)
         for (const message of status.messages) context.output.say(`  ${message}`)

@@ -1,7 +1,6 @@
 // Failed validation and assessment results as a person reads them: one row per result, grouped by
 // the concern they share, blocking first.
-import type { AssessmentResult, ValidationResult } from '../client.ts'
-import type { ResultGroup } from '../workflows/submit.ts'
+import type { AssessmentResult, ResultGroup, ValidationResult } from '@vetrs/client'
 import type { Output } from './output.ts'
 
 export function printValidationResults(

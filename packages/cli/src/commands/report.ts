@@ -1,12 +1,8 @@
 // vetrs upload|validate|submit|void: standard workflows 1 to 3 a step at a time, on the current batch
 // unless another is named.
 import type { Command } from 'commander'
-import { ServiceError } from '../../errors.ts'
-import { kindOf, type ResourceRecord } from '../../resources.ts'
-import { awaitReconciliation, validateBatch, groupBy } from '../../workflows/submit.ts'
-import { eachBounded } from '../../workflows/progress.ts'
-import { collect } from '../../paging.ts'
-import type { VoidedReason } from '../../workflows/void.ts'
+import { kindOf, ServiceError, type ResourceRecord, type VoidedReason } from '@vetrs/client'
+import { eachBounded } from '../concurrency.ts'
 import { Context } from '../context.ts'
 import { ExitCode } from '../output.ts'
 import { readRecords } from '../records.ts'
@@ -87,20 +83,16 @@ export function registerReporting(program: Command): void {
           ),
         )
       }
-      const status = await validateBatch(client, jurisdiction, batch, {
+      const {
+        validation: status,
+        blocking,
+        nonBlocking,
+      } = await client.validate(jurisdiction, batch, {
         onProgress: (e) => {
           if (e.phase === 'validate' && e.status !== 'Validated') context.output.warn(`  ${e.status}...`)
         },
       })
-      const results = await collect(client.validationResults(jurisdiction, batch))
-      const blocking = groupBy(
-        results.filter((r) => r.validationMessageLevel === 'Error'),
-        (r) => r.validationGroupingId,
-      )
-      const nonBlocking = groupBy(
-        results.filter((r) => r.validationMessageLevel !== 'Error'),
-        (r) => r.validationGroupingId,
-      )
+      const results = [...blocking, ...nonBlocking].flatMap((group) => group.results)
       context.output.result({ status, results }, () => {
         context.output.say(`Batch ${batch}: ${status.validationStatus}`)
         printValidationResults(context.output, blocking, nonBlocking)
@@ -122,20 +114,14 @@ export function registerReporting(program: Command): void {
       const batch = context.batch(token)
       const jurisdiction = context.jurisdiction
       const status = await client.validationStatus(jurisdiction, batch).catch(() => undefined)
+      let grouped: Awaited<ReturnType<typeof client.groupedValidationResults>>
       if (status?.validationStatus !== 'Validated' || !status.isCurrent) {
         context.output.warn('Validating first...')
-        await validateBatch(client, jurisdiction, batch)
-      }
-      const results = await collect(client.validationResults(jurisdiction, batch))
-      const blocking = groupBy(
-        results.filter((r) => r.validationMessageLevel === 'Error'),
-        (r) => r.validationGroupingId,
-      )
+        grouped = await client.validate(jurisdiction, batch)
+      } else grouped = await client.groupedValidationResults(jurisdiction, batch)
+      const { blocking, nonBlocking } = grouped
       if (blocking.length > 0) {
-        const nonBlocking = groupBy(
-          results.filter((r) => r.validationMessageLevel !== 'Error'),
-          (r) => r.validationGroupingId,
-        )
+        const results = [...blocking, ...nonBlocking].flatMap((group) => group.results)
         context.output.result({ submitted: null, results }, () => {
           printValidationResults(context.output, blocking, nonBlocking)
           context.output.say('Not submitted: fix the blocking failures first.')
@@ -145,7 +131,7 @@ export function registerReporting(program: Command): void {
       }
       const submitted = await client.submitBatch(jurisdiction, batch)
       await context.setCurrentBatch(undefined)
-      await awaitReconciliation(client, jurisdiction, batch) // so `vetrs reconcile` straight after sees it
+      await client.awaitReconciliation(jurisdiction, batch) // so `vetrs reconcile` straight after sees it
       context.output.result(submitted, () =>
         context.output.say(
           `Submitted batch ${batch}: ${submitted.numberOfRecordsSubmitted} records are now held (${submitted.submittedAt}).`,

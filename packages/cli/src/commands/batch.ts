@@ -1,6 +1,6 @@
 // vetrs batch create|list|show|discard: transaction batches of the jurisdiction in force.
 import type { Command } from 'commander'
-import { collect } from '../../paging.ts'
+import { collect } from '@vetrs/client'
 import { Context } from '../context.ts'
 
 export function registerBatch(program: Command): void {

@@ -1,8 +1,7 @@
 // vetrs login: checks the credentials by obtaining a token, then stores them (and the service URL
 // and default jurisdiction) in the configuration file, readable by its owner only.
 import type { Command } from 'commander'
-import { Vetrs } from '../../index.ts'
-import { UsageError } from '../../errors.ts'
+import { UsageError } from '@vetrs/client'
 import { jurisdictionOf } from '../config.ts'
 import { Context } from '../context.ts'
 
@@ -30,7 +29,7 @@ export function registerLogin(program: Command): void {
         )
       const jurisdictionOption = command.optsWithGlobals<{ jurisdiction?: string }>().jurisdiction
       const jurisdiction = jurisdictionOf(jurisdictionOption ?? context.config.jurisdiction ?? 'NSW')
-      await new Vetrs({ baseUrl, credentials: { clientId, clientSecret } }).http.tokens.token()
+      await context.clientFor({ baseUrl, clientId, clientSecret }).authenticate()
       await context.save({
         ...context.config,
         baseUrl: baseUrl.replace(/\/+$/, ''),

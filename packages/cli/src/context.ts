@@ -1,11 +1,10 @@
 // What every command needs: the output, the configuration file and the settings in force, and an
 // SDK client built from them.
 import type { Command } from 'commander'
-import { Vetrs } from '../index.ts'
-import type { Jurisdiction } from '../client.ts'
-import { UsageError } from '../errors.ts'
+import { UsageError, Vetrs, type Jurisdiction } from '@vetrs/client'
 import { configPath, readConfig, resolve, writeConfig, type CliConfig, type Resolved } from './config.ts'
 import { Output } from './output.ts'
+import { CLI_APP_INFO } from './version.ts'
 
 export interface GlobalOptions {
   json?: boolean
@@ -41,13 +40,18 @@ export class Context {
   }
 
   client(): Vetrs {
-    const { baseUrl, clientId, clientSecret } = this.settings
+    return this.clientFor(this.settings)
+  }
+
+  /** An SDK client that names the CLI in its User-Agent and says when it retries. */
+  clientFor({ baseUrl, clientId, clientSecret }: { baseUrl: string; clientId: string; clientSecret: string }): Vetrs {
     return new Vetrs({
       baseUrl,
       credentials: { clientId, clientSecret },
+      appInfo: CLI_APP_INFO,
       onRetry: (notice) =>
         this.output.warn(
-          `  ${notice.method} ${notice.path}: ${notice.cause === 'network' ? 'no answer' : notice.cause}; retrying in ${notice.delayMs} ms`,
+          `  ${notice.method} ${notice.path}: ${notice.cause === 'network' ? 'no answer' : notice.cause === 'timeout' ? 'no answer in time' : notice.cause}; retrying in ${notice.delayMs} ms`,
         ),
     })
   }

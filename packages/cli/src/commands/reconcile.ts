@@ -2,10 +2,7 @@
 // with what the service holds.
 import { readFile, stat } from 'node:fs/promises'
 import type { Command } from 'commander'
-import { UsageError } from '../../errors.ts'
-import { kindOf, kindOfType } from '../../resources.ts'
-import type { LocalRecord } from '../../workflows/reconcile.ts'
-import type { SearchQuery } from '../../client.ts'
+import { kindOf, kindOfType, UsageError, type LocalRecord, type SearchQuery } from '@vetrs/client'
 import { Context } from '../context.ts'
 import { readRecords } from '../records.ts'
 

@@ -1,6 +1,6 @@
 // vetrs reference-data sync: keeps a local copy of a dataset in a folder, by the watermark rules.
 import type { Command } from 'commander'
-import { FileReferenceStore } from '../../workflows/reference-sync.ts'
+import { FileReferenceStore } from '@vetrs/client'
 import { Context } from '../context.ts'
 
 export function registerReferenceData(program: Command): void {

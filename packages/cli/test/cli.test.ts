@@ -1,19 +1,23 @@
-// The CLI as a newcomer and a script use it: real processes (`node packages/client/bin/vetrs.js`)
+// The CLI as a newcomer and a script use it: real processes (`node packages/cli/bin/vetrs.js`)
 // against a real service. The README's quick start, a validation failure fixed and resubmitted,
 // the other workflows, reference data sync, --json, and the exit codes.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
+import type { IncomingMessage } from 'node:http'
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { newRto, startTestService, type TestRto, type TestService } from './support/service.ts'
+import { newRto, startTestService, type TestRto, type TestService } from '../../client/test/support/service.ts'
 import { world } from '../../../test/support/world.ts'
 
 const run = promisify(execFile)
 const BIN = new URL('../bin/vetrs.js', import.meta.url).pathname
 const EXAMPLES = new URL('../../../examples/minimal-unit-record/', import.meta.url).pathname
+const CLI_PACKAGE = new URL('../package.json', import.meta.url)
+const SDK_PACKAGE = new URL('../../client/package.json', import.meta.url)
+const versionOf = async (file: URL): Promise<string> => JSON.parse(await readFile(file, 'utf8')).version
 
 interface Ran {
   code: number
@@ -205,6 +209,31 @@ describe('vetrs CLI', () => {
     assert.equal(watermark, first.watermark)
     const second = await vetrs('reference-data', 'sync', 'study-reason', '--out', out)
     assert.match(second.stdout, new RegExp(`since ${first.watermark.replace(/[.]/g, '\\.')}`))
+  })
+
+  it('--version (and -V) prints the versions of the CLI, the SDK and Node.js, exit 0', async () => {
+    const { vetrs } = await user()
+    const [cli, sdk] = await Promise.all([versionOf(CLI_PACKAGE), versionOf(SDK_PACKAGE)])
+    for (const flag of ['--version', '-V']) {
+      const ran = await vetrs(flag)
+      assert.equal(ran.code, 0, ran.stderr)
+      assert.equal(ran.stdout, `vetrs ${cli} (@vetrs/client ${sdk}, Node.js ${process.versions.node})\n`)
+    }
+  })
+
+  it('its requests reach the service naming the SDK, then the CLI, in the User-Agent', async () => {
+    const { rto, vetrs } = await user()
+    const agents = new Set<string | undefined>()
+    const listener = (request: IncomingMessage) => agents.add(request.headers['user-agent'])
+    t.service.app.server.on('request', listener)
+    try {
+      await vetrs('login', '--url', t.baseUrl, '--client-id', rto.clientId, '--client-secret', rto.clientSecret)
+      assert.equal((await vetrs('batch', 'create')).code, 0)
+    } finally {
+      t.service.app.server.off('request', listener)
+    }
+    const [cli, sdk] = await Promise.all([versionOf(CLI_PACKAGE), versionOf(SDK_PACKAGE)])
+    assert.deepEqual([...agents], [`vetrs-client/${sdk} node/${process.versions.node} vetrs-cli/${cli}`])
   })
 
   it('exit codes: 2 for usage and configuration errors, 1 for service errors', async () => {

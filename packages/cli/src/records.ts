@@ -2,8 +2,7 @@
 // them (every *.json inside, in name order). The kind of each record is told from its UID field.
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { UsageError } from '../errors.ts'
-import { kindOf, type ResourceRecord } from '../resources.ts'
+import { kindOf, UsageError, type ResourceRecord } from '@vetrs/client'
 
 export async function readRecords(paths: string[]): Promise<ResourceRecord[]> {
   const files: string[] = []

@@ -2,6 +2,7 @@
 // for scripts; exit codes 0 (done), 1 (the service refused or failed), 2 (usage or configuration),
 // 3 (blocking validation or assessment failures).
 import { Command, CommanderError } from 'commander'
+import { VERSION as SDK_VERSION } from '@vetrs/client'
 import { registerLogin } from './commands/login.ts'
 import { registerBatch } from './commands/batch.ts'
 import { registerReporting } from './commands/report.ts'
@@ -9,10 +10,15 @@ import { registerReconcile } from './commands/reconcile.ts'
 import { registerDeclarations } from './commands/declare.ts'
 import { registerReferenceData } from './commands/reference.ts'
 import { ExitCode, Output, reportFailure } from './output.ts'
+import { CLI_VERSION } from './version.ts'
+
+/** What `vetrs --version` prints: the CLI's version, then the SDK's and Node's. */
+export const VERSION_TEXT = `vetrs ${CLI_VERSION} (@vetrs/client ${SDK_VERSION}, Node.js ${process.versions.node})`
 
 export async function run(argv: string[]): Promise<number> {
   const program = new Command('vetrs')
     .description('Report vocational training activity to the VET Reporting Service')
+    .version(VERSION_TEXT, '-V, --version', 'print the versions of the CLI, the SDK and Node.js')
     .option('--json', 'print JSON for scripts instead of tables')
     .option('-j, --jurisdiction <code>', 'NAT, NSW, VIC, QLD, WA, SA, TAS, ACT or NT (default: from login, else NSW)')
     .option('--config <file>', 'configuration file (default: $VETRS_CONFIG or ~/.config/vetrs/config.json)')

@@ -1,7 +1,7 @@
 // How the CLI speaks: readable tables and lines by default, one JSON document with --json, a
 // progress bar on stderr only when a person is watching, and exit codes a script can act on.
 import { MultiBar, Presets, type SingleBar } from 'cli-progress'
-import { NetworkError, ServiceError, UsageError, VetrsError, WorkflowError } from '../errors.ts'
+import { ConflictReason, NetworkError, ServiceError, UsageError, VetrsError, WorkflowError } from '@vetrs/client'
 
 export const ExitCode = {
   ok: 0,
@@ -98,7 +98,8 @@ export function reportFailure(output: Output, error: unknown): number {
     if (problem?.reason) output.warn(`  reason: ${problem.reason}`)
     if (problem?.traceId) output.warn(`  traceId: ${problem.traceId}`)
     if (output.json) process.stdout.write(`${JSON.stringify({ error: { status: error.status, problem } }, null, 2)}\n`)
-    return problem?.reason === 'blocking-assessment-outcomes' || problem?.reason === 'blocking-validation-failures'
+    return error.reason === ConflictReason.BlockingAssessmentOutcomes ||
+      error.reason === ConflictReason.BlockingValidationFailures
       ? ExitCode.validationFailures
       : ExitCode.serviceError
   }
