@@ -22,28 +22,29 @@ import { connectRateLimitRedis, installRateLimit } from './platform/http/rate-li
 import { installOpenApi } from './platform/http/openapi.ts'
 import { RAW_RESPONSE_SECURITY_HEADERS, installSecurityHeaders } from './platform/http/security-headers.ts'
 import { registerOperationalRoutes } from './platform/http/operational.routes.ts'
+import { installLegacyTwins } from './platform/http/legacy-twins.ts'
 import { createMetrics, installRequestMetrics } from './platform/observability/metrics.ts'
 import { serializeRequest } from './platform/observability/log-redaction.ts'
 import { housekeepingJob } from './modules/housekeeping/index.ts'
-import { registerBatchRoutes } from './modules/batches/index.ts'
-import { registerResourceRoutes } from './modules/resources/index.ts'
+import { API_PREFIX, batchRoutes } from './modules/batches/index.ts'
+import { resourceRoutes } from './modules/resources/index.ts'
 import {
   createReferenceLookup,
-  registerReferenceDataRoutes,
+  referenceDataRoutes,
   seedReferenceData,
   type ReferenceLookup,
 } from './modules/reference-data/index.ts'
-import { registerValidationRoutes, validationJob } from './modules/validation/index.ts'
-import { reconciliationJob, registerHoldingsRoutes } from './modules/holdings/index.ts'
-import { registerReconciliationRoutes } from './modules/reconciliation/index.ts'
+import { validationJob, validationRoutes } from './modules/validation/index.ts'
+import { holdingsRoutes, reconciliationJob } from './modules/holdings/index.ts'
+import { reconciliationRoutes } from './modules/reconciliation/index.ts'
 import {
   assessmentJob,
   assessmentRules,
-  registerAssessmentRoutes,
+  assessmentRoutes,
   type AssessmentRule,
   type AssessmentScope,
 } from './modules/assessment/index.ts'
-import { registerDeclarationRoutes } from './modules/declarations/index.ts'
+import { declarationRoutes } from './modules/declarations/index.ts'
 import { Resources } from './platform/lifecycle.ts'
 
 export interface Service {
@@ -177,6 +178,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       }),
       (instance) => instance.close(),
     )
+    installLegacyTwins(app) // the first onRoute hook: it copies routes as declared
     installSecurityHeaders(app, config.http.publicBaseUrl) // first, so early refusals carry them too
     let closing = false
     resources.add(undefined, () => {
@@ -209,14 +211,18 @@ export async function createService(config: Config, options: ServiceOptions = {}
       },
     })
     registerAuthRoutes(app, { db: database.db, key, auth: config.auth })
-    registerBatchRoutes(app, database.db)
-    registerResourceRoutes(app, database.db)
-    registerReferenceDataRoutes(app, database.db, config.referenceSync.cacheRecords)
-    registerValidationRoutes(app, { db: database.db, queue, job: jobs.validation })
-    registerHoldingsRoutes(app, { db: database.db, queue, reconcileJob: jobs.reconciliation })
-    registerReconciliationRoutes(app, database.db)
-    registerAssessmentRoutes(app, { db: database.db, queue, job: jobs.assessment })
-    registerDeclarationRoutes(app, database.db)
+    // Each module's routes are a plugin under the API prefix, registered in turn (awaited), so the
+    // route table and the OpenAPI document keep this order.
+    const prefix = API_PREFIX
+    const db = database.db
+    await app.register(batchRoutes, { prefix, db })
+    await app.register(resourceRoutes, { prefix, db })
+    await app.register(referenceDataRoutes, { prefix, db, cacheRecords: config.referenceSync.cacheRecords })
+    await app.register(validationRoutes, { prefix, db, queue, job: jobs.validation })
+    await app.register(holdingsRoutes, { prefix, db, queue, reconcileJob: jobs.reconciliation })
+    await app.register(reconciliationRoutes, { prefix, db })
+    await app.register(assessmentRoutes, { prefix, db, queue, job: jobs.assessment })
+    await app.register(declarationRoutes, { prefix, db })
     options.extraRoutes?.(app, { database })
     await app.ready()
 

@@ -1,4 +1,4 @@
-export { registerAssessmentRoutes } from './assessment.routes.ts'
+export { assessmentRoutes } from './assessment.routes.ts'
 export { assessmentJob } from './assessment.jobs.ts'
 export { assessmentRules } from './rules/index.ts'
 export { declarationReadiness, periodRefOf } from './assessment.service.ts'

@@ -1,2 +1,2 @@
-export { registerDeclarationRoutes } from './declarations.routes.ts'
+export { declarationRoutes } from './declarations.routes.ts'
 export { declarationDueDate, isLate } from './due-dates.ts'
