@@ -1,6 +1,4 @@
 // Composition root: the one place that wires configuration, database, queue, security and routes.
-import { randomUUID } from 'node:crypto'
-import type { Duplex } from 'node:stream'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import pino, { type Logger } from 'pino'
 import type { Config } from './config/config.ts'
@@ -13,16 +11,18 @@ import { createTokenVerifier } from './platform/auth/tokens.ts'
 import { installAuthentication } from './platform/auth/authenticate.ts'
 import { registerAuthRoutes } from './platform/auth/auth.routes.ts'
 import { installRequestValidation } from './platform/http/request-validation.ts'
-import { DomainError, problemTypeUri, problemTypes, type ProblemKind } from './platform/http/problem.ts'
 import { answerRouterError, installErrorHandling, MAX_PATH_PARAMETER_LENGTH } from './platform/http/error-handler.ts'
 import { installBodyLimits } from './platform/http/body-limits.ts'
 import { installBodyParsers } from './platform/http/body-parsers.ts'
 import { installCompression } from './platform/http/compression.ts'
 import { connectRateLimitRedis, installRateLimit } from './platform/http/rate-limit.ts'
 import { installOpenApi } from './platform/http/openapi.ts'
-import { RAW_RESPONSE_SECURITY_HEADERS, installSecurityHeaders } from './platform/http/security-headers.ts'
+import { installSecurityHeaders } from './platform/http/security-headers.ts'
 import { registerOperationalRoutes } from './platform/http/operational.routes.ts'
 import { installLegacyTwins } from './platform/http/legacy-twins.ts'
+import { answerMalformedHttp } from './platform/http/malformed-http.ts'
+import { installRequestIds, requestIdOf } from './platform/http/request-id.ts'
+import { installClosingRefusal } from './platform/http/closing.ts'
 import { createMetrics, installRequestMetrics } from './platform/observability/metrics.ts'
 import { serializeRequest } from './platform/observability/log-redaction.ts'
 import { housekeepingJob } from './modules/housekeeping/index.ts'
@@ -81,35 +81,6 @@ export interface ServiceOptions {
   }
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
-
-// A request that is not even valid HTTP, or that did not arrive in time: answered as problem details
-// by the HTTP server itself (no route is reached), and the connection closed.
-function answerMalformedHttp(error: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable) return void socket.destroy()
-  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-  const [kind, status, reason, detail]: [ProblemKind, number, string, string] = timedOut
-    ? [
-        'request-timeout',
-        408,
-        'Request Timeout',
-        'The request headers or body did not arrive in time; the connection is closed.',
-      ]
-    : error.code === 'HPE_HEADER_OVERFLOW'
-      ? ['malformed-http', 431, 'Request Header Fields Too Large', 'The request line or headers are too large.']
-      : ['malformed-http', 400, 'Bad Request', 'The request is not valid HTTP/1.1.']
-  const body = JSON.stringify({
-    type: problemTypeUri(kind),
-    title: problemTypes[kind].title,
-    status,
-    detail,
-    traceId: randomUUID(),
-  })
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\n${RAW_RESPONSE_SECURITY_HEADERS}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  )
-}
-
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = (
     options.logger ??
@@ -161,11 +132,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       Fastify({
         loggerInstance: logger as FastifyBaseLogger,
         bodyLimit: config.limits.decodedBodyBytes + 1, // the body-limit hook answers first, with BRTS90400
-        genReqId: (request) => {
-          const incoming = request.headers['x-request-id']
-          return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
-        },
-        return503OnClosing: false, // answered below as problem details instead
+        genReqId: requestIdOf,
+        return503OnClosing: false, // answered by the closing refusal instead, as problem details
         clientErrorHandler: answerMalformedHttp,
         forceCloseConnections: 'idle',
         // Slow or stalled senders cannot hold a connection: headers and the whole request each have a
@@ -180,17 +148,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     )
     installLegacyTwins(app) // the first onRoute hook: it copies routes as declared
     installSecurityHeaders(app, config.http.publicBaseUrl) // first, so early refusals carry them too
-    let closing = false
-    resources.add(undefined, () => {
-      closing = true
-    }) // closed first, before the HTTP server
-    app.addHook('onRequest', async (request, reply) => {
-      reply.header('X-Request-Id', request.id)
-      if (closing) {
-        reply.header('Connection', 'close').header('Retry-After', '5')
-        throw new DomainError('service-unavailable', 'The service is shutting down; retry shortly.')
-      }
-    })
+    installRequestIds(app)
+    resources.add(installClosingRefusal(app), (beginClosing) => beginClosing()) // closed first, before the HTTP server
     installRequestValidation(app)
     installErrorHandling(app)
     installBodyLimits(app, config.limits)
