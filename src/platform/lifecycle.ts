@@ -1,8 +1,15 @@
 // Graceful shutdown on SIGTERM/SIGINT: stop accepting, finish in-flight requests and jobs, close the
 // database; give up after the configured timeout rather than hang a deployment.
-import type { Service } from '../app.ts'
+import type { Logger } from 'pino'
 
-export function closeOnSignals(service: Service): void {
+/** What a signal closes: the API service or the worker's core. */
+export interface Closable {
+  config: { shutdownTimeoutSeconds: number }
+  logger: Pick<Logger, 'info' | 'error'>
+  close(): Promise<void>
+}
+
+export function closeOnSignals(service: Closable): void {
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) return
