@@ -1,5 +1,5 @@
 // The two servers under load, both on loopback with an ephemeral port, and the three routes measured.
-//  (A) the real service, built by createService, with the bench route registered on the platform
+//  (A) the real service, built as createService builds it, with the bench route registered on the platform
 //      (bearer token, body limits, string rules, validation, metrics, silent logging; no rate limit);
 //  (B) a bare Fastify app: no auth, no hooks, the platform's validator compiler only, same schema,
 //      same insert, its own database opened the same way;
@@ -7,8 +7,8 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
 import { loadConfig } from '../src/config/config.ts'
-import { createService } from '../src/app.ts'
-import { openDatabase, type DatabaseHandle } from '../src/platform/db/database.ts'
+import { createServiceForTests } from '../test/support/service-for-tests.ts'
+import { openDatabase, type Db } from '../src/platform/db/database.ts'
 import { installValidators } from '../src/platform/http/validation.ts'
 import { actorOf } from '../src/platform/auth/authenticate.ts'
 import { Scopes } from '../src/platform/auth/scopes.ts'
@@ -61,23 +61,26 @@ const BARE_RTO = 'bench-rto'
 // A fresh schema object per route, so whatever route hooks add to one never reaches the other.
 const routeSchema = () => ({ body: BenchRecord, response: { 201: BenchCreated } })
 
-function benchTables(database: DatabaseHandle): Kysely<BenchTables> {
-  return database.db.withTables<BenchTables>()
+function benchTables(db: Db): Kysely<BenchTables> {
+  return db.withTables<BenchTables>()
 }
 
 export async function startService(env: Record<string, string>): Promise<Target> {
   const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', RATE_LIMIT_MAX: '0', ...env })
-  const service = await createService(config, {
-    workers: false, // queue workers poll in the background; the request path is what is measured
-    extraRoutes: (app, { database }) => {
-      const db = benchTables(database)
-      app.post(BENCH_PATH, { config: { scope: Scopes.report }, schema: routeSchema() }, async (request, reply) => {
-        const record = request.body as BenchRecord
-        await insertRecord(db, actorOf(request).rto, record)
-        return reply.code(201).send({ recordUid: record.recordUid })
-      })
+  const service = await createServiceForTests(
+    config,
+    { workers: false }, // queue workers poll in the background; the request path is what is measured
+    {
+      extraRoutes: (app, serviceDb) => {
+        const db = benchTables(serviceDb)
+        app.post(BENCH_PATH, { config: { scope: Scopes.report }, schema: routeSchema() }, async (request, reply) => {
+          const record = request.body as BenchRecord
+          await insertRecord(db, actorOf(request).rto, record)
+          return reply.code(201).send({ recordUid: record.recordUid })
+        })
+      },
     },
-  })
+  )
   try {
     await createBenchTable(service.database.db)
     const url = await service.app.listen({ port: 0, host: '127.0.0.1' })
@@ -107,7 +110,7 @@ export async function startBare(env: Record<string, string>): Promise<Target> {
   let app: FastifyInstance | undefined
   try {
     await createBenchTable(database.db)
-    const db = benchTables(database)
+    const db = benchTables(database.db)
     app = Fastify()
     installValidators(app)
     app.post(BENCH_PATH, { schema: routeSchema() }, async (request, reply) => {

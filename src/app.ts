@@ -1,232 +1,129 @@
-// Composition root: the one place that wires configuration, database, queue, security and routes.
-import { randomUUID } from 'node:crypto'
-import type { Duplex } from 'node:stream'
+// Composition root of the API process: the HTTP app (security, limits, documentation, every module's
+// routes) built on the core (src/core.ts: database, queue, jobs).
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
-import pino, { type Logger } from 'pino'
 import type { Config } from './config/config.ts'
-import { openDatabase, type DatabaseHandle } from './platform/db/database.ts'
-import { migrateToLatest } from './platform/db/migrate.ts'
-import { createQueue, type AnyJobDefinition, type Queue } from './platform/queue/queue.ts'
+import { createCore, type Core, type CoreOptions } from './core.ts'
 import { prepareDemoClients } from './platform/auth/clients.service.ts'
 import { loadSigningKey } from './platform/auth/signing-key.ts'
 import { createTokenVerifier } from './platform/auth/tokens.ts'
 import { installAuthentication } from './platform/auth/authenticate.ts'
 import { registerAuthRoutes } from './platform/auth/auth.routes.ts'
 import { installRequestValidation } from './platform/http/request-validation.ts'
-import { DomainError } from './domain/errors.ts'
-import { problemTypeUri, problemTypes, type ProblemKind } from './platform/http/problem.ts'
 import { answerRouterError, installErrorHandling, MAX_PATH_PARAMETER_LENGTH } from './platform/http/error-handler.ts'
 import { installBodyLimits } from './platform/http/body-limits.ts'
 import { installBodyParsers } from './platform/http/body-parsers.ts'
 import { installCompression } from './platform/http/compression.ts'
 import { connectRateLimitRedis, installRateLimit } from './platform/http/rate-limit.ts'
 import { installOpenApi } from './platform/http/openapi.ts'
-import { RAW_RESPONSE_SECURITY_HEADERS, installSecurityHeaders } from './platform/http/security-headers.ts'
+import { installSecurityHeaders } from './platform/http/security-headers.ts'
 import { registerOperationalRoutes } from './platform/http/operational.routes.ts'
-import { createMetrics, installRequestMetrics } from './platform/observability/metrics.ts'
-import { serializeRequest } from './platform/observability/log-redaction.ts'
-import { housekeepingJob } from './modules/housekeeping/index.ts'
-import { registerBatchRoutes } from './modules/batches/index.ts'
-import { registerResourceRoutes } from './modules/resources/index.ts'
-import {
-  createReferenceLookup,
-  registerReferenceDataRoutes,
-  seedReferenceData,
-  type ReferenceLookup,
-} from './modules/reference-data/index.ts'
-import { registerValidationRoutes, validationJob } from './modules/validation/index.ts'
-import { registerRuleCatalogueRoutes } from './modules/rule-catalogue/index.ts'
-import { registerHoldingsRoutes } from './modules/holdings/index.ts'
-import { reconciliationJob, registerReconciliationRoutes } from './modules/reconciliation/index.ts'
-import {
-  assessmentJob,
-  assessmentRules,
-  registerAssessmentRoutes,
-  type AssessmentRule,
-  type AssessmentScope,
-} from './modules/assessment/index.ts'
-import { registerDeclarationRoutes } from './modules/declarations/index.ts'
-import { Resources } from './platform/lifecycle.ts'
+import { installLegacyTwins } from './platform/http/legacy-twins.ts'
+import { answerMalformedHttp } from './platform/http/malformed-http.ts'
+import { installRequestIds, requestIdOf } from './platform/http/request-id.ts'
+import { installClosingRefusal } from './platform/http/closing.ts'
+import { installRequestMetrics } from './platform/observability/metrics.ts'
+import { API_PREFIX, batchRoutes } from './modules/batches/index.ts'
+import { resourceRoutes } from './modules/resources/index.ts'
+import { referenceDataRoutes } from './modules/reference-data/index.ts'
+import { validationRoutes } from './modules/validation/index.ts'
+import { ruleCatalogueRoutes } from './modules/rule-catalogue/index.ts'
+import { holdingsRoutes } from './modules/holdings/index.ts'
+import { reconciliationRoutes } from './modules/reconciliation/index.ts'
+import { assessmentRoutes } from './modules/assessment/index.ts'
+import { declarationRoutes } from './modules/declarations/index.ts'
 
-export interface Service {
-  config: Config
+export interface Service extends Core {
   app: FastifyInstance
-  database: DatabaseHandle
-  queue: Queue
-  jobs: {
-    housekeeping: ReturnType<typeof housekeepingJob>
-    validation: ReturnType<typeof validationJob>
-    reconciliation: ReturnType<typeof reconciliationJob>
-    assessment: ReturnType<typeof assessmentJob>
-  }
-  /** Reference datasets in memory, for business rules. */
-  referenceLookup: ReferenceLookup
-  logger: Logger
   /** Stops accepting requests, lets in-flight requests and jobs finish, then closes the database. */
   close(): Promise<void>
 }
 
-export interface ServiceOptions {
+export interface ServiceOptions extends CoreOptions {
   /** Run queue workers in this process (default: config.runWorkers). */
   workers?: boolean
-  logger?: Logger
-  /** Extra routes, registered with the platform's security and limits (benchmarks use it). */
-  extraRoutes?: (app: FastifyInstance, service: Pick<Service, 'database'>) => void
-  /**
-   * Test instrumentation of data quality assessments: rules run after the catalogue's (a test uses one
-   * to cause a technical error), and a hook awaited after each rule (a test holds a run In Progress).
-   */
-  assessment?: {
-    extraRules?: readonly AssessmentRule[]
-    afterRule?: (technicalRuleId: string, scope: AssessmentScope) => Promise<void>
-  }
-}
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
-
-// A request that is not even valid HTTP, or that did not arrive in time: answered as problem details
-// by the HTTP server itself (no route is reached), and the connection closed.
-function answerMalformedHttp(error: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable) return void socket.destroy()
-  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-  const [kind, status, reason, detail]: [ProblemKind, number, string, string] = timedOut
-    ? [
-        'request-timeout',
-        408,
-        'Request Timeout',
-        'The request headers or body did not arrive in time; the connection is closed.',
-      ]
-    : error.code === 'HPE_HEADER_OVERFLOW'
-      ? ['malformed-http', 431, 'Request Header Fields Too Large', 'The request line or headers are too large.']
-      : ['malformed-http', 400, 'Bad Request', 'The request is not valid HTTP/1.1.']
-  const body = JSON.stringify({
-    type: problemTypeUri(kind),
-    title: problemTypes[kind].title,
-    status,
-    detail,
-    traceId: randomUUID(),
-  })
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\n${RAW_RESPONSE_SECURITY_HEADERS}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  )
 }
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
-  const logger = (
-    options.logger ??
-    pino({
-      level: config.logLevel,
-      // Never secrets, tokens or personal data: headers and bodies are not logged at all, and these
-      // paths are redacted in case a future log call passes them.
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'client_secret', 'access_token', 'body'],
-    })
-  ).child({}, { serializers: { req: serializeRequest } }) // request URLs without query credentials, whoever made the logger
-  // Closed in reverse order of opening, on shutdown or when start-up fails half-way, so a failed
-  // start never leaves a process hanging on an open database or queue.
-  const resources = new Resources()
+  const core = await createCore(config, options)
   try {
-    const database = resources.add(await openDatabase(config.database, logger), (handle) => handle.close())
-    const migrated = await migrateToLatest(database.db)
-    if (migrated.length > 0) logger.info({ migrations: migrated }, 'database migrated')
-    await prepareDemoClients(database.db, config.mode)
-    const seeded = await seedReferenceData(database.db)
-    if (seeded.length > 0)
-      logger.info({ datasets: seeded.map((s) => `${s.dataset}:${s.created}`) }, 'reference data seeded')
-    const referenceLookup = createReferenceLookup(database.db)
-
-    const metrics = createMetrics()
-    const jobs = {
-      housekeeping: housekeepingJob(database.db),
-      validation: validationJob({ db: database.db, referenceLookup, logger, chunkSize: config.validation.chunkSize }),
-      reconciliation: reconciliationJob(database.db),
-      assessment: assessmentJob({
-        db: database.db,
-        logger,
-        rules: [...assessmentRules, ...(options.assessment?.extraRules ?? [])],
-        afterRule: options.assessment?.afterRule,
-      }),
-    }
-    const queue = resources.add(
-      await createQueue(database, Object.values(jobs) as AnyJobDefinition[], logger, metrics.observeJob, config.queue),
-      (q) => q.stop(),
-    )
-    metrics.setQueueDepthSource(() => queue.depth())
-    const redis = config.redis.url
-      ? resources.add(await connectRateLimitRedis(config.redis.url, logger), (r) => r.disconnect())
-      : undefined
-
-    const key = await loadSigningKey(database.db, config.auth.signingKeyPem, config.mode !== 'production')
-    const verifier = createTokenVerifier(database.db, key, config.auth)
-
-    const app = resources.add(
-      Fastify({
-        loggerInstance: logger as FastifyBaseLogger,
-        bodyLimit: config.limits.decodedBodyBytes + 1, // the body-limit hook answers first, with BRTS90400
-        genReqId: (request) => {
-          const incoming = request.headers['x-request-id']
-          return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
-        },
-        return503OnClosing: false, // answered below as problem details instead
-        clientErrorHandler: answerMalformedHttp,
-        forceCloseConnections: 'idle',
-        // Slow or stalled senders cannot hold a connection: headers and the whole request each have a
-        // deadline (408 problem details, then the connection is closed), checked every second.
-        requestTimeout: config.http.requestTimeoutSeconds * 1000,
-        keepAliveTimeout: config.http.keepAliveTimeoutSeconds * 1000,
-        http: { headersTimeout: config.http.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
-        routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
-        frameworkErrors: answerRouterError,
-      }),
-      (instance) => instance.close(),
-    )
-    installSecurityHeaders(app, config.http.publicBaseUrl) // first, so early refusals carry them too
-    let closing = false
-    resources.add(undefined, () => {
-      closing = true
-    }) // closed first, before the HTTP server
-    app.addHook('onRequest', async (request, reply) => {
-      reply.header('X-Request-Id', request.id)
-      if (closing) {
-        reply.header('Connection', 'close').header('Retry-After', '5')
-        throw new DomainError('service-unavailable', 'The service is shutting down; retry shortly.')
-      }
-    })
-    installRequestValidation(app)
-    installErrorHandling(app)
-    installBodyLimits(app, config.limits)
-    installBodyParsers(app)
-    await installCompression(app) // before the routes: it attaches itself to each route as it is added
-    installAuthentication(app, verifier) // first: its route guard must see every route, the docs' too
-    await installOpenApi(app, config.http.publicBaseUrl)
-    await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })
-    installRequestMetrics(app, metrics, config.metrics)
-    if (config.mode === 'production' && !config.metrics.token)
-      logger.warn('METRICS_TOKEN is not set: /metrics answers 401 to every request')
-
-    registerOperationalRoutes(app, {
-      db: database.db,
-      queueReady: async () => {
-        await queue.depth()
-        return true
-      },
-    })
-    registerAuthRoutes(app, { db: database.db, key, auth: config.auth })
-    registerBatchRoutes(app, database.db)
-    registerResourceRoutes(app, database.db)
-    registerReferenceDataRoutes(app, database.db, config.referenceSync.cacheRecords)
-    registerValidationRoutes(app, { db: database.db, queue, job: jobs.validation })
-    registerRuleCatalogueRoutes(app)
-    registerHoldingsRoutes(app, { db: database.db, queue, reconcileJob: jobs.reconciliation })
-    registerReconciliationRoutes(app, database.db)
-    registerAssessmentRoutes(app, { db: database.db, queue, job: jobs.assessment })
-    registerDeclarationRoutes(app, database.db)
-    options.extraRoutes?.(app, { database })
+    const app = await createHttpApp(core)
     await app.ready()
-
-    if (options.workers ?? config.runWorkers) await queue.startWorkers()
-    return { config, app, database, queue, jobs, referenceLookup, logger, close: () => resources.closeAll() }
+    if (options.workers ?? config.runWorkers) await core.queue.startWorkers()
+    return { ...core, app }
   } catch (error) {
-    await resources.closeAll().catch(() => {})
+    await core.close().catch(() => {})
     throw error
   }
+}
+
+/**
+ * The HTTP app on a core, with every route registered, not yet ready (the caller calls app.ready()).
+ * What it opens is added to core.resources, so core.close() closes it first.
+ */
+export async function createHttpApp(core: Core): Promise<FastifyInstance> {
+  const { config, database, queue, jobs, metrics, logger, resources } = core
+  const db = database.db
+  await prepareDemoClients(db, config.mode)
+  const redis = config.redis.url
+    ? resources.add(await connectRateLimitRedis(config.redis.url, logger), (r) => r.disconnect())
+    : undefined
+
+  const key = await loadSigningKey(db, config.auth.signingKeyPem, config.mode !== 'production')
+  const verifier = createTokenVerifier(db, key, config.auth)
+
+  const app = resources.add(
+    Fastify({
+      loggerInstance: logger as FastifyBaseLogger,
+      bodyLimit: config.limits.decodedBodyBytes + 1, // the body-limit hook answers first, with BRTS90400
+      genReqId: requestIdOf,
+      return503OnClosing: false, // answered by the closing refusal instead, as problem details
+      clientErrorHandler: answerMalformedHttp,
+      forceCloseConnections: 'idle',
+      // Slow or stalled senders cannot hold a connection: headers and the whole request each have a
+      // deadline (408 problem details, then the connection is closed), checked every second.
+      requestTimeout: config.http.requestTimeoutSeconds * 1000,
+      keepAliveTimeout: config.http.keepAliveTimeoutSeconds * 1000,
+      http: { headersTimeout: config.http.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
+      routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+      frameworkErrors: answerRouterError,
+    }),
+    (instance) => instance.close(),
+  )
+  installLegacyTwins(app) // the first onRoute hook: it copies routes as declared
+  installSecurityHeaders(app, config.http.publicBaseUrl) // first, so early refusals carry them too
+  installRequestIds(app)
+  resources.add(installClosingRefusal(app), (beginClosing) => beginClosing()) // closed first, before the HTTP server
+  installRequestValidation(app)
+  installErrorHandling(app)
+  installBodyLimits(app, config.limits)
+  installBodyParsers(app)
+  await installCompression(app) // before the routes: it attaches itself to each route as it is added
+  installAuthentication(app, verifier) // first: its route guard must see every route, the docs' too
+  await installOpenApi(app, config.http.publicBaseUrl)
+  await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })
+  installRequestMetrics(app, metrics, config.metrics)
+  if (config.mode === 'production' && !config.metrics.token)
+    logger.warn('METRICS_TOKEN is not set: /metrics answers 401 to every request')
+
+  registerOperationalRoutes(app, {
+    db,
+    queueReady: async () => {
+      await queue.depth()
+      return true
+    },
+  })
+  registerAuthRoutes(app, { db, key, auth: config.auth })
+  // Each module's routes are a plugin under the API prefix, registered in turn (awaited), so the
+  // route table and the OpenAPI document keep this order.
+  const prefix = API_PREFIX
+  await app.register(batchRoutes, { prefix, db })
+  await app.register(resourceRoutes, { prefix, db })
+  await app.register(referenceDataRoutes, { prefix, db, cacheRecords: config.referenceSync.cacheRecords })
+  await app.register(validationRoutes, { prefix, db, queue, job: jobs.validation })
+  await app.register(ruleCatalogueRoutes, { prefix })
+  await app.register(holdingsRoutes, { prefix, db, queue, reconcileJob: jobs.reconciliation })
+  await app.register(reconciliationRoutes, { prefix, db })
+  await app.register(assessmentRoutes, { prefix, db, queue, job: jobs.assessment })
+  await app.register(declarationRoutes, { prefix, db })
+  return app
 }

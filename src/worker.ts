@@ -1,8 +1,9 @@
 // Runs queue workers only, no HTTP listener: any number of these and of API processes can share one
-// PostgreSQL database. (On the embedded database the server process runs its own workers.)
+// PostgreSQL database. (On the embedded database the server process runs its own workers.) It builds
+// the core alone (database, queue, jobs): no HTTP app, signing key or API clients.
 // Started through src/start.mjs (npm run worker), which checks the Node.js version first.
 import { ConfigError, loadConfig } from './config/config.ts'
-import { createService } from './app.ts'
+import { createCore } from './core.ts'
 import { closeOnSignals } from './platform/lifecycle.ts'
 import { exitOnStartupFailure } from './platform/startup.ts'
 
@@ -13,9 +14,13 @@ try {
       'DATABASE_URL: npm run worker needs it; the embedded database belongs to one process, which runs its own workers (npm start)',
     ])
   }
-  const service = await createService(config, { workers: true })
-  closeOnSignals(service)
-  service.logger.info('workers ready')
+  const core = await createCore(config)
+  closeOnSignals(core)
+  await core.queue.startWorkers().catch(async (error: unknown) => {
+    await core.close().catch(() => {})
+    throw error
+  })
+  core.logger.info('workers ready')
 } catch (error) {
   exitOnStartupFailure(error)
 }

@@ -70,7 +70,7 @@ const implausibleStudent = (w: Awaited<ReturnType<typeof world>>): Upload[] => [
 describe('data quality assessments', () => {
   let t: TestService
   before(async () => {
-    t = await startTestService({ service: { assessment: { extraRules: [faultRule], afterRule } } })
+    t = await startTestService({ assessment: { extraRules: [faultRule], afterRule } })
   })
   after(() => t.close())
 

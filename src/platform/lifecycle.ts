@@ -2,14 +2,14 @@
 // database; give up after the configured timeout rather than hang a deployment.
 import type { Logger } from 'pino'
 
-/** What shutdown needs of a running service (src/app.ts's Service is one); the platform never imports the app. */
-export interface Closeable {
-  logger: Logger
+/** What a signal closes: the API service or the worker's core. */
+export interface Closable {
   config: { shutdownTimeoutSeconds: number }
+  logger: Pick<Logger, 'info' | 'error'>
   close(): Promise<void>
 }
 
-export function closeOnSignals(service: Closeable): void {
+export function closeOnSignals(service: Closable): void {
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) return

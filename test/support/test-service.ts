@@ -3,10 +3,9 @@
 // dropped afterwards); otherwise an in-memory PGlite (or a PGlite directory, for restart tests).
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
-import type { FastifyInstance } from 'fastify'
-import type { Db } from '../../src/platform/db/database.ts'
 import { loadConfig } from '../../src/config/config.ts'
-import { createService, type Service, type ServiceOptions } from '../../src/app.ts'
+import type { Service, ServiceOptions } from '../../src/app.ts'
+import { createServiceForTests, type TestHooks } from './service-for-tests.ts'
 
 export const onPostgres = process.env.TEST_DATABASE === 'postgres'
 
@@ -52,8 +51,7 @@ export async function startTestService(
     env?: Record<string, string>
     database?: TestDatabase
     service?: ServiceOptions
-    extraRoutes?: (app: FastifyInstance, db: Db) => void
-  } = {},
+  } & TestHooks = {},
 ): Promise<TestService> {
   const database = options.database ?? (await createTestDatabase())
   const config = loadConfig({
@@ -65,10 +63,7 @@ export async function startTestService(
     ...database.env,
     ...options.env,
   })
-  const service = await createService(config, {
-    ...options.service,
-    ...(options.extraRoutes ? { extraRoutes: (app, { database }) => options.extraRoutes!(app, database.db) } : {}),
-  })
+  const service = await createServiceForTests(config, options.service, options)
   const address = await service.app.listen({ port: 0, host: '127.0.0.1' })
   return {
     service,

@@ -1,24 +1,24 @@
 // HTTP wiring for data quality assessments (spec: Endpoints, Data quality assessment). Both spellings
 // of the results path are served: failed-validation-results and failed-Assessment-results.
 import Type from 'typebox'
-import type { FastifyInstance } from 'fastify'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { actorOf } from '../../platform/auth/authenticate.ts'
 import { Scopes } from '../../platform/auth/scopes.ts'
 import { PageQuery } from '../../platform/http/paging.ts'
 import { problemResponse } from '../../platform/http/openapi.ts'
-import { API_PREFIX } from '../batches/index.ts'
 import { AssessmentResultPage, AssessmentStatus, PeriodParams } from './assessment.schemas.ts'
 import * as service from './assessment.service.ts'
 
 const tags = ['Data quality assessment']
 const EXPERIMENTAL = 'Maturity level 2 (experimental): caveats and changes are possible (spec: Versioning 3).'
 
-export function registerAssessmentRoutes(fastify: FastifyInstance, deps: service.AssessmentDependencies): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
-  const { db } = deps
+export const assessmentRoutes: FastifyPluginAsyncTypebox<service.AssessmentDependencies> = async (
+  app,
+  { db, queue, job },
+) => {
+  const deps = { db, queue, job } // without the plugin options (prefix)
   const config = { scope: Scopes.declare }
-  const base = `${API_PREFIX}/reporting-period/:jurisdiction/:ReportingPeriodNumber`
+  const base = '/reporting-period/:jurisdiction/:ReportingPeriodNumber'
   const params = PeriodParams
 
   app.post(

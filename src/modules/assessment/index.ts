@@ -1,6 +1,6 @@
 // Data quality assessments: period-wide rules over the RTO's held data, runs through the queue, and
 // the readiness check declarations make. Other modules reach assessment only through this file.
-export { registerAssessmentRoutes } from './assessment.routes.ts'
+export { assessmentRoutes } from './assessment.routes.ts'
 export { assessmentJob } from './assessment.jobs.ts'
 export { assessmentRules } from './rules/index.ts'
 export { declarationReadiness, periodRefOf } from './assessment.service.ts'

@@ -1,31 +1,31 @@
 // HTTP wiring for transaction batches (spec: Endpoints, Transaction batch). The older route forms
-// without the jurisdiction segment are registered as deprecated aliases (spec: Versioning 5).
+// without the jurisdiction segment are served as deprecated twins (spec: Versioning 5;
+// platform/http/legacy-twins.ts).
 import Type from 'typebox'
-import type { FastifyInstance } from 'fastify'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Db } from '../../platform/db/database.ts'
 import { actorOf } from '../../platform/auth/authenticate.ts'
 import { Scopes } from '../../platform/auth/scopes.ts'
 import { PageQuery } from '../../platform/http/paging.ts'
-import {
-  BatchDetail,
-  BatchPage,
-  BatchParams,
-  BatchSummary,
-  JurisdictionParams,
-  LegacyBatchParams,
-} from './batches.schemas.ts'
+import { BatchDetail, BatchPage, BatchParams, BatchSummary, JurisdictionParams } from './batches.schemas.ts'
 import * as service from './batches.service.ts'
 
 export const API_PREFIX = '/vet-provider/v1'
 const tags = ['Transaction batches']
 
-export function registerBatchRoutes(fastify: FastifyInstance, db: Db): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+// The jurisdiction is absent on the deprecated twins.
+const jurisdictionOf = (params: { jurisdiction?: string }) => params.jurisdiction
+const batchRefOf = (params: { transactionBatchToken: string; jurisdiction?: string }): service.BatchRef => ({
+  token: params.transactionBatchToken,
+  jurisdiction: params.jurisdiction,
+})
+
+export const batchRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
   const config = { scope: Scopes.report }
+  const twinned = { ...config, legacyTwin: true }
 
   app.post(
-    `${API_PREFIX}/:jurisdiction/transaction-batch`,
+    '/:jurisdiction/transaction-batch',
     {
       config,
       schema: {
@@ -42,68 +42,49 @@ export function registerBatchRoutes(fastify: FastifyInstance, db: Db): void {
     },
   )
 
-  for (const legacy of [false, true]) {
-    const base = legacy ? `${API_PREFIX}/transaction-batch` : `${API_PREFIX}/:jurisdiction/transaction-batch`
-    const params = legacy ? LegacyBatchParams : BatchParams
-    const deprecated = legacy ? { deprecated: true } : {}
-    const refOf = (p: { transactionBatchToken: string; jurisdiction?: string }): service.BatchRef => ({
-      token: p.transactionBatchToken,
-      jurisdiction: p.jurisdiction,
-    })
+  app.get(
+    '/:jurisdiction/transaction-batch',
+    {
+      config: twinned,
+      schema: {
+        tags,
+        summary: "List the caller's transaction batches, newest first",
+        params: JurisdictionParams,
+        querystring: PageQuery,
+        response: { 200: BatchPage },
+      },
+    },
+    async (request) => service.listBatches(db, actorOf(request), jurisdictionOf(request.params), request.query),
+  )
 
-    app.get(
-      base,
-      {
-        config,
-        schema: {
-          tags,
-          ...deprecated,
-          summary: "List the caller's transaction batches, newest first",
-          ...(legacy ? {} : { params: JurisdictionParams }),
-          querystring: PageQuery,
-          response: { 200: BatchPage },
-        },
+  app.get(
+    '/:jurisdiction/transaction-batch/:transactionBatchToken',
+    {
+      config: twinned,
+      schema: {
+        tags,
+        summary: 'Read a transaction batch with its record counts',
+        params: BatchParams,
+        response: { 200: BatchDetail },
       },
-      async (request) =>
-        service.listBatches(
-          db,
-          actorOf(request),
-          (request.params as { jurisdiction?: string }).jurisdiction,
-          request.query,
-        ),
-    )
+    },
+    async (request) => service.getBatch(db, actorOf(request), batchRefOf(request.params)),
+  )
 
-    app.get(
-      `${base}/:transactionBatchToken`,
-      {
-        config,
-        schema: {
-          tags,
-          ...deprecated,
-          summary: 'Read a transaction batch with its record counts',
-          params,
-          response: { 200: BatchDetail },
-        },
+  app.delete(
+    '/:jurisdiction/transaction-batch/:transactionBatchToken',
+    {
+      config: twinned,
+      schema: {
+        tags,
+        summary: 'Discard a batch that has not been submitted, with everything in it',
+        params: BatchParams,
+        response: { 204: Type.Null({ description: 'discarded' }) },
       },
-      async (request) => service.getBatch(db, actorOf(request), refOf(request.params)),
-    )
-
-    app.delete(
-      `${base}/:transactionBatchToken`,
-      {
-        config,
-        schema: {
-          tags,
-          ...deprecated,
-          summary: 'Discard a batch that has not been submitted, with everything in it',
-          params,
-          response: { 204: Type.Null({ description: 'discarded' }) },
-        },
-      },
-      async (request, reply) => {
-        await service.discardBatch(db, actorOf(request), refOf(request.params))
-        return reply.code(204).send(null)
-      },
-    )
-  }
+    },
+    async (request, reply) => {
+      await service.discardBatch(db, actorOf(request), batchRefOf(request.params))
+      return reply.code(204).send(null)
+    },
+  )
 }

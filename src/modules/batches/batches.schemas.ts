@@ -15,8 +15,6 @@ export const TransactionBatchToken = Type.String({
 
 export const JurisdictionParams = Strict({ jurisdiction: Jurisdiction })
 export const BatchParams = Strict({ jurisdiction: Jurisdiction, transactionBatchToken: TransactionBatchToken })
-/** The older route form without the jurisdiction segment (spec: Versioning 5). */
-export const LegacyBatchParams = Strict({ transactionBatchToken: TransactionBatchToken })
 
 const timestamps = {
   createdAt: Type.String({ format: 'date-time', description: 'when the batch was created (UTC)' }),

@@ -1,6 +1,6 @@
 // Transaction batches: where an SMS gathers records before validating and submitting them, and the
 // records held in each batch. Other modules reach batches and their records only through this file.
-export { registerBatchRoutes, API_PREFIX } from './batches.routes.ts'
+export { batchRoutes, API_PREFIX } from './batches.routes.ts'
 export {
   requireBatch,
   lockOpenBatch,
@@ -20,4 +20,4 @@ export {
   type RecordToUpload,
   type RecordChunkRow,
 } from './batch-records.service.ts'
-export { BatchParams, LegacyBatchParams, BatchSummary } from './batches.schemas.ts'
+export { BatchParams, BatchSummary } from './batches.schemas.ts'

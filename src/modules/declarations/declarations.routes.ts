@@ -1,12 +1,10 @@
 // HTTP wiring for declarations (spec: Endpoints, Declarations). Both submission paths are served:
 // POST /declaration with the period in the body, and POST /reporting-period/{jurisdiction}/{period}/declaration.
-import type { FastifyInstance } from 'fastify'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { actorOf } from '../../platform/auth/authenticate.ts'
 import { Scopes } from '../../platform/auth/scopes.ts'
 import type { Db } from '../../platform/db/database.ts'
 import { problemResponse } from '../../platform/http/openapi.ts'
-import { API_PREFIX } from '../batches/index.ts'
 import { PeriodParams } from '../assessment/index.ts'
 import {
   DeclarationPage,
@@ -22,12 +20,11 @@ const REFUSALS =
   'Refused with 409 problem details naming the reason: assessment-not-requested (no data quality assessment exists for the period), assessment-not-validated (its status is not Validated), blocking-assessment-outcomes (its results include an Error), reportable-activity-held (a Nil_activity_report while enrolments with activity in the period are held).'
 const EXPERIMENTAL = 'Maturity level 2 (experimental): caveats and changes are possible (spec: Versioning 3).'
 
-export function registerDeclarationRoutes(fastify: FastifyInstance, db: Db): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+export const declarationRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
   const config = { scope: Scopes.declare }
 
   app.post(
-    `${API_PREFIX}/declaration`,
+    '/declaration',
     {
       config,
       schema: {
@@ -47,7 +44,7 @@ export function registerDeclarationRoutes(fastify: FastifyInstance, db: Db): voi
   )
 
   app.post(
-    `${API_PREFIX}/reporting-period/:jurisdiction/:ReportingPeriodNumber/declaration`,
+    '/reporting-period/:jurisdiction/:ReportingPeriodNumber/declaration',
     {
       config,
       schema: {
@@ -68,7 +65,7 @@ export function registerDeclarationRoutes(fastify: FastifyInstance, db: Db): voi
   )
 
   app.get(
-    `${API_PREFIX}/declaration`,
+    '/declaration',
     {
       config,
       schema: {

@@ -1,4 +1,4 @@
 // Declarations: an RTO's declaration (or nil activity report) for a reporting period, accepted once the
 // period's assessment allows it, and their due dates.
-export { registerDeclarationRoutes } from './declarations.routes.ts'
+export { declarationRoutes } from './declarations.routes.ts'
 export { declarationDueDate, isLate } from './due-dates.ts'

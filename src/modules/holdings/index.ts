@@ -1,6 +1,6 @@
 // The held dataset: every submitted version of every record, submit (which fills it), and the held
 // state of a record. Other modules reach it only through this file.
-export { registerHoldingsRoutes } from './holdings.routes.ts'
+export { holdingsRoutes } from './holdings.routes.ts'
 export { submitBatch } from './submit.service.ts'
 export { heldState, jurisdictionsSubmittedUnder } from './holdings.service.ts'
 export { submitWithoutValidation } from './bulk-load.ts'

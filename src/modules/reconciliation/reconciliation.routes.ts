@@ -1,11 +1,9 @@
 // HTTP wiring for reconciliation (spec: Endpoints, Reconciliation). Scope vet:read.
-import type { FastifyInstance } from 'fastify'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Db } from '../../platform/db/database.ts'
 import { actorOf } from '../../platform/auth/authenticate.ts'
 import { Scopes } from '../../platform/auth/scopes.ts'
 import { PageQuery } from '../../platform/http/paging.ts'
-import { API_PREFIX } from '../batches/index.ts'
 import {
   ReconciliationPage,
   RelatedParams,
@@ -17,12 +15,11 @@ import * as service from './reconciliation.service.ts'
 
 const tags = ['Reconciliation']
 
-export function registerReconciliationRoutes(fastify: FastifyInstance, db: Db): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+export const reconciliationRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
   const config = { scope: Scopes.read }
 
   app.get(
-    `${API_PREFIX}/search-by-period`,
+    '/search-by-period',
     {
       config,
       schema: {
@@ -38,7 +35,7 @@ export function registerReconciliationRoutes(fastify: FastifyInstance, db: Db): 
   )
 
   app.post(
-    `${API_PREFIX}/uid-match`,
+    '/uid-match',
     {
       config,
       schema: {
@@ -54,7 +51,7 @@ export function registerReconciliationRoutes(fastify: FastifyInstance, db: Db): 
   )
 
   app.get(
-    `${API_PREFIX}/:resourceType/:uid/related-resources`,
+    '/:resourceType/:uid/related-resources',
     {
       config,
       schema: {

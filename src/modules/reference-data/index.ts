@@ -1,6 +1,6 @@
 // Reference and classification data: versioned datasets, their loader, watermark synchronisation,
 // and the in-memory lookup business rules check codes against.
-export { registerReferenceDataRoutes } from './reference-data.routes.ts'
+export { referenceDataRoutes } from './reference-data.routes.ts'
 export { seedReferenceData, loadReleaseFile, loadRelease, type LoadSummary } from './reference-data.service.ts'
 export { createReferenceLookup, type ReferenceLookup } from './reference-lookup.ts'
 export { ReleaseFileError } from './release-file.ts'

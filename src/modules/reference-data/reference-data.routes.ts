@@ -1,12 +1,10 @@
 // HTTP wiring for reference data synchronisation (spec: Endpoints, Reference data synchronisation).
 import Type from 'typebox'
-import type { FastifyInstance } from 'fastify'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Db } from '../../platform/db/database.ts'
 import { Scopes } from '../../platform/auth/scopes.ts'
 import { MAX_PAGE_NUMBER, PagedEnvelope } from '../../platform/http/paging.ts'
 import { Nullable, Strict, StringEnum, UtcDateTime } from '../../platform/http/types.ts'
-import { API_PREFIX } from '../batches/index.ts'
 import { named } from '../../platform/http/schema-names.ts'
 import { datasets } from './datasets.ts'
 import * as service from './reference-data.service.ts'
@@ -50,8 +48,10 @@ const description =
   "Versions of the dataset's records stamped at or after changedSince, oldest first. Process every page, then store the largest sysEffectiveFrom seen as the next changedSince; upsert by recordId. Records missing from a response are not deleted."
 
 /** cacheRecords: how many records of synchronisation pages to keep in memory (0 keeps none). */
-export function registerReferenceDataRoutes(fastify: FastifyInstance, db: Db, cacheRecords: number): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+export const referenceDataRoutes: FastifyPluginAsyncTypebox<{ db: Db; cacheRecords: number }> = async (
+  app,
+  { db, cacheRecords },
+) => {
   const config = { scope: Scopes.referenceData }
   const pageOf = (query: { PageNumber?: number; PageSize?: number }) => ({
     pageNumber: query.PageNumber ?? 1,
@@ -65,7 +65,7 @@ export function registerReferenceDataRoutes(fastify: FastifyInstance, db: Db, ca
       .join(', ')
 
   app.get(
-    `${API_PREFIX}/reference-data/:dataset`,
+    '/reference-data/:dataset',
     {
       config,
       schema: {
@@ -89,7 +89,7 @@ export function registerReferenceDataRoutes(fastify: FastifyInstance, db: Db, ca
   )
 
   app.get(
-    `${API_PREFIX}/classification`,
+    '/classification',
     {
       config,
       schema: {

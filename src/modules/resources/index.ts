@@ -1,6 +1,6 @@
 // The eight reporting resources (Student ... SubjectEnrolment): their schemas, and upload, read, list
 // and delete inside a transaction batch.
-export { registerResourceRoutes } from './resources.routes.ts'
+export { resourceRoutes } from './resources.routes.ts'
 export { resourceDefinitions, type ResourceDefinition } from './resource.schemas.ts'
 // Resource type names, segments, UID fields and references are the shared kernel's (src/domain/resource-types.ts).
 export {

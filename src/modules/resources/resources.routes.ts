@@ -1,16 +1,16 @@
 // HTTP wiring for the eight resources inside a batch (spec: Resource endpoints inside a batch). For
 // each segment: POST upload, GET list, GET one, DELETE one, and PUT upload addressed by UID. Each is
-// also served under the older path without the jurisdiction segment, marked deprecated.
-import Type, { type TSchema } from 'typebox'
-import type { FastifyInstance } from 'fastify'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+// also served under the older path without the jurisdiction segment, marked deprecated
+// (platform/http/legacy-twins.ts).
+import Type, { type Static } from 'typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Db } from '../../platform/db/database.ts'
 import { actorOf } from '../../platform/auth/authenticate.ts'
 import { Scopes } from '../../platform/auth/scopes.ts'
 import { PageQuery, PagedEnvelope } from '../../platform/http/paging.ts'
 import { Jurisdiction, Nullable, Strict, Uuid4 } from '../../platform/http/types.ts'
-import { API_PREFIX } from '../batches/index.ts'
 import { named, namedCopy } from '../../platform/http/schema-names.ts'
+import type { UidField } from '../../domain/resource-types.ts'
 import { resourceDefinitions, type ResourceDefinition } from './resource.schemas.ts'
 import * as service from './resources.service.ts'
 
@@ -33,30 +33,37 @@ const UploadResult = named(
   ),
 )
 
-export function registerResourceRoutes(fastify: FastifyInstance, db: Db): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
-  for (const plain of resourceDefinitions) {
-    // Published once as components.schemas.<ResourceType>; one copy for both route forms.
-    const definition = { ...plain, schema: namedCopy(plain.resourceType, plain.schema) }
-    for (const legacy of [false, true]) registerResource(app as unknown as FastifyInstance, db, definition, legacy)
-  }
+export const resourceRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
+  // One plugin per resource type: each type's deprecated twins follow its own routes.
+  for (const definition of resourceDefinitions) await app.register(resourceTypeRoutes, { db, definition })
 }
 
-type Params = { jurisdiction?: string; transactionBatchToken: string } & Record<string, string>
+// The jurisdiction is absent on the deprecated twins.
+const refOf = (params: { transactionBatchToken: string; jurisdiction?: string }) => ({
+  token: params.transactionBatchToken,
+  jurisdiction: params.jurisdiction,
+})
 
-function registerResource(app: FastifyInstance, db: Db, definition: ResourceDefinition, legacy: boolean): void {
-  const { segment, resourceType, uidField, schema } = definition
-  const batchPath = legacy
-    ? `${API_PREFIX}/transaction-batch/:transactionBatchToken`
-    : `${API_PREFIX}/:jurisdiction/transaction-batch/:transactionBatchToken`
-  const batchParams: Record<string, TSchema> = legacy
-    ? { transactionBatchToken: TransactionBatchToken }
-    : { jurisdiction: Jurisdiction, transactionBatchToken: TransactionBatchToken }
+const resourceTypeRoutes: FastifyPluginAsyncTypebox<{ db: Db; definition: ResourceDefinition }> = async (
+  app,
+  { db, definition: plain },
+) => {
+  // Published once as components.schemas.<ResourceType>; one copy for both route forms.
+  const schema = namedCopy(plain.resourceType, plain.schema)
+  const definition = { ...plain, schema }
+  const { segment, resourceType, uidField } = definition
+  // The upload body as the service takes it: the schema has validated it as the resource type.
+  const body = Type.Unsafe<Record<string, unknown>>(schema)
+  const batchPath = '/:jurisdiction/transaction-batch/:transactionBatchToken'
+  const batchParams = { jurisdiction: Jurisdiction, transactionBatchToken: TransactionBatchToken }
   const collectionParams = Strict(batchParams)
-  const itemParams = Strict({ ...batchParams, [uidField]: Uuid4() })
-  const common = { tags: [`Resources: ${resourceType}`], ...(legacy ? { deprecated: true } : {}) }
-  const config = { scope: Scopes.report }
-  const refOf = (params: Params) => ({ token: params.transactionBatchToken, jurisdiction: params.jurisdiction })
+  // The UID parameter is named after the resource type (studentUID...), a name TypeScript cannot follow
+  // through the schema; the handlers read it as params[uidField].
+  const itemParams = Type.Unsafe<Static<typeof collectionParams> & Record<UidField, string>>(
+    Strict({ ...batchParams, [uidField]: Uuid4() }),
+  )
+  const common = { tags: [`Resources: ${resourceType}`] }
+  const config = { scope: Scopes.report, legacyTwin: true }
 
   app.post(
     `${batchPath}/${segment}`,
@@ -66,7 +73,7 @@ function registerResource(app: FastifyInstance, db: Db, definition: ResourceDefi
         ...common,
         summary: `Upload a ${resourceType} (create or fully replace)`,
         params: collectionParams,
-        body: schema,
+        body,
         response: { 200: UploadResult, 201: UploadResult },
       },
     },
@@ -74,9 +81,9 @@ function registerResource(app: FastifyInstance, db: Db, definition: ResourceDefi
       const { created, result } = await service.uploadRecord(
         db,
         actorOf(request),
-        refOf(request.params as Params),
+        refOf(request.params),
         definition,
-        request.body as Record<string, unknown>,
+        request.body,
       )
       return reply.code(created ? 201 : 200).send(result)
     },
@@ -91,19 +98,18 @@ function registerResource(app: FastifyInstance, db: Db, definition: ResourceDefi
         summary: `Upload a ${resourceType} at its UID (create or fully replace)`,
         description: `The body's ${uidField} must equal the path's.`,
         params: itemParams,
-        body: schema,
+        body,
         response: { 200: UploadResult, 201: UploadResult },
       },
     },
     async (request, reply) => {
-      const params = request.params as Params
       const { created, result } = await service.uploadRecord(
         db,
         actorOf(request),
-        refOf(params),
+        refOf(request.params),
         definition,
-        request.body as Record<string, unknown>,
-        params[uidField],
+        request.body,
+        request.params[uidField],
       )
       return reply.code(created ? 201 : 200).send(result)
     },
@@ -121,14 +127,7 @@ function registerResource(app: FastifyInstance, db: Db, definition: ResourceDefi
         response: { 200: PagedEnvelope(schema, `${resourceType} records, ordered by UID`) },
       },
     },
-    async (request) =>
-      service.listRecords(
-        db,
-        actorOf(request),
-        refOf(request.params as Params),
-        definition,
-        request.query as PageQuery,
-      ),
+    async (request) => service.listRecords(db, actorOf(request), refOf(request.params), definition, request.query),
   )
 
   app.get(
@@ -142,10 +141,8 @@ function registerResource(app: FastifyInstance, db: Db, definition: ResourceDefi
         response: { 200: schema },
       },
     },
-    async (request) => {
-      const params = request.params as Params
-      return service.readRecord(db, actorOf(request), refOf(params), definition, params[uidField]!)
-    },
+    async (request) =>
+      service.readRecord(db, actorOf(request), refOf(request.params), definition, request.params[uidField]),
   )
 
   app.delete(
@@ -160,9 +157,8 @@ function registerResource(app: FastifyInstance, db: Db, definition: ResourceDefi
       },
     },
     async (request, reply) => {
-      const params = request.params as Params
-      await service.deleteRecord(db, actorOf(request), refOf(params), definition, params[uidField]!)
-      return reply.code(204).send()
+      await service.deleteRecord(db, actorOf(request), refOf(request.params), definition, request.params[uidField])
+      return reply.code(204).send(null)
     },
   )
 }

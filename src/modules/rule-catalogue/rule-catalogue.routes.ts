@@ -1,16 +1,13 @@
 // HTTP wiring for the business-rule catalogue: every batch validation and data quality assessment rule.
-import type { FastifyInstance } from 'fastify'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Scopes } from '../../platform/auth/scopes.ts'
-import { API_PREFIX } from '../batches/index.ts'
 import { BusinessRuleCatalogue } from './rule-catalogue.schemas.ts'
 import { catalogue } from './rule-catalogue.service.ts'
 
-export function registerRuleCatalogueRoutes(fastify: FastifyInstance): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+export const ruleCatalogueRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const rules = catalogue()
   app.get(
-    `${API_PREFIX}/business-rules`,
+    '/business-rules',
     {
       config: { scope: Scopes.report },
       schema: {

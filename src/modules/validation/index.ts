@@ -1,6 +1,6 @@
 // Batch validation: the business-rule engine and its rules, validation runs through the queue, and
 // their results. Other modules reach validation only through this file.
-export { registerValidationRoutes } from './validation.routes.ts'
+export { validationRoutes } from './validation.routes.ts'
 export { validationJob } from './validation.jobs.ts'
 export { submitBlocker, type ValidateJobData, type ValidationDependencies } from './validation.service.ts'
 export { rules } from './rules/index.ts'

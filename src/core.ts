@@ -1,0 +1,112 @@
+// The core: the database (migrated, reference data seeded), the queue and its jobs, the reference
+// lookup, metrics and the logger. No HTTP: the worker process runs this alone (src/worker.ts), and the
+// HTTP app is built on it (src/app.ts).
+import pino, { type Logger } from 'pino'
+import type { Config } from './config/config.ts'
+import { openDatabase, type DatabaseHandle, type Db } from './platform/db/database.ts'
+import { migrateToLatest } from './platform/db/migrate.ts'
+import { createQueue, type AnyJobDefinition, type Queue } from './platform/queue/queue.ts'
+import { createMetrics, type Metrics } from './platform/observability/metrics.ts'
+import { serializeRequest } from './platform/observability/log-redaction.ts'
+import { Resources } from './platform/lifecycle.ts'
+import { housekeepingJob } from './modules/housekeeping/index.ts'
+import { createReferenceLookup, seedReferenceData, type ReferenceLookup } from './modules/reference-data/index.ts'
+import { validationJob } from './modules/validation/index.ts'
+import { reconciliationJob } from './modules/reconciliation/index.ts'
+import { assessmentJob, assessmentRules } from './modules/assessment/index.ts'
+
+export interface Core {
+  config: Config
+  database: DatabaseHandle
+  queue: Queue
+  jobs: CoreJobs
+  /** Reference datasets in memory, for business rules. */
+  referenceLookup: ReferenceLookup
+  metrics: Metrics
+  logger: Logger
+  /**
+   * What was opened at start-up, closed newest first by close(). What is built on the core (the HTTP
+   * app) adds its own here, so it is closed before the queue and the database.
+   */
+  resources: Resources
+  /** Closes everything opened: lets in-flight jobs finish, stops the queue, closes the database. */
+  close(): Promise<void>
+}
+
+export interface CoreOptions {
+  logger?: Logger
+}
+
+/** What the queue's jobs are built from. */
+export interface JobDependencies {
+  config: Config
+  db: Db
+  referenceLookup: ReferenceLookup
+  logger: Logger
+}
+
+/** The queue's jobs, as the service runs them. */
+export function coreJobs({ config, db, referenceLookup, logger }: JobDependencies) {
+  return {
+    housekeeping: housekeepingJob(db),
+    validation: validationJob({ db, referenceLookup, logger, chunkSize: config.validation.chunkSize }),
+    reconciliation: reconciliationJob(db),
+    assessment: assessmentJob({ db, logger, rules: assessmentRules }),
+  }
+}
+export type CoreJobs = ReturnType<typeof coreJobs>
+
+/**
+ * Opens the database, migrates it, seeds reference data and creates the queue with its jobs. Queue
+ * workers are not started: the caller starts them (core.queue.startWorkers()) once it is ready.
+ * `jobsOf` builds the jobs (the service's own by default).
+ */
+export async function createCore(
+  config: Config,
+  options: CoreOptions = {},
+  jobsOf: (deps: JobDependencies) => CoreJobs = coreJobs,
+): Promise<Core> {
+  const logger = (
+    options.logger ??
+    pino({
+      level: config.logLevel,
+      // Never secrets, tokens or personal data: headers and bodies are not logged at all, and these
+      // paths are redacted in case a future log call passes them.
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'client_secret', 'access_token', 'body'],
+    })
+  ).child({}, { serializers: { req: serializeRequest } }) // request URLs without query credentials, whoever made the logger
+  // Closed in reverse order of opening, on shutdown or when start-up fails half-way, so a failed
+  // start never leaves a process hanging on an open database or queue.
+  const resources = new Resources()
+  try {
+    const database = resources.add(await openDatabase(config.database, logger), (handle) => handle.close())
+    const migrated = await migrateToLatest(database.db)
+    if (migrated.length > 0) logger.info({ migrations: migrated }, 'database migrated')
+    const seeded = await seedReferenceData(database.db)
+    if (seeded.length > 0)
+      logger.info({ datasets: seeded.map((s) => `${s.dataset}:${s.created}`) }, 'reference data seeded')
+    const referenceLookup = createReferenceLookup(database.db)
+
+    const metrics = createMetrics()
+    const jobs = jobsOf({ config, db: database.db, referenceLookup, logger })
+    const queue = resources.add(
+      await createQueue(database, Object.values(jobs) as AnyJobDefinition[], logger, metrics.observeJob, config.queue),
+      (q) => q.stop(),
+    )
+    metrics.setQueueDepthSource(() => queue.depth())
+    return {
+      config,
+      database,
+      queue,
+      jobs,
+      referenceLookup,
+      metrics,
+      logger,
+      resources,
+      close: () => resources.closeAll(),
+    }
+  } catch (error) {
+    await resources.closeAll().catch(() => {})
+    throw error
+  }
+}
