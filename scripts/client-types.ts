@@ -7,22 +7,14 @@
 // also kept, as Problem.
 import { writeFile } from 'node:fs/promises'
 import openapiTS from 'openapi-typescript'
+import { resourceTypes } from '../src/domain/resource-types.ts'
 
 type Json = any
 
 export const GENERATED_TYPES_FILE = new URL('../packages/client/src/generated/openapi.ts', import.meta.url)
 
 /** The resource schemas the client names (packages/client/src/resources.ts). */
-const RESOURCE_SCHEMAS = [
-  'Student',
-  'DeliveryLocation',
-  'Program',
-  'ProgramOffering',
-  'ProgramEnrolment',
-  'Subject',
-  'SubjectOffering',
-  'SubjectEnrolment',
-]
+const RESOURCE_SCHEMAS: readonly string[] = resourceTypes
 
 const isClientPath = (path: string) =>
   path === '/oauth2/token' ||

@@ -11,18 +11,10 @@ import { publishedDocumentText, PUBLISHED_DOCUMENT_FILE } from '../scripts/opena
 import { startTestService, type TestService } from './support/test-service.ts'
 import { loadExample } from './support/examples.ts'
 import { V1 } from './support/reporting.ts'
+import { resourceTypes } from '../src/domain/resource-types.ts'
 
 const BATCH = '/vet-provider/v1/{jurisdiction}/transaction-batch/{transactionBatchToken}'
-const RESOURCES = [
-  'Student',
-  'DeliveryLocation',
-  'Program',
-  'ProgramOffering',
-  'ProgramEnrolment',
-  'Subject',
-  'SubjectOffering',
-  'SubjectEnrolment',
-]
+const RESOURCES: readonly string[] = resourceTypes
 
 /** GET with node:http, so the body is seen exactly as sent (fetch would decompress it). */
 function rawGet(

@@ -62,6 +62,8 @@ export type { RetryNotice } from './http.ts'
 export type { Credentials } from './token.ts'
 export { allItems, allPages, collect } from './paging.ts'
 export type { ProgressEvent, OnProgress, WaitOptions } from './workflows/progress.ts'
+/** Runs async work over a list with at most N in flight (what the upload workflows use). */
+export { eachBounded } from './workflows/progress.ts'
 export type {
   SubmitOptions,
   SubmitOutcome,

@@ -1,8 +1,7 @@
 // vetrs upload|validate|submit|void: standard workflows 1 to 3 a step at a time, on the current batch
 // unless another is named.
 import type { Command } from 'commander'
-import { kindOf, ServiceError, type ResourceRecord, type VoidedReason } from '@vetrs/client'
-import { eachBounded } from '../concurrency.ts'
+import { eachBounded, kindOf, ServiceError, type ResourceRecord, type VoidedReason } from '@vetrs/client'
 import { Context } from '../context.ts'
 import { ExitCode } from '../output.ts'
 import { readRecords } from '../records.ts'
