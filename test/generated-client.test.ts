@@ -10,8 +10,7 @@ import { execFile } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import { typesFor } from '../tools/openapi-codegen/index.ts'
-import { startTestService, type TestService } from './support/test-service.ts'
-import { loadExample } from './support/examples.ts'
+import { loadExample, MINIMAL_UNIT_RECORD, startTestService, type TestService } from './support/index.ts'
 
 const run = promisify(execFile)
 const GENERATED = new URL('./generated-client/generated/', import.meta.url)
@@ -45,17 +44,7 @@ describe('a client generated from /openapi.json (openapi-typescript 7 + openapi-
     }
     const record = Object.fromEntries(
       await Promise.all(
-        [
-          'student',
-          'deliverylocation',
-          'subject',
-          'subjectoffering',
-          'subjectenrolment',
-          'program',
-          'programoffering',
-          'programenrolment',
-          'subjectenrolment-in-program',
-        ].map(async (file) => [
+        MINIMAL_UNIT_RECORD.map(async (file) => [
           file === 'subjectenrolment-in-program' ? 'subjectenrolmentInProgram' : file,
           await loadExample(file),
         ]),

@@ -8,9 +8,7 @@ import { readFile } from 'node:fs/promises'
 import { request as httpRequest } from 'node:http'
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import { publishedDocumentText, PUBLISHED_DOCUMENT_FILE } from '../scripts/openapi-document.ts'
-import { startTestService, type TestService } from './support/test-service.ts'
-import { loadExample } from './support/examples.ts'
-import { V1 } from './support/reporting.ts'
+import { loadExample, startTestService, V1, type TestService } from './support/index.ts'
 
 const BATCH = '/vet-provider/v1/{jurisdiction}/transaction-batch/{transactionBatchToken}'
 const RESOURCES = [

@@ -9,8 +9,7 @@ import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
-import { createTestDatabase, onPostgres, type TestDatabase } from './support/test-service.ts'
-import { freePort, startChildService } from './support/child-service.ts'
+import { createTestDatabase, freePort, onPostgres, startChildService, type TestDatabase } from './support/index.ts'
 
 interface Outcome {
   code: number | null

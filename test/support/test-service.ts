@@ -79,26 +79,30 @@ export async function startTestService(
   return {
     service,
     baseUrl: address,
-    async token(
-      clientId = 'demo-rto-1',
-      secret = clientId === 'demo-rto-2' ? 'demo-secret-2' : 'demo-secret-1',
-      scope?: string,
-    ) {
-      const body = new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: clientId,
-        client_secret: secret,
-        ...(scope ? { scope } : {}),
-      })
-      const response = await fetch(`${address}/oauth2/token`, { method: 'POST', body })
-      if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${await response.text()}`)
-      return ((await response.json()) as { access_token: string }).access_token
-    },
+    token: (clientId, secret, scope) => tokenFor(address, clientId, secret, scope),
     async close() {
       await service.close()
       if (!options.database) await database.drop()
     },
   }
+}
+
+/** A token from the service at baseUrl (a demo client's by default), by client credentials. */
+export async function tokenFor(
+  baseUrl: string,
+  clientId = 'demo-rto-1',
+  secret = clientId === 'demo-rto-2' ? 'demo-secret-2' : 'demo-secret-1',
+  scope?: string,
+): Promise<string> {
+  const body = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: clientId,
+    client_secret: secret,
+    ...(scope ? { scope } : {}),
+  })
+  const response = await fetch(`${baseUrl}/oauth2/token`, { method: 'POST', body })
+  if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${await response.text()}`)
+  return ((await response.json()) as { access_token: string }).access_token
 }
 
 /** Fetch with a bearer token and a JSON body. */
