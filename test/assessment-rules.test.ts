@@ -2,10 +2,7 @@
 // submitted for an RTO of its own, the period is assessed, and the rule's outcomes are read.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { startTestService, type TestService } from './support/test-service.ts'
-import { V1 } from './support/reporting.ts'
-import { PERIOD, newClientOf, newRto } from './support/assessing.ts'
-import { world } from './support/world.ts'
+import { newClientOf, newRto, PERIOD, startTestService, V1, world, type TestService } from './support/index.ts'
 import { assessmentCases, type AssessmentCase } from './golden/assessment-cases.ts'
 import { assessmentRules } from '../src/modules/assessment/index.ts'
 import { rules } from '../src/modules/validation/index.ts'

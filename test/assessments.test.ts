@@ -5,10 +5,20 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { sql } from 'kysely'
-import { startTestService, type TestService } from './support/test-service.ts'
-import { Reporter, type Upload } from './support/reporting.ts'
-import { PERIOD, declarationBody, newRto, type Rto } from './support/assessing.ts'
-import { allOf, uploadsOf, world } from './support/world.ts'
+import {
+  allOf,
+  declarationBody,
+  newRto,
+  PERIOD,
+  Reporter,
+  startTestService,
+  uploadsOf,
+  waitFor,
+  world,
+  type Rto,
+  type TestService,
+  type Upload,
+} from './support/index.ts'
 import { twoStudentsOneUsi } from './golden/assessment-cases.ts'
 import { defineAssessmentRule, type AssessmentFindingRow } from '../src/modules/assessment/index.ts'
 import { currentReportingPeriod, nextPeriodOf } from '../src/domain/reporting-period.ts'
@@ -164,7 +174,12 @@ describe('data quality assessments', () => {
       'indicators of the earlier completed assessment',
     )
     gate.release()
-    await new Promise((resolve) => setTimeout(resolve, 100)) // let the released worker find its run cancelled
+    // The released worker finds its run cancelled and ends its job: wait for the job itself to finish.
+    await waitFor('the released assessment job finished', async () => {
+      const { rows } = await sql`SELECT 1 FROM pgboss.job WHERE name = 'assessment' AND data->>'rto' = ${rto}
+                                   AND state NOT IN ('completed', 'cancelled', 'failed')`.execute(t.service.database.db)
+      return rows.length === 0 ? true : undefined
+    })
     assert.equal((await assessor.status()).json.assessmentStatus, 'Required')
     assert.deepEqual(await assessor.results(), first.results)
     const nothing = await assessor.request('DELETE', assessor.path('NSW', PERIOD, '/validate'))

@@ -3,8 +3,14 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { SignJWT, createLocalJWKSet, generateKeyPair, jwtVerify, UnsecuredJWT } from 'jose'
-import { call, startTestService, type TestService } from './support/test-service.ts'
-import { registerProbeRoutes, validRecord } from './support/probe-routes.ts'
+import {
+  call,
+  registerProbeRoutes,
+  startTestService,
+  storedProbeRecords,
+  validRecord,
+  type TestService,
+} from './support/index.ts'
 import * as clients from '../src/platform/auth/clients.service.ts'
 import { loadSigningKey } from '../src/platform/auth/signing-key.ts'
 
@@ -20,8 +26,7 @@ describe('authentication', () => {
   after(() => t.close())
 
   const form = (fields: Record<string, string>) => new URLSearchParams(fields)
-  const storedCount = async (token: string) =>
-    (await call(t.baseUrl, 'GET', '/probe/records', { token })).json.numberOfResults as number
+  const storedCount = (token: string) => storedProbeRecords(t.baseUrl, token)
 
   it('issues a Bearer token for client credentials in the form body', async () => {
     const response = await call(t.baseUrl, 'POST', '/oauth2/token', {

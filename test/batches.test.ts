@@ -1,10 +1,7 @@
 // Transaction batches (spec: States and transitions, Transaction batch; Endpoints, Transaction batch).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { call, startTestService, type TestService } from './support/test-service.ts'
-import { loadExample } from './support/examples.ts'
-
-const V1 = '/vet-provider/v1'
+import { call, loadExample, startTestService, V1, type TestService } from './support/index.ts'
 
 describe('transaction batches', () => {
   let t: TestService

@@ -2,9 +2,7 @@
 // enrolments and the documented limits, each through HTTP against a real service.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { startTestService, type TestService } from './support/test-service.ts'
-import { Reporter, V1 } from './support/reporting.ts'
-import { allOf, segmentOf, uidOf, world } from './support/world.ts'
+import { allOf, Reporter, segmentOf, startTestService, uidOf, V1, world, type TestService } from './support/index.ts'
 
 // RFC 9562: a version digit 1 to 8 and the variant bits 10 (8, 9, a or b).
 const RFC_9562_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/

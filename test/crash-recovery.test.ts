@@ -7,10 +7,19 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
-import { createTestDatabase, onPostgres, startTestService, type TestDatabase } from './support/test-service.ts'
-import { startChildService, type ChildService } from './support/child-service.ts'
-import { Reporter } from './support/reporting.ts'
-import { world } from './support/world.ts'
+import {
+  createTestDatabase,
+  onPostgres,
+  pause,
+  Reporter,
+  startChildService,
+  startTestService,
+  tokenFor,
+  waitFor,
+  world,
+  type ChildService,
+  type TestDatabase,
+} from './support/index.ts'
 
 const RECORDS = 1500
 /** i as three letters, so every student has a name of its own (no duplicate-student warnings). */
@@ -39,19 +48,7 @@ describe('crash recovery', () => {
     await rm(dataDir, { recursive: true, force: true })
   })
 
-  const reporterFor = async (child: ChildService) => {
-    const body = new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: 'demo-rto-1',
-      client_secret: 'demo-secret-1',
-    })
-    const token = (
-      (await (await fetch(`${child.baseUrl}/oauth2/token`, { method: 'POST', body })).json()) as {
-        access_token: string
-      }
-    ).access_token
-    return new Reporter(child.baseUrl, token)
-  }
+  const reporterFor = async (child: ChildService) => new Reporter(child.baseUrl, await tokenFor(child.baseUrl))
 
   /** RECORDS students uploaded eight at a time; with `email: false` each fails BRTS01180 once. */
   const studentsBatch = async (r: Reporter, email: boolean) => {
@@ -81,13 +78,16 @@ describe('crash recovery', () => {
       r = await reporterFor(first)
       batch = (await studentsBatch(r, false)).batch
       assert.equal((await r.request('POST', r.batchPath(batch, '/validate'))).status, 201)
-      for (;;) {
-        const status = (await r.request('GET', r.batchPath(batch, '/validate'))).json
-        assert.notEqual(status.validationStatus, 'Validated', 'the run ended before it could be killed')
-        if (status.validationStatus === 'InProgress') break
-        await new Promise((resolve) => setTimeout(resolve, 5))
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20)) // part of the results written
+      await waitFor(
+        'the run InProgress',
+        async () => {
+          const status = (await r.request('GET', r.batchPath(batch, '/validate'))).json
+          assert.notEqual(status.validationStatus, 'Validated', 'the run ended before it could be killed')
+          return status.validationStatus === 'InProgress' ? true : undefined
+        },
+        { intervalMs: 5 },
+      )
+      await pause(20) // part of the results written: killed part-way through, not at its start
     } finally {
       await first.crash()
     }
@@ -119,7 +119,7 @@ describe('crash recovery', () => {
       const { status } = await r.validate(batch)
       assert.equal(status.hasBlockingValidationFailures, false)
       const submitting = r.submit(batch).catch(() => undefined) // the connection dies with the process
-      await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 40)))
+      await pause(Math.floor(Math.random() * 40)) // killed at a random point of the submit
       await first.crash()
       await submitting
     } finally {

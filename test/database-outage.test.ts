@@ -7,16 +7,17 @@ import assert from 'node:assert/strict'
 import {
   call,
   createTestDatabase,
+  loadExample,
   onPostgres,
   startTestService,
+  TcpProxy,
+  V1,
+  waitFor,
   type TestDatabase,
   type TestService,
-} from './support/test-service.ts'
-import { loadExample } from './support/examples.ts'
-import { TcpProxy } from './support/tcp-proxy.ts'
+} from './support/index.ts'
 import { isDatabaseUnavailable } from '../src/platform/db/availability.ts'
 
-const V1 = '/vet-provider/v1'
 const FULL = '1901-01-01T00:00:00Z'
 const skip = onPostgres
   ? false
@@ -110,14 +111,16 @@ describe('PostgreSQL unreachable', { skip }, () => {
     await proxy.stop() // (already stopped when run after the test above; this one also stands alone)
     assert.equal((await requests().list()).status, 503)
     await proxy.start()
-    const deadline = Date.now() + 10_000
     let statuses: Record<string, number> = {}
-    while (Date.now() < deadline) {
-      statuses = {}
-      for (const [name, send] of Object.entries(requests())) statuses[name] = (await send()).status
-      if (Object.values(statuses).every((status) => status < 300)) break
-      await new Promise((resolve) => setTimeout(resolve, 200))
-    }
+    await waitFor(
+      () => `still ${JSON.stringify(statuses)}`,
+      async () => {
+        statuses = {}
+        for (const [name, send] of Object.entries(requests())) statuses[name] = (await send()).status
+        return Object.values(statuses).every((status) => status < 300) ? true : undefined
+      },
+      { timeoutMs: 10_000, intervalMs: 100 },
+    )
     // The upload is 201 the first time it gets through and 200 (replaced) after that.
     assert.ok([200, 201].includes(statuses.upload!), JSON.stringify(statuses))
     assert.deepEqual({ ...statuses, upload: 200 }, { upload: 200, list: 200, referenceData: 200, token: 200 })

@@ -4,10 +4,19 @@
 // alternative path, and the GET listing's filters, bounds, sort, paging and null rows with due dates.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { startTestService, type TestService } from './support/test-service.ts'
-import { Reporter, V1 } from './support/reporting.ts'
-import { PERIOD, declarationBody, newRto, type Rto } from './support/assessing.ts'
-import { allOf, voided, world } from './support/world.ts'
+import {
+  allOf,
+  declarationBody,
+  newRto,
+  PERIOD,
+  Reporter,
+  startTestService,
+  V1,
+  voided,
+  world,
+  type Rto,
+  type TestService,
+} from './support/index.ts'
 import { cancelledProgramWithActiveSubject, twoStudentsOneUsi } from './golden/assessment-cases.ts'
 import { utcToday } from '../src/domain/reporting-period.ts'
 

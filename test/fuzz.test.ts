@@ -7,9 +7,7 @@ import assert from 'node:assert/strict'
 import { Agent, request as httpRequest } from 'node:http'
 import fc from 'fast-check'
 import { sql } from 'kysely'
-import { startTestService, type TestService } from './support/test-service.ts'
-import { Reporter } from './support/reporting.ts'
-import { world } from './support/world.ts'
+import { Reporter, startTestService, world, type TestService } from './support/index.ts'
 import { bytesOf, operationsOf, requestOf, type FuzzRequest, type Operation } from './support/openapi-arbitrary.ts'
 
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 12)

@@ -5,10 +5,18 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { connect } from 'node:net'
 import { gzipSync } from 'node:zlib'
-import { call, startTestService, type TestService } from './support/test-service.ts'
-import { Reporter, V1 } from './support/reporting.ts'
-import { allOf, segmentOf, world, type World } from './support/world.ts'
-import { declarationBody } from './support/assessing.ts'
+import {
+  allOf,
+  call,
+  declarationBody,
+  Reporter,
+  segmentOf,
+  startTestService,
+  V1,
+  world,
+  type TestService,
+  type World,
+} from './support/index.ts'
 
 type Body = Record<string, any>
 

@@ -4,8 +4,14 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { request as httpRequest } from 'node:http'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
-import { call, startTestService, type TestService } from './support/test-service.ts'
-import { registerProbeRoutes, validRecord } from './support/probe-routes.ts'
+import {
+  call,
+  registerProbeRoutes,
+  startTestService,
+  storedProbeRecords,
+  validRecord,
+  type TestService,
+} from './support/index.ts'
 
 const MiB = 1024 * 1024
 
@@ -46,7 +52,7 @@ describe('request size limits', () => {
     token = await t.token()
   })
   after(() => t.close())
-  const stored = async () => (await call(t.baseUrl, 'GET', '/probe/records', { token })).json.numberOfResults as number
+  const stored = () => storedProbeRecords(t.baseUrl, token)
 
   // A valid record padded with a long (allowed) name, to reach a given size.
   const paddedRecord = (bytes: number, uid = 'bbbbbbbb-0000-4000-8000-000000000001') =>

@@ -9,8 +9,7 @@ import { promisify } from 'node:util'
 import { exportPKCS8, generateKeyPair } from 'jose'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { ConfigError, loadConfig } from '../src/config/config.ts'
-import { call, createTestDatabase, startTestService, type TestService } from './support/test-service.ts'
-import { registerProbeRoutes } from './support/probe-routes.ts'
+import { call, createTestDatabase, registerProbeRoutes, startTestService, type TestService } from './support/index.ts'
 
 const run = promisify(execFile)
 

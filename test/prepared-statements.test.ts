@@ -4,7 +4,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { sql } from 'kysely'
 import { PreparingClient, preparedAs } from '../src/platform/db/prepared-statements.ts'
-import { onPostgres, startTestService } from './support/test-service.ts'
+import { onPostgres, startTestService } from './support/index.ts'
 
 describe('prepared statements', () => {
   it('a marked statement is prepared once under its name on PostgreSQL, an unmarked one is not kept', {

@@ -2,8 +2,14 @@
 // listed with its access path, the string rules, and nothing stored when a request is refused.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { call, startTestService, type TestService } from './support/test-service.ts'
-import { registerProbeRoutes, validRecord } from './support/probe-routes.ts'
+import {
+  call,
+  registerProbeRoutes,
+  startTestService,
+  storedProbeRecords,
+  validRecord,
+  type TestService,
+} from './support/index.ts'
 
 describe('problem details and structural validation', () => {
   let t: TestService
@@ -15,7 +21,7 @@ describe('problem details and structural validation', () => {
   after(() => t.close())
 
   const post = (json: unknown) => call(t.baseUrl, 'POST', '/probe/records', { token, json })
-  const stored = async () => (await call(t.baseUrl, 'GET', '/probe/records', { token })).json.numberOfResults as number
+  const stored = () => storedProbeRecords(t.baseUrl, token)
   const paths = (response: { json: { errors?: { accessPath: string }[] } }) =>
     (response.json.errors ?? []).map((e) => e.accessPath).sort()
 

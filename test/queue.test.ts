@@ -5,18 +5,8 @@ import assert from 'node:assert/strict'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createTestDatabase, startTestService, type TestService } from './support/test-service.ts'
+import { createTestDatabase, startTestService, waitFor, type TestService } from './support/index.ts'
 import { findHousekeepingRun } from '../src/modules/housekeeping/index.ts'
-
-async function eventually<T>(probe: () => Promise<T | undefined>, seconds = 30): Promise<T | undefined> {
-  const deadline = Date.now() + seconds * 1000
-  while (Date.now() < deadline) {
-    const value = await probe()
-    if (value !== undefined) return value
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
-  return undefined
-}
 
 describe('queue', () => {
   let t: TestService
@@ -31,7 +21,7 @@ describe('queue', () => {
       .transaction()
       .execute((tx) => t.service.queue.enqueue(tx, t.service.jobs.housekeeping, { retentionDays: 90 }))
     assert.ok(jobId)
-    assert.ok(await eventually(() => findHousekeepingRun(db, jobId)), 'the job ran')
+    await waitFor('the job ran', () => findHousekeepingRun(db, jobId))
   })
 
   it('a job enqueued in a rolled-back transaction never runs', async () => {
@@ -49,7 +39,7 @@ describe('queue', () => {
     const control = await db
       .transaction()
       .execute((tx) => t.service.queue.enqueue(tx, t.service.jobs.housekeeping, { retentionDays: 90 }))
-    assert.ok(await eventually(() => findHousekeepingRun(db, control!)), 'the control job ran')
+    await waitFor('the control job ran', () => findHousekeepingRun(db, control!))
     assert.equal(await findHousekeepingRun(db, jobId!), undefined)
     const row = await db
       .selectFrom('pgboss.job' as never)
@@ -106,10 +96,7 @@ describe('queue across a restart', () => {
 
       const second = await startTestService({ database, service: { workers: true } })
       try {
-        assert.ok(
-          await eventually(() => findHousekeepingRun(second.service.database.db, jobId)),
-          'the job ran after the restart',
-        )
+        await waitFor('the job ran after the restart', () => findHousekeepingRun(second.service.database.db, jobId))
       } finally {
         await second.close()
       }

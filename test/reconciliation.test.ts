@@ -3,9 +3,19 @@
 import { randomUUID } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { startTestService, type TestService } from './support/test-service.ts'
-import { Reporter, V1 } from './support/reporting.ts'
-import { allOf, segmentOf, uidOf, uploadsOf, voided, world, type World } from './support/world.ts'
+import {
+  allOf,
+  Reporter,
+  segmentOf,
+  startTestService,
+  uidOf,
+  uploadsOf,
+  V1,
+  voided,
+  world,
+  type TestService,
+  type World,
+} from './support/index.ts'
 
 describe('reconciliation', () => {
   let t: TestService

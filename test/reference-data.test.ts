@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { call, startTestService, type TestService } from './support/test-service.ts'
+import { call, startTestService, V1, type TestService } from './support/index.ts'
 import {
   loadRelease,
   loadReleaseFile,
@@ -14,7 +14,6 @@ import {
 } from '../src/modules/reference-data/index.ts'
 import { parseReleaseFile } from '../src/modules/reference-data/release-file.ts'
 
-const V1 = '/vet-provider/v1'
 const FULL = '1901-01-01T00:00:00Z'
 
 interface SyncedRecord {

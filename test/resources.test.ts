@@ -4,11 +4,9 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { call, startTestService, type TestService } from './support/test-service.ts'
-import { loadExample } from './support/examples.ts'
+import { call, loadExample, startTestService, V1, type TestService } from './support/index.ts'
 import { resourceDefinitions } from '../src/modules/resources/index.ts'
 
-const V1 = '/vet-provider/v1'
 const exampleFor: Record<string, string> = {
   student: 'student',
   deliverylocation: 'deliverylocation',

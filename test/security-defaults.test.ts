@@ -22,8 +22,7 @@ import {
   type JWTPayload,
 } from 'jose'
 import { ConfigError, loadConfig } from '../src/config/config.ts'
-import { call, onPostgres, startTestService, type TestService } from './support/test-service.ts'
-import { registerProbeRoutes } from './support/probe-routes.ts'
+import { call, onPostgres, registerProbeRoutes, startTestService, waitFor, type TestService } from './support/index.ts'
 import * as clients from '../src/platform/auth/clients.service.ts'
 import { errorSummary, redactUrl } from '../src/platform/observability/log-redaction.ts'
 
@@ -296,15 +295,16 @@ describe('logs never carry credentials sent in a query string, nor database clie
     const t = await startTestService({ service: { logger: capture.logger, workers: true } })
     try {
       const queueErrors = () => capture.entries().filter((entry) => entry.msg === 'queue error')
-      const deadline = Date.now() + 20_000
-      while (queueErrors().length === 0 && Date.now() < deadline) {
-        await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'pgboss' AND pid <> pg_backend_pid()`.execute(
-          t.service.database.db,
-        )
-        await new Promise((resolve) => setTimeout(resolve, 500))
-      }
-      const [first] = queueErrors()
-      assert.ok(first, 'terminating pg-boss connections produced a queue error')
+      const first = await waitFor(
+        'terminating pg-boss connections produced a queue error',
+        async () => {
+          await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'pgboss' AND pid <> pg_backend_pid()`.execute(
+            t.service.database.db,
+          )
+          return queueErrors()[0]
+        },
+        { timeoutMs: 20_000, intervalMs: 100 },
+      )
       // pino's err serializer adds type and an empty stack to a plain object; nothing else may appear.
       assert.deepEqual(
         Object.keys(first.err).filter((key) => !['name', 'message', 'code', 'type', 'stack'].includes(key)),

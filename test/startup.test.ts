@@ -9,8 +9,7 @@ import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
-import { createTestDatabase, onPostgres, type TestDatabase } from './support/test-service.ts'
-import { freePort, startChildService } from './support/child-service.ts'
+import { createTestDatabase, freePort, onPostgres, startChildService, type TestDatabase } from './support/index.ts'
 
 interface Outcome {
   code: number | null
@@ -209,7 +208,7 @@ describe('a port already in use', () => {
       const server = createServer().listen(port, '127.0.0.1', () => resolve(server))
     })
     dataDir = join(await mkdtemp(join(tmpdir(), 'vetrs-port-')), 'data')
-    database = await createTestDatabase(dataDir)
+    database = await createTestDatabase(dataDir, { empty: true })
   })
   after(async () => {
     await new Promise((resolve) => occupant.close(resolve))
@@ -242,7 +241,7 @@ describe('npm run migrate', () => {
   let dataDir: string
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'vetrs-migrate-'))
-    database = await createTestDatabase(dataDir)
+    database = await createTestDatabase(dataDir, { empty: true })
   })
   after(async () => {
     await database.drop()
@@ -264,11 +263,13 @@ describe('one process per embedded data directory', {
   skip: onPostgres ? 'the embedded database only (PGlite half)' : false,
 }, () => {
   let dataDir: string
+  let database: TestDatabase
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'vetrs-lock-'))
+    database = await createTestDatabase(dataDir)
   })
   after(() => rm(dataDir, { recursive: true, force: true }))
-  const embedded = () => ({ DATA_DIR: dataDir, DATABASE_URL: '' })
+  const embedded = () => database.env
   const lockHolder = async () => JSON.parse(await readFile(join(dataDir, 'vetrs.lock'), 'utf8')).pid as number
 
   it('a second process on the same data directory is refused, naming the running one, which carries on', async () => {
@@ -344,7 +345,8 @@ describe('npm run example:submit', () => {
   })
 
   it('without VETRS_URL it submits to the service at the HOST and PORT the service was given', async () => {
-    const database = await createTestDatabase()
+    const dataDir = await mkdtemp(join(tmpdir(), 'vetrs-example-'))
+    const database = await createTestDatabase(dataDir)
     const service = await startChildService(database.env)
     try {
       const port = new URL(service.baseUrl).port
@@ -354,6 +356,7 @@ describe('npm run example:submit', () => {
     } finally {
       await service.stop()
       await database.drop()
+      await rm(dataDir, { recursive: true, force: true })
     }
   })
 })

@@ -5,9 +5,16 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { startTestService, type TestService } from './support/test-service.ts'
-import { Reporter, minimalUnitRecord } from './support/reporting.ts'
-import { allOf, uploadsOf, voided, world } from './support/world.ts'
+import {
+  allOf,
+  minimalUnitRecord,
+  Reporter,
+  startTestService,
+  uploadsOf,
+  voided,
+  world,
+  type TestService,
+} from './support/index.ts'
 
 describe('submit and the held dataset', () => {
   let t: TestService

@@ -2,8 +2,7 @@
 // reconciliation endpoints then serve, for several RTOs, with voids.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { startTestService, type TestService } from './support/test-service.ts'
-import { Reporter, V1 } from './support/reporting.ts'
+import { Reporter, startTestService, V1, type TestService } from './support/index.ts'
 import { seedSynthetic } from '../src/cli/synthetic-data.ts'
 
 describe('synthetic held dataset', () => {

@@ -4,9 +4,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { sql } from 'kysely'
-import { startTestService, type TestService } from './support/test-service.ts'
-import { Reporter, V1, minimalUnitRecord } from './support/reporting.ts'
-import { allOf, world } from './support/world.ts'
+import { allOf, minimalUnitRecord, Reporter, startTestService, V1, world, type TestService } from './support/index.ts'
 
 describe('batch validation', () => {
   let t: TestService

@@ -1,8 +1,11 @@
 // Golden cases of every business rule: records that must pass a rule and records that must fail it.
-// test/business-rules.test.ts runs each case through the real service (held records are submitted
-// first, then the batch is validated) and fails when a rule in the catalogue has no cases here.
+// Record rules' cases run directly against the rule's check (src/modules/validation/rules/
+// record-rules.test.ts); set rules' cases, and a few record rules' to prove the path end to end, run
+// through the real service (test/business-rules.test.ts: held records are submitted first, then the
+// batch is validated), which also fails when a rule in the catalogue has no cases here.
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
+import type { Rule } from '../../src/modules/validation/index.ts'
 import type { Upload } from '../support/reporting.ts'
 import { allOf, uidOf, uploadsOf, voided, type World } from '../support/world.ts'
 
@@ -18,6 +21,33 @@ export interface GoldenCase {
 export interface GoldenCases {
   passing: GoldenCase[]
   failing: GoldenCase[]
+}
+
+/**
+ * What every failing case's results say, however they were produced: `own` are the rule's results
+ * among all the batch's, at least one, each with the rule's identifiers, level and corrective action,
+ * access paths into the record, a resource type the rule reports, and its group's count.
+ */
+export function assertRuleResults(rule: Rule, own: any[], all: any[]): void {
+  assert.ok(
+    own.length > 0,
+    `expected ${rule.technicalRuleId}; got ${JSON.stringify(all.map((r) => r.technicalRuleId))}`,
+  )
+  for (const result of own) {
+    assert.equal(result.validationMessageLevel, rule.level)
+    assert.equal(result.ruleId, rule.ruleId)
+    assert.equal(result.errorNumber, rule.technicalRuleId)
+    assert.equal(result.correctiveAction, rule.correctiveAction)
+    assert.ok(result.accessPath.length > 0 && result.accessPath.every((path: string) => path.startsWith('$.')))
+    assert.ok(
+      (rule.resourceTypes as readonly string[]).includes(result.resourceType),
+      `${result.resourceType} is not among the rule's resource types`,
+    )
+    assert.equal(
+      own.filter((r) => r.validationGroupingId === result.validationGroupingId).length,
+      result.relatedValidationResultCount,
+    )
+  }
 }
 
 const student = (w: World, changes: Record<string, unknown>): Upload => ({

@@ -7,6 +7,7 @@ import { addClient } from '../../src/platform/auth/clients.service.ts'
 import { ALL_SCOPES } from '../../src/platform/auth/scopes.ts'
 import { Reporter, V1 } from './reporting.ts'
 import type { TestService } from './test-service.ts'
+import { waitFor } from './wait.ts'
 
 /** The period the examples' activity (October 2026) is reported in. */
 export const PERIOD = 202604
@@ -63,14 +64,19 @@ export class Assessor {
     jurisdiction = 'NSW',
     timeoutMs = 60_000,
   ): Promise<Record<string, any>> {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const response = await this.status(period, jurisdiction)
-      assert.equal(response.status, 200, response.text)
-      if (!['Queued', 'In Progress'].includes(response.json.assessmentStatus)) return response.json
-      if (Date.now() > deadline) assert.fail(`assessment still ${response.json.assessmentStatus} after ${timeoutMs} ms`)
-      await new Promise((resolve) => setTimeout(resolve, 25))
-    }
+    let last: string | undefined
+    return waitFor(
+      () => `assessment still ${last}`,
+      async () => {
+        const response = await this.status(period, jurisdiction)
+        assert.equal(response.status, 200, response.text)
+        last = response.json.assessmentStatus
+        return ['Queued', 'In Progress'].includes(response.json.assessmentStatus)
+          ? undefined
+          : (response.json as Record<string, any>)
+      },
+      { timeoutMs },
+    )
   }
 
   /** Polls GET validate until the status is the one given. */
@@ -80,14 +86,16 @@ export class Assessor {
     jurisdiction = 'NSW',
     timeoutMs = 60_000,
   ): Promise<Record<string, any>> {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const response = await this.status(period, jurisdiction)
-      if (response.json?.assessmentStatus === wanted) return response.json
-      if (Date.now() > deadline)
-        assert.fail(`assessment ${response.json?.assessmentStatus}, not ${wanted}, after ${timeoutMs} ms`)
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
+    let last: string | undefined
+    return waitFor(
+      () => `assessment ${last}, not ${wanted}`,
+      async () => {
+        const response = await this.status(period, jurisdiction)
+        last = response.json?.assessmentStatus
+        return last === wanted ? (response.json as Record<string, any>) : undefined
+      },
+      { timeoutMs },
+    )
   }
 
   /** Every failed outcome of the latest completed assessment, all pages. */

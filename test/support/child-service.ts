@@ -2,6 +2,7 @@
 // about what several processes share.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
+import { waitFor } from './wait.ts'
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -29,33 +30,38 @@ export async function startChildService(env: Record<string, string>): Promise<Ch
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   const baseUrl = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 60_000
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`child service exited with ${child.exitCode}`)
-    const ready = await fetch(`${baseUrl}/health/ready`).then(
-      (r) => r.ok,
-      () => false,
+  try {
+    await waitFor(
+      'child service ready',
+      async () => {
+        if (child.exitCode !== null) throw new Error(`child service exited with ${child.exitCode}`)
+        return (await fetch(`${baseUrl}/health/ready`).then(
+          (r) => r.ok,
+          () => false,
+        ))
+          ? true
+          : undefined
+      },
+      { timeoutMs: 90_000, intervalMs: 50 },
     )
-    if (ready) {
-      return {
-        baseUrl,
-        pid: child.pid!,
-        stop: () =>
-          new Promise((resolve) => {
-            if (child.exitCode !== null) return resolve()
-            child.once('exit', () => resolve())
-            child.kill('SIGTERM')
-          }),
-        crash: () =>
-          new Promise((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve()
-            child.once('exit', () => resolve())
-            child.kill('SIGKILL')
-          }),
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200))
+  } catch (error) {
+    child.kill('SIGKILL')
+    throw error
   }
-  child.kill('SIGKILL')
-  throw new Error('child service did not become ready within 60 s')
+  return {
+    baseUrl,
+    pid: child.pid!,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+    crash: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGKILL')
+      }),
+  }
 }

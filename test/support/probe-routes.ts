@@ -12,6 +12,7 @@ import { PageQuery, PagedEnvelope } from '../../src/platform/http/paging.ts'
 import { offsetOf, toPage } from '../../src/domain/page.ts'
 import { NotFoundError } from '../../src/domain/errors.ts'
 import { ProblemDetails } from '../../src/platform/http/problem.ts'
+import { call } from './test-service.ts'
 
 export const ProbeRecord = Strict({
   recordUID: Uuid4(),
@@ -106,3 +107,8 @@ export const validRecord = (overrides: Partial<ProbeRecord> = {}): ProbeRecord =
   startDate: '2026-02-03',
   ...overrides,
 })
+
+/** How many probe records the caller's RTO has stored (through GET /probe/records). */
+export async function storedProbeRecords(baseUrl: string, token: string): Promise<number> {
+  return (await call(baseUrl, 'GET', '/probe/records', { token })).json.numberOfResults
+}

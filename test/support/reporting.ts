@@ -2,7 +2,8 @@
 // read every failed result, submit. Every step is a real HTTP request to the service under test.
 import assert from 'node:assert/strict'
 import { call } from './test-service.ts'
-import { loadExample } from './examples.ts'
+import { waitFor } from './wait.ts'
+import { MINIMAL_UNIT_RECORD, loadExample, segmentOfExample } from './examples.ts'
 
 export const V1 = '/vet-provider/v1'
 
@@ -19,19 +20,8 @@ export interface ValidationOutcome {
 
 /** The minimal unit record (examples/minimal-unit-record) as uploads, in an order that needs no other. */
 export async function minimalUnitRecord(): Promise<Upload[]> {
-  const files = [
-    'student',
-    'deliverylocation',
-    'subject',
-    'subjectoffering',
-    'subjectenrolment',
-    'program',
-    'programoffering',
-    'programenrolment',
-    'subjectenrolment-in-program',
-  ]
   return Promise.all(
-    files.map(async (file) => ({ segment: file.replace('-in-program', ''), body: await loadExample(file) })),
+    MINIMAL_UNIT_RECORD.map(async (file) => ({ segment: segmentOfExample(file), body: await loadExample(file) })),
   )
 }
 
@@ -74,14 +64,17 @@ export class Reporter {
 
   /** Polls GET validate until Validated (at most timeoutMs). */
   async waitForValidated(batch: string, timeoutMs = 60_000): Promise<Record<string, any>> {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const status = await this.request('GET', this.batchPath(batch, '/validate'))
-      assert.equal(status.status, 200, status.text)
-      if (status.json.validationStatus === 'Validated') return status.json
-      if (Date.now() > deadline) assert.fail(`validation still ${status.json.validationStatus} after ${timeoutMs} ms`)
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
+    let last: string | undefined
+    return waitFor(
+      () => `validation still ${last}`,
+      async () => {
+        const status = await this.request('GET', this.batchPath(batch, '/validate'))
+        assert.equal(status.status, 200, status.text)
+        last = status.json.validationStatus
+        return last === 'Validated' ? (status.json as Record<string, any>) : undefined
+      },
+      { timeoutMs },
+    )
   }
 
   /** Every failed result of the latest completed run, all pages. */
@@ -126,13 +119,11 @@ export class Reporter {
 
   /** Polls the batch until reconciliation reflects its submission (reconciledAt set). */
   async waitForReconciled(batch: string, timeoutMs = 60_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const detail = await this.request('GET', this.batchPath(batch))
-      if (detail.json.reconciledAt) return
-      if (Date.now() > deadline) assert.fail(`batch ${batch} not reconciled after ${timeoutMs} ms`)
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
+    await waitFor(
+      `batch ${batch} not reconciled`,
+      async () => ((await this.request('GET', this.batchPath(batch))).json.reconciledAt ? true : undefined),
+      { timeoutMs },
+    )
   }
 
   async heldState(segment: string, uid: string) {

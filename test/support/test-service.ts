@@ -1,13 +1,23 @@
 // Starts a real service on a loopback port for a test file, on the database the run is for:
 // TEST_DATABASE=postgres gives each service a fresh PostgreSQL database (created from DATABASE_URL,
 // dropped afterwards); otherwise an in-memory PGlite (or a PGlite directory, for restart tests).
+// Under npm test both start as copies of the run's migrated template (database-templates.ts).
 import { randomBytes } from 'node:crypto'
-import pg from 'pg'
 import { loadConfig } from '../../src/config/config.ts'
 import type { Service, ServiceOptions } from '../../src/app.ts'
+import { startInMemoryDatabasesFrom } from '../../src/platform/db/database.ts'
 import { createServiceForTests, type TestHooks } from './service-for-tests.ts'
+import {
+  adminQuery,
+  copyPgliteTemplateTo,
+  pgliteTemplate,
+  postgresTemplate,
+  withDatabase,
+} from './database-templates.ts'
 
 export const onPostgres = process.env.TEST_DATABASE === 'postgres'
+
+if (!onPostgres) startInMemoryDatabasesFrom(await pgliteTemplate())
 
 export interface TestService {
   service: Service
@@ -22,27 +32,28 @@ export interface TestDatabase {
   drop(): Promise<void>
 }
 
-/** A database of its own for one test file: a new PostgreSQL database, or an in-memory PGlite. */
-export async function createTestDatabase(dataDir = 'memory://'): Promise<TestDatabase> {
-  // DATABASE_URL is blanked for PGlite so a child process does not inherit the runner's PostgreSQL.
-  if (!onPostgres) return { env: { DATA_DIR: dataDir, DATABASE_URL: '' }, drop: async () => {} }
+/**
+ * A database of its own for one test file: a new PostgreSQL database, or an in-memory PGlite (or the
+ * PGlite directory given). It is a copy of the run's template unless `empty` is asked for (a test of
+ * what happens to a database nothing has migrated yet).
+ */
+export async function createTestDatabase(
+  dataDir = 'memory://',
+  { empty = false }: { empty?: boolean } = {},
+): Promise<TestDatabase> {
+  if (!onPostgres) {
+    if (!empty && dataDir !== 'memory://') await copyPgliteTemplateTo(dataDir)
+    // DATABASE_URL is blanked for PGlite so a child process does not inherit the runner's PostgreSQL.
+    return { env: { DATA_DIR: dataDir, DATABASE_URL: '' }, drop: async () => {} }
+  }
   const adminUrl = process.env.DATABASE_URL
   if (!adminUrl) throw new Error('TEST_DATABASE=postgres needs DATABASE_URL')
   const name = `vetrs_test_${randomBytes(6).toString('hex')}`
-  const admin = new pg.Client({ connectionString: adminUrl })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
-  const url = new URL(adminUrl)
-  url.pathname = `/${name}`
+  const template = empty ? undefined : postgresTemplate()
+  await adminQuery(adminUrl, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`)
   return {
-    env: { DATABASE_URL: url.toString() },
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl })
-      await client.connect()
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await client.end()
-    },
+    env: { DATABASE_URL: withDatabase(adminUrl, name) },
+    drop: () => adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   }
 }
 
@@ -68,26 +79,30 @@ export async function startTestService(
   return {
     service,
     baseUrl: address,
-    async token(
-      clientId = 'demo-rto-1',
-      secret = clientId === 'demo-rto-2' ? 'demo-secret-2' : 'demo-secret-1',
-      scope?: string,
-    ) {
-      const body = new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: clientId,
-        client_secret: secret,
-        ...(scope ? { scope } : {}),
-      })
-      const response = await fetch(`${address}/oauth2/token`, { method: 'POST', body })
-      if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${await response.text()}`)
-      return ((await response.json()) as { access_token: string }).access_token
-    },
+    token: (clientId, secret, scope) => tokenFor(address, clientId, secret, scope),
     async close() {
       await service.close()
       if (!options.database) await database.drop()
     },
   }
+}
+
+/** A token from the service at baseUrl (a demo client's by default), by client credentials. */
+export async function tokenFor(
+  baseUrl: string,
+  clientId = 'demo-rto-1',
+  secret = clientId === 'demo-rto-2' ? 'demo-secret-2' : 'demo-secret-1',
+  scope?: string,
+): Promise<string> {
+  const body = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: clientId,
+    client_secret: secret,
+    ...(scope ? { scope } : {}),
+  })
+  const response = await fetch(`${baseUrl}/oauth2/token`, { method: 'POST', body })
+  if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${await response.text()}`)
+  return ((await response.json()) as { access_token: string }).access_token
 }
 
 /** Fetch with a bearer token and a JSON body. */

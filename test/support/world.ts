@@ -1,7 +1,7 @@
 // A fresh, valid unit record for a test: the published minimal unit record with new UIDs (references
 // kept consistent) and a student name of its own, so scenarios in one RTO never collide.
 import { randomUUID } from 'node:crypto'
-import { loadExample } from './examples.ts'
+import { loadExample, segmentOfExample } from './examples.ts'
 import type { Upload } from './reporting.ts'
 
 type Body = Record<string, any>
@@ -30,18 +30,6 @@ const FILES: Record<keyof World, string> = {
   subjectEnrolmentInProgram: 'subjectenrolment-in-program',
 }
 
-const SEGMENT: Record<keyof World, string> = {
-  student: 'student',
-  location: 'deliverylocation',
-  subject: 'subject',
-  subjectOffering: 'subjectoffering',
-  subjectEnrolment: 'subjectenrolment',
-  program: 'program',
-  programOffering: 'programoffering',
-  programEnrolment: 'programenrolment',
-  subjectEnrolmentInProgram: 'subjectenrolment',
-}
-
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g
 let counter = 0
 
@@ -56,11 +44,18 @@ function uniqueName(): string {
   return `Test${name}`
 }
 
-export async function world(): Promise<World> {
+/** The examples as one text, read once per process. */
+let examples: Promise<string> | undefined
+const examplesText = () => {
   const names = Object.keys(FILES) as (keyof World)[]
-  const text = JSON.stringify(
-    Object.fromEntries(await Promise.all(names.map(async (name) => [name, await loadExample(FILES[name])]))),
+  examples ??= Promise.all(names.map(async (name) => [name, await loadExample(FILES[name])])).then((entries) =>
+    JSON.stringify(Object.fromEntries(entries)),
   )
+  return examples
+}
+
+export async function world(): Promise<World> {
+  const text = await examplesText()
   const renamed = new Map<string, string>()
   const result = JSON.parse(
     text.replace(UUID, (uid) => {
@@ -74,7 +69,7 @@ export async function world(): Promise<World> {
 
 /** Uploads of the named records of a world, in the given order. */
 export function uploadsOf(w: World, ...names: (keyof World)[]): Upload[] {
-  return names.map((name) => ({ segment: SEGMENT[name], body: w[name] }))
+  return names.map((name) => ({ segment: segmentOf(name), body: w[name] }))
 }
 
 /** Every record of a world, in an order that needs no other. */
@@ -90,5 +85,5 @@ export function voided(
   return { ...body, isVoided: true, voidedReason: reason }
 }
 
-export const segmentOf = (name: keyof World): string => SEGMENT[name]
+export const segmentOf = (name: keyof World): string => segmentOfExample(FILES[name])
 export const uidOf = (body: Body): string => String(Object.entries(body).find(([key]) => key.endsWith('UID'))![1])

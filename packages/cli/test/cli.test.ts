@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { newRto, startTestService, type TestRto, type TestService } from '../../client/test/support/service.ts'
-import { world } from '../../../test/support/world.ts'
+import { world } from '../../../test/support/index.ts'
 
 const run = promisify(execFile)
 const BIN = new URL('../bin/vetrs.js', import.meta.url).pathname

@@ -13,8 +13,7 @@ import {
   type TestRto,
   type TestService,
 } from './support/service.ts'
-import { createTestDatabase, onPostgres, type TestDatabase } from '../../../test/support/test-service.ts'
-import { TcpProxy } from '../../../test/support/tcp-proxy.ts'
+import { createTestDatabase, onPostgres, pause, TcpProxy, type TestDatabase } from '../../../test/support/index.ts'
 
 const skip = onPostgres
   ? false
@@ -64,7 +63,7 @@ describe('SDK through a database outage', { skip }, () => {
   async function throughOutage<T>(work: () => Promise<T>): Promise<T> {
     await proxy.stop()
     const pending = work()
-    await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS))
+    await pause(OUTAGE_MS) // the outage lasts this long: its length is what the test is about
     await proxy.start()
     return pending
   }

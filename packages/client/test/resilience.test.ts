@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { ConflictReason, NetworkError, ServiceError, UsageError, collect, type RetryNotice } from '../src/index.ts'
 import { FaultProxy } from './support/fault-proxy.ts'
+import { call, V1, waitFor } from '../../../test/support/index.ts'
 import {
   newRto,
   recordsOf,
@@ -167,12 +168,14 @@ describe('SDK resilience', () => {
     try {
       const shortRto = await newRto(short)
       let tokens = 0
+      let first: string | undefined
       // Report a long lifetime to the client so its cached token outlives the service's 5 s.
       const optimistic: typeof fetch = async (input, init) => {
         const response = await fetch(input, init)
         if (!String(input).endsWith('/oauth2/token')) return response
         tokens++
         const body = (await response.json()) as Record<string, unknown>
+        first ??= String(body.access_token)
         return new Response(JSON.stringify({ ...body, expires_in: 3600 }), {
           status: response.status,
           headers: { 'content-type': 'application/json' },
@@ -180,7 +183,15 @@ describe('SDK resilience', () => {
       }
       const sdk = sdkFor(short.baseUrl, shortRto, { fetch: optimistic })
       const batch = (await sdk.createBatch('NSW')).transactionBatchToken
-      await new Promise((resolve) => setTimeout(resolve, 5500))
+      // Until the service refuses the token the client holds: it has expired.
+      await waitFor(
+        'the first token expired',
+        async () =>
+          (await call(short.baseUrl, 'GET', `${V1}/NSW/transaction-batch`, { token: first })).status === 401
+            ? true
+            : undefined,
+        { timeoutMs: 15_000, intervalMs: 100 },
+      )
       const outcome = await sdk.submit(await records(), { jurisdiction: 'NSW', transactionBatchToken: batch })
       assert.equal(outcome.submitted?.status, 'Submitted')
       assert.ok(tokens >= 2, `a new token after expiry (${tokens} obtained)`)

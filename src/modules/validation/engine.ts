@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { Db } from '../../platform/db/database.ts'
 import type { ReferenceLookup } from '../reference-data/index.ts'
-import { recordsOfBatch } from '../batches/index.ts'
+import { recordsOfBatch, type RecordChunkRow } from '../batches/index.ts'
 import type { ResourceType } from '../../domain/resource-types.ts'
 import { rules } from './rules/index.ts'
 import type { RecordContext, RecordRule, SetRule } from './rule.ts'
@@ -24,6 +24,31 @@ const CHUNK_SIZE = 2000
 /** From this many records, set rules run with hash joins only (see insertSetRuleResults). */
 const LARGE_BATCH = 2000
 const WRITE_BATCH = 1000
+
+/** The results of one record rule on one batch record: each finding a group of its own (no other resource is involved). */
+export function recordRuleResults(
+  rule: RecordRule,
+  row: RecordChunkRow,
+  context: RecordContext,
+  run: Pick<repo.ResultRow, 'rto_id' | 'run_id' | 'attempt'>,
+): repo.ResultRow[] {
+  return rule.check(row.body as never, row.resource_type as ResourceType, context).map((found) => ({
+    ...run,
+    validation_grouping_id: randomUUID(),
+    related_validation_result_count: 1,
+    error_number: rule.technicalRuleId,
+    rule_id: rule.ruleId,
+    technical_rule_id: rule.technicalRuleId,
+    validation_message_level: rule.level,
+    corrective_action: rule.correctiveAction,
+    message: found.message,
+    resource_type: row.resource_type,
+    resource_uid: row.resource_uid,
+    access_path: found.accessPath,
+    change_tracking_identifier: row.change_tracking_identifier,
+    data_source: 'Transaction_batch',
+  }))
+}
 
 const recordRules = rules.filter((rule): rule is RecordRule => rule.kind === 'record')
 const setRules = rules.filter((rule): rule is SetRule => rule.kind === 'set')
@@ -58,25 +83,8 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
     if (chunk.length === 0) break
     for (const row of chunk) {
       for (const rule of recordRulesByType.get(row.resource_type) ?? []) {
-        for (const found of rule.check(row.body as never, row.resource_type as ResourceType, context)) {
-          pending.push({
-            rto_id: rto,
-            run_id: runId,
-            attempt,
-            validation_grouping_id: randomUUID(),
-            related_validation_result_count: 1, // one record, no other resource involved
-            error_number: rule.technicalRuleId,
-            rule_id: rule.ruleId,
-            technical_rule_id: rule.technicalRuleId,
-            validation_message_level: rule.level,
-            corrective_action: rule.correctiveAction,
-            message: found.message,
-            resource_type: row.resource_type,
-            resource_uid: row.resource_uid,
-            access_path: found.accessPath,
-            change_tracking_identifier: row.change_tracking_identifier,
-            data_source: 'Transaction_batch',
-          })
+        for (const result of recordRuleResults(rule, row, context, { rto_id: rto, run_id: runId, attempt })) {
+          pending.push(result)
           if (pending.length >= WRITE_BATCH) await flush()
         }
       }

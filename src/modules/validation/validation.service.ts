@@ -95,25 +95,26 @@ export async function listFailedResults(
       `Transaction batch ${ref.token} has no completed validation yet; poll GET .../validate until validationStatus is Validated.`,
     )
   const rows = await repo.listResults(db, run, page.pageSize, offsetOf(page))
-  return toPage(
-    rows.map((row) => ({
-      validationGroupingId: row.validation_grouping_id,
-      relatedValidationResultCount: row.related_validation_result_count,
-      errorNumber: row.error_number,
-      ruleId: row.rule_id,
-      technicalRuleId: row.technical_rule_id,
-      validationMessageLevel: row.validation_message_level,
-      correctiveAction: row.corrective_action,
-      message: row.message,
-      resourceType: row.resource_type as ValidationResult['resourceType'],
-      resourceUID: row.resource_uid,
-      accessPath: row.access_path,
-      changeTrackingIdentifier: row.change_tracking_identifier,
-      dataSource: row.data_source,
-    })),
-    run.result_count ?? 0,
-    page,
-  )
+  return toPage(rows.map(toValidationResult), run.result_count ?? 0, page)
+}
+
+/** A stored result as failed-validation-results answers it. */
+export function toValidationResult(row: Omit<repo.ResultRow, 'rto_id' | 'run_id' | 'attempt'>): ValidationResult {
+  return {
+    validationGroupingId: row.validation_grouping_id,
+    relatedValidationResultCount: row.related_validation_result_count,
+    errorNumber: row.error_number,
+    ruleId: row.rule_id,
+    technicalRuleId: row.technical_rule_id,
+    validationMessageLevel: row.validation_message_level,
+    correctiveAction: row.corrective_action,
+    message: row.message,
+    resourceType: row.resource_type as ValidationResult['resourceType'],
+    resourceUID: row.resource_uid,
+    accessPath: row.access_path,
+    changeTrackingIdentifier: row.change_tracking_identifier,
+    dataSource: row.data_source,
+  }
 }
 
 /** Why the batch cannot be submitted as it stands, or undefined when it can (spec: submit). */

@@ -31,6 +31,15 @@ export interface DatabaseHandle {
 // is the value written and JSON never meets a JS Date shifted by the server's time zone.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value)
 
+// Tests only: a dump (PGlite dumpDataDir) that each new in-memory database starts from instead of an
+// empty cluster, so a test run pays for initdb, the migrations and the reference seed once.
+let inMemoryTemplate: Blob | undefined
+
+/** Tests only: in-memory databases opened from now on start as copies of `dump` (undefined: empty again). */
+export function startInMemoryDatabasesFrom(dump: Blob | undefined): void {
+  inMemoryTemplate = dump
+}
+
 export async function openDatabase(config: Config['database'], logger?: Pick<Logger, 'warn'>): Promise<DatabaseHandle> {
   if (config.kind === 'postgres') {
     // A request waits at most connectTimeoutSeconds for a connection (a new one, or a free one from a
@@ -68,6 +77,7 @@ export async function openDatabase(config: Config['database'], logger?: Pick<Log
   try {
     const pglite = await PGlite.create(inMemory ? undefined : config.dataDir, {
       parsers: { 1082: (value: string) => value },
+      ...(inMemory && inMemoryTemplate ? { loadDataDir: inMemoryTemplate } : {}),
     })
     const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
     return { db, kind: 'pglite', pglite, url: undefined, close: () => db.destroy().finally(() => lock?.release()) }

@@ -1,4 +1,4 @@
-// The service under test for the client's tests: a real instance (test/support/test-service.ts) on
+// The service under test for the client's tests: a real instance (test/support, the one entry point) on
 // the run's database, a fresh RTO with a client holding every scope, and an SDK client for it.
 import { randomBytes } from 'node:crypto'
 import { readdir, readFile } from 'node:fs/promises'
@@ -17,10 +17,9 @@ import {
   type SubjectEnrolment,
   type SubjectOffering,
 } from '../../src/index.ts'
-import type { TestService } from '../../../../test/support/test-service.ts'
-import { world } from '../../../../test/support/world.ts'
+import { EXAMPLE_DIR, world, type TestService } from '../../../../test/support/index.ts'
 
-export { startTestService, type TestService } from '../../../../test/support/test-service.ts'
+export { startTestService, type TestService } from '../../../../test/support/index.ts'
 
 export interface TestRto {
   rto: string
@@ -44,13 +43,11 @@ export function sdkFor(baseUrl: string, rto: TestRto, options: Partial<ClientOpt
   })
 }
 
-const EXAMPLES = new URL('../../../../examples/minimal-unit-record/', import.meta.url)
-
 /** The minimal unit record's nine records. */
 export async function minimalUnitRecord(): Promise<ResourceRecord[]> {
-  const files = (await readdir(EXAMPLES)).filter((file) => file.endsWith('.json')).sort()
+  const files = (await readdir(EXAMPLE_DIR)).filter((file) => file.endsWith('.json')).sort()
   return Promise.all(
-    files.map(async (file) => JSON.parse(await readFile(new URL(file, EXAMPLES), 'utf8')) as ResourceRecord),
+    files.map(async (file) => JSON.parse(await readFile(new URL(file, EXAMPLE_DIR), 'utf8')) as ResourceRecord),
   )
 }
 
