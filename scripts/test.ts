@@ -13,7 +13,12 @@ import { preparePgliteTemplate, preparePostgresTemplate, type Template } from '.
 
 const files = globSync(['test/**/*.test.ts', 'src/**/*.test.ts', 'packages/*/test/**/*.test.ts']).sort()
 /** Files that measure elapsed time (an answer within so many ms): run alone, after the others. */
-const ALONE = ['test/database-outage.test.ts', 'test/rate-limit.test.ts', 'packages/client/test/outage.test.ts']
+const ALONE = [
+  'test/database-outage.test.ts',
+  'test/rate-limit.test.ts',
+  'packages/client/test/outage.test.ts',
+  'packages/client/test/request-options.test.ts',
+]
 const together = files.filter((file) => !ALONE.includes(file))
 const alone = files.filter((file) => ALONE.includes(file))
 // Measured on 2 cores: 3 files at a time per half, both halves at once (docs/decisions.md).
