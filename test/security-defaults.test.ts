@@ -289,12 +289,7 @@ describe('logs never carry credentials sent in a query string, nor database clie
   })
 
   it('PostgreSQL: a queue error from a terminated connection is logged without the pg client (user, host, secret key)', {
-    // KNOWN FAILURE, skipped so the architecture pass can land (stop 23 closing note): since the merge of
-    // the core/HTTP split with template test databases, terminating pg-boss's connections here ends the
-    // test with an uncaught 57P01 error. Whether that is the test harness or the service is not yet known.
-    skip: onPostgres
-      ? 'known failure under investigation: an uncaught 57P01 after terminating pg-boss connections'
-      : 'pg-boss connections exist only on PostgreSQL',
+    skip: onPostgres ? false : 'pg-boss connections exist only on PostgreSQL',
   }, async () => {
     const capture = capturingLogger()
     const t = await startTestService({ service: { logger: capture.logger, workers: true } })
