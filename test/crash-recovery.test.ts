@@ -92,7 +92,8 @@ describe('crash recovery', () => {
       await first.crash()
     }
 
-    const second = await startChildService(env)
+    // The restarted service validates in large chunks: what is tested is the retry of the killed run.
+    const second = await startChildService({ ...env, VALIDATION_CHUNK_SIZE: '2000' })
     try {
       r = await reporterFor(second)
       const status = await r.waitForValidated(batch, 120_000)
