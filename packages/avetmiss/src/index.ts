@@ -10,3 +10,9 @@ export {
   type NatValues,
   REQUIRED_FILE_GROUPS,
 } from './layouts/index.ts'
+export { NOT_STATED_DATE } from './dates.ts'
+export { natFileIdOf, natFileName } from './file-names.ts'
+export { DEFAULT_MAX_PROBLEMS, type NatProblem } from './problems.ts'
+export { fileSetOf, type NatFileSet, type NatRecord, type NatRecordSet } from './records.ts'
+export { type NatTextReadResult, readNatText } from './parse-file.ts'
+export { formatNatFile, formatNatRecord, NAT_LINE_END, NatWriteError } from './format-file.ts'
