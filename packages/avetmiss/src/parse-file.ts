@@ -44,10 +44,10 @@ export function parseNatText<F extends NatFileId>(
     const values: Record<string, string> = {}
     let valid = true
     for (const field of layout.fields) {
-      const text = content.slice(field.start - 1, field.start - 1 + field.length)
-      const outcome = readFieldValue(field, text)
+      const columns = content.slice(field.start - 1, field.start - 1 + field.length)
+      const outcome = readFieldValue(field, columns)
       if (!outcome.ok) {
-        problems.add({ file, line, field: field.name, value: text.trim(), message: outcome.message })
+        problems.add({ file, line, field: field.name, value: columns.trim(), message: outcome.message })
         valid = false
       } else if (outcome.value !== undefined) {
         values[field.name] = outcome.value
