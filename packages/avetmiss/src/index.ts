@@ -21,3 +21,9 @@ export { readNatZip } from './read-zip.ts'
 export { formatNatFile, formatNatRecord, NAT_LINE_END, NatWriteError } from './format-file.ts'
 export { natFileEntries, natZipBytes, writeNatFolder, writeNatZip } from './write-file-set.ts'
 export { natUid } from './nat-uid.ts'
+export {
+  type CodeTranslator,
+  codeTranslatorFrom,
+  type ReferenceDataRecord,
+  type ReferenceDatasets,
+} from './mapping/code-translator.ts'
