@@ -1,5 +1,7 @@
 // @vetrs/avetmiss: the AVETMISS 8.0 NAT files of the VET Provider Collection, read and written at
-// their published positions. A library of its own: it knows nothing of the service.
+// their published positions, and mapped to and from the service's eight resources. A library of its
+// own: it restates the resources' shapes and takes the code translations from reference data given
+// to it, so it imports nothing of the service.
 export type { FieldLayout, FieldType, FileLayout } from './layout.ts'
 export {
   NAT_FILE_IDS,
@@ -27,3 +29,17 @@ export {
   type ReferenceDataRecord,
   type ReferenceDatasets,
 } from './mapping/code-translator.ts'
+export type { MappedRecord, MappedRecordOf } from './mapping/mapped-record.ts'
+export { type ActivityKey, type NaturalKeys, naturalKeysOf } from './mapping/natural-keys.ts'
+export { natToResources, type NatToResourcesOptions, type NatToResourcesResult } from './mapping/nat-to-resources.ts'
+export {
+  formatNatLocation,
+  locate,
+  type NatFieldSource,
+  type NatLocation,
+  type NatSourceLine,
+  type OriginIndex,
+  originIndexOf,
+  type RecordOrigin,
+} from './mapping/origin.ts'
+export * from './mapping/resource-records.ts'
