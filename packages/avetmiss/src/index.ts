@@ -43,3 +43,5 @@ export {
   type RecordOrigin,
 } from './mapping/origin.ts'
 export * from './mapping/resource-records.ts'
+export { resourcesToNat, type ResourcesToNatOptions, type ResourcesToNatResult } from './mapping/resources-to-nat.ts'
+export type { ResourceProblem } from './mapping/to-nat/context.ts'
