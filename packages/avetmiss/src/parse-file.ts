@@ -4,7 +4,15 @@ import { layoutOf, type NatFileId, type NatValues } from './layouts/index.ts'
 import { DEFAULT_MAX_PROBLEMS, type NatProblem, ProblemCollector } from './problems.ts'
 import type { NatRecord } from './records.ts'
 
-const TRAILING_SPACES = / +$/
+/**
+ * The line without its trailing spaces. A loop, not / +$/: the regular expression retries from every
+ * space of every run of blanks inside the line, which made it the largest cost of reading a file.
+ */
+function withoutTrailingSpaces(line: string): string {
+  let end = line.length
+  while (end > 0 && line.charCodeAt(end - 1) === 0x20) end -= 1
+  return end === line.length ? line : line.slice(0, end)
+}
 
 /**
  * Reads the records of one file. Tolerant of CRLF or LF, of trailing spaces present or trimmed (a
@@ -26,7 +34,7 @@ export function parseNatText<F extends NatFileId>(
   for (const [index, raw] of lines.entries()) {
     const line = index + 1
     // Only spaces are trailing padding; any other character past the record length is data.
-    const content = raw.replace(TRAILING_SPACES, '')
+    const content = withoutTrailingSpaces(raw)
     if (content === '') {
       problems.add({ file, line, message: 'Blank line: every line of a NAT file is a record' })
       continue
