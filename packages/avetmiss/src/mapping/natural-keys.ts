@@ -30,15 +30,39 @@ export interface NaturalKeys {
   subjectEnrolment(key: ActivityKey): string
 }
 
+/**
+ * The UIDs of one RTO's records. Each referenced record's UID is asked for once per reference (a
+ * student's by each of its enrolments), so the UIDs of the referenced types are remembered: one hash
+ * and one string per record. Subject enrolments are referenced by nothing and are not remembered.
+ */
 export function naturalKeysOf(rtoCode: string): NaturalKeys {
+  const remembered = (resourceType: string) => {
+    const uids = new Map<string, string>()
+    return (...key: string[]) => {
+      const joined = key.join('\u0000')
+      let uid = uids.get(joined)
+      if (uid === undefined) {
+        uid = natUid(rtoCode, resourceType, key)
+        uids.set(joined, uid)
+      }
+      return uid
+    }
+  }
+  const student = remembered('Student')
+  const deliveryLocation = remembered('DeliveryLocation')
+  const program = remembered('Program')
+  const subject = remembered('Subject')
+  const programOffering = remembered('ProgramOffering')
+  const subjectOffering = remembered('SubjectOffering')
+  const programEnrolment = remembered('ProgramEnrolment')
   return {
-    student: (client) => natUid(rtoCode, 'Student', [client]),
-    deliveryLocation: (location) => natUid(rtoCode, 'DeliveryLocation', [location]),
-    program: (program) => natUid(rtoCode, 'Program', [program]),
-    subject: (subject) => natUid(rtoCode, 'Subject', [subject]),
-    programOffering: (program) => natUid(rtoCode, 'ProgramOffering', [program]),
-    subjectOffering: (subject, program, location) => natUid(rtoCode, 'SubjectOffering', [subject, program, location]),
-    programEnrolment: (client, program) => natUid(rtoCode, 'ProgramEnrolment', [client, program]),
+    student: (client) => student(client),
+    deliveryLocation: (location) => deliveryLocation(location),
+    program: (identifier) => program(identifier),
+    subject: (identifier) => subject(identifier),
+    programOffering: (identifier) => programOffering(identifier),
+    subjectOffering: (identifier, inProgram, location) => subjectOffering(identifier, inProgram, location),
+    programEnrolment: (client, inProgram) => programEnrolment(client, inProgram),
     subjectEnrolment: (key) =>
       natUid(rtoCode, 'SubjectEnrolment', [
         key.deliveryLocationIdentifier,

@@ -4,6 +4,10 @@
 /** A copy of `value` without its properties that are undefined. */
 export function defined<T extends object>(value: T): T {
   const copy: Record<string, unknown> = {}
-  for (const [key, field] of Object.entries(value)) if (field !== undefined) copy[key] = field
+  // for...in over a literal's own keys: no array of entries per record (a set maps to 100 000s).
+  for (const key in value) {
+    const field = value[key]
+    if (field !== undefined) copy[key] = field
+  }
   return copy as T
 }

@@ -35,8 +35,11 @@ export interface NatLocation extends NatSourceLine {
   readonly label?: string
 }
 
-// Most records take most fields from their first line: sharing one frozen source object per
-// (line index, field) keeps the origins of a 100 000-activity set from costing an object per field.
+// A 100 000-activity set maps to about 140 000 records, and most of them take the same fields from
+// the same place (every subject enrolment takes activityStartDate from its own line's Activity start
+// date). Sources are therefore shared objects, one per (line index, field), and so are whole field
+// maps: records whose fields come from the same places share one frozen map. Both caches are bounded
+// and hold only immutable values, so sharing them between calls is safe.
 const sharedSources: Map<string, NatFieldSource>[] = []
 
 function sourceOf(line: number, field: string): NatFieldSource {
@@ -53,10 +56,52 @@ function sourceOf(line: number, field: string): NatFieldSource {
   return source
 }
 
+/** Shared field maps, found by walking their (path, source) pairs in the order they were recorded. */
+interface FieldMapNode {
+  readonly next: Map<string, Map<NatFieldSource, FieldMapNode>>
+  map?: Readonly<Record<string, NatFieldSource>>
+}
+const sharedFieldMaps: FieldMapNode = { next: new Map() }
+let sharedFieldMapCount = 0
+const MAX_SHARED_FIELD_MAPS = 10_000
+
+function fieldMapOf(
+  paths: readonly string[],
+  sources: readonly NatFieldSource[],
+): Readonly<Record<string, NatFieldSource>> {
+  let node: FieldMapNode | undefined = sharedFieldMaps
+  for (let i = 0; i < paths.length && node; i++) node = node.next.get(paths[i]!)?.get(sources[i]!)
+  if (node?.map) return node.map
+
+  const fields: Record<string, NatFieldSource> = {}
+  for (let i = 0; i < paths.length; i++) fields[paths[i]!] = sources[i]!
+  Object.freeze(fields)
+  if (sharedFieldMapCount >= MAX_SHARED_FIELD_MAPS) return fields
+  let at: FieldMapNode = sharedFieldMaps
+  for (let i = 0; i < paths.length; i++) {
+    let bySource: Map<NatFieldSource, FieldMapNode> | undefined = at.next.get(paths[i]!)
+    if (!bySource) {
+      bySource = new Map()
+      at.next.set(paths[i]!, bySource)
+    }
+    let child: FieldMapNode | undefined = bySource.get(sources[i]!)
+    if (!child) {
+      child = { next: new Map() }
+      bySource.set(sources[i]!, child)
+    }
+    at = child
+  }
+  at.map = fields
+  sharedFieldMapCount += 1
+  return fields
+}
+
 /** Collects a record's origin while the record is built. */
 export class OriginBuilder {
   readonly #lines: NatSourceLine[] = []
-  readonly #fields: Record<string, NatFieldSource> = {}
+  // In the order recorded; a path recorded again takes its later source.
+  readonly #paths: string[] = []
+  readonly #sources: NatFieldSource[] = []
 
   constructor(first: NatSourceLine) {
     this.#lines.push(first)
@@ -77,11 +122,12 @@ export class OriginBuilder {
 
   /** Records that the API field at `path` came from field `natField` of `source`. */
   field(path: string, source: NatSourceLine, natField: string): void {
-    this.#fields[path] = sourceOf(this.line(source), natField)
+    this.#paths.push(path)
+    this.#sources.push(sourceOf(this.line(source), natField))
   }
 
   build(): RecordOrigin {
-    return { lines: this.#lines, fields: this.#fields }
+    return { lines: this.#lines, fields: fieldMapOf(this.#paths, this.#sources) }
   }
 }
 
