@@ -563,6 +563,14 @@ describe('locate', () => {
     assert.equal(locate(index, 'Student', s001.toUpperCase(), 'familyName')?.fileId, 'NAT00085')
   })
 
+  it('shares one field map between records whose fields come from the same places, each still located on its own line', () => {
+    const cbd = recordOf(records, 'DeliveryLocation', location)
+    const geelong = recordOf(records, 'DeliveryLocation', keys.deliveryLocation('GEEL02'))
+    assert.equal(cbd.origin.fields, geelong.origin.fields)
+    assert.equal(locate(index, 'DeliveryLocation', cbd.uid, 'address.postcode')?.line, 1)
+    assert.equal(locate(index, 'DeliveryLocation', geelong.uid, 'address.postcode')?.line, 2)
+  })
+
   it('lists every line an enrolment or offering was built from, the defining one first', () => {
     const enrolment = recordOf(records, 'ProgramEnrolment', s001Business)
     assert.deepEqual(
