@@ -205,6 +205,16 @@ describe('lines with nothing to belong to, and lines said twice', () => {
     assert.deepEqual([student.familyName, student.firstGivenName], ['NGUYEN', 'MAI'])
   })
 
+  it('a family name not stated is reported, and the names taken from Name for encryption', () => {
+    const { records, problems } = mapFileSet(withValues('NAT00085', 3, { clientFamilyName: '@' }))
+    assert.deepEqual(
+      [only(problems).file, only(problems).line, only(problems).field],
+      ['NAT00085.txt', 3, 'clientFamilyName'],
+    )
+    const student = bodyOf(records, 'Student', keys.student('S003'))
+    assert.deepEqual([student.familyName, student.firstGivenName], ['SMITH', 'JOHN'])
+  })
+
   it('a disability listed twice for a client is reported once and carried once', () => {
     const { records, problems } = mapFileSet(
       changed('NAT00090', (lines) => [...lines, { clientIdentifier: 'S001', disabilityTypeIdentifier: '14' }]),

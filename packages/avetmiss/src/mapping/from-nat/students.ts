@@ -84,8 +84,9 @@ function studentFrom(
 }
 
 /**
- * Title and names from NAT00085. Without a NAT00085 line (a fault: every client has one) the names
- * are taken from NAT00080's name for encryption, "FAMILY, FIRST SECOND", and the fault is reported.
+ * Title and names from NAT00085. Without a NAT00085 line (a fault: every client has one), or with a
+ * family name not stated (@, which the API cannot take: familyName is required), the names are
+ * taken from NAT00080's name for encryption, "FAMILY, FIRST SECOND", and the fault is reported.
  */
 function namesOf(
   context: ImportContext,
@@ -95,16 +96,21 @@ function namesOf(
 ): Pick<StudentRecord, 'clientTitle' | 'firstGivenName' | 'familyName'> {
   if (contact) {
     const k = new NatFieldReader(context, contact, origin)
-    return {
-      clientTitle: k.text('clientTitle', 'clientTitle'),
-      firstGivenName: k.text('clientFirstGivenName', 'firstGivenName'),
-      familyName: k.text('clientFamilyName', 'familyName') ?? '',
+    const familyName = k.text('clientFamilyName', 'familyName')
+    if (familyName !== undefined) {
+      return {
+        clientTitle: k.text('clientTitle', 'clientTitle'),
+        firstGivenName: k.text('clientFirstGivenName', 'firstGivenName'),
+        familyName,
+      }
     }
+    k.problem('clientFamilyName', 'Client family name is not stated; the names are taken from Name for encryption')
+  } else {
+    c.problem(
+      'clientIdentifier',
+      `Client ${c.raw('clientIdentifier')} has no NAT00085 contact details; the names are taken from Name for encryption`,
+    )
   }
-  c.problem(
-    'clientIdentifier',
-    `Client ${c.raw('clientIdentifier')} has no NAT00085 contact details; the names are taken from Name for encryption`,
-  )
   const [family = '', given = ''] = (c.raw('nameForEncryption') ?? '').split(',').map((part) => part.trim())
   c.from('familyName', 'nameForEncryption')
   const first = given.split(/\s+/)[0]
