@@ -3,7 +3,7 @@
 // to, and the completions of those program enrolments.
 import type { NatRecordSet } from '../../records.ts'
 import type { MappedRecordOf } from '../mapped-record.ts'
-import { checkOrganisation, type ImportContext } from './context.ts'
+import { checkOrganisation, type ImportContext, report } from './context.ts'
 import { firstByKey } from './grouping.ts'
 import { offeringsFrom } from './offerings.ts'
 import { programEnrolmentsFrom } from './program-enrolments.ts'
@@ -32,13 +32,12 @@ export function activityFromNat(context: ImportContext, records: NatRecordSet): 
       // These belong to a program enrolment in the API; a subject outside a program has none to hold them.
       for (const field of ['trainingContractIdentifier', 'clientIdentifierApprenticeships'] as const) {
         if (row.values[field] === undefined) continue
-        context.problems.push({
-          file: row.file,
-          line: row.line,
+        report(
+          context,
+          row,
           field,
-          value: row.values[field],
-          message: `A subject enrolment outside a program has no program enrolment to carry the ${field === 'trainingContractIdentifier' ? 'training contract identifier' : 'apprenticeship client identifier'}; it is not carried`,
-        })
+          `A subject enrolment outside a program has no program enrolment to carry the ${field === 'trainingContractIdentifier' ? 'training contract identifier' : 'apprenticeship client identifier'}; it is not carried`,
+        )
       }
     }
     const activity = subjectEnrolmentFrom(context, row)

@@ -68,8 +68,8 @@ export class NatFieldReader<F extends NatFileId> {
   }
 
   /**
-   * A code the API requires: blank, not stated without a word for it, or a code the dataset does not
-   * translate is reported, naming `what` is then not carried.
+   * A code the API requires. Blank, not stated without a word for it, or a code the dataset does not
+   * translate is reported as the reason the record (`what`) is not carried.
    */
   requiredCode(field: NatFieldName<F>, dataset: string, path: string, what: string): string | undefined {
     const value = this.raw(field)
@@ -92,8 +92,8 @@ export class NatFieldReader<F extends NatFileId> {
   }
 
   /**
-   * A Y/N flag the API requires: anything but Y or N (@ included) is reported, naming `what` is then
-   * not carried.
+   * A Y/N flag the API requires. Anything but Y or N (@ included) is reported as the reason the
+   * record (`what`) is not carried.
    */
   requiredFlag(field: NatFieldName<F>, path: string, what: string): boolean | undefined {
     const value = this.raw(field)

@@ -120,6 +120,7 @@ function namesOf(
 
 type AddressFile = 'NAT00080' | 'NAT00085'
 type AddressField = NatFieldName<AddressFile>
+type AddressPart = 'buildingPropertyName' | 'flatUnitDetails' | 'streetNumber' | 'streetName' | 'postalDeliveryBox'
 
 /**
  * An address needs a suburb, locality or town and a postcode (4 digits or OSPC) in the API. A NAT
@@ -130,7 +131,7 @@ function addressOf(
   r: NatFieldReader<AddressFile>,
   path: string,
   suburbField: AddressField,
-  parts: readonly (readonly [AddressField, keyof AddressRecord])[],
+  parts: readonly (readonly [AddressField, AddressPart])[],
 ): AddressRecord | undefined {
   const stated = (field: AddressField) => {
     const value = r.raw(field)
@@ -138,13 +139,17 @@ function addressOf(
   }
   const postcode = r.raw('postcode')
   if (stated(suburbField) && postcode !== undefined && POSTCODE.test(postcode)) {
-    const address: Record<string, string | undefined> = {
-      suburbLocalityOrTown: r.text(suburbField, `${path}.suburbLocalityOrTown`),
-      postcode: r.text('postcode', `${path}.postcode`),
-      state: r.code('stateIdentifier', 'state', `${path}.state`),
+    const address: AddressRecord = {
+      suburbLocalityOrTown: r.text(suburbField, `${path}.suburbLocalityOrTown`)!,
+      postcode: r.text('postcode', `${path}.postcode`)!,
     }
-    for (const [field, name] of parts) address[name] = r.text(field, `${path}.${name}`)
-    return defined(address) as unknown as AddressRecord
+    const state = r.code('stateIdentifier', 'state', `${path}.state`)
+    if (state !== undefined) address.state = state
+    for (const [field, name] of parts) {
+      const value = r.text(field, `${path}.${name}`)
+      if (value !== undefined) address[name] = value
+    }
+    return address
   }
   if (postcode !== undefined && stated('postcode') && !POSTCODE.test(postcode)) {
     r.problem('postcode', `Postcode "${postcode}" is not 4 digits or OSPC; the ${path} is not carried`)
