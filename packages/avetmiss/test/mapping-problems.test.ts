@@ -197,6 +197,25 @@ describe('lines with nothing to belong to, and lines said twice', () => {
     }
   })
 
+  it('an activity naming a location, client, subject or program not in the set is reported there, and still carried', () => {
+    const table = [
+      ['deliveryLocationIdentifier', 'NOWHERE', 'NAT00020'],
+      ['clientIdentifier', 'S404', 'NAT00080'],
+      ['subjectIdentifier', 'XYZ404', 'NAT00060'],
+      ['programIdentifier', 'ABC40499', 'NAT00030 or NAT00030A'],
+    ] as const
+    for (const [field, value, fileId] of table) {
+      const { records, problems } = mapFileSet(withValues('NAT00120', 1, { [field]: value }))
+      const problem = only(problems)
+      assert.deepEqual(
+        { file: problem.file, line: problem.line, field: problem.field, value: problem.value },
+        { file: 'NAT00120.txt', line: 1, field, value },
+      )
+      assert.match(problem.message, new RegExp(`${value} is not in ${fileId}`))
+      assert.ok(has(records, 'SubjectEnrolment', keys.subjectEnrolment({ ...FIRST_ACTIVITY, [field]: value })))
+    }
+  })
+
   it('a client without NAT00085 gets the names of Name for encryption, reported', () => {
     const { records, problems } = mapFileSet(changed('NAT00085', (lines) => lines.slice(1)))
     const problem = only(problems)
