@@ -21,7 +21,7 @@ export { type NatEntry, type NatReadOptions, type NatReadResult, readNatEntries 
 export { readNatFolder } from './read-folder.ts'
 export { readNatZip } from './read-zip.ts'
 export { formatNatFile, formatNatRecord, NAT_LINE_END, NatWriteError } from './format-file.ts'
-export { natFileEntries, natZipBytes, writeNatFolder, writeNatZip } from './write-file-set.ts'
+export { type NatFiles, natFileEntries, natZipBytes, writeNatFolder, writeNatZip } from './write-file-set.ts'
 export { natUid } from './nat-uid.ts'
 export {
   type CodeTranslator,

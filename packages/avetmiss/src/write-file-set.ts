@@ -32,9 +32,18 @@ export function natFileEntries(fileSet: NatFileSet): NatEntry[] {
   return entries
 }
 
+/**
+ * What the writer takes: records by file identifier, formatted here, or files already formatted (the
+ * entries of `natFileEntries`, or of `generateNatFileSet`, whose planted faults the formatter would refuse).
+ */
+export type NatFiles = NatFileSet | readonly NatEntry[]
+
+const entriesOf = (files: NatFiles): readonly NatEntry[] =>
+  Array.isArray(files) ? (files as readonly NatEntry[]) : natFileEntries(files as NatFileSet)
+
 /** Writes the files of a set into a folder (created if need be); returns the paths written. */
-export async function writeNatFolder(folder: string, fileSet: NatFileSet): Promise<string[]> {
-  const entries = natFileEntries(fileSet)
+export async function writeNatFolder(folder: string, files: NatFiles): Promise<string[]> {
+  const entries = entriesOf(files)
   await mkdir(folder, { recursive: true })
   const paths: string[] = []
   for (const entry of entries) {
@@ -46,11 +55,11 @@ export async function writeNatFolder(folder: string, fileSet: NatFileSet): Promi
 }
 
 /** The files of a set as the bytes of a zip, each file at the zip's top level. */
-export function natZipBytes(fileSet: NatFileSet): Uint8Array {
-  return zipSync(Object.fromEntries(natFileEntries(fileSet).map((entry) => [entry.name, entry.bytes])))
+export function natZipBytes(files: NatFiles): Uint8Array {
+  return zipSync(Object.fromEntries(entriesOf(files).map((entry) => [entry.name, entry.bytes])))
 }
 
 /** Writes the files of a set as a zip at `path`. */
-export async function writeNatZip(path: string, fileSet: NatFileSet): Promise<void> {
-  await writeFile(path, natZipBytes(fileSet))
+export async function writeNatZip(path: string, files: NatFiles): Promise<void> {
+  await writeFile(path, natZipBytes(files))
 }

@@ -107,6 +107,33 @@ describe('writer', () => {
     )
   })
 
+  it('writes files already formatted (entries) byte for byte, to a folder and to a zip, faults included', async () => {
+    // The second line runs past the record length: the formatter would refuse it, the entries keep it.
+    const entries = [
+      { name: 'NAT00090.txt', bytes: Buffer.from('S000123   14\r\nS000123   15VIC\r\n', 'latin1') },
+      { name: 'NAT00130.txt', bytes: new Uint8Array() },
+    ]
+    const folder = join(work, 'entries')
+    assert.deepEqual(await writeNatFolder(folder, entries), [
+      join(folder, 'NAT00090.txt'),
+      join(folder, 'NAT00130.txt'),
+    ])
+    assert.deepEqual(await readFile(join(folder, 'NAT00090.txt')), entries[0]!.bytes)
+    const read = await readNatZip(natZipBytes(entries))
+    assert.deepEqual(
+      read.files.map((file) => file.file),
+      ['NAT00090.txt', 'NAT00130.txt'],
+    )
+    assert.deepEqual(
+      read.records.NAT00090.map((record) => record.values.disabilityTypeIdentifier),
+      ['14'],
+    )
+    assert.deepEqual(
+      read.problems.filter((problem) => problem.line > 0).map(({ file, line, value }) => ({ file, line, value })),
+      [{ file: 'NAT00090.txt', line: 2, value: 'VIC' }],
+    )
+  })
+
   it('a character beyond ASCII but in Latin-1 round-trips and keeps its column', async () => {
     const folder = join(work, 'latin1')
     const client = {
