@@ -10,7 +10,11 @@ const fault = <T>(message: string): FieldOutcome<T> => ({ ok: false, message })
 
 const DIGITS = /^\d+$/
 
-const hasCharacterBeyondLatin1 = (value: string) => [...value].some((character) => character.codePointAt(0)! > 0xff)
+function hasCharacterBeyondLatin1(value: string): boolean {
+  // Code units, not code points: a character outside the BMP is two surrogates, both above 0xFF.
+  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) > 0xff) return true
+  return false
+}
 
 /**
  * The value of a field's text: trimmed, blank as undefined, a date as YYYY-MM-DD. A numeric value
