@@ -45,3 +45,9 @@ export {
 export * from './mapping/resource-records.ts'
 export { resourcesToNat, type ResourcesToNatOptions, type ResourcesToNatResult } from './mapping/resources-to-nat.ts'
 export type { ResourceProblem } from './mapping/to-nat/context.ts'
+export {
+  type GeneratedNatFileSet,
+  type GenerateNatFileSetOptions,
+  generateNatFileSet,
+} from './generate/generate-file-set.ts'
+export { NAT_FAULT_KINDS, type NatFaultKind, type NatFaultRequest, type PlantedNatFault } from './generate/faults.ts'
