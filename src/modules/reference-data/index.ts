@@ -1,7 +1,13 @@
 // Reference and classification data: versioned datasets, their loader, watermark synchronisation,
 // and the in-memory lookup business rules check codes against.
 export { referenceDataRoutes } from './reference-data.routes.ts'
-export { seedReferenceData, loadReleaseFile, loadRelease, type LoadSummary } from './reference-data.service.ts'
+export {
+  seedReferenceData,
+  readSeedReferenceData,
+  loadReleaseFile,
+  loadRelease,
+  type LoadSummary,
+} from './reference-data.service.ts'
 export { createReferenceLookup, type ReferenceLookup } from './reference-lookup.ts'
 export { ReleaseFileError } from './release-file.ts'
 export { datasets } from './datasets.ts'

@@ -83,16 +83,31 @@ export async function loadReleaseFile(db: Db, dataset: string, path: string): Pr
   return loadRelease(db, dataset, parseReleaseFile(await readFile(path, 'utf8'), path))
 }
 
+/** The seed release of a dataset, as shipped in seed/. */
+async function seedReleaseOf(dataset: DatasetDefinition): Promise<ReleaseRecord[]> {
+  const file = new URL(`./seed/${dataset.seedFile}`, import.meta.url)
+  return parseReleaseFile(await readFile(file, 'utf8'), dataset.seedFile)
+}
+
 /** At first start, every dataset that holds nothing yet gets its seed release, through the same loader. */
 export async function seedReferenceData(db: Db): Promise<LoadSummary[]> {
   const summaries: LoadSummary[] = []
   for (const dataset of datasets as readonly DatasetDefinition[]) {
     if (await repo.hasRecords(db, dataset.name)) continue
-    const file = new URL(`./seed/${dataset.seedFile}`, import.meta.url)
-    const release = parseReleaseFile(await readFile(file, 'utf8'), dataset.seedFile)
-    summaries.push(await loadRelease(db, dataset.name, release, { onlyIfEmpty: true }))
+    summaries.push(await loadRelease(db, dataset.name, await seedReleaseOf(dataset), { onlyIfEmpty: true }))
   }
   return summaries
+}
+
+/**
+ * The shipped seed releases by dataset name, read from the seed files without a database: what a
+ * service that has just started holds (every record Active). For tools that need the codes offline,
+ * such as the NAT file generator of `npm run seed:synthetic -- nat`.
+ */
+export async function readSeedReferenceData(): Promise<Record<string, ReleaseRecord[]>> {
+  const byName: Record<string, ReleaseRecord[]> = {}
+  for (const dataset of datasets as readonly DatasetDefinition[]) byName[dataset.name] = await seedReleaseOf(dataset)
+  return byName
 }
 
 /**

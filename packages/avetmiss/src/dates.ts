@@ -1,0 +1,34 @@
+// AVETMISS dates are DDMMYYYY; the library speaks ISO 8601 (YYYY-MM-DD) to its callers.
+
+/** A date field filled with @ means "not stated" (a date of birth the client did not give). */
+export const NOT_STATED_DATE = '@@@@@@@@'
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+}
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false
+  const days = month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]!
+  return day <= days
+}
+
+/** 'DDMMYYYY' to 'YYYY-MM-DD', or undefined if it is not a date that exists (31022026). */
+export function isoFromNatDate(text: string): string | undefined {
+  const match = /^(\d{2})(\d{2})(\d{4})$/.exec(text)
+  if (!match) return undefined
+  const [, day, month, year] = match as unknown as [string, string, string, string]
+  if (!isCalendarDate(Number(year), Number(month), Number(day))) return undefined
+  return `${year}-${month}-${day}`
+}
+
+/** 'YYYY-MM-DD' to 'DDMMYYYY', or undefined if it is not a date that exists. */
+export function natDateFromIso(iso: string): string | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso)
+  if (!match) return undefined
+  const [, year, month, day] = match as unknown as [string, string, string, string]
+  if (!isCalendarDate(Number(year), Number(month), Number(day))) return undefined
+  return `${day}${month}${year}`
+}

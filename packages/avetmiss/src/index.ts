@@ -1,0 +1,53 @@
+// @vetrs/avetmiss: the AVETMISS 8.0 NAT files of the VET Provider Collection, read and written at
+// their published positions, and mapped to and from the service's eight resources. A library of its
+// own: it restates the resources' shapes and takes the code translations from reference data given
+// to it, so it imports nothing of the service.
+export type { FieldLayout, FieldType, FileLayout } from './layout.ts'
+export {
+  NAT_FILE_IDS,
+  NAT_LAYOUTS,
+  type NatFieldName,
+  type NatFileId,
+  type NatLayouts,
+  type NatValues,
+  REQUIRED_FILE_GROUPS,
+} from './layouts/index.ts'
+export { NOT_STATED_DATE } from './dates.ts'
+export { natFileIdOf, natFileName } from './file-names.ts'
+export { DEFAULT_MAX_PROBLEMS, type NatProblem } from './problems.ts'
+export { fileSetOf, type NatFileSet, type NatRecord, type NatRecordSet } from './records.ts'
+export { type NatTextReadResult, readNatText } from './parse-file.ts'
+export { type NatEntry, type NatReadOptions, type NatReadResult, readNatEntries } from './read-file-set.ts'
+export { readNatFolder } from './read-folder.ts'
+export { readNatZip } from './read-zip.ts'
+export { formatNatFile, formatNatRecord, NAT_LINE_END, NatWriteError } from './format-file.ts'
+export { type NatFiles, natFileEntries, natZipBytes, writeNatFolder, writeNatZip } from './write-file-set.ts'
+export { natUid } from './nat-uid.ts'
+export {
+  type CodeTranslator,
+  codeTranslatorFrom,
+  type ReferenceDataRecord,
+  type ReferenceDatasets,
+} from './mapping/code-translator.ts'
+export type { MappedRecord, MappedRecordOf } from './mapping/mapped-record.ts'
+export { type ActivityKey, type NaturalKeys, naturalKeysOf } from './mapping/natural-keys.ts'
+export { natToResources, type NatToResourcesOptions, type NatToResourcesResult } from './mapping/nat-to-resources.ts'
+export {
+  formatNatLocation,
+  locate,
+  type NatFieldSource,
+  type NatLocation,
+  type NatSourceLine,
+  type OriginIndex,
+  originIndexOf,
+  type RecordOrigin,
+} from './mapping/origin.ts'
+export * from './mapping/resource-records.ts'
+export { resourcesToNat, type ResourcesToNatOptions, type ResourcesToNatResult } from './mapping/resources-to-nat.ts'
+export type { ResourceProblem } from './mapping/to-nat/context.ts'
+export {
+  type GeneratedNatFileSet,
+  type GenerateNatFileSetOptions,
+  generateNatFileSet,
+} from './generate/generate-file-set.ts'
+export { NAT_FAULT_KINDS, type NatFaultKind, type NatFaultRequest, type PlantedNatFault } from './generate/faults.ts'

@@ -1,0 +1,47 @@
+// What the reader and the writer report about a NAT file, and how many they keep.
+
+/**
+ * One problem in a NAT file: where it is, and what was found.
+ * - `file`: the file's name as found in the folder or zip (or the file identifier when it is missing);
+ * - `line`: 1-based line of the file, or 0 for the file as a whole (missing, duplicated);
+ * - `field`: the layout's field name (`activityStartDate`), absent when the whole line is at fault;
+ * - `value`: the offending text as it stood in the file, absent when there is none.
+ */
+export interface NatProblem {
+  file: string
+  line: number
+  field?: string
+  value?: string
+  message: string
+}
+
+export const DEFAULT_MAX_PROBLEMS = 1000
+
+/**
+ * Keeps the first `max` problems and counts the rest, so that a badly broken file (every line of a
+ * 200 000-line NAT00120) still reads in bounded memory and the caller learns how much more is wrong.
+ */
+export class ProblemCollector {
+  readonly problems: NatProblem[] = []
+  readonly max: number
+  #count = 0
+
+  constructor(max: number = DEFAULT_MAX_PROBLEMS) {
+    this.max = max
+    if (!Number.isInteger(max) || max < 0) throw new RangeError(`maxProblems must be a whole number ≥ 0, not ${max}`)
+  }
+
+  add(problem: NatProblem): void {
+    this.#count += 1
+    if (this.problems.length < this.max) this.problems.push(problem)
+  }
+
+  /** Every problem found, the ones not kept included. */
+  get count(): number {
+    return this.#count
+  }
+
+  get truncated(): boolean {
+    return this.#count > this.problems.length
+  }
+}
