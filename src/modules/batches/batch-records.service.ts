@@ -1,6 +1,6 @@
-// The records of a transaction batch, as other modules use them: upload, read, list and delete one
-// resource type's records for the caller (resources), read a whole batch in chunks (validation), and
-// load a batch in bulk (synthetic data).
+// The records of a transaction batch, as other modules use them: upload (one record, or many in one
+// transaction: the bulk upload), read, list and delete one resource type's records for the caller
+// (resources), read a whole batch in chunks (validation), and load a batch in bulk (synthetic data).
 // Every change goes through the batch's open state; the SQL is batch-records.repo.ts's.
 import type { Db, Executor } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
@@ -36,6 +36,58 @@ export async function uploadRecord(db: Db, actor: Actor, ref: BatchRef, record: 
   })
   if (!outcome) assertOpen(await requireBatch(db, actor, ref)) // throws 404 or 409: the statement found no open batch
   return outcome === 'created'
+}
+
+/** Rows per statement of a bulk upload: about 2 MB of JSON for 2 KB records. */
+const UPSERT_CHUNK = 1000
+
+/**
+ * The bulk upload: many records into the caller's open batch in one transaction, with the outcome
+ * of N single uploads in the given order. Each record answers 'created' or 'replaced' as its own
+ * upload would have (a later record with the same type and UID replaces an earlier one, so it is
+ * 'replaced' and only the last is stored). Nothing is stored unless everything is: 404 or 409 as for
+ * one upload when there is no such open batch.
+ */
+export async function uploadRecords(
+  db: Db,
+  actor: Actor,
+  ref: BatchRef,
+  uploads: readonly RecordToUpload[],
+): Promise<('created' | 'replaced')[]> {
+  // The last upload of each record is the one stored (UIDs compare as UUIDs: case does not count).
+  const keyOf = (upload: RecordToUpload) => `${upload.resourceType}/${upload.resourceUID.toLowerCase()}`
+  const last = new Map<string, number>()
+  for (const [index, upload] of uploads.entries()) last.set(keyOf(upload), index)
+  const rows: records.UpsertRow[] = [...last.values()].map((index) => {
+    const upload = uploads[index]!
+    return {
+      t: upload.resourceType,
+      u: upload.resourceUID,
+      c: upload.changeTrackingIdentifier,
+      v: upload.isVoided,
+      b: upload.body,
+    }
+  })
+  const created = new Set<string>()
+  await db.transaction().execute(async (tx) => {
+    if (!(await records.shareLockOpenBatch(tx, actor.rto, ref.token, ref.jurisdiction))) {
+      assertOpen(await requireBatch(tx, actor, ref)) // throws 404 or 409: no open batch
+    }
+    const batch = { rto: actor.rto, token: ref.token, clientId: actor.clientId }
+    for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
+      for (const row of await records.upsertRecords(tx, batch, rows.slice(i, i + UPSERT_CHUNK))) {
+        if (row.created) created.add(`${row.resource_type}/${row.resource_uid}`)
+      }
+    }
+  })
+  // A record new to the batch is created by its first upload in the request; every later one replaces.
+  const seen = new Set<string>()
+  return uploads.map((upload) => {
+    const key = keyOf(upload)
+    const first = !seen.has(key)
+    seen.add(key)
+    return first && created.has(key) ? 'created' : 'replaced'
+  })
 }
 
 /** The body of one record of the caller's batch; 404 when the batch or the record is not there. */
