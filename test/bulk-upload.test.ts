@@ -371,5 +371,6 @@ describe('bulk upload (POST .../records, application/x-ndjson)', () => {
       '#/components/schemas/BulkUploadResult',
     )
     assert.deepEqual(operation.security, [{ oauth2: ['vet:report'] }])
+    assert.equal(operation['x-maxRecords'], 10_000, 'the line limit in force, for clients sizing their requests')
   })
 })

@@ -113,6 +113,8 @@ export const bulkUploadRoutes: FastifyPluginAsyncTypebox<{
           'Each line meets exactly the structural rules of its single upload (schema, string rules, UUID v4 UIDs). If any line is refused, nothing of the request is stored, and the 400 problem lists the refused lines (the first 100) with their line number, resourceType, UID and every failure, its access path into the line ($.record.familyName).',
           "When every line passes, all are stored at once: a later line with the same resource type and UID replaces an earlier one, as N single uploads in order would. The batch rules are those of single uploads: a batch of the caller's RTO under this jurisdiction (404 otherwise), not Submitted (409), scope vet:report.",
         ].join('\n\n'),
+        // The limit in force, for clients that size their requests from the document (the SDK does).
+        'x-maxRecords': maxRecords,
         params: batchParams,
         consumes: [NDJSON],
         body: Type.Unsafe<NdjsonBody | undefined>(BulkUploadLine),
