@@ -140,6 +140,38 @@ describe('bulk upload (POST .../records, application/x-ndjson)', () => {
     assert.equal(await count(batch, 'student'), 0)
   })
 
+  it('a refused line after records were already written (line 1,201 of 1,500) stores nothing: the transaction rolls back', async () => {
+    const batch = await reporter.newBatch()
+    const lines = students(600, 1_500)
+    lines[1_200] = line('Student', { ...student, studentUID: studentUid(5_000), dateOfBirth: '2001-02-30' })
+    const response = await post(batch, gzipSync(Buffer.from(lines.join('\n'))), {
+      headers: { 'content-encoding': 'gzip' },
+    })
+    assert.equal(response.status, 400, response.text)
+    assert.deepEqual(
+      response.json.lines.map((l: { line: number; errors: { accessPath: string }[] }) => [
+        l.line,
+        l.errors[0]!.accessPath,
+      ]),
+      [[1_201, '$.record.dateOfBirth']],
+    )
+    assert.equal(await count(batch, 'student'), 0)
+  })
+
+  it('a refused line is answered 400 before the batch is looked at, as a single upload is: even in a batch that is not there', async () => {
+    const bad = line('Student', { ...student, gender: 'Neither' })
+    const single = await reporter.request('POST', reporter.batchPath('no-such-batch', '/student'), {
+      ...student,
+      gender: 'Neither',
+    })
+    assert.equal(single.status, 400)
+    const response = await post('no-such-batch', gzipSync(Buffer.from([...students(700, 1_200), bad].join('\n'))), {
+      headers: { 'content-encoding': 'gzip' },
+    })
+    assert.equal(response.status, 400, response.text)
+    assert.equal(response.json.lines[0].line, 1_201)
+  })
+
   it('each record meets exactly the structural rules of its single upload: the same failures at the same paths under $.record', async () => {
     const batch = await reporter.newBatch()
     const enrolment = await loadExample('subjectenrolment')
@@ -320,7 +352,9 @@ describe('bulk upload (POST .../records, application/x-ndjson)', () => {
     const batch = await reporter.submitted(await minimalUnitRecord())
     const single = await reporter.request('POST', reporter.batchPath(batch, '/student'), student)
     assert.equal(single.status, 409)
-    const response = await post(batch, students(300, 2).join('\n'))
+    const response = await post(batch, gzipSync(Buffer.from(students(300, 1_200).join('\n'))), {
+      headers: { 'content-encoding': 'gzip' },
+    })
     assert.equal(response.status, 409, response.text)
     assert.equal(response.json.reason, 'batch-submitted')
     assert.equal(await count(batch, 'student'), 1)

@@ -25,6 +25,8 @@ import * as service from './resources.service.ts'
 export const LISTED_REFUSED_LINES = 100
 /** Lines checked between two turns of the event loop, so a large body does not hold up other requests. */
 const LINES_PER_TURN = 250
+/** Records per chunk: each is stored while the next is checked. */
+const CHUNK_LINES = 500
 
 const LineResourceType = StringEnum(resourceTypes, {
   description: "the record's resource type, as in every other resourceType field of the API (Student, not student)",
@@ -131,19 +133,23 @@ export const bulkUploadRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const records = await checkLines(request.body, check, definitionOf)
       const { transactionBatchToken, jurisdiction } = request.params
-      return service.uploadRecords(db, actorOf(request), { token: transactionBatchToken, jurisdiction }, records)
+      const ref = { token: transactionBatchToken, jurisdiction }
+      return service.uploadRecords(db, actorOf(request), ref, checkedChunks(request.body, check, definitionOf))
     },
   )
 }
 
-/** Every line checked as its single upload's body; RefusedLinesError (nothing stored) when any fails. */
-async function checkLines(
+/**
+ * Every line checked as its single upload's body, in chunks of CHUNK_LINES records that are stored
+ * while the next chunk is checked. Once a line is refused nothing more is yielded, every line is still
+ * checked (to list and count the refusals), and RefusedLinesError ends it: the transaction rolls back.
+ */
+async function* checkedChunks(
   body: NdjsonBody | undefined,
   check: StructuralCheck,
   definitionOf: ReadonlyMap<string, ResourceDefinition>,
-): Promise<service.CheckedRecord[]> {
+): AsyncGenerator<service.CheckedRecord[]> {
   const lines = body?.lines ?? []
   if (lines.length === 0) {
     throw new StructuralError(
@@ -151,21 +157,27 @@ async function checkLines(
       'The body has no lines; nothing was stored.',
     )
   }
-  const records: service.CheckedRecord[] = []
+  let chunk: service.CheckedRecord[] = []
   const refused: LineFailure[] = []
   let refusedLineCount = 0
   for (const [index, line] of lines.entries()) {
-    if (index % LINES_PER_TURN === LINES_PER_TURN - 1) await new Promise((resolve) => setImmediate(resolve))
+    // Lets other requests, and the statement writing the previous chunk, go ahead.
+    if (index % LINES_PER_TURN === 0 && index > 0) await new Promise((resolve) => setImmediate(resolve))
     const outcome = checkLine(line.text, check, definitionOf)
     if ('record' in outcome) {
-      records.push(outcome.record)
-      continue
+      if (refusedLineCount === 0) chunk.push(outcome.record)
+    } else {
+      refusedLineCount++
+      chunk = []
+      if (refused.length < LISTED_REFUSED_LINES) refused.push({ line: line.number, ...outcome.failure })
     }
-    refusedLineCount++
-    if (refused.length < LISTED_REFUSED_LINES) refused.push({ line: line.number, ...outcome.failure })
+    if (chunk.length === CHUNK_LINES) {
+      yield chunk
+      chunk = []
+    }
   }
   if (refusedLineCount > 0) throw new RefusedLinesError(refused, refusedLineCount, lines.length)
-  return records
+  if (chunk.length > 0) yield chunk
 }
 
 function checkLine(

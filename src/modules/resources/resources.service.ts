@@ -82,33 +82,38 @@ export interface CheckedRecord {
 
 /**
  * Creates or replaces every record, in order, in one transaction: the outcome of uploading each in
- * turn, except that nothing is stored when any part fails (404 or 409 as for one upload).
+ * turn, except that nothing is stored when any part fails (an error from the chunks, such as refused
+ * lines; 404 or 409 as for one upload). The chunks are written as they come.
  */
 export async function uploadRecords(
   db: Db,
   actor: Actor,
   ref: BatchRef,
-  checked: readonly CheckedRecord[],
+  chunks: AsyncIterable<readonly CheckedRecord[]>,
 ): Promise<BulkUploadResult> {
-  const outcomes = await batches.uploadRecords(
-    db,
-    actor,
-    ref,
-    checked.map(({ definition, body }) => ({
-      resourceType: definition.resourceType,
-      resourceUID: String(body[definition.uidField]),
-      changeTrackingIdentifier:
-        typeof body.changeTrackingIdentifier === 'string' ? body.changeTrackingIdentifier : null,
-      isVoided: body.isVoided === true,
-      body,
-    })),
-  )
+  const types: ResourceType[] = []
+  async function* uploads(): AsyncGenerator<batches.RecordToUpload[]> {
+    for await (const chunk of chunks) {
+      yield chunk.map(({ definition, body }) => {
+        types.push(definition.resourceType)
+        return {
+          resourceType: definition.resourceType,
+          resourceUID: String(body[definition.uidField]),
+          changeTrackingIdentifier:
+            typeof body.changeTrackingIdentifier === 'string' ? body.changeTrackingIdentifier : null,
+          isVoided: body.isVoided === true,
+          body,
+        }
+      })
+    }
+  }
+  const outcomes = await batches.uploadRecords(db, actor, ref, uploads())
   const byResourceType = Object.fromEntries(resourceTypes.map((type) => [type, { created: 0, replaced: 0 }])) as Record<
     ResourceType,
     { created: number; replaced: number }
   >
   outcomes.forEach((outcome, index) => {
-    byResourceType[checked[index]!.definition.resourceType][outcome]++
+    byResourceType[types[index]!][outcome]++
   })
   const created = outcomes.filter((outcome) => outcome === 'created').length
   return {
