@@ -117,7 +117,7 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
   // route table and the OpenAPI document keep this order.
   const prefix = API_PREFIX
   await app.register(batchRoutes, { prefix, db })
-  await app.register(resourceRoutes, { prefix, db })
+  await app.register(resourceRoutes, { prefix, db, maxBulkRecords: config.limits.bulkRecords })
   await app.register(referenceDataRoutes, { prefix, db, cacheRecords: config.referenceSync.cacheRecords })
   await app.register(validationRoutes, { prefix, db, queue, job: jobs.validation })
   await app.register(ruleCatalogueRoutes, { prefix })

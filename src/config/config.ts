@@ -70,6 +70,7 @@ export const EnvironmentSchema = Type.Object({
 
   LIMIT_WIRE_BODY_BYTES: integer(1, 1024 * 1024),
   LIMIT_DECODED_BODY_BYTES: integer(1, 10 * 1024 * 1024),
+  LIMIT_BULK_RECORDS: integer(1, 10_000, 1_000_000),
 
   METRICS_TOKEN: Type.Optional(
     Type.String({
@@ -119,7 +120,8 @@ export interface Config {
     clientCacheSeconds: number
     external: { issuer: string; audience: string; jwksUrl: string; rtoClaim: string; clientClaim: string } | undefined
   }
-  limits: { wireBodyBytes: number; decodedBodyBytes: number }
+  /** Request bodies on the wire and decompressed; records (NDJSON lines) in one bulk upload. */
+  limits: { wireBodyBytes: number; decodedBodyBytes: number; bulkRecords: number }
   rateLimit: { max: number; windowSeconds: number }
   /** /metrics needs `Authorization: Bearer <token>` when `required`; with no token set nothing matches. */
   metrics: { token: string | undefined; required: boolean }
@@ -300,7 +302,11 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
             }
           : undefined,
     },
-    limits: { wireBodyBytes: env.LIMIT_WIRE_BODY_BYTES, decodedBodyBytes: env.LIMIT_DECODED_BODY_BYTES },
+    limits: {
+      wireBodyBytes: env.LIMIT_WIRE_BODY_BYTES,
+      decodedBodyBytes: env.LIMIT_DECODED_BODY_BYTES,
+      bulkRecords: env.LIMIT_BULK_RECORDS,
+    },
     rateLimit: { max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
     metrics: {
       token: env.METRICS_TOKEN,

@@ -19,6 +19,7 @@ export type ErrorKind =
   | 'conflict'
   | 'request-timeout'
   | 'payload-too-large'
+  | 'too-many-records'
   | 'rate-limited'
   | 'internal-error'
   | 'service-unavailable'
@@ -49,11 +50,29 @@ export interface FieldError {
   message: string
 }
 
-/** What a failure may say besides its detail: every structural failure, a rule's code, a conflict's reason. */
+/**
+ * One refused line of a bulk upload (POST .../records, NDJSON): its 1-based line number in the body,
+ * what it names as far as it could be read, and each structural failure with an access path into the
+ * line (`$.record.familyName`, `$.resourceType`, `$` for a line that is not a JSON object).
+ */
+export interface LineFailure {
+  line: number
+  resourceType?: string
+  resourceUID?: string
+  errors: FieldError[]
+}
+
+/**
+ * What a failure may say besides its detail: every structural failure, a rule's code, a conflict's
+ * reason, and for a bulk upload the refused lines (the first ones) with the counts.
+ */
 export interface ErrorExtensions {
   errors?: FieldError[]
   errorNumber?: string
   reason?: ConflictReason
+  lines?: LineFailure[]
+  lineCount?: number
+  refusedLineCount?: number
 }
 
 /** A failure the caller can act on. Carries a kind of problem; never an HTTP object. */
@@ -88,6 +107,24 @@ export class StructuralError extends DomainError {
     detail = `${errors.length} structural ${errors.length === 1 ? 'failure' : 'failures'}; nothing was stored.`,
   ) {
     super('structural-validation', detail, { errors })
+  }
+}
+
+/**
+ * A bulk upload with refused lines: nothing of the request is stored. `refused` is the refused lines
+ * to list (the route lists the first 100), `refusedLineCount` how many there were in all.
+ */
+export class RefusedLinesError extends DomainError {
+  constructor(refused: LineFailure[], refusedLineCount: number, lineCount: number) {
+    const first = refused[0]
+    const example = first?.errors[0]
+      ? ` Line ${first.line}: ${first.errors[0].accessPath} ${first.errors[0].message}.`
+      : ''
+    super(
+      'structural-validation',
+      `${refusedLineCount} of ${lineCount} ${lineCount === 1 ? 'line' : 'lines'} refused; nothing was stored.${example}`,
+      { lines: refused, lineCount, refusedLineCount },
+    )
   }
 }
 

@@ -9,7 +9,7 @@ export interface Operation {
   method: string
   path: string
   parameters: { name: string; in: 'path' | 'query' | 'header'; schema: Schema }[]
-  bodyType: 'application/json' | 'application/x-www-form-urlencoded' | undefined
+  bodyType: 'application/json' | 'application/x-www-form-urlencoded' | 'application/x-ndjson' | undefined
   bodySchema: Schema | undefined
 }
 
@@ -339,6 +339,23 @@ function bodyOf(
         .constantFrom('client_id=%FF', 'a=%', 'grant_type=client_credentials&grant_type=x')
         .map((bytes) => ({ bytes, headers: { 'content-type': 'application/x-www-form-urlencoded' } })),
       odd,
+    )
+  }
+  if (operation.bodyType === 'application/x-ndjson') {
+    // The bulk upload: a few lines, each a valid or mutated line value, or text that is not lines of JSON.
+    const ndjson = (text: string) => ({ bytes: text, headers: { 'content-type': 'application/x-ndjson' } })
+    const lineText = fc.oneof(
+      { weight: 3, arbitrary: valid.map((value) => JSON.stringify(value)) },
+      { weight: 4, arbitrary: valid.chain(mutated).map((value) => JSON.stringify(value) ?? 'null') },
+      { weight: 1, arbitrary: fc.constantFrom('', '{', '[]', 'null', '\ufeff{}', '{"a":1e-400}', ' ', '\r') },
+    )
+    return fc.oneof(
+      {
+        weight: 6,
+        arbitrary: fc.array(lineText, { minLength: 1, maxLength: 4 }).map((lines) => ndjson(lines.join('\n'))),
+      },
+      { weight: 1, arbitrary: valid.map(json) },
+      { weight: 1, arbitrary: odd },
     )
   }
   return fc.oneof(

@@ -40,6 +40,14 @@ import {
   type SyncOutcome,
 } from './workflows/reference-sync.ts'
 import type { WaitOptions } from './workflows/progress.ts'
+import {
+  bulkUploadOfferIn,
+  uploadMany,
+  type BulkUploadOffer,
+  type UploadManyOptions,
+  type UploadManyOutcome,
+} from './workflows/upload-many.ts'
+import { abortable } from './request-options.ts'
 
 const V1 = '/vet-provider/v1'
 
@@ -116,6 +124,7 @@ export class Vetrs {
   readonly subjectOfferings: Resource<'subjectoffering'>
   readonly subjectEnrolments: Resource<'subjectenrolment'>
   readonly #resources: { [S in Segment]: Resource<S> }
+  #bulkUploadOffer: Promise<BulkUploadOffer | undefined> | undefined
 
   constructor(options: ClientOptions) {
     this.#http = new Http(options)
@@ -208,6 +217,47 @@ export class Vetrs {
   ): Promise<UploadResult> {
     const resource = this.#resources[kindOf(record).segment] as Resource<Segment>
     return resource.upload(jurisdiction, transactionBatchToken, record as RecordOf<Segment>, options)
+  }
+
+  /**
+   * Uploads many records of any types into the batch in as few requests as the limits allow: through
+   * the service's bulk upload (an extension of the API, POST .../records with NDJSON) when it offers
+   * it, one request per record otherwise. Bulk requests go one after another, in order, so a record
+   * given twice ends as its last version. Each request is all or nothing: a refused one throws
+   * BulkUploadError, naming the refused records by index and how many earlier records were stored.
+   */
+  uploadMany(
+    jurisdiction: Jurisdiction,
+    transactionBatchToken: string,
+    records: readonly ResourceRecord[],
+    options: UploadManyOptions = {},
+  ): Promise<UploadManyOutcome> {
+    const http = this.#http
+    const client = {
+      http,
+      limits: http.limits,
+      bulkUploadOffer: (request: RequestOptions) => this.bulkUploadOffer(request),
+      upload: (j: string, token: string, record: ResourceRecord, request: RequestOptions) =>
+        this.upload(j as Jurisdiction, token, record, request),
+    }
+    return uploadMany(client, jurisdiction, transactionBatchToken, records, options)
+  }
+
+  /**
+   * Whether the service offers the bulk upload, and its record limit, from its OpenAPI description
+   * (GET /openapi.json), read once per client; undefined when it does not. A description that could
+   * not be fetched (no answer) is asked for again next time.
+   */
+  bulkUploadOffer(options: RequestOptions = {}): Promise<BulkUploadOffer | undefined> {
+    if (!this.#bulkUploadOffer) {
+      // Shared by concurrent callers: no caller's signal cancels it, each just stops waiting.
+      const reading = this.#http.publicJson('/openapi.json', { timeoutMs: options.timeoutMs ?? this.timeoutMs })
+      this.#bulkUploadOffer = reading.then(bulkUploadOfferIn)
+      this.#bulkUploadOffer.catch(() => {
+        this.#bulkUploadOffer = undefined
+      })
+    }
+    return abortable(this.#bulkUploadOffer, options.signal)
   }
 
   // Validation and submit (spec: Batch validation status, Validation result)

@@ -72,6 +72,40 @@ export class ServiceError extends VetrsError {
   }
 }
 
+/** A record of a bulk upload that the service refused, with where it was in the records given. */
+export interface RefusedRecord {
+  /** Index of the record in the array given to uploadMany (or submit). */
+  index: number
+  resourceType?: string
+  resourceUID?: string
+  /** Every structural failure; access paths are into the NDJSON line: $.record.familyName. */
+  errors: { accessPath: string; message: string }[]
+}
+
+/**
+ * A bulk upload request refused line by line (400): nothing of that request was stored. The
+ * requests before it were stored (the first `stored` records given); none after it was sent.
+ */
+export class BulkUploadError extends ServiceError {
+  override readonly name: string = 'BulkUploadError'
+  /** Records stored by the earlier requests of the same call: the first `stored` records given. */
+  readonly stored: number
+  /** The refused records the service listed (at most its first 100 of the request), with their index. */
+  readonly refused: RefusedRecord[]
+  /** How many records of the refused request were refused in all. */
+  readonly refusedCount: number
+  constructor(refusal: ServiceError, firstIndex: number, stored: number) {
+    super(refusal.method, refusal.path, refusal.status, refusal.problem)
+    this.stored = stored
+    // The SDK writes one record per line and no empty lines: line n is the request's record n.
+    this.refused = (refusal.problem?.lines ?? []).map(({ line, ...rest }) => ({
+      index: firstIndex + line - 1,
+      ...rest,
+    }))
+    this.refusedCount = refusal.problem?.refusedLineCount ?? this.refused.length
+  }
+}
+
 /** A request that never got an answer: connection refused or reset, or no answer in time (TimeoutError). */
 export class NetworkError extends VetrsError {
   override readonly name: string = 'NetworkError'

@@ -49,6 +49,8 @@ export interface UntypedArgs extends RequestOptions {
   path?: Record<string, string>
   query?: Record<string, unknown>
   body?: unknown
+  /** A body already encoded (gzip-compressed) and checked against the limits, sent as it is: the bulk upload's NDJSON. */
+  encoded?: { bytes: Uint8Array; contentType: string }
   idempotent?: boolean
 }
 
@@ -123,7 +125,8 @@ export class Http {
     const timeoutMs = timeoutOf(args.timeoutMs, this.timeoutMs)
     const path = fillPath(template, args.path) + queryString(args.query)
     const verb = method.toUpperCase()
-    const body = args.body === undefined ? undefined : await this.encode(verb, path, args.body)
+    const body = args.encoded?.bytes ?? (args.body === undefined ? undefined : await this.encode(verb, path, args.body))
+    const contentType = args.encoded?.contentType ?? 'application/json'
     const idempotent = args.idempotent ?? method !== 'post'
     let renewedToken = false
     for (let attempt = 1; ; attempt++) {
@@ -140,7 +143,7 @@ export class Http {
           accept: 'application/json, application/problem+json',
           'user-agent': this.userAgent,
         }
-        if (body) Object.assign(headers, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+        if (body) Object.assign(headers, { 'content-type': contentType, 'content-encoding': 'gzip' })
         response = await this.#fetch(`${this.baseUrl}${path}`, {
           method: verb,
           headers,
@@ -181,6 +184,32 @@ export class Http {
           : new NetworkError(verb, path, networkError)
       }
       throw new ServiceError(verb, path, response.status, await this.#problemOf(response, signal, timeoutMs))
+    }
+  }
+
+  /**
+   * A public document of the service (no token), e.g. /openapi.json: its JSON, or undefined when the
+   * service answers anything but 2xx. A lost connection or timeout rejects (NetworkError), once.
+   */
+  async publicJson(path: string, options: RequestOptions = {}): Promise<unknown> {
+    options.signal?.throwIfAborted()
+    const timeoutMs = timeoutOf(options.timeoutMs, this.timeoutMs)
+    const timer = attemptSignal(options.signal, timeoutMs)
+    try {
+      const response = await this.#fetch(`${this.baseUrl}${path}`, {
+        headers: { accept: 'application/json', 'user-agent': this.userAgent },
+        signal: timer.signal,
+      })
+      if (!response.ok) {
+        await response.body?.cancel()
+        return undefined
+      }
+      return await response.json()
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason
+      throw timer.timedOut() ? new TimeoutError('GET', path, timeoutMs, error) : new NetworkError('GET', path, error)
+    } finally {
+      timer.done()
     }
   }
 

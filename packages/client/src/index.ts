@@ -28,6 +28,7 @@ export {
 } from './client.ts'
 export type { Resource } from './resource.ts'
 export {
+  BulkUploadError,
   ConflictReason,
   NetworkError,
   ServiceError,
@@ -36,6 +37,7 @@ export {
   VetrsError,
   WorkflowError,
   type ProblemDetails,
+  type RefusedRecord,
 } from './errors.ts'
 export { DEFAULT_TIMEOUT_MS, type RequestOptions } from './request-options.ts'
 export { VERSION, type AppInfo } from './version.ts'
@@ -72,6 +74,13 @@ export type {
   GroupedResults,
 } from './workflows/submit.ts'
 export type { VoidRequest, VoidOutcome, VoidedReason } from './workflows/void.ts'
+export {
+  BULK_UPLOAD_PATH,
+  type BulkUploadOffer,
+  type BulkUploadResult,
+  type UploadManyOptions,
+  type UploadManyOutcome,
+} from './workflows/upload-many.ts'
 export type { ReconcileRequest, ReconcileOptions, ReconcileOutcome, LocalRecord } from './workflows/reconcile.ts'
 export type { AssessAndDeclareRequest, AssessAndDeclareOutcome, AssessOutcome } from './workflows/declare.ts'
 export {

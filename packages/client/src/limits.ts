@@ -10,6 +10,11 @@ export interface Limits {
   uidsPerRequest: number
   /** Page size asked for when paging (the service allows at most 500; 100 for declarations). */
   pageSize: number
+  /**
+   * Most records in one bulk upload (the service's default limit, 10,000). The service's own limit,
+   * read from its OpenAPI description, applies when it is lower.
+   */
+  recordsPerRequest: number
 }
 
 export const defaultLimits: Limits = {
@@ -17,4 +22,5 @@ export const defaultLimits: Limits = {
   decompressedBytes: 10 * 1024 * 1024,
   uidsPerRequest: 500,
   pageSize: 500,
+  recordsPerRequest: 10_000,
 }

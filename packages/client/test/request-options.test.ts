@@ -28,7 +28,7 @@ import {
 
 const BATCH = /\/transaction-batch\/[^/?]+$/
 const UPLOADS =
-  /\/transaction-batch\/[^/]+\/(student|deliverylocation|program|programoffering|programenrolment|subject|subjectoffering|subjectenrolment)$/
+  /\/transaction-batch\/[^/]+\/(student|deliverylocation|program|programoffering|programenrolment|subject|subjectoffering|subjectenrolment|records)$/
 const getBatch = (r: { method: string; path: string }) => r.method === 'GET' && BATCH.test(r.path)
 
 /**

@@ -17,8 +17,12 @@ import {
 } from './support/service.ts'
 
 const records = async () => recordsOf(await unitRecord())
-const uploads =
+const singleUploads =
   /\/transaction-batch\/[^/]+\/(student|deliverylocation|program|programoffering|programenrolment|subject|subjectoffering|subjectenrolment)$/
+const bulkUploads = /\/transaction-batch\/[^/]+\/records$/
+/** Either kind of upload. */
+const uploads =
+  /\/transaction-batch\/[^/]+\/(student|deliverylocation|program|programoffering|programenrolment|subject|subjectoffering|subjectenrolment|records)$/
 
 describe('SDK resilience', () => {
   let t: TestService
@@ -34,25 +38,41 @@ describe('SDK resilience', () => {
     await t.close()
   })
 
-  it('429 with Retry-After on uploads: retried after back-off, every record uploaded exactly once, the workflow completes', async () => {
+  it('429 with Retry-After on single uploads: retried after back-off, every record uploaded exactly once, the workflow completes', async () => {
     proxy.clear()
     proxy.injectTimes(
       4,
       { status: 429, headers: { 'retry-after': '0' } },
-      (r) => r.method === 'POST' && uploads.test(r.path),
+      (r) => r.method === 'POST' && singleUploads.test(r.path),
     )
     const notices: RetryNotice[] = []
     const sdk = sdkFor(proxy.baseUrl, rto, { onRetry: (n) => notices.push(n) })
-    const outcome = await sdk.submit(await records(), { jurisdiction: 'NSW' })
+    const outcome = await sdk.submit(await records(), { jurisdiction: 'NSW', bulk: false })
     assert.equal(outcome.submitted?.numberOfRecordsSubmitted, 9)
     assert.equal(notices.filter((n) => n.cause === 429).length, 4)
-    const forwarded = proxy.forwarded('POST', uploads)
+    const forwarded = proxy.forwarded('POST', singleUploads)
     assert.equal(forwarded.length, 9, 'each upload reached the service once')
     assert.equal(
       new Set(forwarded.map((s) => s.path)).size,
       9 - 1,
       'nine uploads on eight segments (two subject enrolments)',
     )
+  })
+
+  it('429 with Retry-After on a bulk upload: retried after back-off, the records sent in one request that reached the service once', async () => {
+    proxy.clear()
+    proxy.injectTimes(
+      2,
+      { status: 429, headers: { 'retry-after': '0' } },
+      (r) => r.method === 'POST' && bulkUploads.test(r.path),
+    )
+    const notices: RetryNotice[] = []
+    const sdk = sdkFor(proxy.baseUrl, rto, { onRetry: (n) => notices.push(n) })
+    const outcome = await sdk.submit(await records(), { jurisdiction: 'NSW' })
+    assert.equal(outcome.submitted?.numberOfRecordsSubmitted, 9)
+    assert.equal(notices.filter((n) => n.cause === 429).length, 2)
+    assert.equal(proxy.forwarded('POST', bulkUploads).length, 1, 'the bulk upload reached the service once')
+    assert.equal(proxy.forwarded('POST', singleUploads).length, 0, 'no single uploads')
   })
 
   it('429 on a POST that is not safe to repeat (submit) is retried too: the service refused it before processing', async () => {
@@ -74,6 +94,7 @@ describe('SDK resilience', () => {
     const outcome = await sdkFor(proxy.baseUrl, rto).submit(await records(), { jurisdiction: 'NSW' })
     assert.equal(outcome.submitted?.numberOfRecordsSubmitted, 9)
     assert.equal(proxy.forwarded('POST', /\/transaction-batch$/).length, 1, 'one batch')
+    assert.equal(proxy.seen.filter((s) => uploads.test(s.path) && s.status === 'dropped').length, 2, 'uploads dropped')
   })
 
   it('503 and dropped connections on submit (not safe to repeat) are not retried: a typed error, sent once', async () => {

@@ -180,3 +180,58 @@ export async function insertRecords(db: Executor, rows: Omit<BatchRecordTable, '
       .execute()
   }
 }
+
+/**
+ * Share-locks the caller's open batch (FOR KEY SHARE, as upload_batch_record does) for the rest of the
+ * transaction: uploads run side by side, a submit (FOR UPDATE) waits for them. False when the batch is
+ * missing, of another jurisdiction, or submitted.
+ */
+export async function shareLockOpenBatch(
+  tx: Executor,
+  rto: string,
+  token: string,
+  jurisdiction: string | undefined,
+): Promise<boolean> {
+  const result = await sql<{ found: number }>`${sql.raw(preparedAs('share_lock_open_batch'))}
+    SELECT 1 AS found FROM transaction_batch
+    WHERE rto_id = ${rto} AND transaction_batch_token = ${token} AND status = 'NotSubmitted'
+      AND (${jurisdiction ?? null}::text IS NULL OR jurisdiction = ${jurisdiction ?? null}::text)
+    FOR KEY SHARE`.execute(tx)
+  return result.rows.length === 1
+}
+
+/** One row of a set-based upload: a record's identity, void flag and body as JSON. */
+export interface UpsertRow {
+  t: string
+  u: string
+  c: string | null
+  v: boolean
+  b: unknown
+}
+
+/**
+ * Creates or replaces many records in one statement, as upload_batch_record does for one: the rows
+ * travel as one JSON array (one parameter, the same on PostgreSQL and PGlite) that jsonb_to_recordset
+ * turns into a set. No two rows may name the same record (ON CONFLICT touches a row once per
+ * statement). The caller holds the batch's share lock. Answers which records were created (not there
+ * before), by type and UID.
+ */
+export async function upsertRecords(
+  tx: Executor,
+  batch: { rto: string; token: string; clientId: string },
+  rows: readonly UpsertRow[],
+): Promise<{ resource_type: string; resource_uid: string; created: boolean }[]> {
+  const result = await sql<{ resource_type: string; resource_uid: string; created: boolean }>`${sql.raw(
+    preparedAs('upsert_batch_records'),
+  )}
+    INSERT INTO batch_record AS r (rto_id, transaction_batch_token, resource_type, resource_uid, change_tracking_identifier,
+                                   is_voided, body, uploaded_by_client, uploaded_at)
+    SELECT ${batch.rto}, ${batch.token}, x.t, x.u, x.c, x.v, x.b, ${batch.clientId}, now()
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(t text, u uuid, c text, v boolean, b jsonb)
+    ON CONFLICT (rto_id, transaction_batch_token, resource_type, resource_uid) DO UPDATE
+      SET change_tracking_identifier = excluded.change_tracking_identifier, is_voided = excluded.is_voided,
+          body = excluded.body, uploaded_by_client = excluded.uploaded_by_client, uploaded_at = excluded.uploaded_at,
+          change_seq = excluded.change_seq
+    RETURNING r.resource_type, r.resource_uid::text AS resource_uid, (r.xmax = 0) AS created`.execute(tx)
+  return result.rows
+}

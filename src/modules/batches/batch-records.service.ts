@@ -1,6 +1,6 @@
-// The records of a transaction batch, as other modules use them: upload, read, list and delete one
-// resource type's records for the caller (resources), read a whole batch in chunks (validation), and
-// load a batch in bulk (synthetic data).
+// The records of a transaction batch, as other modules use them: upload (one record, or many in one
+// transaction: the bulk upload), read, list and delete one resource type's records for the caller
+// (resources), read a whole batch in chunks (validation), and load a batch in bulk (synthetic data).
 // Every change goes through the batch's open state; the SQL is batch-records.repo.ts's.
 import type { Db, Executor } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
@@ -36,6 +36,72 @@ export async function uploadRecord(db: Db, actor: Actor, ref: BatchRef, record: 
   })
   if (!outcome) assertOpen(await requireBatch(db, actor, ref)) // throws 404 or 409: the statement found no open batch
   return outcome === 'created'
+}
+
+/** Most rows per statement of a bulk upload: about 2 MB of JSON for 2 KB records. */
+const UPSERT_CHUNK = 1000
+
+/**
+ * The bulk upload: many records into the caller's open batch in one transaction, with the outcome
+ * of N single uploads in the given order. The records come in chunks, in order, as the caller checks
+ * them; each chunk is written while the next is produced (on PostgreSQL the database works while the
+ * caller checks). Each record answers 'created' or 'replaced' as its own upload would have (a later
+ * record with the same type and UID replaces an earlier one, so it is 'replaced' and only the last is
+ * stored). Nothing is stored unless everything is: an error from the chunks (a refused record) rolls
+ * the transaction back; with no such open batch every chunk is still drawn, so the caller's own
+ * refusal comes first, then 404 or 409 as for one upload.
+ */
+export async function uploadRecords(
+  db: Db,
+  actor: Actor,
+  ref: BatchRef,
+  chunks: AsyncIterable<readonly RecordToUpload[]>,
+): Promise<('created' | 'replaced')[]> {
+  // UIDs compare as UUIDs: case does not count.
+  const keyOf = (upload: RecordToUpload) => `${upload.resourceType}/${upload.resourceUID.toLowerCase()}`
+  const outcomes: ('created' | 'replaced')[] = []
+  const written = new Set<string>()
+  const batch = { rto: actor.rto, token: ref.token, clientId: actor.clientId }
+  await db.transaction().execute(async (tx) => {
+    const open = await records.shareLockOpenBatch(tx, actor.rto, ref.token, ref.jurisdiction)
+    const write = async (chunk: readonly RecordToUpload[]) => {
+      // One statement may not touch a row twice: the last upload of each record in the chunk is written.
+      const keys = chunk.map(keyOf)
+      const last = new Map<string, number>()
+      for (const [index, key] of keys.entries()) last.set(key, index)
+      const rows: records.UpsertRow[] = [...last.values()].map((index) => {
+        const upload = chunk[index]!
+        const { resourceType: t, resourceUID: u, changeTrackingIdentifier: c, isVoided: v, body: b } = upload
+        return { t, u, c, v, b }
+      })
+      const created = new Set<string>()
+      for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
+        for (const row of await records.upsertRecords(tx, batch, rows.slice(i, i + UPSERT_CHUNK))) {
+          if (row.created) created.add(`${row.resource_type}/${row.resource_uid}`)
+        }
+      }
+      // A record new to the batch is created by its first upload in the request; every later one replaces.
+      for (const key of keys) {
+        outcomes.push(!written.has(key) && created.has(key) ? 'created' : 'replaced')
+        written.add(key)
+      }
+    }
+    // One statement at a time on the transaction's connection; the next chunk is drawn meanwhile.
+    let writing: Promise<void> | undefined
+    try {
+      for await (const chunk of chunks) {
+        await writing
+        if (!open) continue
+        writing = write(chunk)
+        writing.catch(() => {}) // awaited on the next turn, or below
+      }
+      await writing
+    } finally {
+      await writing?.catch(() => {})
+    }
+    if (!open) assertOpen(await requireBatch(tx, actor, ref)) // throws 404 or 409: no open batch
+  })
+  return outcomes
 }
 
 /** The body of one record of the caller's batch; 404 when the batch or the record is not there. */

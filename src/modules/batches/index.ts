@@ -12,6 +12,7 @@ export {
 } from './batches.service.ts'
 export {
   uploadRecord,
+  uploadRecords,
   readRecord,
   listRecords,
   deleteRecord,

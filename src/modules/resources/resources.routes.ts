@@ -1,7 +1,8 @@
 // HTTP wiring for the eight resources inside a batch (spec: Resource endpoints inside a batch). For
 // each segment: POST upload, GET list, GET one, DELETE one, and PUT upload addressed by UID. Each is
 // also served under the older path without the jurisdiction segment, marked deprecated
-// (platform/http/legacy-twins.ts).
+// (platform/http/legacy-twins.ts). Then the bulk upload of many records of any types
+// (bulk-upload.routes.ts), an extension without a twin.
 import Type, { type Static } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Db } from '../../platform/db/database.ts'
@@ -13,6 +14,7 @@ import { named, namedCopy } from '../../platform/http/schema-names.ts'
 import type { UidField } from '../../domain/resource-types.ts'
 import { resourceDefinitions, type ResourceDefinition } from './resource.schemas.ts'
 import * as service from './resources.service.ts'
+import { bulkUploadRoutes } from './bulk-upload.routes.ts'
 
 const TransactionBatchToken = Type.String({ minLength: 1, maxLength: 100 })
 
@@ -33,9 +35,19 @@ const UploadResult = named(
   ),
 )
 
-export const resourceRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
+export const resourceRoutes: FastifyPluginAsyncTypebox<{ db: Db; maxBulkRecords: number }> = async (
+  app,
+  { db, maxBulkRecords },
+) => {
+  // Each schema is published once as components.schemas.<ResourceType>, one copy for every route that takes it.
+  const definitions = resourceDefinitions.map((plain) => ({
+    ...plain,
+    schema: namedCopy(plain.resourceType, plain.schema),
+  }))
   // One plugin per resource type: each type's deprecated twins follow its own routes.
-  for (const definition of resourceDefinitions) await app.register(resourceTypeRoutes, { db, definition })
+  for (const definition of definitions) await app.register(resourceTypeRoutes, { db, definition })
+  // The bulk upload (an extension): its own plugin, the only one that takes NDJSON.
+  await app.register(bulkUploadRoutes, { db, definitions, maxRecords: maxBulkRecords })
 }
 
 // The jurisdiction is absent on the deprecated twins.
@@ -46,12 +58,9 @@ const refOf = (params: { transactionBatchToken: string; jurisdiction?: string })
 
 const resourceTypeRoutes: FastifyPluginAsyncTypebox<{ db: Db; definition: ResourceDefinition }> = async (
   app,
-  { db, definition: plain },
+  { db, definition },
 ) => {
-  // Published once as components.schemas.<ResourceType>; one copy for both route forms.
-  const schema = namedCopy(plain.resourceType, plain.schema)
-  const definition = { ...plain, schema }
-  const { segment, resourceType, uidField } = definition
+  const { segment, resourceType, uidField, schema } = definition
   // The upload body as the service takes it: the schema has validated it as the resource type.
   const body = Type.Unsafe<Record<string, unknown>>(schema)
   const batchPath = '/:jurisdiction/transaction-batch/:transactionBatchToken'

@@ -9,6 +9,9 @@
 //    that the string rules report with its access path.
 //  - Form: the token request. Values are percent-decoded strictly; a repeated name gives an array,
 //    which the route's schema then refuses.
+//  - NDJSON (application/x-ndjson): only where a route plugin installs it (the bulk upload), in place
+//    of the others. The body becomes its lines, each still text: a line that is not JSON is that
+//    line's failure, reported with the others, not the whole request's.
 import secureJson from 'secure-json-parse'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { DomainError } from '../../domain/errors.ts'
@@ -102,6 +105,67 @@ export function parseFormText(text: string): Record<string, string | string[]> {
     fields[name] = earlier === undefined ? value : [...(Array.isArray(earlier) ? earlier : [earlier]), value]
   }
   return { ...fields }
+}
+
+/** The NDJSON media type the bulk upload takes. */
+export const NDJSON = 'application/x-ndjson'
+
+/** One line of an NDJSON body, as text (no line break), with its 1-based number in the body. */
+export interface NdjsonLine {
+  number: number
+  text: string
+}
+
+/** An NDJSON body: its non-empty lines in order. Only a plugin that installs the NDJSON parser gets one. */
+export class NdjsonBody {
+  readonly lines: NdjsonLine[]
+  constructor(lines: NdjsonLine[]) {
+    this.lines = lines
+  }
+}
+
+/**
+ * Splits NDJSON text into its lines: LF or CRLF between lines, a final line break optional. Empty lines
+ * are skipped (the NDJSON specification lets a parser ignore them) but counted, so line numbers are
+ * those an editor shows. More than maxLines non-empty lines is refused before any line is parsed.
+ */
+export function ndjsonLines(text: string, maxLines: number): NdjsonLine[] {
+  const lines: NdjsonLine[] = []
+  let number = 0
+  for (let start = 0; start <= text.length; ) {
+    const end = text.indexOf('\n', start)
+    const stop = end < 0 ? text.length : end
+    number++
+    const line =
+      text.charCodeAt(stop - 1) === 13 && stop > start ? text.slice(start, stop - 1) : text.slice(start, stop)
+    if (line.length > 0) {
+      if (lines.length === maxLines) {
+        throw new DomainError(
+          'too-many-records',
+          `The body has more than ${maxLines} lines; one request takes at most ${maxLines} records. Nothing was stored; split the records over several requests.`,
+        )
+      }
+      lines.push({ number, text: line })
+    }
+    if (end < 0) break
+    start = end + 1
+  }
+  return lines
+}
+
+/**
+ * Within the calling plugin only (Fastify encapsulates parsers): NDJSON replaces every other body
+ * type, so JSON, forms and anything else are 415 there. Strict UTF-8, as the other parsers.
+ */
+export function installNdjsonParser(app: FastifyInstance, options: { maxLines: number }): void {
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser(NDJSON, { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+    try {
+      done(null, new NdjsonBody(ndjsonLines(decodeText(request, body), options.maxLines)))
+    } catch (error) {
+      done(error as Error, undefined)
+    }
+  })
 }
 
 export function installBodyParsers(app: FastifyInstance): void {

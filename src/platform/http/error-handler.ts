@@ -76,6 +76,12 @@ export function sendProblem(
   return reply.code(status).type('application/problem+json').send(body)
 }
 
+/** What the route takes: its schema's consumes (the bulk upload: application/x-ndjson), JSON otherwise. */
+function mediaTypesOf(request: FastifyRequest): string {
+  const consumes = (request.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes
+  return consumes && consumes.length > 0 ? consumes.join(' or ') : 'application/json'
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) =>
     sendProblem(request, reply, 'not-found', `No operation ${request.method} ${request.url.split('?')[0]}.`),
@@ -99,7 +105,7 @@ export function installErrorHandling(app: FastifyInstance): void {
           request,
           reply,
           'unsupported-media-type',
-          `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported; send application/json.`,
+          `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported; send ${mediaTypesOf(request)}.`,
         )
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return sendProblem(request, reply, 'malformed-json', 'The body is empty; send a JSON document.')

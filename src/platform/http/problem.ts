@@ -11,7 +11,7 @@ export const problemTypes = {
     status: 400,
     title: 'The request is not structurally valid',
     description:
-      'A body, path or query value breaks the format rules (types, required fields, unknown properties, whitespace, dates, bounds). Every failure is listed in errors with its accessPath. Nothing was stored; correct the request and send it again.',
+      'A body, path or query value breaks the format rules (types, required fields, unknown properties, whitespace, dates, bounds). Every failure is listed in errors with its accessPath; for a bulk upload (application/x-ndjson), lines lists each refused line (the first 100) with its line number and failures, and refusedLineCount counts them all. Nothing was stored; correct the request and send it again.',
   },
   'malformed-http': {
     status: 400,
@@ -91,6 +91,12 @@ export const problemTypes = {
     description:
       'The body exceeds the decompressed size limit (business rule BRTS90400). Split the upload into smaller requests.',
   },
+  'too-many-records': {
+    status: 413,
+    title: 'The request carries too many records',
+    description:
+      'A bulk upload (POST .../transaction-batch/{token}/records, application/x-ndjson) has more lines than one request may carry (LIMIT_BULK_RECORDS, 10,000 by default; the detail says the limit in force). Nothing was stored. Split the records over several requests.',
+  },
   'rate-limited': {
     status: 429,
     title: 'Too many requests',
@@ -128,6 +134,24 @@ export const FieldError = named(
 )
 export type FieldError = Static<typeof FieldError>
 
+export const RefusedLine = named(
+  'RefusedLine',
+  Type.Object(
+    {
+      line: Type.Integer({ minimum: 1, description: '1-based line number in the NDJSON body' }),
+      resourceType: Type.Optional(Type.String({ description: "the line's resourceType, when it could be read" })),
+      resourceUID: Type.Optional(
+        Type.String({ description: "the record's own UID, when it could be read (any text: it may be what is wrong)" }),
+      ),
+      errors: Type.Array(FieldError, {
+        description:
+          'every structural failure of the line; access paths are into the line: $.record.familyName, $.resourceType, or $ for a line that is not a JSON object',
+      }),
+    },
+    { description: 'one refused line of a bulk upload' },
+  ),
+)
+
 export const ProblemDetails = named(
   'ProblemDetails',
   Type.Object(
@@ -144,6 +168,18 @@ export const ProblemDetails = named(
         Type.String({ description: 'business rule code where the specification names one, e.g. BRTS90400' }),
       ),
       errors: Type.Optional(Type.Array(FieldError, { description: 'every structural failure, not only the first' })),
+      lines: Type.Optional(
+        Type.Array(RefusedLine, {
+          description:
+            'bulk upload (application/x-ndjson) only: the refused lines in line order, at most the first 100; nothing of the request was stored',
+        }),
+      ),
+      lineCount: Type.Optional(Type.Integer({ description: 'bulk upload only: the lines (records) the body held' })),
+      refusedLineCount: Type.Optional(
+        Type.Integer({
+          description: 'bulk upload only: how many lines were refused in all (lines lists the first 100)',
+        }),
+      ),
       reason: Type.Optional(
         StringEnum(CONFLICT_REASONS, {
           description:

@@ -1,11 +1,19 @@
 // Request validation: the string rules, then the schema, for path, query and body together, so one
 // 400 lists every failure of the request (Fastify on its own stops at the first failing part).
-// Fastify's per-part validation is switched off; this hook is the only validation.
+// Fastify's per-part validation is switched off; this hook is the only validation, except for a route
+// that checks its own body with the same check (createStructuralCheck): the bulk upload, line by line.
 import type { ValidateFunction } from 'ajv'
 import type { FastifyInstance } from 'fastify'
 import { StructuralError, type FieldError } from '../../domain/errors.ts'
 import { checkStrings, childPath } from './strings.ts'
 import { createAjv, toFieldErrors } from './validation.ts'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route checks its body itself (with createStructuralCheck); the request hook checks only path and query. */
+    checksOwnBody?: boolean
+  }
+}
 
 type Part = 'params' | 'querystring' | 'body'
 const PARTS: { part: Part; root: string; coerce: boolean }[] = [
@@ -43,7 +51,20 @@ function unexpectedBody(body: unknown): FieldError[] {
   return Object.keys(body).map((key) => ({ accessPath: childPath('$', key), message: 'is not a known property' }))
 }
 
-export function installRequestValidation(app: FastifyInstance): void {
+/**
+ * The structural check of one value against its schema: the string rules (which may trim enum values
+ * and drop null optional fields, so the checked value is returned), then the schema, failures with
+ * access paths from root. Bodies are not coerced; path and query text is. One check serves the
+ * request hook and the bulk upload's lines, so a record meets exactly the same rules either way.
+ */
+export type StructuralCheck = (
+  schema: object | undefined,
+  value: unknown,
+  root: string,
+  coerce?: boolean,
+) => { value: unknown; failures: FieldError[] }
+
+export function createStructuralCheck(): StructuralCheck {
   const ajv = { strict: createAjv(false), coercing: createAjv(true) }
   const compiled = {
     strict: new WeakMap<object, ValidateFunction>(),
@@ -58,33 +79,43 @@ export function installRequestValidation(app: FastifyInstance): void {
     }
     return validate
   }
+  return (schema, input, root, coerce = false) => {
+    let value = input
+    const failures: FieldError[] = []
+    if (value !== undefined && value !== null) value = checkStrings(value, schema as never, root, failures)
+    if (!schema) return { value, failures }
+    const validate = validatorFor(schema, coerce)
+    if (!validate(value)) {
+      // A value the string rules already refused is reported once, with the clearer message.
+      const flagged = new Set(failures.map((failure) => failure.accessPath))
+      failures.push(...toFieldErrors(validate.errors ?? [], root).filter((failure) => !flagged.has(failure.accessPath)))
+    }
+    return { value, failures }
+  }
+}
 
+export function installRequestValidation(app: FastifyInstance): void {
+  const check = createStructuralCheck()
   app.setValidatorCompiler(() => () => true)
   app.addHook('preValidation', async (request) => {
     const schemas = (request.routeOptions.schema ?? {}) as Partial<Record<Part, object>>
+    // A route that checks its own body (the bulk upload, line by line, with createStructuralCheck)
+    // has only its path and query checked here.
+    const ownBody = request.routeOptions.config.checksOwnBody === true
     const failures: FieldError[] = []
     for (const { part, root, coerce } of PARTS) {
+      if (part === 'body' && ownBody) continue
       const key = part === 'querystring' ? 'query' : part
       let value = (request as unknown as Record<string, unknown>)[key]
       const schema = schemas[part]
       if (part === 'querystring') value = splitListParameters(value, schema as ObjectSchema | undefined)
-      const stringFailures: FieldError[] = []
-      if (value !== undefined && value !== null) value = checkStrings(value, schema as never, root, stringFailures)
-      failures.push(...stringFailures)
-      if (!schema) continue
-      const validate = validatorFor(schema, coerce)
-      if (!validate(value)) {
-        // A value the string rules already refused is reported once, with the clearer message.
-        const flagged = new Set(stringFailures.map((failure) => failure.accessPath))
-        failures.push(
-          ...toFieldErrors(validate.errors ?? [], root).filter((failure) => !flagged.has(failure.accessPath)),
-        )
-      }
-      ;(request as unknown as Record<string, unknown>)[key] = value
+      const checked = check(schema, value, root, coerce)
+      failures.push(...checked.failures)
+      if (schema) (request as unknown as Record<string, unknown>)[key] = checked.value
     }
     // A route that declares no body takes none: nothing at all, or an empty JSON object (what many
     // HTTP clients send for a POST that carries nothing). Anything else is a mistake worth saying.
-    if (!schemas.body) failures.push(...unexpectedBody(request.body))
+    if (!schemas.body && !ownBody) failures.push(...unexpectedBody(request.body))
     if (failures.length > 0) throw new StructuralError(failures)
   })
 }

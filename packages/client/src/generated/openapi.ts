@@ -1165,6 +1165,43 @@ export interface paths {
       };
     };
   };
+  "/vet-provider/v1/{jurisdiction}/transaction-batch/{transactionBatchToken}/records": {
+    /**
+     * Upload many records of any types at once (extension, not in the specification)
+     * @description An extension of the batch API, not part of the specification: the same as uploading each record with POST .../{segment}, in the order of the lines, but in one request and one transaction.
+     *
+     * The body is NDJSON (Content-Type: application/x-ndjson; gzip, deflate or br Content-Encoding as for any request): one JSON object per line, {"resourceType": "Student", "record": {...}}, where resourceType is the resource type name (as in every resourceType field of the API) and record is exactly the body the single upload of that type takes. Empty lines are skipped; line numbers count them.
+     *
+     * Limits: the wire and decompressed size limits of every request (413), and at most 10000 lines (LIMIT_BULK_RECORDS; 413 /problems/too-many-records).
+     *
+     * Each line meets exactly the structural rules of its single upload (schema, string rules, UUID v4 UIDs). If any line is refused, nothing of the request is stored, and the 400 problem lists the refused lines (the first 100) with their line number, resourceType, UID and every failure, its access path into the line ($.record.familyName).
+     *
+     * When every line passes, all are stored at once: a later line with the same resource type and UID replaces an earlier one, as N single uploads in order would. The batch rules are those of single uploads: a batch of the caller's RTO under this jurisdiction (404 otherwise), not Submitted (409), scope vet:report.
+     */
+    post: {
+      parameters: {
+        path: {
+          /** @description jurisdiction code */
+          jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
+          transactionBatchToken: string;
+        };
+      };
+      /** @description One line of the NDJSON body: {"resourceType": "<Student, DeliveryLocation, ...>", "record": <the record, exactly as the single upload of that type takes it>} */
+      requestBody: {
+        content: {
+          "application/x-ndjson": components["schemas"]["BulkUploadLine"];
+        };
+      };
+      responses: {
+        /** @description every line stored, in one transaction, as if uploaded one by one in order */
+        200: {
+          content: {
+            "application/json": components["schemas"]["BulkUploadResult"];
+          };
+        };
+      };
+    };
+  };
   "/vet-provider/v1/reference-data/{dataset}": {
     /**
      * Synchronise one reference dataset
@@ -2009,6 +2046,69 @@ export interface components {
       pageSize: number;
       results: components["schemas"]["BatchSummary"][];
     };
+    /** @description lines of one resource type that created a record in the batch, and lines that replaced one */
+    BulkUploadCounts: {
+      created: number;
+      replaced: number;
+    };
+    /** @description One line of the NDJSON body: {"resourceType": "<Student, DeliveryLocation, ...>", "record": <the record, exactly as the single upload of that type takes it>} */
+    BulkUploadLine: {
+      /** @enum {string} */
+      resourceType: "Student";
+      record: components["schemas"]["Student"];
+    } | {
+      /** @enum {string} */
+      resourceType: "DeliveryLocation";
+      record: components["schemas"]["DeliveryLocation"];
+    } | {
+      /** @enum {string} */
+      resourceType: "Program";
+      record: components["schemas"]["Program"];
+    } | {
+      /** @enum {string} */
+      resourceType: "ProgramOffering";
+      record: components["schemas"]["ProgramOffering"];
+    } | {
+      /** @enum {string} */
+      resourceType: "ProgramEnrolment";
+      record: components["schemas"]["ProgramEnrolment"];
+    } | {
+      /** @enum {string} */
+      resourceType: "Subject";
+      record: components["schemas"]["Subject"];
+    } | {
+      /** @enum {string} */
+      resourceType: "SubjectOffering";
+      record: components["schemas"]["SubjectOffering"];
+    } | {
+      /** @enum {string} */
+      resourceType: "SubjectEnrolment";
+      record: components["schemas"]["SubjectEnrolment"];
+    };
+    /** @description every line stored, in one transaction, as if uploaded one by one in order */
+    BulkUploadResult: {
+      transactionBatchToken: string;
+      /** @description lines (records) in the request, all stored */
+      recordCount: number;
+      /** @description lines whose single upload would have answered 201: the record was not in the batch */
+      created: number;
+      /** @description lines whose single upload would have answered 200: the record was in the batch already, or an earlier line of the request named it */
+      replaced: number;
+      /** @description created and replaced per resource type, every type listed */
+      byResourceType: {
+        Student: components["schemas"]["BulkUploadCounts"];
+        DeliveryLocation: components["schemas"]["BulkUploadCounts"];
+        Program: components["schemas"]["BulkUploadCounts"];
+        ProgramOffering: components["schemas"]["BulkUploadCounts"];
+        ProgramEnrolment: components["schemas"]["BulkUploadCounts"];
+        Subject: components["schemas"]["BulkUploadCounts"];
+        SubjectOffering: components["schemas"]["BulkUploadCounts"];
+        SubjectEnrolment: components["schemas"]["BulkUploadCounts"];
+      };
+      /** @description false: as for a single upload, only structure is checked, and a structural failure is a 400 */
+      hasBlockingValidationFailures: boolean;
+      hasNonBlockingValidationFailures: boolean;
+    };
     BusinessRule: {
       technicalRuleId: string;
       ruleId: string;
@@ -2247,6 +2347,12 @@ export interface components {
       errorNumber?: string;
       /** @description every structural failure, not only the first */
       errors?: components["schemas"]["FieldError"][];
+      /** @description bulk upload (application/x-ndjson) only: the refused lines in line order, at most the first 100; nothing of the request was stored */
+      lines?: components["schemas"]["RefusedLine"][];
+      /** @description bulk upload only: the lines (records) the body held */
+      lineCount?: number;
+      /** @description bulk upload only: how many lines were refused in all (lines lists the first 100) */
+      refusedLineCount?: number;
       /**
        * @description for a 409, which condition failed, stable for programs to act on (e.g. batch-submitted, validation-stale, blocking-validation-failures); a new reason may be added in a minor version
        * @enum {string}
@@ -2539,6 +2645,17 @@ export interface components {
       /** @description maximum results per page */
       pageSize: number;
       results: components["schemas"]["ReferenceRecord"][];
+    };
+    /** @description one refused line of a bulk upload */
+    RefusedLine: {
+      /** @description 1-based line number in the NDJSON body */
+      line: number;
+      /** @description the line's resourceType, when it could be read */
+      resourceType?: string;
+      /** @description the record's own UID, when it could be read (any text: it may be what is wrong) */
+      resourceUID?: string;
+      /** @description every structural failure of the line; access paths are into the line: $.record.familyName, $.resourceType, or $ for a line that is not a JSON object */
+      errors: components["schemas"]["FieldError"][];
     };
     /** @description a learner (AVETMISS NAT00080, NAT00085, NAT00090, NAT00100) */
     Student: {

@@ -1,12 +1,12 @@
 // Standard workflows 1 and 2 as one call: a batch (new, or a NotSubmitted one given back), every
-// record uploaded with bounded concurrency in any order, validation requested and polled with
-// back-off, failed results read to the last page and grouped by validationGroupingId, and the
-// batch submitted only when nothing blocks.
+// record uploaded (through the bulk upload when the service offers it, else one by one with bounded
+// concurrency), validation requested and polled with back-off, failed results read to the last page
+// and grouped by validationGroupingId, and the batch submitted only when nothing blocks.
 import type { Jurisdiction, SubmitResult, ValidationResult, ValidationStatus, Vetrs } from '../client.ts'
 import type { RequestOptions } from '../request-options.ts'
 import type { ResourceRecord } from '../resources.ts'
 import { collect } from '../paging.ts'
-import { eachBounded, pollUntil, requestOptionsOf, type WaitOptions } from './progress.ts'
+import { pollUntil, requestOptionsOf, type WaitOptions } from './progress.ts'
 
 export interface ResultGroup<Result> {
   /** One rule execution: every result naming the same concern. */
@@ -24,8 +24,13 @@ export interface SubmitOptions extends WaitOptions {
   jurisdiction: Jurisdiction
   /** Re-use this NotSubmitted batch (after fixing records) instead of creating one. */
   transactionBatchToken?: string
-  /** Uploads in flight at once (default 4). */
+  /** Uploads in flight at once when records go one by one (default 4). */
   concurrency?: number
+  /**
+   * Upload through the service's bulk upload when it offers it (default), in as few requests as the
+   * limits allow, or one request per record (false). See Vetrs.uploadMany.
+   */
+  bulk?: boolean
   /** Validate only: read the results but do not submit even when nothing blocks. */
   dryRun?: boolean
   /**
@@ -55,11 +60,12 @@ export async function submitRecords(
   const transactionBatchToken =
     options.transactionBatchToken ?? (await client.createBatch(jurisdiction, request)).transactionBatchToken
   onProgress?.({ phase: 'batch', transactionBatchToken, jurisdiction })
-  let done = 0
-  onProgress?.({ phase: 'upload', done, total: records.length })
-  await eachBounded(records, options.concurrency ?? 4, async (record) => {
-    await client.upload(jurisdiction, transactionBatchToken, record, request)
-    onProgress?.({ phase: 'upload', done: ++done, total: records.length })
+  onProgress?.({ phase: 'upload', done: 0, total: records.length })
+  await client.uploadMany(jurisdiction, transactionBatchToken, records, {
+    ...request,
+    concurrency: options.concurrency ?? 4,
+    ...(options.bulk === undefined ? {} : { bulk: options.bulk }),
+    ...(onProgress ? { onProgress } : {}),
   })
   const validated = await validate(client, jurisdiction, transactionBatchToken, options)
   if (validated.validation.hasBlockingValidationFailures || options.dryRun) return { ...validated, submitted: null }

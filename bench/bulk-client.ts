@@ -1,0 +1,151 @@
+// The client side of the bulk ingestion benchmark (bench/bulk.ts), run as a child process so that it
+// never shares the service's event loop. It takes one command at a time over IPC and answers how long
+// the upload of the same Students took:
+//  - single: one POST .../student per Student, `connections` at a time over keep-alive connections,
+//    bodies serialised before the clock starts (the most favourable client for record-by-record);
+//  - bulk: the SDK's vetrs.uploadMany (NDJSON, gzip, requests cut to the limits, the next compressed
+//    while the current is in flight), all of its work on the clock, after its token and the offer
+//    were fetched once.
+import { Agent, request as httpRequest } from 'node:http'
+import { Vetrs } from '../packages/client/src/index.ts'
+import type { Student } from '../packages/client/src/index.ts'
+import { UID_PLACEHOLDER } from './record.ts'
+import { sampleStudentBody } from './student.ts'
+
+export interface ClientCommand {
+  mode: 'single' | 'bulk'
+  baseUrl: string
+  token: string
+  batch: string
+  count: number
+  connections: number
+}
+
+export interface ClientResult {
+  mode: ClientCommand['mode']
+  count: number
+  ms: number
+  /** Status codes of the single uploads, or the bulk requests. */
+  statuses: Record<string, number>
+  /** Records the service said it created (bulk: from its answers; single: 201 answers). */
+  created: number
+  requests: number
+}
+
+const FAMILY = ['Nguyen', 'Smith', 'Williams', 'Brown', 'Wilson', 'Taylor', 'Singh', 'Chen', 'Kelly', 'Martin']
+const GIVEN = ['Mai', 'Jack', 'Olivia', 'Noah', 'Charlotte', 'Liam', 'Amelia', 'Aarav', 'Isla', 'Lucas']
+
+/**
+ * The benchmark's Students: the ~2 KB Student of bench/student.ts, each with its own UID, client
+ * identifier, change tracking identifier, names, birth date and email, so that they compress like a
+ * real SMS's records rather than like one record repeated. The same for every run and both modes.
+ */
+export function benchStudents(count: number): Student[] {
+  const template = sampleStudentBody()
+  return Array.from({ length: count }, (_, i) => {
+    const uid = `b0000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`
+    const student = JSON.parse(template.replace(UID_PLACEHOLDER, uid)) as Student
+    const family = FAMILY[i % FAMILY.length]!
+    const given = GIVEN[Math.floor(i / FAMILY.length) % GIVEN.length]!
+    return {
+      ...student,
+      clientIdentifier: `C${String(100000 + i).padStart(9, '0')}`,
+      changeTrackingIdentifier: `sms:student:C${100000 + i}:2026-03-${String((i % 28) + 1).padStart(2, '0')}T09:${String(i % 60).padStart(2, '0')}:07Z:rev-${i % 13}`,
+      firstGivenName: given,
+      familyName: family,
+      dateOfBirth: `${1970 + (i % 35)}-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`,
+      emailAddressPrimary: `${given}.${family}.${i}@example.com`.toLowerCase(),
+    }
+  })
+}
+
+async function single(command: ClientCommand, students: Student[]): Promise<ClientResult> {
+  const { hostname, port } = new URL(command.baseUrl)
+  const path = `/vet-provider/v1/NSW/transaction-batch/${encodeURIComponent(command.batch)}/student`
+  const bodies = students.map((student) => Buffer.from(JSON.stringify(student)))
+  const agent = new Agent({ keepAlive: true, maxSockets: command.connections })
+  const statuses: Record<string, number> = {}
+  const post = (body: Buffer) =>
+    new Promise<number>((resolve, reject) => {
+      const outgoing = httpRequest(
+        {
+          host: hostname,
+          port,
+          method: 'POST',
+          path,
+          agent,
+          headers: {
+            authorization: `Bearer ${command.token}`,
+            'content-type': 'application/json',
+            'content-length': String(body.length),
+          },
+        },
+        (response) => {
+          response.resume()
+          response.on('end', () => resolve(response.statusCode ?? 0))
+          response.on('error', reject)
+        },
+      )
+      outgoing.setTimeout(30_000, () => outgoing.destroy(new Error('no answer in 30 s')))
+      outgoing.on('error', reject)
+      outgoing.end(body)
+    })
+  let next = 0
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: command.connections }, async () => {
+      while (next < bodies.length) {
+        const status = await post(bodies[next++]!)
+        statuses[status] = (statuses[status] ?? 0) + 1
+      }
+    }),
+  )
+  const ms = performance.now() - started
+  agent.destroy()
+  return { mode: 'single', count: bodies.length, ms, statuses, created: statuses['201'] ?? 0, requests: bodies.length }
+}
+
+const clients = new Map<string, Vetrs>()
+
+async function bulk(command: ClientCommand, students: Student[]): Promise<ClientResult> {
+  let vetrs = clients.get(command.baseUrl)
+  if (!vetrs) {
+    vetrs = new Vetrs({
+      baseUrl: command.baseUrl,
+      credentials: { clientId: 'demo-rto-1', clientSecret: 'demo-secret-1' },
+    })
+    await vetrs.authenticate()
+    if (!(await vetrs.bulkUploadOffer())) throw new Error('the service does not offer the bulk upload')
+    clients.set(command.baseUrl, vetrs)
+  }
+  const started = performance.now()
+  const outcome = await vetrs.uploadMany('NSW', command.batch, students)
+  const ms = performance.now() - started
+  if (!outcome.bulk) throw new Error('uploadMany did not use the bulk upload')
+  return {
+    mode: 'bulk',
+    count: students.length,
+    ms,
+    statuses: { 200: outcome.requests },
+    created: outcome.created ?? 0,
+    requests: outcome.requests,
+  }
+}
+
+if (process.send) {
+  const cache = new Map<number, Student[]>()
+  process.on('message', (message) => {
+    const command = message as ClientCommand | 'exit'
+    if (command === 'exit') {
+      process.disconnect()
+      return
+    }
+    const students = cache.get(command.count) ?? benchStudents(command.count)
+    cache.set(command.count, students)
+    const work = command.mode === 'single' ? single(command, students) : bulk(command, students)
+    work.then(
+      (result) => process.send!({ result }),
+      (error: unknown) => process.send!({ error: String(error instanceof Error ? error.stack : error) }),
+    )
+  })
+}

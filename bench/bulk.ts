@@ -1,0 +1,260 @@
+// `node bench/bulk.ts` (the fifth part of `npm run bench`, issue 19): bulk ingestion against
+// record-by-record upload of the same Students in the same run, on embedded PGlite (always) and on
+// PostgreSQL (when DATABASE_URL is set). Per database one service (as createService builds it, queue
+// workers off), and one client process (bench/bulk-client.ts) that uploads BENCH_BULK_RECORDS Students
+// into a new batch per run: record by record at BENCH_UPLOAD_CONNECTIONS connections, and through
+// the SDK's uploadMany (the bulk upload). The modes alternate, order flipped every run; before each
+// run the batch records are deleted and vacuumed; after each run the stored rows are counted. Prints
+// records/s per mode (median of BENCH_RUNS runs), the ratio bulk / record-by-record and PASS or FAIL
+// against the issue's target (bulk at least 10 times the record-by-record rate on PostgreSQL).
+import { fork, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { cpus } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { sql } from 'kysely'
+import pg from 'pg'
+import { loadConfig } from '../src/config/config.ts'
+import { createServiceForTests } from '../test/support/service-for-tests.ts'
+import type { ClientCommand, ClientResult } from './bulk-client.ts'
+import { createBatch } from './student.ts'
+
+function positiveInteger(name: string, fallback: number, maximum: number): number {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < 1 || value > maximum)
+    throw new Error(`${name} must be an integer from 1 to ${maximum} (got ${JSON.stringify(raw)})`)
+  return value
+}
+
+const settings = {
+  runs: positiveInteger('BENCH_RUNS', 3, 50),
+  records: positiveInteger('BENCH_BULK_RECORDS', 10_000, 1_000_000),
+  connections: positiveInteger('BENCH_UPLOAD_CONNECTIONS', 50, 1000),
+}
+const adminUrl = process.env.DATABASE_URL || undefined
+/** Issue 19: bulk ingestion at least this many times the record-by-record rate on PostgreSQL. */
+const TARGET_RATIO = 10
+const WARMUP_RECORDS = 1_000
+
+// Bounded: record by record at a pessimistic 300 records/s, bulk at 1,000, plus start-up per database.
+const budgetSeconds =
+  (adminUrl ? 2 : 1) * ((settings.runs + 1) * (settings.records / 300 + settings.records / 1_000 + 20) + 120)
+const watchdog = setTimeout(() => {
+  console.error(`bench: gave up after ${Math.round(budgetSeconds)} s (over budget)`)
+  process.exit(2)
+}, budgetSeconds * 1000)
+watchdog.unref()
+
+const CLIENT_SCRIPT = fileURLToPath(new URL('./bulk-client.ts', import.meta.url))
+
+class Client {
+  readonly #child: ChildProcess
+  constructor() {
+    this.#child = fork(CLIENT_SCRIPT, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  }
+  run(command: ClientCommand): Promise<ClientResult> {
+    return new Promise((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`bench client exited (${code})`))
+      this.#child.once('exit', onExit)
+      this.#child.once('message', (message) => {
+        this.#child.off('exit', onExit)
+        const answer = message as { result?: ClientResult; error?: string }
+        if (answer.result) resolve(answer.result)
+        else reject(new Error(`bench client failed: ${answer.error}`))
+      })
+      this.#child.send(command)
+    })
+  }
+  close(): void {
+    if (this.#child.connected) this.#child.send('exit')
+  }
+}
+
+interface Run extends ClientResult {
+  rows: number
+  recordsPerSecond: number
+}
+
+interface ModeFigures {
+  recordsPerSecond: number
+  runs: Run[]
+}
+
+interface DatabaseFigures {
+  database: 'pglite' | 'postgres'
+  single: ModeFigures
+  bulk: ModeFigures
+  ratio: number
+  pass: boolean | undefined
+  problems: string[]
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+async function measure(database: DatabaseFigures['database'], env: Record<string, string>): Promise<DatabaseFigures> {
+  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', RATE_LIMIT_MAX: '0', ...env })
+  const service = await createServiceForTests(config, { workers: false })
+  const client = new Client()
+  const problems: string[] = []
+  try {
+    const baseUrl = await service.app.listen({ port: 0, host: '127.0.0.1' })
+    const token = await fetchToken(baseUrl)
+    const db = service.database.db
+    const headers = { authorization: `Bearer ${token}` }
+    const once = async (mode: ClientCommand['mode'], count: number): Promise<Run> => {
+      await sql`DELETE FROM batch_record`.execute(db)
+      await sql`VACUUM batch_record, transaction_batch`.execute(db)
+      const batch = await createBatch(baseUrl, headers)
+      const result = await client.run({ mode, baseUrl, token, batch, count, connections: settings.connections })
+      const counted = await sql<{ n: string | number }>`SELECT count(*) AS n FROM batch_record
+        WHERE transaction_batch_token = ${batch}`.execute(db)
+      const rows = Number(counted.rows[0]?.n ?? 0)
+      return { ...result, rows, recordsPerSecond: (result.count / result.ms) * 1000 }
+    }
+    for (const mode of ['single', 'bulk'] as const) {
+      process.stdout.write(`  ${database} ${mode}: warm-up, ${WARMUP_RECORDS} records\n`)
+      await once(mode, WARMUP_RECORDS)
+    }
+    const runs: Record<ClientCommand['mode'], Run[]> = { single: [], bulk: [] }
+    for (let i = 0; i < settings.runs; i++) {
+      for (const mode of i % 2 === 0 ? (['single', 'bulk'] as const) : (['bulk', 'single'] as const)) {
+        const run = await once(mode, settings.records)
+        runs[mode].push(run)
+        process.stdout.write(
+          `  ${database} ${mode}: run ${i + 1}/${settings.runs}: ${run.count} records in ${(run.ms / 1000).toFixed(2)} s, ${run.recordsPerSecond.toFixed(0)} records/s, ${run.requests} requests\n`,
+        )
+        const good = mode === 'single' ? (run.statuses['201'] ?? 0) : run.count
+        if (good !== run.count || run.created !== run.count)
+          problems.push(
+            `${mode} run ${i + 1}: ${run.created} of ${run.count} created, statuses ${JSON.stringify(run.statuses)}`,
+          )
+        if (run.rows !== run.count)
+          problems.push(`${mode} run ${i + 1}: ${run.rows} rows stored for ${run.count} records`)
+      }
+    }
+    const figures = (list: Run[]): ModeFigures => ({
+      recordsPerSecond: median(list.map((r) => r.recordsPerSecond)),
+      runs: list,
+    })
+    const single = figures(runs.single)
+    const bulk = figures(runs.bulk)
+    const ratio = bulk.recordsPerSecond / single.recordsPerSecond
+    return {
+      database,
+      single,
+      bulk,
+      ratio,
+      pass: database === 'postgres' ? ratio >= TARGET_RATIO : undefined,
+      problems,
+    }
+  } finally {
+    client.close()
+    await service.close()
+  }
+}
+
+async function fetchToken(baseUrl: string): Promise<string> {
+  const body = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: 'demo-rto-1',
+    client_secret: 'demo-secret-1',
+  })
+  const response = await fetch(`${baseUrl}/oauth2/token`, { method: 'POST', body, signal: AbortSignal.timeout(10_000) })
+  if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${await response.text()}`)
+  return ((await response.json()) as { access_token: string }).access_token
+}
+
+async function withFreshPostgres<T>(url: string, body: (databaseUrl: string) => Promise<T>): Promise<T> {
+  const name = `vetrs_bench_${randomBytes(6).toString('hex')}`
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 })
+    await client.connect()
+    try {
+      await client.query(statement)
+    } finally {
+      await client.end()
+    }
+  }
+  await admin(`CREATE DATABASE ${name}`)
+  try {
+    const databaseUrl = new URL(url)
+    databaseUrl.pathname = `/${name}`
+    return await body(databaseUrl.toString())
+  } finally {
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  }
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
+  const line = (row: string[]) =>
+    row.map((cell, column) => (column < 1 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('   ')
+  return [line(rows[0]!), widths.map((width) => '-'.repeat(width)).join('   '), ...rows.slice(1).map(line)].join('\n')
+}
+
+async function main(): Promise<number> {
+  const meta = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpu: `${cpus()[0]?.model ?? 'unknown'} x${cpus().length}`,
+    ...settings,
+    targetRatio: TARGET_RATIO,
+  }
+  console.log(`bench bulk: ${meta.date}, Node ${meta.node}, ${meta.cpu}`)
+  console.log(
+    `bench bulk: ${settings.records} Students per run, ${settings.runs} run(s) per mode; record by record at ${settings.connections} connections, bulk through the SDK's uploadMany`,
+  )
+  if (!adminUrl) console.log('bench bulk: no DATABASE_URL, PostgreSQL is skipped')
+  const results: DatabaseFigures[] = [await measure('pglite', { DATA_DIR: 'memory://' })]
+  if (adminUrl) results.push(await withFreshPostgres(adminUrl, (url) => measure('postgres', { DATABASE_URL: url })))
+
+  const rows = [['database', 'record by record, records/s', 'bulk, records/s', 'bulk / record by record', 'target']]
+  for (const result of results) {
+    rows.push([
+      result.database,
+      result.single.recordsPerSecond.toFixed(0),
+      result.bulk.recordsPerSecond.toFixed(0),
+      result.ratio.toFixed(2),
+      result.pass === undefined ? '-' : `${result.pass ? 'PASS' : 'FAIL'} (>= ${TARGET_RATIO})`,
+    ])
+  }
+  console.log(
+    `\nBulk ingestion against record-by-record upload of the same ${settings.records} Students: medians of ${settings.runs} run(s).\n`,
+  )
+  console.log(table(rows))
+  const problems = results.flatMap((result) => result.problems.map((problem) => `${result.database}: ${problem}`))
+  if (problems.length > 0)
+    console.log(`\nProblems (figures are not trustworthy):\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+  const brief = (run: Run) => ({
+    recordsPerSecond: Math.round(run.recordsPerSecond),
+    seconds: Number((run.ms / 1000).toFixed(3)),
+    requests: run.requests,
+    rows: run.rows,
+  })
+  console.log(
+    `\n${JSON.stringify({
+      ...meta,
+      results: results.map((result) => ({
+        database: result.database,
+        single: { recordsPerSecond: Math.round(result.single.recordsPerSecond), runs: result.single.runs.map(brief) },
+        bulk: { recordsPerSecond: Math.round(result.bulk.recordsPerSecond), runs: result.bulk.runs.map(brief) },
+        ratio: Number(result.ratio.toFixed(3)),
+        pass: result.pass,
+        problems: result.problems,
+      })),
+    })}`,
+  )
+  return problems.length > 0 ? 1 : 0
+}
+
+try {
+  process.exitCode = await main()
+} catch (error) {
+  console.error('bench bulk failed:', error)
+  process.exitCode = 1
+}
