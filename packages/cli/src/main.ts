@@ -9,6 +9,7 @@ import { registerReporting } from './commands/report.ts'
 import { registerReconcile } from './commands/reconcile.ts'
 import { registerDeclarations } from './commands/declare.ts'
 import { registerReferenceData } from './commands/reference.ts'
+import { registerNat } from './commands/nat.ts'
 import { ExitCode, Output, reportFailure } from './output.ts'
 import { CLI_VERSION } from './version.ts'
 
@@ -30,6 +31,7 @@ export async function run(argv: string[]): Promise<number> {
   registerReconcile(program)
   registerDeclarations(program)
   registerReferenceData(program)
+  registerNat(program)
   for (const command of program.commands) command.exitOverride()
 
   process.exitCode = ExitCode.ok

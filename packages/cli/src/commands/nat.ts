@@ -1,0 +1,20 @@
+// vetrs nat import|export: the AVETMISS NAT bridge. An RTO whose student management system writes NAT
+// files reports them through the service with one command, and reads its held dataset back as NAT.
+import type { Command } from 'commander'
+import { Context } from '../context.ts'
+import { natImport, type NatImportOptions } from '../nat/import.ts'
+
+export function registerNat(program: Command): void {
+  const nat = program.command('nat').description('AVETMISS 8.0 NAT files: report them, or export the held dataset')
+  nat
+    .command('import <path>')
+    .description(
+      'report a NAT file set (a folder or a zip): map it, upload it into a new batch, validate, and print every failure as its NAT file, line and field',
+    )
+    .option('--rto <code>', "the RTO's code (default: NAT00010's training organisation identifier)")
+    .option('--csv <file>', 'also write every finding to this CSV file')
+    .option('--submit', 'submit the batch when nothing blocks')
+    .action(async (path: string, options: NatImportOptions, command: Command) => {
+      await natImport(await Context.of(command), path, options)
+    })
+}

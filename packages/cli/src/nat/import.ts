@@ -1,0 +1,210 @@
+// vetrs nat import: a NAT file set reported through the service in one command. Read the set, translate
+// its codes through the service's reference data, map it to the eight resources, upload them into a
+// new batch (bulk), validate, and tell every finding as the NAT file, line and field it came from.
+//
+// A set with lines that could not be read or mapped is still uploaded and validated, so one run shows
+// every problem, the files' and the service's; it is never submitted: a submission would report the
+// RTO's activity without those lines (docs/decisions.md, "NAT bridge: import and export").
+import { natToResources, originIndexOf, type MappedRecord, type NatReadResult } from '@vetrs/avetmiss'
+import {
+  BulkUploadError,
+  UsageError,
+  type ResourceRecord,
+  type SubmitResult,
+  type UploadManyOutcome,
+  type ValidationStatus,
+  type Vetrs,
+} from '@vetrs/client'
+import type { Context } from '../context.ts'
+import { ExitCode } from '../output.ts'
+import { problemFinding, refusalFindings, validationFinding, type Finding } from './findings.ts'
+import { readNatSet } from './read-set.ts'
+import { codeTranslatorFromService } from './reference-codes.ts'
+import { printFindings, writeCsvReport } from './report.ts'
+
+export interface NatImportOptions {
+  /** The RTO's code; default: NAT00010's training organisation identifier. */
+  rto?: string
+  /** Write the findings to this CSV file too. */
+  csv?: string
+  /** Submit when nothing blocks. */
+  submit?: boolean
+}
+
+/** What `--json` prints. */
+export interface NatImportOutcome {
+  jurisdiction: string
+  rtoCode: string
+  files: string[]
+  ignoredFiles: string[]
+  /** Problems of the reader and the mapping, all counted (the reader keeps the first 1000 it finds). */
+  natProblemCount: number
+  records: number
+  recordsByType: Record<string, number>
+  transactionBatchToken: string | null
+  upload: Omit<UploadManyOutcome, 'transactionBatchToken'> | null
+  validation: { status: ValidationStatus; blocking: number; nonBlocking: number } | null
+  findings: Finding[]
+  submitted: SubmitResult | null
+}
+
+export async function natImport(context: Context, path: string, options: NatImportOptions): Promise<void> {
+  const { output } = context
+  const read = await readNatSet(path)
+  const rtoCode = options.rto ?? read.records.NAT00010[0]?.values.trainingOrganisationIdentifier
+  if (!rtoCode)
+    throw new UsageError(
+      'no RTO code: give --rto <code>, or a NAT00010 file stating the training organisation identifier',
+    )
+  const client = context.client()
+  const jurisdiction = context.jurisdiction
+  output.say(`Read ${recordCount(read)} records from ${read.files.length} NAT files in ${path}.`)
+
+  const reading = output.progress('codes', 1)
+  const codes = await codeTranslatorFromService(client, (done, total) => reading.update(done, total))
+  reading.stop()
+  const mapped = natToResources(read, { rtoCode, codes })
+  const natFindings = [
+    ...read.problems.map((problem) => problemFinding('read', problem)),
+    ...mapped.problems.map((problem) => problemFinding('map', problem)),
+  ]
+  const outcome: NatImportOutcome = {
+    jurisdiction,
+    rtoCode,
+    files: read.files.map((file) => file.file),
+    ignoredFiles: read.ignoredFiles,
+    natProblemCount: read.problemCount + mapped.problems.length,
+    records: mapped.records.length,
+    recordsByType: countByType(mapped.records),
+    transactionBatchToken: null,
+    upload: null,
+    validation: null,
+    findings: natFindings,
+    submitted: null,
+  }
+  output.say(
+    `Mapped ${outcome.records} records for RTO ${rtoCode} (${Object.entries(outcome.recordsByType)
+      .map(([type, count]) => `${type} ${count}`)
+      .join(', ')}); ${outcome.natProblemCount} NAT ${outcome.natProblemCount === 1 ? 'problem' : 'problems'}.`,
+  )
+
+  if (mapped.records.length > 0) await report(context, client, mapped.records, outcome, options)
+  if (options.csv) await writeCsvReport(options.csv, outcome.findings)
+  output.result(outcome, () => printOutcome(context, outcome, read, options))
+  process.exitCode = exitCodeOf(outcome)
+}
+
+/** Batch, upload, validate, and submit when asked and nothing blocks; each step's outcome goes into `outcome`. */
+async function report(
+  context: Context,
+  client: Vetrs,
+  records: readonly MappedRecord[],
+  outcome: NatImportOutcome,
+  options: NatImportOptions,
+): Promise<void> {
+  const { output } = context
+  const jurisdiction = context.jurisdiction
+  const token = (await client.createBatch(jurisdiction)).transactionBatchToken
+  outcome.transactionBatchToken = token
+  await context.setCurrentBatch(token)
+  const origins = originIndexOf(records)
+
+  const uploading = output.progress('upload', records.length)
+  try {
+    // The mapping restates the API's resource shapes (the package imports nothing of the service);
+    // its records are the upload bodies, checked against the service's schemas by its own tests.
+    const bodies = records.map((mapped) => mapped.record as unknown as ResourceRecord)
+    const { transactionBatchToken: _, ...upload } = await client.uploadMany(jurisdiction, token, bodies, {
+      onProgress: (event) => {
+        if (event.phase === 'upload') uploading.update(event.done)
+      },
+    })
+    outcome.upload = upload
+  } catch (error) {
+    if (!(error instanceof BulkUploadError)) throw error
+    outcome.findings.push(
+      ...error.refused.flatMap((refused) => refusalFindings(origins, refused, records[refused.index]!)),
+    )
+    return
+  } finally {
+    uploading.stop()
+  }
+
+  const validated = await client.validate(jurisdiction, token, {
+    onProgress: (event) => {
+      if (event.phase === 'validate' && event.status !== 'Validated') output.warn(`  validation ${event.status}...`)
+    },
+  })
+  outcome.validation = {
+    status: validated.validation,
+    blocking: validated.blocking.length,
+    nonBlocking: validated.nonBlocking.length,
+  }
+  for (const group of [...validated.blocking, ...validated.nonBlocking])
+    for (const result of group.results) outcome.findings.push(validationFinding(origins, result))
+
+  if (options.submit && !blocks(outcome)) {
+    outcome.submitted = await client.submitBatch(jurisdiction, token)
+    await context.setCurrentBatch(undefined)
+    await client.awaitReconciliation(jurisdiction, token) // so reconciliation and export see it straight after
+  }
+}
+
+function printOutcome(context: Context, outcome: NatImportOutcome, read: NatReadResult, options: NatImportOptions) {
+  const { output } = context
+  if (outcome.transactionBatchToken && outcome.upload) {
+    const { created, replaced } = outcome.upload
+    output.say(
+      `Batch ${outcome.transactionBatchToken} (${outcome.jurisdiction}): ${outcome.upload.recordCount} records uploaded${
+        created === undefined ? '' : ` (${created} new to the batch, ${replaced} replaced)`
+      }.`,
+    )
+  }
+  if (outcome.validation) {
+    const { status, blocking, nonBlocking } = outcome.validation
+    output.say(
+      `Validation ${status.validationStatus}: ${blocking} blocking (Error) and ${nonBlocking} non-blocking (Warning) concerns.`,
+    )
+  }
+  if (read.problemsTruncated)
+    output.say(`The reader listed the first ${read.problems.length} of its ${read.problemCount} problems.`)
+  if (outcome.findings.length > 0) {
+    output.say()
+    printFindings(output, outcome.findings)
+    output.say()
+  }
+  if (options.csv) output.say(`Report written to ${options.csv}.`)
+  output.say(nextStep(outcome, options))
+}
+
+function nextStep(outcome: NatImportOutcome, options: NatImportOptions): string {
+  if (outcome.submitted)
+    return `Submitted batch ${outcome.transactionBatchToken}: ${outcome.submitted.numberOfRecordsSubmitted} records are now held.`
+  if (blocks(outcome))
+    return 'Not submitted: correct the NAT lines named and import again (the same files replace the same records).'
+  if (outcome.records === 0) return 'Nothing to report: the files gave no record.'
+  return options.submit
+    ? 'Nothing blocks.'
+    : 'Nothing blocks: `vetrs submit` submits this batch, or import again with --submit.'
+}
+
+/** Whether anything stops a submission: a NAT problem, a refused record, or a blocking validation result. */
+function blocks(outcome: NatImportOutcome): boolean {
+  return outcome.findings.some((finding) => finding.level === 'Error')
+}
+
+function exitCodeOf(outcome: NatImportOutcome): number {
+  if (outcome.findings.some((finding) => finding.stage === 'upload')) return ExitCode.serviceError
+  return blocks(outcome) ? ExitCode.validationFailures : ExitCode.ok
+}
+
+function countByType(records: readonly MappedRecord[]): Record<string, number> {
+  const counts: Record<string, number> = {}
+  for (const { resourceType } of records) counts[resourceType] = (counts[resourceType] ?? 0) + 1
+  return counts
+}
+
+/** NAT lines read without a problem. */
+function recordCount(read: NatReadResult): number {
+  return Object.values(read.records).reduce((sum, records) => sum + records.length, 0)
+}
