@@ -48,6 +48,14 @@ import {
   type UploadManyOutcome,
 } from './workflows/upload-many.ts'
 import { abortable } from './request-options.ts'
+import {
+  heldDataset,
+  heldRecords,
+  type HeldDataset,
+  type HeldDatasetOptions,
+  type HeldRecord,
+  type HeldRecordsOptions,
+} from './workflows/held-records.ts'
 
 const V1 = '/vet-provider/v1'
 
@@ -318,6 +326,23 @@ export class Vetrs {
   /** Whether a record of any type is held; `vetrs.students.heldState(uid)` and the like for one type. */
   heldState(resourceType: ResourceType | Segment, uid: string, options: RequestOptions = {}): Promise<HeldState> {
     return this.#resources[kindOfType(resourceType).segment].heldState(uid, options)
+  }
+
+  /**
+   * Every held, not voided, record of the type with its content (the latest submitted version), in UID
+   * order, a page at a time: GET /vet-provider/v1/held-records, an extension of the API that the
+   * specification does not have (its held-data endpoints never return content).
+   */
+  heldRecords(resourceType: ResourceType | Segment, options: HeldRecordsOptions = {}): AsyncGenerator<HeldRecord> {
+    return heldRecords(this.#http, resourceType, options)
+  }
+
+  /**
+   * The caller's whole held dataset, every type, as one state: read again when a submission lands
+   * during the read (a WorkflowError when that keeps happening). For exports (vetrs nat export).
+   */
+  heldDataset(options: HeldDatasetOptions = {}): Promise<HeldDataset> {
+    return heldDataset(this.#http, options)
   }
 
   searchByPeriod(query: SearchQuery, options: RequestOptions = {}): AsyncGenerator<ReconciliationItem> {

@@ -81,6 +81,14 @@ export {
   type UploadManyOptions,
   type UploadManyOutcome,
 } from './workflows/upload-many.ts'
+export {
+  HELD_RECORDS_PATH,
+  type HeldDataset,
+  type HeldDatasetOptions,
+  type HeldRecord,
+  type HeldRecordsOptions,
+  type HeldRecordsPage,
+} from './workflows/held-records.ts'
 export type { ReconcileRequest, ReconcileOptions, ReconcileOutcome, LocalRecord } from './workflows/reconcile.ts'
 export type { AssessAndDeclareRequest, AssessAndDeclareOutcome, AssessOutcome } from './workflows/declare.ts'
 export {

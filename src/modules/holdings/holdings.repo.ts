@@ -160,3 +160,59 @@ export async function submittedJurisdictions(db: Executor, rto: string): Promise
     .execute()
   return rows.map((row) => row.jurisdiction)
 }
+
+export interface HeldRecordsQuery {
+  rto: string
+  resourceType: string
+  /** Only UIDs after this one (exclusive): the cursor of keyset paging. */
+  after?: string
+  limit: number
+}
+
+/**
+ * The current, not voided, versions of one resource type of the RTO, in UID order, after the cursor.
+ * Keyset paging on the index of current versions (rto, type, uid WHERE is_current): each page costs
+ * the rows it returns, however deep, where an offset would read every row before it again.
+ */
+export async function heldRecordsPage(
+  db: Executor,
+  q: HeldRecordsQuery,
+): Promise<
+  Pick<HeldRecordRow, 'resource_uid' | 'change_tracking_identifier' | 'submitted_at' | 'jurisdiction' | 'body'>[]
+> {
+  let query = db
+    .selectFrom('held_record')
+    .select(['resource_uid', 'change_tracking_identifier', 'submitted_at', 'jurisdiction', 'body'])
+    .where('rto_id', '=', q.rto)
+    .where('resource_type', '=', q.resourceType)
+    .where('is_current', '=', true)
+    .where('state_in_submission', '=', 'In submission')
+  if (q.after !== undefined) query = query.where('resource_uid', '>', q.after)
+  return query.orderBy('resource_uid').limit(q.limit).execute()
+}
+
+/** How many current, not voided, records of the type the RTO holds. */
+export async function countHeldRecords(db: Executor, rto: string, resourceType: string): Promise<number> {
+  const row = await db
+    .selectFrom('held_record')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('rto_id', '=', rto)
+    .where('resource_type', '=', resourceType)
+    .where('is_current', '=', true)
+    .where('state_in_submission', '=', 'In submission')
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+/**
+ * When the RTO last submitted, or null: every submission records the period it was submitted in, so
+ * the latest of those is the latest submission, read from a few rows rather than from every version.
+ */
+export async function latestSubmissionAt(db: Executor, rto: string): Promise<Date | null> {
+  const row = await db
+    .selectFrom('reporting_period_submission')
+    .select((eb) => eb.fn.max('last_submitted_at').as('at'))
+    .where('rto_id', '=', rto)
+    .executeTakeFirst()
+  return row?.at ? new Date(row.at) : null
+}

@@ -1,5 +1,6 @@
 // HTTP wiring for submit (both batch route forms: the older one without the jurisdiction segment is a
-// deprecated twin, platform/http/legacy-twins.ts) and the held state of one record.
+// deprecated twin, platform/http/legacy-twins.ts), the held state of one record, and the held records
+// export (an extension).
 import Type from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { actorOf } from '../../platform/auth/authenticate.ts'
@@ -12,6 +13,7 @@ import type { UidField } from '../../domain/resource-types.ts'
 import { HeldState, SubmittedBatch } from './holdings.schemas.ts'
 import { heldState } from './holdings.service.ts'
 import { submitBatch, type SubmitDependencies } from './submit.service.ts'
+import { heldRecordsRoutes } from './held-records.routes.ts'
 
 export const holdingsRoutes: FastifyPluginAsyncTypebox<SubmitDependencies> = async (
   app,
@@ -19,6 +21,7 @@ export const holdingsRoutes: FastifyPluginAsyncTypebox<SubmitDependencies> = asy
 ) => {
   // Its own plugin, so the deprecated twin of submit comes before the held-state routes.
   await app.register(submitRoutes, { db, queue, reconcileJob })
+  await app.register(heldRecordsRoutes, { db })
 
   for (const definition of resourceDefinitions) {
     app.get(

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import { Jurisdiction, StringEnum } from '../../platform/http/types.ts'
+import { Jurisdiction, StringEnum, Strict } from '../../platform/http/types.ts'
 import { BatchSummary } from '../batches/index.ts'
 import { resourceTypes } from '../../domain/resource-types.ts'
 import { named } from '../../platform/http/schema-names.ts'
@@ -50,3 +50,74 @@ export const HeldState = named(
   ),
 )
 export type HeldState = Static<typeof HeldState>
+
+/** Most records one page of held records carries. */
+export const MAX_HELD_RECORDS_PAGE = 500
+
+export const HeldRecordsQuery = Strict({
+  resourceType: StringEnum(resourceTypes, { description: 'the one resource type to return (Student, not student)' }),
+  after: Type.Optional(
+    Type.String({
+      format: 'uuid',
+      description: "the cursor: only records whose UID sorts after this one; give the previous page's nextAfter",
+    }),
+  ),
+  pageSize: Type.Integer({
+    minimum: 1,
+    maximum: MAX_HELD_RECORDS_PAGE,
+    default: 100,
+    description: `records per page, at most ${MAX_HELD_RECORDS_PAGE}`,
+  }),
+})
+export type HeldRecordsQuery = Static<typeof HeldRecordsQuery>
+
+export const HeldRecord = named(
+  'HeldRecord',
+  Type.Object(
+    {
+      resourceUID: Type.String({ format: 'uuid' }),
+      changeTrackingIdentifier: Type.Union([Type.String(), Type.Null()], {
+        description: 'of the latest submitted version',
+      }),
+      submissionDateTime: Type.String({ format: 'date-time', description: 'when that version was submitted (UTC)' }),
+      jurisdiction: Jurisdiction,
+      record: Type.Unsafe<Record<string, unknown>>({
+        type: 'object',
+        additionalProperties: true,
+        description:
+          "the latest submitted version as it was uploaded (after the upload's normalisation: nulls dropped, enum values trimmed), in the resource type's schema",
+      }),
+    },
+    { description: 'the latest submitted version of a held, not voided, record, with its content' },
+  ),
+)
+export type HeldRecord = Static<typeof HeldRecord>
+
+export const HeldRecordsPage = named(
+  'HeldRecordsPage',
+  Type.Object(
+    {
+      resourceType: StringEnum(resourceTypes),
+      pageSize: Type.Integer({ description: 'maximum results per page' }),
+      numberOfResults: Type.Optional(
+        Type.Integer({
+          description:
+            'held, not voided, records of the type: on the first page only (no after), since counting costs a read of them all',
+        }),
+      ),
+      latestSubmissionAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+        description:
+          "when the caller's RTO last submitted, as this page was read (null: never). Pages read with the same value show one state of the held dataset; a different value means a submission landed in between",
+      }),
+      nextAfter: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+        description: 'the after of the next page; null on the last page',
+      }),
+      results: Type.Array(HeldRecord),
+    },
+    {
+      description:
+        'a page of held records of one type, in UID order (an extension of the API: the reconciliation endpoints never return content)',
+    },
+  ),
+)
+export type HeldRecordsPage = Static<typeof HeldRecordsPage>

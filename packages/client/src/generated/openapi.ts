@@ -1401,6 +1401,32 @@ export interface paths {
       };
     };
   };
+  "/vet-provider/v1/held-records": {
+    /**
+     * The caller's held records of one type, with their content (an extension, not in the specification)
+     * @description The latest submitted version of each held, not voided, record of resourceType of the caller's RTO, in UID order, pageSize at a time. Start without after; give each page's nextAfter as the next after until it is null. Another RTO's records never appear. Not part of the specification: its held-data and reconciliation endpoints never return record content, and an RTO needs it to take its data back out (the NAT export).
+     */
+    get: {
+      parameters: {
+        query: {
+          /** @description the one resource type to return (Student, not student) */
+          resourceType: "Student" | "DeliveryLocation" | "Program" | "ProgramOffering" | "ProgramEnrolment" | "Subject" | "SubjectOffering" | "SubjectEnrolment";
+          /** @description the cursor: only records whose UID sorts after this one; give the previous page's nextAfter */
+          after?: string;
+          /** @description records per page, at most 500 */
+          pageSize?: number;
+        };
+      };
+      responses: {
+        /** @description a page of held records of one type, in UID order (an extension of the API: the reconciliation endpoints never return content) */
+        200: {
+          content: {
+            "application/json": components["schemas"]["HeldRecordsPage"];
+          };
+        };
+      };
+    };
+  };
   "/vet-provider/v1/student/{studentUID}": {
     /**
      * Whether a Student is held (stateInSubmission)
@@ -2283,6 +2309,41 @@ export interface components {
       /** @description JSONPath-style path of the offending value, e.g. $.locations[0].deliveryLocationUID */
       accessPath: string;
       message: string;
+    };
+    /** @description the latest submitted version of a held, not voided, record, with its content */
+    HeldRecord: {
+      /** Format: uuid */
+      resourceUID: string;
+      /** @description of the latest submitted version */
+      changeTrackingIdentifier: string | null;
+      /**
+       * Format: date-time
+       * @description when that version was submitted (UTC)
+       */
+      submissionDateTime: string;
+      /**
+       * @description jurisdiction code
+       * @enum {string}
+       */
+      jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
+      /** @description the latest submitted version as it was uploaded (after the upload's normalisation: nulls dropped, enum values trimmed), in the resource type's schema */
+      record: {
+        [key: string]: unknown;
+      };
+    };
+    /** @description a page of held records of one type, in UID order (an extension of the API: the reconciliation endpoints never return content) */
+    HeldRecordsPage: {
+      /** @enum {string} */
+      resourceType: "Student" | "DeliveryLocation" | "Program" | "ProgramOffering" | "ProgramEnrolment" | "Subject" | "SubjectOffering" | "SubjectEnrolment";
+      /** @description maximum results per page */
+      pageSize: number;
+      /** @description held, not voided, records of the type: on the first page only (no after), since counting costs a read of them all */
+      numberOfResults?: number;
+      /** @description when the caller's RTO last submitted, as this page was read (null: never). Pages read with the same value show one state of the held dataset; a different value means a submission landed in between */
+      latestSubmissionAt: string | null;
+      /** @description the after of the next page; null on the last page */
+      nextAfter: string | null;
+      results: components["schemas"]["HeldRecord"][];
     };
     /** @description whether a record is held, and which version (spec: Record presence in submission) */
     HeldState: {
