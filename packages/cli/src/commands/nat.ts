@@ -2,6 +2,7 @@
 // files reports them through the service with one command, and reads its held dataset back as NAT.
 import type { Command } from 'commander'
 import { Context } from '../context.ts'
+import { natExport, type NatExportOptions } from '../nat/export.ts'
 import { natImport, type NatImportOptions } from '../nat/import.ts'
 
 export function registerNat(program: Command): void {
@@ -16,5 +17,20 @@ export function registerNat(program: Command): void {
     .option('--submit', 'submit the batch when nothing blocks')
     .action(async (path: string, options: NatImportOptions, command: Command) => {
       await natImport(await Context.of(command), path, options)
+    })
+
+  nat
+    .command('export')
+    .description(
+      "write the RTO's held dataset (the latest version of every held, not voided record, every jurisdiction) as a NAT 8.0 file set",
+    )
+    .requiredOption('--out <folder>', 'folder to write NAT00010.txt ... NAT00130.txt into (created if need be)')
+    .option('--rto <code>', "the RTO's code, written as every line's training organisation identifier")
+    .option(
+      '--organisation <file>',
+      "the training organisation for NAT00010: a NAT00010 file, or a JSON object of its fields (its identifier is the RTO's code)",
+    )
+    .action(async (options: NatExportOptions, command: Command) => {
+      await natExport(await Context.of(command), options)
     })
 }
