@@ -70,6 +70,18 @@ describe('round trip', () => {
     assert.deepEqual(byTypeAndUid(again), byTypeAndUid(first.records))
   })
 
+  it("keeps the order of a student's disabilities through export and import (NAT00090 lines by client, in list order)", () => {
+    const set = fixtureFileSet()
+    set.NAT00090 = [...set.NAT00090!].reverse() // 17 before 14: not code order
+    const mapped = natToResources(readFileSet(set), { rtoCode: RTO, codes: seedCodes }).records
+    const student = (records: readonly MappedRecord[]) =>
+      records.find((r) => r.resourceType === 'Student' && r.record.clientIdentifier === 'S001')!.record
+    const disabilities = (student(mapped) as { disabilities?: string[] }).disabilities
+    assert.equal(disabilities?.length, 2)
+    const back = reimport(exportOf(mapped).fileSet)
+    assert.deepEqual((student(back) as { disabilities?: string[] }).disabilities, disabilities)
+  })
+
   it('writes the same files again from the re-imported records, byte for byte', () => {
     const twice = exportOf(again)
     assert.deepEqual(natFileEntries(twice.fileSet), natFileEntries(exported.fileSet))

@@ -50,12 +50,10 @@ export function resourcesToNat(
     NAT00060: sortedBy(subjectsToNat(context), (line) => [line.subjectIdentifier]),
     NAT00080: sortedBy(students.NAT00080, (line) => [line.clientIdentifier]),
     NAT00085: sortedBy(students.NAT00085, (line) => [line.clientIdentifier]),
-    NAT00090: sortedBy(students.NAT00090, (line) => [line.clientIdentifier, line.disabilityTypeIdentifier]),
-    NAT00100: sortedBy(students.NAT00100, (line) => [
-      line.clientIdentifier,
-      line.priorEducationalAchievementIdentifier,
-      line.priorEducationalAchievementRecognitionIdentifier,
-    ]),
+    // By client only: the sort is stable, so a student's disabilities and achievements keep the order of
+    // their lists, which the import gives back in line order (sorting by code reordered them).
+    NAT00090: sortedBy(students.NAT00090, (line) => [line.clientIdentifier]),
+    NAT00100: sortedBy(students.NAT00100, (line) => [line.clientIdentifier]),
     NAT00120: sortedBy(activity.NAT00120, (line) => [
       line.clientIdentifier,
       line.programIdentifier,
