@@ -42,6 +42,8 @@ const COST: Record<string, number> = {
   'test/submit.test.ts': 11,
   'test/reconciliation.test.ts': 11,
   'packages/client/test/workflows.test.ts': 11,
+  'test/held-records.test.ts': 11,
+  'test/nat-bridge.test.ts': 10,
 }
 const together = files.filter((file) => !ALONE.includes(file))
 const alone = files.filter((file) => ALONE.includes(file))
