@@ -1,6 +1,6 @@
 // Both packages are publish-ready: @vetrs/client builds to plain JavaScript with declarations and
 // runs with no dependency installed at all; @vetrs/cli owns the command-line dependencies, builds
-// against the built SDK (not its sources), and its bin runs from the build.
+// against the built SDK and NAT library (not their sources), and its bin runs from the build.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
@@ -12,6 +12,7 @@ import { promisify } from 'node:util'
 const run = promisify(execFile)
 const CLIENT = new URL('..', import.meta.url).pathname
 const CLI = new URL('../../cli/', import.meta.url).pathname
+const AVETMISS = new URL('../../avetmiss/', import.meta.url).pathname
 const TSC = new URL('../../../node_modules/.bin/tsc', import.meta.url).pathname
 
 const manifest = async (dir: string) => JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'))
@@ -45,7 +46,13 @@ describe('@vetrs/client and @vetrs/cli packages', () => {
     assert.deepEqual(Object.keys({ ...sdk.dependencies, ...sdk.peerDependencies, ...sdk.optionalDependencies }), [])
     assert.equal(sdk.bin, undefined)
     const cli = await manifest(CLI)
-    assert.deepEqual(Object.keys(cli.dependencies).sort(), ['@vetrs/client', 'cli-progress', 'commander'])
+    assert.deepEqual(Object.keys(cli.dependencies).sort(), [
+      '@vetrs/avetmiss',
+      '@vetrs/client',
+      'cli-progress',
+      'commander',
+      'csv-stringify',
+    ])
     assert.equal(cli.dependencies['@vetrs/client'], `^${sdk.version}`, 'the CLI depends on this SDK version')
     assert.equal(cli.bin.vetrs, './bin/vetrs.js')
   })
@@ -87,10 +94,13 @@ console.log(JSON.stringify({
     }
   })
 
-  it('the CLI builds against the built SDK, and the built `vetrs` answers --version and --help', async () => {
+  it('the CLI builds against the built SDK and NAT library, and the built `vetrs` answers --version and --help', async () => {
     const modules = join(work, 'node_modules', '@vetrs')
     await install(CLIENT, join(modules, 'client'), sdkBuild)
-    // The CLI imports @vetrs/client by name: compile it against the SDK's published declarations.
+    const avetmissBuild = join(work, 'avetmiss-dist')
+    await run(TSC, ['-p', join(AVETMISS, 'tsconfig.build.json'), '--outDir', avetmissBuild])
+    await install(AVETMISS, join(modules, 'avetmiss'), avetmissBuild)
+    // The CLI imports @vetrs/client and @vetrs/avetmiss by name: compile it against their published declarations.
     const tsconfig = join(work, 'tsconfig.cli.json')
     await writeFile(
       tsconfig,
@@ -98,7 +108,10 @@ console.log(JSON.stringify({
         extends: join(CLI, 'tsconfig.build.json'),
         compilerOptions: {
           outDir: join(work, 'cli-dist'),
-          paths: { '@vetrs/client': [join(modules, 'client', 'dist', 'index.d.ts')] },
+          paths: {
+            '@vetrs/client': [join(modules, 'client', 'dist', 'index.d.ts')],
+            '@vetrs/avetmiss': [join(modules, 'avetmiss', 'dist', 'index.d.ts')],
+          },
         },
       }),
     )
@@ -113,5 +126,6 @@ console.log(JSON.stringify({
     assert.equal(version.trim(), `vetrs ${cliVersion} (@vetrs/client ${sdkVersion}, Node.js ${process.versions.node})`)
     const { stdout: help } = await run(process.execPath, [bin, '--help'])
     assert.match(help, /reference-data/)
+    assert.match(help, /\bnat\b/)
   })
 })

@@ -13,7 +13,11 @@ export function printFindings(output: Output, findings: readonly Finding[]): voi
       level: finding.level,
       rule: finding.rule ?? STAGE_NAMES[finding.stage],
       where: whereOf(finding),
-      message: finding.value === undefined ? finding.message : `${finding.message} ("${finding.value}")`,
+      // Reader and mapping messages mostly quote the value already.
+      message:
+        finding.value === undefined || finding.message.includes(finding.value)
+          ? finding.message
+          : `${finding.message} ("${finding.value}")`,
     })),
     ['level', 'rule', 'where', 'message'],
   )
