@@ -1,0 +1,123 @@
+// How `vetrs nat import` tells what it found, without a service or a process: a reader problem, a
+// validation result on a mapped record, and one on a held record the files did not give, each at its
+// NAT place; and the CSV report, read back with a CSV parser.
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { registerHooks } from 'node:module'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parse } from 'csv-parse/sync'
+import {
+  codeTranslatorFrom,
+  generateNatFileSet,
+  natToResources,
+  originIndexOf,
+  readNatEntries,
+} from '../../avetmiss/src/index.ts'
+import type { ValidationResult } from '../../client/src/index.ts'
+import { seedDatasets } from '../../avetmiss/test/support/reference-data.ts'
+
+// The CLI's sources import @vetrs/avetmiss and @vetrs/client by name; resolve them to their sources,
+// as bin/vetrs.js does (the packages have no build in the repository).
+registerHooks({
+  resolve: (specifier, context, nextResolve) =>
+    nextResolve(
+      specifier,
+      specifier.startsWith('@vetrs/') ? { ...context, conditions: [...context.conditions, 'vetrs-source'] } : context,
+    ),
+})
+const { problemFinding, validationFinding, whereOf } = await import('../src/nat/findings.ts')
+const { CSV_COLUMNS, csvRowsOf, writeCsvReport } = await import('../src/nat/report.ts')
+
+const RTO = '90001'
+
+async function mappedSet() {
+  const generated = generateNatFileSet({ activities: 20, seed: 'findings', rtoCode: RTO, referenceData: seedDatasets })
+  const read = await readNatEntries(generated.entries)
+  return natToResources(read, { rtoCode: RTO, codes: codeTranslatorFrom(seedDatasets) })
+}
+
+function result(overrides: Partial<ValidationResult>): ValidationResult {
+  return {
+    validationGroupingId: 'g1',
+    relatedValidationResultCount: 1,
+    errorNumber: 'BRTS01200',
+    ruleId: 'BRDG00001',
+    technicalRuleId: 'BRTS01200',
+    validationMessageLevel: 'Error',
+    correctiveAction: 'Correct the USI.',
+    message: 'uniqueStudentIdentifier X does not end in a valid check character.',
+    resourceType: 'Student',
+    resourceUID: '00000000-0000-4000-8000-000000000000',
+    accessPath: ['$.uniqueStudentIdentifier'],
+    changeTrackingIdentifier: null,
+    dataSource: 'Transaction_batch',
+    ...overrides,
+  }
+}
+
+describe('vetrs nat import: findings at their NAT places', () => {
+  it('a reader problem keeps its file, line and field, with the published label; a missing file is the whole file', () => {
+    const dated = problemFinding('read', {
+      file: 'nat00120.TXT',
+      line: 49,
+      field: 'activityStartDate',
+      value: '30022026',
+      message: 'not a date',
+    })
+    assert.deepEqual(dated.nat, [
+      {
+        file: 'nat00120.TXT',
+        fileId: 'NAT00120',
+        line: 49,
+        field: 'activityStartDate',
+        fieldLabel: 'Activity start date',
+        text: 'NAT00120 line 49 field Activity start date',
+      },
+    ])
+    assert.equal(
+      whereOf(problemFinding('read', { file: 'NAT00010', line: 0, message: 'missing' })),
+      'NAT00010 (the whole file)',
+    )
+  })
+
+  it('a validation result on a mapped record names the NAT line and field of each access path; one on a held record says so', async () => {
+    const { records } = await mappedSet()
+    const origins = originIndexOf(records)
+    const student = records.find((r) => r.resourceType === 'Student')!
+    const finding = validationFinding(origins, result({ resourceUID: student.uid.toUpperCase() }))
+    const line = student.origin.lines[0]!.line
+    assert.equal(whereOf(finding), `NAT00080 line ${line} field Unique student identifier`)
+    assert.equal(finding.rule, 'BRTS01200')
+    const held = validationFinding(origins, result({ dataSource: 'Previously_submitted_data' }))
+    assert.deepEqual(held.nat, [])
+    assert.equal(whereOf(held), 'Student 00000000-0000-4000-8000-000000000000 (held, not in these files)')
+  })
+
+  it('the CSV report has one row per NAT place, quoted where it must be, and reads back as written', async () => {
+    const findings = [
+      problemFinding('map', {
+        file: 'NAT00100.txt',
+        line: 1,
+        field: 'priorEducationalAchievementIdentifier',
+        value: '680',
+        message: 'Prior educational achievement identifier "680" has no translation, not carried',
+      }),
+      validationFinding(new Map(), result({})),
+    ]
+    const dir = await mkdtemp(join(tmpdir(), 'vetrs-findings-'))
+    try {
+      const file = join(dir, 'report.csv')
+      await writeCsvReport(file, findings)
+      const rows = parse(await readFile(file, 'utf8'), { columns: true }) as Record<string, string>[]
+      assert.deepEqual(rows, csvRowsOf(findings))
+      assert.deepEqual(Object.keys(rows[0]!), [...CSV_COLUMNS])
+      assert.equal(rows[0]!.message, 'Prior educational achievement identifier "680" has no translation, not carried')
+      assert.equal(rows[0]!.fieldLabel, 'Prior educational achievement identifier')
+      assert.equal(rows[1]!.file, '')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
