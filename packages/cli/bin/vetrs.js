@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs the CLI from its TypeScript sources in this repository (Node 22.18+ runs them directly), with
-// @vetrs/client and @vetrs/avetmiss resolved to their sources too (the "vetrs-source" export condition), or from the built
-// files of the published package.
+// @vetrs/client and @vetrs/avetmiss resolved to their sources too (the "vetrs-source" export
+// condition), or from the built files of the published package.
 import { existsSync } from 'node:fs'
 import { registerHooks } from 'node:module'
 
