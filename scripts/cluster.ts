@@ -157,7 +157,7 @@ try {
   console.error(
     error instanceof PrerequisiteError
       ? `npm run cluster needs what is not installed here:\n${(error as Error).message.replace(/^/gm, '  ')}`
-      : abort.signal.aborted && error instanceof StartFailed
+      : firstSignalAt !== undefined && error instanceof StartFailed
         ? `[cluster] stopped before it was up (${(error as Error).message})`
         : `[cluster] failed: ${(error as Error).message}`,
   )

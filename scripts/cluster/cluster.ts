@@ -216,6 +216,10 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
       5 + options.apis,
     )) as [number, number, number, number, number, ...number[]]
     const lbPort = options.lbPort || lbFree
+    if (options.lbPort && !(await portFree(options.lbPort)))
+      throw new Error(
+        `port ${options.lbPort} (--lb-port) is taken on 127.0.0.1: choose another, or leave it out for a free one`,
+      )
     ports.push(primaryPort, replicaPort, redisPort, ...apiPorts, lbPort, statsPort)
     const lbUrl = `http://127.0.0.1:${lbPort}`
     const passwords: Passwords = { superuser: secret(), app: secret(), replication: secret() }

@@ -100,17 +100,18 @@ export class ManagedProcess {
       child.once('spawn', () => resolve(undefined))
       child.once('error', resolve)
     })
+    child.on('error', () => {}) // a signal to a process already gone: its exit is what counts
     if (spawned) throw new Error(`${spec.name}: cannot start ${spec.command} (${spawned.message})`)
     const managed = new ManagedProcess(spec, child)
     onSpawned(managed) // before it is ready: a stop must reach it even while it starts
     const deadline = Date.now() + spec.startTimeoutMs
     try {
       for (;;) {
-        if (abort.aborted) throw new Error(`${spec.name}: start interrupted`)
         if (!managed.running)
           throw new Error(
             `${spec.name} (pid ${managed.pid}) exited with ${child.exitCode ?? child.signalCode} while starting; its log, ${spec.logFile}, ends:\n${tail(spec.logFile)}`,
           )
+        if (abort.aborted) throw new Error(`${spec.name}: start interrupted`)
         if (await spec.ready().catch(() => false)) return managed
         if (Date.now() > deadline)
           throw new Error(
@@ -127,16 +128,14 @@ export class ManagedProcess {
   /** Sends each signal of the ladder in turn until the process has exited. */
   async stop(): Promise<void> {
     this.#stopping = true
-    for (const [signal, waitMs] of this.spec.stopLadder) {
+    for (const [name, waitMs] of this.spec.stopLadder) {
       if (!this.running) break
-      try {
-        process.kill(this.pid, signal)
-      } catch {} // gone between the check and the signal
+      signal(this.pid, name)
       const ended = await Promise.race([this.exited.then(() => true), delay(waitMs).then(() => false)])
       if (ended) break
     }
     if (this.running) {
-      process.kill(this.pid, 'SIGKILL')
+      signal(this.pid, 'SIGKILL')
       await this.exited
     }
   }
@@ -144,9 +143,16 @@ export class ManagedProcess {
   /** Ends it at once, as a crash would. */
   async kill(): Promise<void> {
     this.#stopping = true
-    if (this.running) process.kill(this.pid, 'SIGKILL')
+    if (this.running) signal(this.pid, 'SIGKILL')
     await this.exited
   }
+}
+
+/** Signals a PID; one that has just ended is no error (its exit is awaited anyway). */
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name)
+  } catch {}
 }
 
 /** A process alive as seen from outside (a zombie counts as gone). */
@@ -183,10 +189,8 @@ export function programOf(pid: number): string | undefined {
 export async function stopRecorded(record: ProcessRecord, ladder: StopLadder): Promise<'stopped' | 'not running'> {
   const running = () => isAlive(record.pid) && programOf(record.pid) === basename(record.command)
   if (!running()) return 'not running'
-  for (const [signal, waitMs] of [...ladder, ['SIGKILL', 5000] as const]) {
-    try {
-      process.kill(record.pid, signal)
-    } catch {}
+  for (const [name, waitMs] of [...ladder, ['SIGKILL', 5000] as const]) {
+    signal(record.pid, name)
     const deadline = Date.now() + waitMs
     while (running() && Date.now() < deadline) await delay(100)
     if (!running()) break
