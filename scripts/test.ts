@@ -15,12 +15,16 @@ import { availableParallelism } from 'node:os'
 import { preparePgliteTemplate, preparePostgresTemplate, type Template } from '../test/support/database-templates.ts'
 
 const files = globSync(['test/**/*.test.ts', 'src/**/*.test.ts', 'packages/*/test/**/*.test.ts']).sort()
-/** Files that measure elapsed time (an answer within so many ms): run alone, after the others. */
+/**
+ * Files that measure elapsed time (an answer within so many ms), and the cluster's check (seven
+ * processes of its own, two of them PostgreSQL servers, within a bounded time): run alone, after the others.
+ */
 const ALONE = [
   'test/database-outage.test.ts',
   'test/rate-limit.test.ts',
   'packages/client/test/outage.test.ts',
   'packages/client/test/request-options.test.ts',
+  'test/cluster.test.ts',
 ]
 /**
  * Seconds of CPU a file took on the embedded database (2-core machine, issue 18's measurements), for
