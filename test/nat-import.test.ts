@@ -221,6 +221,45 @@ describe('NAT import in the service (POST .../nat-import, application/zip)', () 
     assert.notDeepEqual(expected.byKey, clean.byKey)
   })
 
+  it("a mapped record the upload's structural check refuses is left out, answered at its NAT line and field", async () => {
+    // A control character in a family name: the reader and the mapping carry any text; the upload's
+    // string rules refuse it (docs/decisions.md, "Characters refused in text").
+    const set = generate(a.rto.rto, { seed: 'nat-import-refused' })
+    const field = NAT_LAYOUTS.NAT00085.fields.find((f) => f.name === 'clientFamilyName')!
+    const entries = set.entries.map((entry) => {
+      if (entry.name !== 'NAT00085.txt') return entry
+      const bytes = Uint8Array.from(entry.bytes)
+      bytes[field.start] = 0x07 // the family name's second character, on line 1
+      return { name: entry.name, bytes }
+    })
+    const client = readNatEntries(entries).records.NAT00085[0]!.values.clientIdentifier
+    const response = await importZip(natZipBytes(entries))
+    assert.equal(response.status, 201, response.text)
+    const { natProblems, natProblemCount, transactionBatchToken } = response.json
+    assert.equal(natProblemCount, 1, response.text)
+    const [problem] = natProblems
+    assert.equal(problem.stage, 'upload')
+    assert.equal(problem.resourceType, 'Student')
+    assert.equal(problem.accessPath, '$.familyName')
+    assert.deepEqual(problem.nat, [
+      {
+        file: 'NAT00085.txt',
+        fileId: 'NAT00085',
+        line: 1,
+        field: 'clientFamilyName',
+        fieldLabel: 'Client family name',
+        text: 'NAT00085 line 1 field Client family name',
+      },
+    ])
+    // Everything but that student is stored, as mapped.
+    const expected = expectedOf(entries, a.rto.rto, codes)
+    const student = expected.records.find((r) => r.resourceType === 'Student' && r.record.clientIdentifier === client)!
+    assert.equal(problem.resourceUID, student.uid)
+    expected.byKey.delete(`Student ${student.uid}`)
+    assert.deepEqual(await stored(transactionBatchToken), expected.byKey)
+    assert.equal(response.json.recordCount, expected.byKey.size)
+  })
+
   it("findings: the batch's failed validation results, each at the NAT file, line and field it came from", async () => {
     const { entries, line } = withBadUsi(generate(a.rto.rto, { seed: 'nat-import-usi' }).entries)
     const response = await importZip(natZipBytes(entries))
