@@ -59,6 +59,21 @@ module.exports = {
       to: { path: '^src/platform/http/' },
     },
     {
+      name: 'nat-library-through-nat-bridge',
+      severity: 'error',
+      comment:
+        "@vetrs/avetmiss (the NAT library) enters the service through modules/nat-bridge (its avetmiss.ts) alone; the operators' CLI (seed:synthetic nat) uses it too.",
+      from: { path: '^src/', pathNot: '^src/(modules/nat-bridge/|cli/)' },
+      to: { path: '^packages/avetmiss/' },
+    },
+    {
+      name: 'nat-library-imports-nothing-of-ours',
+      severity: 'error',
+      comment: '@vetrs/avetmiss is a library of its own: it imports nothing of the service, the SDK or the CLI.',
+      from: { path: '^packages/avetmiss/' },
+      to: { path: '^(src|packages/(client|cli))/' },
+    },
+    {
       name: 'no-orphans',
       severity: 'error',
       comment: 'A file nothing imports and that imports nothing is dead code, or an entry point to list here.',

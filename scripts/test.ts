@@ -48,6 +48,7 @@ const COST: Record<string, number> = {
   'packages/client/test/workflows.test.ts': 11,
   'test/held-records.test.ts': 11,
   'test/nat-bridge.test.ts': 10,
+  'test/nat-import.test.ts': 11,
 }
 const together = files.filter((file) => !ALONE.includes(file))
 const alone = files.filter((file) => ALONE.includes(file))

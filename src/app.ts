@@ -31,6 +31,7 @@ import { holdingsRoutes } from './modules/holdings/index.ts'
 import { reconciliationRoutes } from './modules/reconciliation/index.ts'
 import { assessmentRoutes } from './modules/assessment/index.ts'
 import { declarationRoutes } from './modules/declarations/index.ts'
+import { natBridgeRoutes } from './modules/nat-bridge/index.ts'
 
 export interface Service extends Core {
   app: FastifyInstance
@@ -125,5 +126,6 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
   await app.register(reconciliationRoutes, { prefix, db })
   await app.register(assessmentRoutes, { prefix, db, queue, job: jobs.assessment })
   await app.register(declarationRoutes, { prefix, db })
+  await app.register(natBridgeRoutes, { prefix, db, limits: config.limits })
   return app
 }

@@ -71,6 +71,8 @@ export const EnvironmentSchema = Type.Object({
   LIMIT_WIRE_BODY_BYTES: integer(1, 1024 * 1024),
   LIMIT_DECODED_BODY_BYTES: integer(1, 10 * 1024 * 1024),
   LIMIT_BULK_RECORDS: integer(1, 10_000, 1_000_000),
+  LIMIT_NAT_ZIP_BYTES: integer(1, 8 * 1024 * 1024, 1024 * 1024 * 1024),
+  LIMIT_NAT_FILES_BYTES: integer(1, 48 * 1024 * 1024, 1024 * 1024 * 1024),
 
   METRICS_TOKEN: Type.Optional(
     Type.String({
@@ -120,8 +122,18 @@ export interface Config {
     clientCacheSeconds: number
     external: { issuer: string; audience: string; jwksUrl: string; rtoClaim: string; clientClaim: string } | undefined
   }
-  /** Request bodies on the wire and decompressed; records (NDJSON lines) in one bulk upload. */
-  limits: { wireBodyBytes: number; decodedBodyBytes: number; bulkRecords: number }
+  /**
+   * Request bodies on the wire and decompressed; records (NDJSON lines) in one bulk upload; a NAT
+   * import's zip (on the wire and decompressed, in place of the first two) and what its NAT files
+   * hold uncompressed.
+   */
+  limits: {
+    wireBodyBytes: number
+    decodedBodyBytes: number
+    bulkRecords: number
+    natZipBytes: number
+    natFilesBytes: number
+  }
   rateLimit: { max: number; windowSeconds: number }
   /** /metrics needs `Authorization: Bearer <token>` when `required`; with no token set nothing matches. */
   metrics: { token: string | undefined; required: boolean }
@@ -306,6 +318,8 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
       wireBodyBytes: env.LIMIT_WIRE_BODY_BYTES,
       decodedBodyBytes: env.LIMIT_DECODED_BODY_BYTES,
       bulkRecords: env.LIMIT_BULK_RECORDS,
+      natZipBytes: env.LIMIT_NAT_ZIP_BYTES,
+      natFilesBytes: env.LIMIT_NAT_FILES_BYTES,
     },
     rateLimit: { max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
     metrics: {

@@ -20,6 +20,8 @@ export type ErrorKind =
   | 'request-timeout'
   | 'payload-too-large'
   | 'too-many-records'
+  | 'nat-set-unreadable'
+  | 'nat-set-too-large'
   | 'rate-limited'
   | 'internal-error'
   | 'service-unavailable'

@@ -19,7 +19,7 @@ export { fileSetOf, type NatFileSet, type NatRecord, type NatRecordSet } from '.
 export { type NatTextReadResult, readNatText } from './parse-file.ts'
 export { type NatEntry, type NatReadOptions, type NatReadResult, readNatEntries } from './read-file-set.ts'
 export { readNatFolder } from './read-folder.ts'
-export { readNatZip } from './read-zip.ts'
+export { NatZipTooLargeError, type NatZipReadOptions, readNatZip } from './read-zip.ts'
 export { formatNatFile, formatNatRecord, NAT_LINE_END, NatWriteError } from './format-file.ts'
 export { type NatFiles, natFileEntries, natZipBytes, writeNatFolder, writeNatZip } from './write-file-set.ts'
 export { natUid } from './nat-uid.ts'

@@ -1,22 +1,111 @@
 // A zip of NAT files to records.
 import { readFile } from 'node:fs/promises'
+import { crc32 } from 'node:zlib'
 import { unzipSync } from 'fflate'
+import { natFileIdOf } from './file-names.ts'
 import { type NatEntry, type NatReadOptions, type NatReadResult, readNatEntries } from './read-file-set.ts'
+
+export interface NatZipReadOptions extends NatReadOptions {
+  /**
+   * Most bytes the zip's NAT files may hold uncompressed, all together, as its directory states them
+   * (default: no bound). A zip stating more is refused with a NatZipTooLargeError before any file is
+   * inflated, and no file inflates to more than it states: a small zip cannot fill memory.
+   */
+  maxUncompressedBytes?: number
+  /** Most entries (files and folders) the zip may list (default 10,000). */
+  maxEntries?: number
+}
+
+/** A zip whose NAT files hold more than `maxUncompressedBytes`, or that lists more than `maxEntries` entries. */
+export class NatZipTooLargeError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'NatZipTooLargeError'
+  }
+}
+
+const DEFAULT_MAX_ENTRIES = 10_000
+
+const u16 = (bytes: Uint8Array, at: number) => (bytes[at] ?? 0) | ((bytes[at + 1] ?? 0) << 8)
+const u32 = (bytes: Uint8Array, at: number) => (u16(bytes, at) | (u16(bytes, at + 2) << 16)) >>> 0
+
+/**
+ * The CRC-32 of each entry the zip's central directory lists, in its order: the order in which
+ * fflate offers the entries to its filter. Found the way fflate finds the directory (the end record
+ * in the last 64 KiB, its zip64 locator when there is one); undefined where the directory is not
+ * where it says, which fflate then refuses.
+ */
+function centralDirectoryCrcs(bytes: Uint8Array): (number | undefined)[] {
+  let end = bytes.length - 22
+  while (end > 0 && bytes.length - end <= 65_558 && u32(bytes, end) !== 0x06054b50) end--
+  if (end < 0 || u32(bytes, end) !== 0x06054b50) return []
+  let count = u16(bytes, end + 8)
+  let at = u32(bytes, end + 16)
+  if (end >= 20 && u32(bytes, end - 20) === 0x07064b50) {
+    const zip64End = u32(bytes, end - 12)
+    if (u32(bytes, zip64End) === 0x06064b50) {
+      count = u32(bytes, zip64End + 32)
+      at = u32(bytes, zip64End + 48)
+    }
+  }
+  const crcs: (number | undefined)[] = []
+  for (let i = 0; i < count && at + 46 <= bytes.length && u32(bytes, at) === 0x02014b50; i++) {
+    crcs.push(u32(bytes, at + 16))
+    at += 46 + u16(bytes, at + 28) + u16(bytes, at + 30) + u16(bytes, at + 32)
+  }
+  return crcs
+}
 
 /**
  * Reads the NAT files of a zip, given as its path or its bytes. Files are recognised by their name
- * wherever they sit in the zip (a folder inside it is fine); folders and other files are ignored.
+ * wherever they sit in the zip (a folder inside it is fine); folders are skipped, and other files are
+ * listed as ignored without being inflated. A NAT file that does not inflate to the size and CRC-32
+ * the zip states for it is damaged, and the zip is refused.
  */
-export async function readNatZip(zip: string | Uint8Array, options: NatReadOptions = {}): Promise<NatReadResult> {
+export async function readNatZip(zip: string | Uint8Array, options: NatZipReadOptions = {}): Promise<NatReadResult> {
   const bytes = typeof zip === 'string' ? await readFile(zip) : zip
+  const maxBytes = options.maxUncompressedBytes ?? Number.POSITIVE_INFINITY
+  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES
+  const ignored: NatEntry[] = []
+  const stated = new Map<string, { size: number; crc: number | undefined }>()
+  const crcs = centralDirectoryCrcs(bytes)
+  let entries = 0
+  let total = 0
   let files: Record<string, Uint8Array>
   try {
-    files = unzipSync(bytes)
+    files = unzipSync(bytes, {
+      filter: ({ name, originalSize }) => {
+        const crc = crcs[entries]
+        if (++entries > maxEntries) throw new NatZipTooLargeError(`The zip lists more than ${maxEntries} entries.`)
+        if (name.endsWith('/')) return false
+        if (!natFileIdOf(name)) {
+          ignored.push({ name, bytes: new Uint8Array(0) }) // named, never read
+          return false
+        }
+        total += originalSize
+        if (total > maxBytes)
+          throw new NatZipTooLargeError(
+            `The zip's NAT files hold more than ${maxBytes} bytes uncompressed (${name} brings them to ${total}).`,
+          )
+        stated.set(name, { size: originalSize, crc })
+        return true
+      },
+    })
   } catch (error) {
+    if (error instanceof NatZipTooLargeError) throw error
     throw new Error(`Not a zip that can be read: ${(error as Error).message}`, { cause: error })
   }
-  const entries: NatEntry[] = Object.entries(files)
-    .filter(([name]) => !name.endsWith('/'))
-    .map(([name, content]) => ({ name, bytes: content }))
-  return readNatEntries(entries, options)
+  // fflate inflates into a buffer of the stated size: a file that stops short comes out shorter, and
+  // one that runs past it is cut off at it, which its CRC-32 shows. Either is a damaged zip.
+  for (const [name, content] of Object.entries(files)) {
+    const { size, crc } = stated.get(name) ?? { size: -1, crc: undefined }
+    if (content.length !== size)
+      throw new Error(
+        `Not a zip that can be read: ${name} inflates to ${content.length} bytes, not the ${size} it states`,
+      )
+    if (crc === undefined || crc32(content) >>> 0 !== crc)
+      throw new Error(`Not a zip that can be read: ${name} does not match its CRC-32 (the zip is damaged)`)
+  }
+  const entriesRead: NatEntry[] = Object.entries(files).map(([name, content]) => ({ name, bytes: content }))
+  return readNatEntries([...entriesRead, ...ignored], options)
 }

@@ -2,6 +2,8 @@
 // records held in each batch. Other modules reach batches and their records only through this file.
 export { batchRoutes, API_PREFIX } from './batches.routes.ts'
 export {
+  createBatch,
+  discardBatch,
   requireBatch,
   lockOpenBatch,
   markBatchSubmitted,

@@ -4,6 +4,8 @@ export { referenceDataRoutes } from './reference-data.routes.ts'
 export {
   seedReferenceData,
   readSeedReferenceData,
+  currentCodes,
+  type CurrentCode,
   loadReleaseFile,
   loadRelease,
   type LoadSummary,

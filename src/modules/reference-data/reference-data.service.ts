@@ -110,6 +110,30 @@ export async function readSeedReferenceData(): Promise<Record<string, ReleaseRec
   return byName
 }
 
+/** A code of a dataset as it stands: its word (or a classification's code), AVETMISS code and status. */
+export interface CurrentCode {
+  code: string
+  avetmissCode: string | null
+  status: 'Active' | 'Inactive'
+}
+
+/**
+ * The current version of every record of every dataset, by dataset name: what a full synchronisation
+ * of each dataset ends with. For the NAT bridge's code translator, which translates through the
+ * same data validation checks against (a few hundred records per dataset, read in one query each).
+ */
+export async function currentCodes(db: Db): Promise<Record<string, CurrentCode[]>> {
+  const byName: Record<string, CurrentCode[]> = {}
+  for (const dataset of datasets as readonly DatasetDefinition[]) {
+    byName[dataset.name] = (await repo.currentRecords(db, dataset.name)).map(({ code, avetmissCode, status }) => ({
+      code,
+      avetmissCode,
+      status,
+    }))
+  }
+  return byName
+}
+
 /**
  * A page of the versions stamped at or after changedSince. Pages are read up to the dataset's last
  * position at the time of the request and cached under it: a page answered from the cache is exactly

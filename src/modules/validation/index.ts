@@ -2,6 +2,12 @@
 // their results. Other modules reach validation only through this file.
 export { validationRoutes } from './validation.routes.ts'
 export { validationJob } from './validation.jobs.ts'
-export { submitBlocker, type ValidateJobData, type ValidationDependencies } from './validation.service.ts'
+export {
+  submitBlocker,
+  listFailedResults,
+  type ValidateJobData,
+  type ValidationDependencies,
+} from './validation.service.ts'
+export { ValidationResult } from './validation.schemas.ts'
 export { rules } from './rules/index.ts'
 export type { Rule } from './rule.ts'

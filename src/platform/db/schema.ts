@@ -14,6 +14,7 @@
 //   assessment_run, assessment_result                    modules/assessment
 //   declaration                                          modules/declarations
 //   housekeeping_run                                     modules/housekeeping
+//   nat_import                                           modules/nat-bridge
 //   api_client, token_issuance, signing_key              platform/auth
 //   the pgboss schema                                    platform/queue (pg-boss)
 // Reads of another module's table are allowed only set-based, for speed, and each says so where it

@@ -2,6 +2,7 @@
 //  - on the wire (default 1 MiB): enforced at protocol level, 413 with no problem body, whether the
 //    length is declared or the body is chunked;
 //  - decompressed (default 10 MiB): 413 problem details with business rule BRTS90400.
+// A route may set limits of its own (config.bodyLimits): the NAT import, whose body is a zip.
 // Bodies may be sent gzip, deflate or br encoded. Decoding is streamed and cut off at the limit, so a
 // decompression bomb is never buffered beyond it.
 import { Transform, pipeline, type Readable, type TransformCallback } from 'node:stream'
@@ -15,6 +16,21 @@ export class WireBodyTooLargeError extends Error {
   constructor() {
     super('request body exceeds the wire size limit')
   }
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's own body limits, in place of the service's (the NAT import takes a zip larger than
+     * a record). The route sets Fastify's bodyLimit to match (decodedBodyBytes + 1).
+     */
+    bodyLimits?: BodyLimits
+  }
+}
+
+export interface BodyLimits {
+  wireBodyBytes: number
+  decodedBodyBytes: number
 }
 
 export class DecodedBodyTooLargeError extends DomainError {
@@ -47,11 +63,9 @@ const decoders: Record<string, (() => Transform) | undefined> = {
   br: createBrotliDecompress,
 }
 
-export function installBodyLimits(
-  app: FastifyInstance,
-  limits: { wireBodyBytes: number; decodedBodyBytes: number },
-): void {
+export function installBodyLimits(app: FastifyInstance, serviceLimits: BodyLimits): void {
   app.addHook('preParsing', async (request, _reply, payload) => {
+    const limits = request.routeOptions.config?.bodyLimits ?? serviceLimits
     const declaredLength = Number(request.headers['content-length'] ?? Number.NaN)
     if (declaredLength > limits.wireBodyBytes) throw new WireBodyTooLargeError()
     const encoding = (request.headers['content-encoding'] ?? 'identity').trim().toLowerCase()

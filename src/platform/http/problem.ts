@@ -97,6 +97,18 @@ export const problemTypes = {
     description:
       'A bulk upload (POST .../transaction-batch/{token}/records, application/x-ndjson) has more lines than one request may carry (LIMIT_BULK_RECORDS, 10,000 by default; the detail says the limit in force). Nothing was stored. Split the records over several requests.',
   },
+  'nat-set-unreadable': {
+    status: 400,
+    title: 'The body is not a NAT file set that can be read',
+    description:
+      'A NAT import (POST .../nat-import, application/zip) whose body is empty, not a zip, a damaged zip (a file that does not match its size or CRC-32), holds no AVETMISS NAT file, or gives no record that could be read and mapped. Nothing was stored; the detail says which, and names the first NAT problems when there were lines to read.',
+  },
+  'nat-set-too-large': {
+    status: 413,
+    title: 'The NAT files hold too much',
+    description:
+      "A NAT import's zip whose NAT files hold more bytes uncompressed than one import may (LIMIT_NAT_FILES_BYTES, 48 MiB by default: about 150,000 activities; the detail says the limit in force), as the zip's directory states them, or that lists more than 10,000 entries. Refused before any file is inflated; nothing was stored. Split the set (by period) over several imports.",
+  },
   'rate-limited': {
     status: 429,
     title: 'Too many requests',

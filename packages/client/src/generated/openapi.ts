@@ -1918,6 +1918,95 @@ export interface paths {
       };
     };
   };
+  "/vet-provider/v1/{jurisdiction}/nat-import": {
+    /**
+     * Import a zip of AVETMISS NAT files into a new transaction batch (extension, not in the specification)
+     * @description An extension for RTOs that have only the AVETMISS 8.0 NAT files their student management system writes (NAT00010 ... NAT00130): the body is those files as a zip (Content-Type application/zip, or application/x-zip-compressed), the same files `vetrs nat import` takes. The service reads them, translates their codes through the reference data in force, maps them to the eight resources (UIDs from natural keys, so importing the same files again gives the same records), checks every record as its upload would, and stores them in a new transaction batch of the caller's RTO under this jurisdiction: one transaction, as a bulk upload.
+     *
+     * A line the reader cannot read, a value the mapping cannot carry, or a record the structural check refuses is left out, and answered in natProblems at its NAT file, line and field; the rest is stored. The batch is then validated, submitted or discarded as any batch (POST .../validate, .../submit); GET .../transaction-batch/{token}/nat-import/findings tells its failed validation results as NAT file, line and field. While natProblemCount is not 0 the batch lacks what the problems name: correct the files and import again rather than submit it.
+     *
+     * Limits: the zip at most 8 MiB on the wire and decoded (LIMIT_NAT_ZIP_BYTES, in place of the request limits: 413 with no body on the wire, 413 BRTS90400 decoded), its NAT files at most 48 MiB uncompressed as the zip states them (LIMIT_NAT_FILES_BYTES; 413 /problems/nat-set-too-large, before anything is inflated). One NAT set is read at a time per service process; a second import waits for the first.
+     *
+     * Nothing is stored (no batch) when the body is empty, not a zip, a damaged zip, holds no NAT file, or gives no record (400 /problems/nat-set-unreadable), or is over a limit (413). Scope vet:report.
+     */
+    post: {
+      parameters: {
+        path: {
+          /** @description jurisdiction code */
+          jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
+        };
+      };
+      /** @description the zip of NAT files */
+      requestBody: {
+        content: {
+          "application/zip": string;
+          "application/x-zip-compressed": string;
+        };
+      };
+      responses: {
+        /** @description a NAT file set imported into a new transaction batch */
+        201: {
+          content: {
+            "application/json": components["schemas"]["NatImportResult"];
+          };
+        };
+      };
+    };
+  };
+  "/vet-provider/v1/{jurisdiction}/transaction-batch/{transactionBatchToken}/nat-import": {
+    /**
+     * What the NAT import that made the batch answered (extension)
+     * @description The answer of POST .../nat-import for this batch, as it was given: its files, counts and NAT problems.
+     */
+    get: {
+      parameters: {
+        path: {
+          /** @description jurisdiction code */
+          jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
+          /** @description opaque token returned when the batch was created */
+          transactionBatchToken: string;
+        };
+      };
+      responses: {
+        /** @description a NAT file set imported into a new transaction batch */
+        200: {
+          content: {
+            "application/json": components["schemas"]["NatImportResult"];
+          };
+        };
+      };
+    };
+  };
+  "/vet-provider/v1/{jurisdiction}/transaction-batch/{transactionBatchToken}/nat-import/findings": {
+    /**
+     * The batch's failed validation results, each at its NAT file, line and field (extension)
+     * @description The results of failed-validation-results (the latest completed validation run, the same pages in the same order), each with nat: where the fields its accessPath names came from in the NAT files of the import that made the batch (the record's line when no path has a place of its own; empty for a record the zip did not give, such as held data a set rule names). The places are derived again from the zip kept with the batch, so a page of a large set takes seconds.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description page to return, from 1 */
+          pageNumber?: number;
+          /** @description results per page, at most 500 */
+          pageSize?: number;
+        };
+        path: {
+          /** @description jurisdiction code */
+          jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
+          /** @description opaque token returned when the batch was created */
+          transactionBatchToken: string;
+        };
+      };
+      responses: {
+        /** @description the batch's failed validation results, in the order of failed-validation-results, with their NAT places */
+        200: {
+          content: {
+            "application/json": components["schemas"]["NatFindingPage"];
+          };
+        };
+      };
+    };
+  };
 }
 
 export type webhooks = Record<string, never>;
@@ -2367,6 +2456,128 @@ export interface components {
       voidedReason: string | null;
       /** @description versions submitted so far, voids included (history is kept for audit) */
       numberOfVersions: number;
+    };
+    /** @description a failed validation result (as failed-validation-results answers it) with its NAT places */
+    NatFinding: {
+      /** @description identical for all results of one execution of one rule; read them together */
+      validationGroupingId: string;
+      /** @description number of results in the group; 1 means no other resource is involved */
+      relatedValidationResultCount: number;
+      /** @description rule code, e.g. BRTS02180 */
+      errorNumber: string;
+      /** @description business rule, e.g. BRDG00017 */
+      ruleId: string;
+      /** @description technical rule implementation, e.g. BRTS01180 */
+      technicalRuleId: string;
+      /**
+       * @description Error blocks submission; Warning does not
+       * @enum {string}
+       */
+      validationMessageLevel: "Error" | "Warning";
+      /** @description minimum change needed to satisfy the rule */
+      correctiveAction: string;
+      /** @description what was found, naming the attribute and the offending value */
+      message: string;
+      /**
+       * @description type of the affected resource
+       * @enum {string}
+       */
+      resourceType: "Student" | "DeliveryLocation" | "Program" | "ProgramOffering" | "ProgramEnrolment" | "Subject" | "SubjectOffering" | "SubjectEnrolment";
+      /**
+       * Format: uuid
+       * @description the affected resource
+       */
+      resourceUID: string;
+      /** @description JSONPath-style paths of every attribute involved, e.g. $.locations[0].deliveryLocationUID */
+      accessPath: string[];
+      /** @description version of the resource that produced the result */
+      changeTrackingIdentifier: string | null;
+      /**
+       * @description where the affected version is: this batch, or data already held
+       * @enum {string}
+       */
+      dataSource: "Transaction_batch" | "Previously_submitted_data";
+      /** @description where the record's fields named by accessPath came from in the NAT files, one per distinct place (the record's line when no path has a place of its own); empty for a record the zip did not give (held data a set rule names) */
+      nat: components["schemas"]["NatPlace"][];
+    };
+    /** @description the batch's failed validation results, in the order of failed-validation-results, with their NAT places */
+    NatFindingPage: {
+      /** @description current page */
+      pageNumber: number;
+      /** @description total pages */
+      numberOfPages: number;
+      /** @description total results across pages */
+      numberOfResults: number;
+      /** @description maximum results per page */
+      pageSize: number;
+      results: components["schemas"]["NatFinding"][];
+    };
+    /** @description a NAT file set imported into a new transaction batch */
+    NatImportResult: {
+      /** @description the new batch holding the records */
+      transactionBatchToken: string;
+      jurisdiction: string;
+      /** @description the RTO code in every record's UID: the caller's RTO */
+      rtoCode: string;
+      /** Format: date-time */
+      importedAt: string;
+      /** @description the NAT files read, with the names found in the zip */
+      files: {
+          fileId: string;
+          file: string;
+        }[];
+      /** @description other files in the zip, not read */
+      ignoredFiles: string[];
+      /** @description records stored in the batch */
+      recordCount: number;
+      /** @description records stored, by resource type, every type listed */
+      recordsByType: {
+        Student: number;
+        DeliveryLocation: number;
+        Program: number;
+        ProgramOffering: number;
+        ProgramEnrolment: number;
+        Subject: number;
+        SubjectOffering: number;
+        SubjectEnrolment: number;
+      };
+      /** @description every NAT problem found */
+      natProblemCount: number;
+      /** @description the first 1000 NAT problems, read, then map, then upload, each in file and line order. What they name is not in the batch: while there is one, the batch does not report all of the files, and should not be submitted. */
+      natProblems: components["schemas"]["NatProblem"][];
+    };
+    /** @description a place in the NAT files: the file, line and field to correct */
+    NatPlace: {
+      /** @description the file's name as found in the zip (a path inside it) */
+      file: string;
+      /** @description NAT00010 ... NAT00130 */
+      fileId?: string;
+      /** @description 1-based; 0 for the file as a whole (missing, or in the set twice) */
+      line: number;
+      /** @description the NAT field's name in camelCase (activityStartDate) */
+      field?: string;
+      /** @description its published name (Activity start date) */
+      fieldLabel?: string;
+      /** @description the place in words: NAT00120 line 17 field Activity start date */
+      text: string;
+    };
+    /** @description a problem of the NAT files: what was left out of the batch, and where it is */
+    NatProblem: {
+      /**
+       * @description read: a line the reader could not read (left out); map: a value the mapping could not carry (the field, or the record, left out); upload: a mapped record the upload's structural check refused (left out)
+       * @enum {string}
+       */
+      stage: "read" | "map" | "upload";
+      /** @description where, in the NAT files (one place; none when it could not be told) */
+      nat: components["schemas"]["NatPlace"][];
+      /** @description the offending text, as found */
+      value?: string;
+      message: string;
+      /** @description upload: the refused record */
+      resourceType?: string;
+      resourceUID?: string;
+      /** @description upload: the refused field, e.g. $.familyName */
+      accessPath?: string;
     };
     /** @description a declaration or nil activity report for the period and jurisdiction in the path */
     PeriodDeclarationRequest: {

@@ -15,6 +15,7 @@ import * as reconciliationDayCount from './0011_reconciliation_day_count.ts'
 import * as assessmentsAndDeclarations from './0012_assessments_and_declarations.ts'
 import * as uploadBatchRecordFunction from './0013_upload_batch_record_function.ts'
 import * as reconciliationEveryRecordDated from './0014_reconciliation_every_record_dated.ts'
+import * as natImport from './0015_nat_import.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0012_assessments_and_declarations': assessmentsAndDeclarations,
   '0013_upload_batch_record_function': uploadBatchRecordFunction,
   '0014_reconciliation_every_record_dated': reconciliationEveryRecordDated,
+  '0015_nat_import': natImport,
 }

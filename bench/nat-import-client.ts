@@ -1,0 +1,139 @@
+// The client side of the NAT import benchmark (bench/nat-import.ts), run as a child process (with the
+// vetrs-source condition, so the CLI's modules resolve @vetrs/avetmiss and @vetrs/client to their
+// sources) so that it never shares the service's event loop. One command at a time over IPC, one
+// import of the zip end to end, each stage timed:
+//  - cli: what `vetrs nat import` does (packages/cli/src/nat/import.ts), stage by stage: read the zip
+//    (readNatZip), map (the code translator from the service's reference data through the SDK, then
+//    natToResources), upload (a new batch, then the SDK's uploadMany: the bulk upload), validate;
+//  - service: the zip sent to POST .../nat-import (the service reads, maps, checks and stores it in
+//    one request), then validate.
+// Validate is POST validate, then GET validate every 50 ms until Validated.
+import { readFile } from 'node:fs/promises'
+import { natToResources, readNatZip } from '../packages/avetmiss/src/index.ts'
+import { codeTranslatorFromService } from '../packages/cli/src/nat/reference-codes.ts'
+import { type ResourceRecord, Vetrs } from '../packages/client/src/index.ts'
+
+export interface NatClientCommand {
+  mode: 'cli' | 'service'
+  baseUrl: string
+  zipPath: string
+  jurisdiction: 'VIC'
+  clientId: string
+  clientSecret: string
+}
+
+export interface NatClientResult {
+  mode: NatClientCommand['mode']
+  transactionBatchToken: string
+  /** Records the import stored (cli: mapped and uploaded; service: recordCount of its answer). */
+  records: number
+  natProblems: number
+  /** Milliseconds by stage; `import` is the service's read, map, check and upload in one request. */
+  stages: Partial<Record<'read' | 'map' | 'upload' | 'import' | 'validate', number>>
+  totalMs: number
+  validation: { blocking: boolean; results: number }
+}
+
+async function token(command: NatClientCommand): Promise<string> {
+  const response = await fetch(`${command.baseUrl}/oauth2/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: command.clientId,
+      client_secret: command.clientSecret,
+    }),
+    signal: AbortSignal.timeout(10_000),
+  })
+  if (response.status !== 200) throw new Error(`token: ${response.status} ${await response.text()}`)
+  return ((await response.json()) as { access_token: string }).access_token
+}
+
+async function validate(command: NatClientCommand, auth: string, batch: string) {
+  const path = `${command.baseUrl}/vet-provider/v1/${command.jurisdiction}/transaction-batch/${batch}/validate`
+  const headers = { authorization: `Bearer ${auth}` }
+  const requested = await fetch(path, { method: 'POST', headers })
+  if (requested.status !== 201) throw new Error(`validate: ${requested.status} ${await requested.text()}`)
+  for (;;) {
+    const status = (await (await fetch(path, { headers })).json()) as Record<string, any>
+    if (status.validationStatus === 'Validated')
+      return { blocking: status.hasBlockingValidationFailures as boolean, results: status.numberOfResults as number }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+async function viaCli(command: NatClientCommand): Promise<NatClientResult> {
+  const client = new Vetrs({
+    baseUrl: command.baseUrl,
+    credentials: { clientId: command.clientId, clientSecret: command.clientSecret },
+  })
+  // A new client per import, as each `vetrs nat import` is: its token and the bulk upload's offer
+  // (GET /openapi.json) are fetched on the clock, by the map and upload stages.
+  const auth = await token(command)
+  const stages: NatClientResult['stages'] = {}
+  const started = performance.now()
+  let at = started
+  const lap = (stage: keyof NatClientResult['stages']) => {
+    const now = performance.now()
+    stages[stage] = now - at
+    at = now
+  }
+  const read = await readNatZip(command.zipPath)
+  lap('read')
+  const codes = await codeTranslatorFromService(client)
+  const rtoCode = read.records.NAT00010[0]?.values.trainingOrganisationIdentifier ?? ''
+  const mapped = natToResources(read, { rtoCode, codes })
+  lap('map')
+  const batch = (await client.createBatch(command.jurisdiction)).transactionBatchToken
+  const bodies = mapped.records.map((record) => record.record as unknown as ResourceRecord)
+  const uploaded = await client.uploadMany(command.jurisdiction, batch, bodies)
+  lap('upload')
+  const validation = await validate(command, auth, batch)
+  lap('validate')
+  return {
+    mode: 'cli',
+    transactionBatchToken: batch,
+    records: uploaded.recordCount,
+    natProblems: read.problemCount + mapped.problems.length,
+    stages,
+    totalMs: performance.now() - started,
+    validation,
+  }
+}
+
+async function viaService(command: NatClientCommand): Promise<NatClientResult> {
+  const auth = await token(command)
+  const zip = await readFile(command.zipPath)
+  const started = performance.now()
+  const response = await fetch(`${command.baseUrl}/vet-provider/v1/${command.jurisdiction}/nat-import`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/zip' },
+    body: zip,
+  })
+  const answer = (await response.json()) as Record<string, any>
+  if (response.status !== 201) throw new Error(`nat-import: ${response.status} ${JSON.stringify(answer)}`)
+  const imported = performance.now()
+  const validation = await validate(command, auth, answer.transactionBatchToken)
+  const done = performance.now()
+  return {
+    mode: 'service',
+    transactionBatchToken: answer.transactionBatchToken,
+    records: answer.recordCount,
+    natProblems: answer.natProblemCount,
+    stages: { import: imported - started, validate: done - imported },
+    totalMs: done - started,
+    validation,
+  }
+}
+
+process.on('message', async (message: NatClientCommand | 'exit') => {
+  if (message === 'exit') {
+    process.disconnect()
+    return
+  }
+  try {
+    const result = message.mode === 'cli' ? await viaCli(message) : await viaService(message)
+    process.send?.({ result })
+  } catch (error) {
+    process.send?.({ error: (error as Error).stack ?? String(error) })
+  }
+})

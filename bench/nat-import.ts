@@ -1,0 +1,378 @@
+// `node bench/nat-import.ts` (the sixth part of `npm run bench`, issue 19): NAT import of a
+// NAT_BENCH_ACTIVITIES (default 100,000) activity file set end to end, against a real service the
+// bench starts (as createService builds it, queue workers on), on embedded PGlite (always) and on
+// PostgreSQL in a fresh database (when DATABASE_URL is set; dropped afterwards). The set is generated
+// once (generateNatFileSet, a fixed seed, and a fixed asOf in the past so the service's date rules
+// pass) and written as a zip. Two ways in, each run in a client process (bench/nat-import-client.ts):
+//  - cli (the default): what `vetrs nat import` does: read the zip, map (codes through the service's
+//    reference data), bulk upload into a new batch, validate until Validated;
+//  - service (NAT_BENCH_MODES=cli,service): the zip POSTed to .../nat-import (read, map, check and
+//    upload in the service), then validate until Validated.
+// At 100,000 activities a run takes about 30 s on PostgreSQL and 50 s on PGlite on a 2-core machine:
+// three runs of one mode on both databases are about 4 minutes, of both modes about 8.
+// Prints seconds per stage and records per second end to end (medians of BENCH_RUNS runs, the modes
+// alternating), and the longest the service's event loop was held up during a run. Before measuring
+// it waits (up to NAT_BENCH_QUIET_SECONDS) for the machine to be quiet (1-minute load average under
+// 1.5), and says so when it was not.
+import { type ChildProcess, fork } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { readFile, rm, writeFile } from 'node:fs/promises'
+import { cpus, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { fileURLToPath } from 'node:url'
+import { sql } from 'kysely'
+import pg from 'pg'
+import { generateNatFileSet, natZipBytes } from '../packages/avetmiss/src/index.ts'
+import { createService } from '../src/app.ts'
+import { loadConfig } from '../src/config/config.ts'
+import { readSeedReferenceData } from '../src/modules/reference-data/index.ts'
+import type { NatClientCommand, NatClientResult } from './nat-import-client.ts'
+
+function positiveInteger(name: string, fallback: number, maximum: number): number {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < 1 || value > maximum)
+    throw new Error(`${name} must be an integer from 1 to ${maximum} (got ${JSON.stringify(raw)})`)
+  return value
+}
+
+type Mode = NatClientCommand['mode']
+const MODES: readonly Mode[] = ['cli', 'service']
+
+const settings = {
+  activities: positiveInteger('NAT_BENCH_ACTIVITIES', 100_000, 1_000_000),
+  runs: positiveInteger('BENCH_RUNS', 3, 50),
+  modes: (process.env.NAT_BENCH_MODES || 'cli')
+    .split(',')
+    .map((mode) => mode.trim())
+    .filter((mode): mode is Mode => {
+      if (!(MODES as readonly string[]).includes(mode))
+        throw new Error(`NAT_BENCH_MODES: ${mode} is not one of ${MODES.join(', ')}`)
+      return true
+    }),
+  quietSeconds: positiveInteger('NAT_BENCH_QUIET_SECONDS', 180, 3600),
+}
+const adminUrl = process.env.DATABASE_URL || undefined
+const QUIET_LOAD = 1.5
+/** The generated set: its seed, RTO (the demo client's) and a day in the past of every run. */
+const SET = { seed: 'bench-nat-import', rtoCode: '90001', year: 2026, asOf: '2026-06-30' } as const
+const CLIENT = { clientId: 'demo-rto-1', clientSecret: 'demo-secret-1' } as const
+
+// Bounded: at a pessimistic 1,000 records/s (1.4 records an activity) per run, plus start-up and the wait.
+const budgetSeconds =
+  settings.quietSeconds +
+  60 +
+  (adminUrl ? 2 : 1) * (settings.runs * settings.modes.length * ((settings.activities * 1.4) / 1_000 + 20) + 60)
+const watchdog = setTimeout(() => {
+  console.error(`bench nat-import: gave up after ${Math.round(budgetSeconds)} s (over budget)`)
+  process.exit(2)
+}, budgetSeconds * 1000)
+watchdog.unref()
+
+const CLIENT_SCRIPT = fileURLToPath(new URL('./nat-import-client.ts', import.meta.url))
+
+class Client {
+  readonly #child: ChildProcess
+  constructor() {
+    // The CLI's modules import @vetrs/avetmiss and @vetrs/client by name: their sources, as its bin does.
+    this.#child = fork(CLIENT_SCRIPT, [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      execArgv: ['--conditions=vetrs-source'],
+    })
+  }
+  run(command: NatClientCommand): Promise<NatClientResult> {
+    return new Promise((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`bench client exited (${code})`))
+      this.#child.once('exit', onExit)
+      this.#child.once('message', (message) => {
+        this.#child.off('exit', onExit)
+        const answer = message as { result?: NatClientResult; error?: string }
+        if (answer.result) resolve(answer.result)
+        else reject(new Error(`bench client failed: ${answer.error}`))
+      })
+      this.#child.send(command)
+    })
+  }
+  close(): void {
+    if (this.#child.connected) this.#child.send('exit')
+  }
+}
+
+interface Run extends NatClientResult {
+  rows: number
+  recordsPerSecond: number
+  /** The service's event loop: the longest and the 99th percentile delay during the run, ms. */
+  loopMaxMs: number
+  loopP99Ms: number
+}
+
+interface ModeFigures {
+  mode: Mode
+  stages: Record<string, number>
+  totalSeconds: number
+  recordsPerSecond: number
+  loopMaxMs: number
+  runs: Run[]
+}
+
+interface DatabaseFigures {
+  database: 'pglite' | 'postgres'
+  modes: ModeFigures[]
+  problems: string[]
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+const loadAverage = async () => Number((await readFile('/proc/loadavg', 'utf8')).split(' ')[0])
+
+/** Waits until the 1-minute load average is under QUIET_LOAD, at most quietSeconds; says how it went. */
+async function waitForQuiet(): Promise<{ quiet: boolean; load: number; waitedSeconds: number }> {
+  const started = performance.now()
+  for (;;) {
+    const load = await loadAverage()
+    const waitedSeconds = Math.round((performance.now() - started) / 1000)
+    if (load < QUIET_LOAD) return { quiet: true, load, waitedSeconds }
+    if (waitedSeconds >= settings.quietSeconds) return { quiet: false, load, waitedSeconds }
+    process.stdout.write(`  load average ${load} (not under ${QUIET_LOAD}): waiting, ${waitedSeconds} s so far\n`)
+    await new Promise((resolve) => setTimeout(resolve, 15_000))
+  }
+}
+
+async function measure(
+  database: DatabaseFigures['database'],
+  env: Record<string, string>,
+  zipPath: string,
+  expectedRecords: number | undefined,
+): Promise<DatabaseFigures> {
+  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', RATE_LIMIT_MAX: '0', ...env })
+  const service = await createService(config, { workers: true })
+  const client = new Client()
+  const problems: string[] = []
+  const loop = monitorEventLoopDelay({ resolution: 10 })
+  try {
+    const baseUrl = await service.app.listen({ port: 0, host: '127.0.0.1' })
+    const db = service.database.db
+    const once = async (mode: Mode): Promise<Run> => {
+      // Every run starts from an empty set of batches (their validation runs and imports go with them).
+      await sql`DELETE FROM batch_record`.execute(db)
+      await sql`DELETE FROM transaction_batch`.execute(db)
+      await sql`VACUUM batch_record, transaction_batch, validation_run, validation_result, nat_import`.execute(db)
+      loop.reset()
+      loop.enable()
+      const result = await client.run({ mode, baseUrl, zipPath, jurisdiction: 'VIC', ...CLIENT })
+      loop.disable()
+      const counted = await sql<{ n: string | number }>`SELECT count(*) AS n FROM batch_record
+        WHERE transaction_batch_token = ${result.transactionBatchToken}`.execute(db)
+      return {
+        ...result,
+        rows: Number(counted.rows[0]?.n ?? 0),
+        recordsPerSecond: (result.records / result.totalMs) * 1000,
+        loopMaxMs: loop.max / 1e6,
+        loopP99Ms: loop.percentile(99) / 1e6,
+      }
+    }
+    const runs: Record<Mode, Run[]> = { cli: [], service: [] }
+    for (let i = 0; i < settings.runs; i++) {
+      const order = i % 2 === 0 ? settings.modes : [...settings.modes].reverse()
+      for (const mode of order) {
+        const run = await once(mode)
+        runs[mode].push(run)
+        const stages = Object.entries(run.stages)
+          .map(([stage, ms]) => `${stage} ${(ms / 1000).toFixed(2)} s`)
+          .join(', ')
+        process.stdout.write(
+          `  ${database} ${mode}: run ${i + 1}/${settings.runs}: ${run.records} records in ${(run.totalMs / 1000).toFixed(2)} s (${stages}), ${run.recordsPerSecond.toFixed(0)} records/s; event loop max ${run.loopMaxMs.toFixed(0)} ms\n`,
+        )
+        if (run.rows !== run.records)
+          problems.push(`${mode} run ${i + 1}: ${run.rows} rows stored for ${run.records} records`)
+        if (expectedRecords !== undefined && run.records !== expectedRecords)
+          problems.push(`${mode} run ${i + 1}: ${run.records} records, the set maps to ${expectedRecords}`)
+        if (run.natProblems !== 0) problems.push(`${mode} run ${i + 1}: ${run.natProblems} NAT problems`)
+      }
+    }
+    const modes = settings.modes.map((mode): ModeFigures => {
+      const list = runs[mode]
+      const stageNames = Object.keys(list[0]?.stages ?? {})
+      return {
+        mode,
+        stages: Object.fromEntries(
+          stageNames.map((stage) => [
+            stage,
+            median(list.map((run) => (run.stages as Record<string, number>)[stage]! / 1000)),
+          ]),
+        ),
+        totalSeconds: median(list.map((run) => run.totalMs / 1000)),
+        recordsPerSecond: median(list.map((run) => run.recordsPerSecond)),
+        loopMaxMs: median(list.map((run) => run.loopMaxMs)),
+        runs: list,
+      }
+    })
+    return { database, modes, problems }
+  } finally {
+    loop.disable()
+    client.close()
+    await service.close()
+  }
+}
+
+async function withFreshPostgres<T>(url: string, body: (databaseUrl: string) => Promise<T>): Promise<T> {
+  const name = `vetrs_bench_${randomBytes(6).toString('hex')}`
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 })
+    await client.connect()
+    try {
+      await client.query(statement)
+    } finally {
+      await client.end()
+    }
+  }
+  await admin(`CREATE DATABASE ${name}`)
+  try {
+    const databaseUrl = new URL(url)
+    databaseUrl.pathname = `/${name}`
+    return await body(databaseUrl.toString())
+  } finally {
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  }
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
+  const line = (row: string[]) =>
+    row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('   ')
+  return [line(rows[0]!), widths.map((width) => '-'.repeat(width)).join('   '), ...rows.slice(1).map(line)].join('\n')
+}
+
+async function main(): Promise<number> {
+  const meta = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpu: `${cpus()[0]?.model ?? 'unknown'} x${cpus().length}`,
+    ...settings,
+  }
+  console.log(`bench nat-import: ${meta.date}, Node ${meta.node}, ${meta.cpu}`)
+  console.log(
+    `bench nat-import: ${settings.activities} activities, ${settings.runs} run(s) per mode (${settings.modes.join(', ')}), seed ${SET.seed}, as of ${SET.asOf}`,
+  )
+  if (!adminUrl) console.log('bench nat-import: no DATABASE_URL, PostgreSQL is skipped')
+
+  const generateStarted = performance.now()
+  const generated = generateNatFileSet({
+    activities: settings.activities,
+    seed: SET.seed,
+    rtoCode: SET.rtoCode,
+    year: SET.year,
+    asOf: SET.asOf,
+    referenceData: await readSeedReferenceData(),
+  })
+  const zip = natZipBytes(generated.entries)
+  const natBytes = generated.entries.reduce((sum, entry) => sum + entry.bytes.length, 0)
+  const zipPath = join(tmpdir(), `vetrs-bench-nat-${process.pid}.zip`)
+  await writeFile(zipPath, zip)
+  const counts = generated.lineCounts
+  console.log(
+    `bench nat-import: generated in ${((performance.now() - generateStarted) / 1000).toFixed(1)} s: ${counts.NAT00120} activities, ${counts.NAT00080} clients, ${(natBytes / 1e6).toFixed(1)} MB of NAT files, a ${(zip.length / 1e6).toFixed(1)} MB zip`,
+  )
+
+  const quiet = await waitForQuiet()
+  console.log(
+    quiet.quiet
+      ? `bench nat-import: machine quiet (load average ${quiet.load}${quiet.waitedSeconds > 0 ? ` after ${quiet.waitedSeconds} s` : ''})`
+      : `bench nat-import: MACHINE NOT QUIET: load average ${quiet.load} after waiting ${quiet.waitedSeconds} s; figures are from a busy machine`,
+  )
+
+  const results: DatabaseFigures[] = []
+  let expected: number | undefined
+  try {
+    results.push(await measure('pglite', { DATA_DIR: 'memory://' }, zipPath, expected))
+    // Every run of every mode must store the same number of records.
+    expected = results[0]!.modes[0]?.runs[0]?.records
+    if (adminUrl)
+      results.push(
+        await withFreshPostgres(adminUrl, (url) => measure('postgres', { DATABASE_URL: url }, zipPath, expected)),
+      )
+  } finally {
+    await rm(zipPath, { force: true })
+  }
+  const loadAfter = await loadAverage()
+
+  const stageNames = ['read', 'map', 'upload', 'import', 'validate']
+  const rows = [
+    [
+      'database',
+      'mode',
+      ...stageNames.map((stage) => `${stage} s`),
+      'total s',
+      'records/s',
+      'activities/s',
+      'loop max ms',
+    ],
+  ]
+  for (const result of results) {
+    for (const figures of result.modes) {
+      rows.push([
+        result.database,
+        figures.mode,
+        ...stageNames.map((stage) => (figures.stages[stage] === undefined ? '-' : figures.stages[stage]!.toFixed(2))),
+        figures.totalSeconds.toFixed(2),
+        figures.recordsPerSecond.toFixed(0),
+        (settings.activities / figures.totalSeconds).toFixed(0),
+        figures.loopMaxMs.toFixed(0),
+      ])
+    }
+  }
+  const records = results[0]?.modes[0]?.runs[0]?.records ?? 0
+  console.log(
+    `\nNAT import end to end of ${settings.activities} activities (${records} records): medians of ${settings.runs} run(s). cli = read, map, bulk upload from a client, as vetrs nat import; service = POST .../nat-import (read, map, check and upload in the service). Load average ${quiet.load} before, ${loadAfter} after (this bench's own load included).\n`,
+  )
+  console.log(table(rows))
+  const problems = results.flatMap((result) => result.problems.map((problem) => `${result.database}: ${problem}`))
+  if (!quiet.quiet) problems.push(`the machine was not quiet (load average ${quiet.load}) when measuring started`)
+  if (problems.length > 0)
+    console.log(`\nProblems (figures are not trustworthy):\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+  const brief = (run: Run) => ({
+    seconds: Number((run.totalMs / 1000).toFixed(3)),
+    stages: Object.fromEntries(
+      Object.entries(run.stages).map(([stage, ms]) => [stage, Number((ms / 1000).toFixed(3))]),
+    ),
+    recordsPerSecond: Math.round(run.recordsPerSecond),
+    loopMaxMs: Math.round(run.loopMaxMs),
+    loopP99Ms: Math.round(run.loopP99Ms),
+    validationResults: run.validation.results,
+  })
+  console.log(
+    `\n${JSON.stringify({
+      ...meta,
+      records,
+      natBytes,
+      zipBytes: zip.length,
+      loadBefore: quiet.load,
+      loadAfter,
+      quiet: quiet.quiet,
+      results: results.map((result) => ({
+        database: result.database,
+        modes: result.modes.map((figures) => ({
+          mode: figures.mode,
+          recordsPerSecond: Math.round(figures.recordsPerSecond),
+          seconds: Number(figures.totalSeconds.toFixed(3)),
+          runs: figures.runs.map(brief),
+        })),
+        problems: result.problems,
+      })),
+    })}`,
+  )
+  return results.some((result) => result.problems.length > 0) ? 1 : 0
+}
+
+try {
+  process.exitCode = await main()
+} catch (error) {
+  console.error('bench nat-import failed:', error)
+  process.exitCode = 1
+}

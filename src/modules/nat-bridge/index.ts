@@ -1,0 +1,16 @@
+// The NAT bridge in the service: a zip of AVETMISS NAT files imported into a new transaction batch,
+// and the batch's failed validation results told as NAT file, line and field. Depends on
+// @vetrs/avetmiss and, through their index files, on batches, resources (the upload's structural
+// check), reference-data (the codes) and validation (the failed results). Owns nat_import.
+export { natBridgeRoutes, ZIP_MEDIA_TYPES } from './nat-bridge.routes.ts'
+export {
+  importNatSet,
+  natImportOf,
+  natFindings,
+  DEFAULT_NAT_FILES_BYTES,
+  LISTED_NAT_PROBLEMS,
+  type NatFinding,
+  type NatImportOptions,
+  type NatImportResult,
+} from './nat-bridge.service.ts'
+export type { NatPlace, NatSetProblem } from './nat-set.ts'

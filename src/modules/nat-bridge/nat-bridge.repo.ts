@@ -1,0 +1,60 @@
+// SQL for NAT imports: the zip a batch was made from and what its import answered, one row per batch.
+import type { Generated } from 'kysely'
+import type { Executor } from '../../platform/db/database.ts'
+
+export interface NatImportTable {
+  rto_id: string
+  transaction_batch_token: string
+  rto_code: string
+  zip: Uint8Array
+  /** The import's answer (NatImportResult), as JSON. */
+  summary: unknown
+  imported_by_client: string
+  imported_at: Generated<Date>
+}
+
+declare module '../../platform/db/schema.ts' {
+  interface Database {
+    nat_import: NatImportTable
+  }
+}
+
+export async function insertNatImport(
+  db: Executor,
+  row: { rto: string; token: string; rtoCode: string; zip: Uint8Array; summary: unknown; clientId: string },
+): Promise<void> {
+  await db
+    .insertInto('nat_import')
+    .values({
+      rto_id: row.rto,
+      transaction_batch_token: row.token,
+      rto_code: row.rtoCode,
+      zip: row.zip,
+      summary: JSON.stringify(row.summary),
+      imported_by_client: row.clientId,
+    })
+    .execute()
+}
+
+export interface NatImportRow {
+  rtoCode: string
+  zip: Uint8Array
+  summary: unknown
+  importedAt: string
+}
+
+export async function findNatImport(db: Executor, rto: string, token: string): Promise<NatImportRow | undefined> {
+  const row = await db
+    .selectFrom('nat_import')
+    .select(['rto_code', 'zip', 'summary', 'imported_at'])
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
+    .executeTakeFirst()
+  if (!row) return undefined
+  return {
+    rtoCode: row.rto_code,
+    zip: row.zip,
+    summary: typeof row.summary === 'string' ? JSON.parse(row.summary) : row.summary,
+    importedAt: new Date(row.imported_at).toISOString(),
+  }
+}

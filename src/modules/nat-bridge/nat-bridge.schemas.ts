@@ -1,0 +1,93 @@
+// The NAT import's published shapes: a place in the NAT files, a NAT problem, the import's answer, and
+// a failed validation result with its NAT places.
+import Type from 'typebox'
+import { PagedEnvelope } from '../../platform/http/paging.ts'
+import { named } from '../../platform/http/schema-names.ts'
+import { StringEnum } from '../../platform/http/types.ts'
+import { resourceTypes } from '../../domain/resource-types.ts'
+import { ValidationResult } from '../validation/index.ts'
+
+export const NatPlace = named(
+  'NatPlace',
+  Type.Object(
+    {
+      file: Type.String({ description: "the file's name as found in the zip (a path inside it)" }),
+      fileId: Type.Optional(Type.String({ description: 'NAT00010 ... NAT00130' })),
+      line: Type.Integer({
+        minimum: 0,
+        description: '1-based; 0 for the file as a whole (missing, or in the set twice)',
+      }),
+      field: Type.Optional(Type.String({ description: "the NAT field's name in camelCase (activityStartDate)" })),
+      fieldLabel: Type.Optional(Type.String({ description: 'its published name (Activity start date)' })),
+      text: Type.String({ description: 'the place in words: NAT00120 line 17 field Activity start date' }),
+    },
+    { description: 'a place in the NAT files: the file, line and field to correct' },
+  ),
+)
+
+export const NatProblem = named(
+  'NatProblem',
+  Type.Object(
+    {
+      stage: StringEnum(['read', 'map', 'upload'] as const, {
+        description:
+          "read: a line the reader could not read (left out); map: a value the mapping could not carry (the field, or the record, left out); upload: a mapped record the upload's structural check refused (left out)",
+      }),
+      nat: Type.Array(NatPlace, { description: 'where, in the NAT files (one place; none when it could not be told)' }),
+      value: Type.Optional(Type.String({ description: 'the offending text, as found' })),
+      message: Type.String(),
+      resourceType: Type.Optional(Type.String({ description: 'upload: the refused record' })),
+      resourceUID: Type.Optional(Type.String()),
+      accessPath: Type.Optional(Type.String({ description: 'upload: the refused field, e.g. $.familyName' })),
+    },
+    { description: 'a problem of the NAT files: what was left out of the batch, and where it is' },
+  ),
+)
+
+const RecordsByType = Type.Object(
+  Object.fromEntries(resourceTypes.map((type) => [type, Type.Integer({ minimum: 0 })])),
+  { additionalProperties: false, description: 'records stored, by resource type, every type listed' },
+)
+
+export const NatImportResult = named(
+  'NatImportResult',
+  Type.Object(
+    {
+      transactionBatchToken: Type.String({ description: 'the new batch holding the records' }),
+      jurisdiction: Type.String(),
+      rtoCode: Type.String({ description: "the RTO code in every record's UID: the caller's RTO" }),
+      importedAt: Type.String({ format: 'date-time' }),
+      files: Type.Array(Type.Object({ fileId: Type.String(), file: Type.String() }, { additionalProperties: false }), {
+        description: 'the NAT files read, with the names found in the zip',
+      }),
+      ignoredFiles: Type.Array(Type.String(), { description: 'other files in the zip, not read' }),
+      recordCount: Type.Integer({ minimum: 1, description: 'records stored in the batch' }),
+      recordsByType: RecordsByType,
+      natProblemCount: Type.Integer({ minimum: 0, description: 'every NAT problem found' }),
+      natProblems: Type.Array(NatProblem, {
+        description:
+          'the first 1000 NAT problems, read, then map, then upload, each in file and line order. What they name is not in the batch: while there is one, the batch does not report all of the files, and should not be submitted.',
+      }),
+    },
+    { description: 'a NAT file set imported into a new transaction batch' },
+  ),
+)
+
+export const NatFinding = named(
+  'NatFinding',
+  Type.Object(
+    {
+      ...ValidationResult.properties,
+      nat: Type.Array(NatPlace, {
+        description:
+          "where the record's fields named by accessPath came from in the NAT files, one per distinct place (the record's line when no path has a place of its own); empty for a record the zip did not give (held data a set rule names)",
+      }),
+    },
+    { description: 'a failed validation result (as failed-validation-results answers it) with its NAT places' },
+  ),
+)
+
+export const NatFindingPage = PagedEnvelope(
+  NatFinding,
+  "the batch's failed validation results, in the order of failed-validation-results, with their NAT places",
+)

@@ -1,0 +1,132 @@
+// The service's side of a NAT set read in a worker thread (nat-set.worker.ts): open, draw the mapped
+// records a chunk at a time, locate records and fields in the NAT files, close. Reading and mapping
+// 100,000 activities is seconds of CPU and a few hundred MB; in the worker it neither holds up the
+// event loop nor stays in the service's heap once closed. One set is open at a time in a process
+// (others wait their turn), and the worker's heap is bounded, so memory stays bounded too.
+import { Worker } from 'node:worker_threads'
+import { DomainError } from '../../domain/errors.ts'
+import type { LocateRequest, NatPlace, NatSetOptions, NatSetRecord, NatSetRefusal, NatSetSummary } from './nat-set.ts'
+import type { NatSetWorkerData, NatSetWorkerRequest } from './nat-set.worker.ts'
+
+const WORKER = new URL('./nat-set.worker.ts', import.meta.url)
+const MiB = 1024 * 1024
+
+/**
+ * Heap for the worker: about 11 times the NAT files were measured for 100,000 activities (31 MB of
+ * files, 340 MB of records and origins); 16 times, and never under 512 MB.
+ */
+export function workerHeapMb(maxFilesBytes: number): number {
+  return Math.max(512, Math.ceil((maxFilesBytes / MiB) * 16))
+}
+
+let turn: Promise<unknown> = Promise.resolve()
+
+/** Runs `work` when no other NAT set is open in this process: one at a time, in the order asked. */
+export function oneSetAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const run = turn.then(work, work)
+  turn = run.catch(() => {})
+  return run
+}
+
+type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void }
+
+export class NatSetReader {
+  readonly summary: NatSetSummary
+  readonly #worker: Worker
+  readonly #pending: Map<number, Pending>
+  #nextId = 1
+
+  private constructor(worker: Worker, summary: NatSetSummary, pending: Map<number, Pending>) {
+    this.#worker = worker
+    this.summary = summary
+    this.#pending = pending
+  }
+
+  /**
+   * Reads and maps the zip in a new worker. A zip that is not one, or damaged, is DomainError
+   * nat-set-unreadable; one whose NAT files hold more than allowed (or that needs more memory than
+   * the worker has) nat-set-too-large.
+   */
+  static open(zip: Uint8Array, options: NatSetOptions): Promise<NatSetReader> {
+    const data: NatSetWorkerData = { zip, options }
+    const worker = new Worker(WORKER, {
+      workerData: data,
+      resourceLimits: { maxOldGenerationSizeMb: workerHeapMb(options.maxFilesBytes) },
+    })
+    const pending = new Map<number, Pending>()
+    return new Promise<NatSetReader>((resolve, reject) => {
+      let reader: NatSetReader | undefined
+      const fail = (error: Error) => {
+        if (!reader) reject(error)
+        for (const { reject: rejectRequest } of pending.values()) rejectRequest(error)
+        pending.clear()
+      }
+      worker.on('error', (error: Error & { code?: string }) => fail(workerError(error)))
+      worker.on('exit', (code) => fail(new Error(`the NAT set worker stopped (exit code ${code})`)))
+      worker.on('message', (message: WorkerMessage) => {
+        if ('kind' in message) {
+          if (message.kind === 'opened') {
+            reader = new NatSetReader(worker, message.summary, pending)
+            resolve(reader)
+          } else {
+            void worker.terminate()
+            reject(refusalError(message.refusal))
+          }
+          return
+        }
+        const request = pending.get(message.id)
+        if (!request) return
+        pending.delete(message.id)
+        if ('error' in message) request.reject(new Error(`the NAT set worker failed: ${message.error}`))
+        else request.resolve('records' in message ? message.records : message.places)
+      })
+    })
+  }
+
+  /** The next mapped records, at most `size`, in the mapping's order; none once all were drawn. */
+  nextRecords(size: number): Promise<NatSetRecord[]> {
+    return this.#ask({ op: 'records', size }) as Promise<NatSetRecord[]>
+  }
+
+  /** The NAT places of each request's record and fields. */
+  locate(requests: LocateRequest[]): Promise<NatPlace[][]> {
+    if (requests.length === 0) return Promise.resolve([])
+    return this.#ask({ op: 'locate', requests }) as Promise<NatPlace[][]>
+  }
+
+  async close(): Promise<void> {
+    await this.#worker.terminate()
+  }
+
+  #ask(request: DistributiveOmit<NatSetWorkerRequest, 'id'>): Promise<unknown> {
+    const id = this.#nextId++
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject })
+      this.#worker.postMessage({ ...request, id })
+    })
+  }
+}
+
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never
+
+type WorkerMessage =
+  | { kind: 'opened'; summary: NatSetSummary }
+  | { kind: 'refused'; refusal: NatSetRefusal }
+  | { id: number; records: NatSetRecord[] }
+  | { id: number; places: NatPlace[][] }
+  | { id: number; error: string }
+
+function refusalError(refusal: NatSetRefusal): DomainError {
+  return refusal.refused === 'too-large'
+    ? new DomainError('nat-set-too-large', `${refusal.message} Nothing was stored.`)
+    : new DomainError('nat-set-unreadable', `${refusal.message}. Send the NAT files as a zip. Nothing was stored.`)
+}
+
+function workerError(error: Error & { code?: string }): Error {
+  if (error.code === 'ERR_WORKER_OUT_OF_MEMORY')
+    return new DomainError(
+      'nat-set-too-large',
+      'Reading and mapping the NAT files needed more memory than one import may use. Split the set (by period) over several imports. Nothing was stored.',
+    )
+  return error
+}
