@@ -31,8 +31,11 @@ COPY tools/openapi-codegen/package.json tools/openapi-codegen/
 RUN npm ci --omit=dev --no-audit --no-fund \
  && npm cache clean --force
 
-# The service itself. Files stay owned by root: the process cannot change its own code.
+# The service itself, and the sources of the NAT library (@vetrs/avetmiss), which the NAT import
+# (src/modules/nat-bridge) runs by path as the service's own. Files stay owned by root: the process
+# cannot change its own code.
 COPY src ./src
+COPY packages/avetmiss/src ./packages/avetmiss/src
 
 # Runs as the image's unprivileged user, never as root.
 USER node
