@@ -8,14 +8,14 @@
 // records/s per mode (median of BENCH_RUNS runs), the ratio bulk / record-by-record and PASS or FAIL
 // against the issue's target (bulk at least 10 times the record-by-record rate on PostgreSQL).
 import { fork, type ChildProcess } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { cpus } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { sql } from 'kysely'
-import pg from 'pg'
 import { loadConfig } from '../src/config/config.ts'
 import { createServiceForTests } from '../test/support/service-for-tests.ts'
 import type { ClientCommand, ClientResult } from './bulk-client.ts'
+import { withFreshPostgres } from './fresh-postgres.ts'
+import { table } from './table.ts'
 import { createBatch } from './student.ts'
 
 function positiveInteger(name: string, fallback: number, maximum: number): number {
@@ -169,34 +169,6 @@ async function fetchToken(baseUrl: string): Promise<string> {
   return ((await response.json()) as { access_token: string }).access_token
 }
 
-async function withFreshPostgres<T>(url: string, body: (databaseUrl: string) => Promise<T>): Promise<T> {
-  const name = `vetrs_bench_${randomBytes(6).toString('hex')}`
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 })
-    await client.connect()
-    try {
-      await client.query(statement)
-    } finally {
-      await client.end()
-    }
-  }
-  await admin(`CREATE DATABASE ${name}`)
-  try {
-    const databaseUrl = new URL(url)
-    databaseUrl.pathname = `/${name}`
-    return await body(databaseUrl.toString())
-  } finally {
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-  }
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
-  const line = (row: string[]) =>
-    row.map((cell, column) => (column < 1 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('   ')
-  return [line(rows[0]!), widths.map((width) => '-'.repeat(width)).join('   '), ...rows.slice(1).map(line)].join('\n')
-}
-
 async function main(): Promise<number> {
   const meta = {
     date: new Date().toISOString(),
@@ -226,7 +198,7 @@ async function main(): Promise<number> {
   console.log(
     `\nBulk ingestion against record-by-record upload of the same ${settings.records} Students: medians of ${settings.runs} run(s).\n`,
   )
-  console.log(table(rows))
+  console.log(table(rows, 1))
   const problems = results.flatMap((result) => result.problems.map((problem) => `${result.database}: ${problem}`))
   if (problems.length > 0)
     console.log(`\nProblems (figures are not trustworthy):\n${problems.map((p) => `  - ${p}`).join('\n')}`)

@@ -15,19 +15,19 @@
 // it waits (up to NAT_BENCH_QUIET_SECONDS) for the machine to be quiet (1-minute load average under
 // 1.5), and says so when it was not.
 import { type ChildProcess, fork } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { sql } from 'kysely'
-import pg from 'pg'
 import { generateNatFileSet, natZipBytes } from '../packages/avetmiss/src/index.ts'
 import { createService } from '../src/app.ts'
 import { loadConfig } from '../src/config/config.ts'
 import { readSeedReferenceData } from '../src/modules/reference-data/index.ts'
 import type { NatClientCommand, NatClientResult } from './nat-import-client.ts'
+import { withFreshPostgres } from './fresh-postgres.ts'
+import { table } from './table.ts'
 
 function positiveInteger(name: string, fallback: number, maximum: number): number {
   const raw = process.env[name]
@@ -221,34 +221,6 @@ async function measure(
   }
 }
 
-async function withFreshPostgres<T>(url: string, body: (databaseUrl: string) => Promise<T>): Promise<T> {
-  const name = `vetrs_bench_${randomBytes(6).toString('hex')}`
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 })
-    await client.connect()
-    try {
-      await client.query(statement)
-    } finally {
-      await client.end()
-    }
-  }
-  await admin(`CREATE DATABASE ${name}`)
-  try {
-    const databaseUrl = new URL(url)
-    databaseUrl.pathname = `/${name}`
-    return await body(databaseUrl.toString())
-  } finally {
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-  }
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
-  const line = (row: string[]) =>
-    row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('   ')
-  return [line(rows[0]!), widths.map((width) => '-'.repeat(width)).join('   '), ...rows.slice(1).map(line)].join('\n')
-}
-
 async function main(): Promise<number> {
   const meta = {
     date: new Date().toISOString(),
@@ -331,7 +303,7 @@ async function main(): Promise<number> {
   console.log(
     `\nNAT import end to end of ${settings.activities} activities (${records} records): medians of ${settings.runs} run(s). cli = read, map, bulk upload from a client, as vetrs nat import; service = POST .../nat-import (read, map, check and upload in the service). Load average ${quiet.load} before, ${loadAfter} after (this bench's own load included).\n`,
   )
-  console.log(table(rows))
+  console.log(table(rows, 2))
   const problems = results.flatMap((result) => result.problems.map((problem) => `${result.database}: ${problem}`))
   if (!quiet.quiet) problems.push(`the machine was not quiet (load average ${quiet.load}) when measuring started`)
   if (problems.length > 0)

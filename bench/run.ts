@@ -3,11 +3,12 @@
 // service's Student upload into a transaction batch against the same (B) at 50 connections, on
 // embedded PGlite (always) and on PostgreSQL (when DATABASE_URL is set). See bench/README.md.
 import { execFileSync, fork, type ChildProcess } from 'node:child_process'
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { cpus } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import pg from 'pg'
 import type { LoadRequest, LoadResult } from './load.ts'
+import { withFreshPostgres } from './fresh-postgres.ts'
+import { table } from './table.ts'
 import { UID_PLACEHOLDER, sampleBody } from './record.ts'
 import { sampleStudentBody } from './student.ts'
 import { startBare, startService, startUpload, type Target } from './targets.ts'
@@ -245,27 +246,6 @@ async function measure(database: DatabaseFigures['database'], env: Record<string
   }
 }
 
-async function withFreshPostgres<T>(url: string, body: (databaseUrl: string) => Promise<T>): Promise<T> {
-  const name = `vetrs_bench_${randomBytes(6).toString('hex')}`
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 })
-    await client.connect()
-    try {
-      await client.query(statement)
-    } finally {
-      await client.end()
-    }
-  }
-  await admin(`CREATE DATABASE ${name}`)
-  try {
-    const databaseUrl = new URL(url)
-    databaseUrl.pathname = `/${name}`
-    return await body(databaseUrl.toString())
-  } finally {
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-  }
-}
-
 // ---- report ---------------------------------------------------------------------------------------
 
 function fixed(value: number, digits: number): string {
@@ -287,13 +267,6 @@ function commit(): string {
   } catch {
     return 'unknown'
   }
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
-  const line = (row: string[]) =>
-    row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('   ')
-  return [line(rows[0]!), widths.map((width) => '-'.repeat(width)).join('   '), ...rows.slice(1).map(line)].join('\n')
 }
 
 async function main(): Promise<number> {
@@ -328,7 +301,7 @@ async function main(): Promise<number> {
     rows.push([result.database, 'A/B', fixed(result.ratio.throughput, 3), fixed(result.ratio.p99, 3)])
   }
   console.log(`\nMedians of ${settings.runs} run(s); A/B is the throughput ratio (req/s) and the p99 ratio.\n`)
-  console.log(table(rows))
+  console.log(table(rows, 2))
 
   const target = `U/B >= ${UPLOAD_TARGET_RATIO.toFixed(2)}`
   const uploadRows = [['database', 'target', 'req/s', 'p99 ms', target]]
@@ -344,7 +317,7 @@ async function main(): Promise<number> {
   console.log(
     `U/B is the throughput ratio and the p99 ratio; the target is U at least ${UPLOAD_TARGET_RATIO * 100} % of B's req/s.\n`,
   )
-  console.log(table(uploadRows))
+  console.log(table(uploadRows, 2))
   const problems = results.flatMap((result) => result.problems.map((problem) => `${result.database}: ${problem}`))
   if (problems.length > 0)
     console.log(`\nProblems (figures are not trustworthy):\n${problems.map((p) => `  - ${p}`).join('\n')}`)
