@@ -4,13 +4,11 @@
 // (nat-set.worker.ts) so that reading and mapping a large set never holds up the service's requests.
 import {
   codeTranslatorFrom,
-  formatNatLocation,
-  locate,
   type MappedRecord,
-  NAT_LAYOUTS,
-  type NatLocation,
+  type NatPlace,
   type NatProblem,
-  natFileIdOf,
+  natPlaceOfProblem,
+  natPlacesOf,
   natToResources,
   NatZipTooLargeError,
   type OriginIndex,
@@ -20,20 +18,7 @@ import {
 } from './avetmiss.ts'
 
 /** A place in the NAT files, as the API tells it (and as `vetrs nat import --json` prints it). */
-export interface NatPlace {
-  /** The file's name as found in the zip. */
-  file: string
-  /** NAT00120 ...; absent for a file name the reader did not recognise. */
-  fileId?: string
-  /** 1-based; 0 for the file as a whole (missing, or in the set twice). */
-  line: number
-  /** The NAT field's name in camelCase, as @vetrs/avetmiss names it. */
-  field?: string
-  /** Its published name (`Activity start date`). */
-  fieldLabel?: string
-  /** `NAT00120 line 17 field Activity start date`. */
-  text: string
-}
+export type { NatPlace }
 
 export type NatProblemStage = 'read' | 'map' | 'upload'
 
@@ -125,40 +110,11 @@ export async function openNatSet(zip: Uint8Array, options: NatSetOptions): Promi
 }
 
 function problemOf(stage: 'read' | 'map', problem: NatProblem): NatSetProblem {
-  // A missing file is reported under its identifier (NAT00010), which names a file too.
-  const fileId = natFileIdOf(problem.file)
-  const fields: readonly { name: string; label: string }[] = fileId ? NAT_LAYOUTS[fileId].fields : []
-  const fieldLabel = fields.find((candidate) => candidate.name === problem.field)?.label
-  const id = fileId ?? problem.file
-  const text =
-    problem.line === 0
-      ? `${id} (the whole file)`
-      : `${id} line ${problem.line}${problem.field ? ` field ${fieldLabel ?? problem.field}` : ''}`
   return {
     stage,
-    nat: [
-      {
-        file: problem.file,
-        ...(fileId ? { fileId } : {}),
-        line: problem.line,
-        ...(problem.field ? { field: problem.field } : {}),
-        ...(fieldLabel ? { fieldLabel } : {}),
-        text,
-      },
-    ],
+    nat: [natPlaceOfProblem(problem)],
     ...(problem.value === undefined ? {} : { value: problem.value }),
     message: problem.message,
-  }
-}
-
-function placeOf(location: NatLocation): NatPlace {
-  return {
-    file: location.file,
-    fileId: location.fileId,
-    line: location.line,
-    ...(location.field ? { field: location.field } : {}),
-    ...(location.label ? { fieldLabel: location.label } : {}),
-    text: formatNatLocation(location),
   }
 }
 
@@ -174,10 +130,5 @@ export interface LocateRequest {
  * record these files did not give (a held record a set rule named).
  */
 export function placesOf(origins: OriginIndex, request: LocateRequest): NatPlace[] {
-  const places = new Map<string, NatPlace>()
-  for (const path of request.paths.length > 0 ? request.paths : [undefined]) {
-    const location = locate(origins, request.resourceType, request.uid, path)
-    if (location) places.set(formatNatLocation(location), placeOf(location))
-  }
-  return [...places.values()]
+  return natPlacesOf(origins, request.resourceType, request.uid, request.paths)
 }

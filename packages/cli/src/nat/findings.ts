@@ -2,30 +2,12 @@
 // not read, a value the mapping could not carry, a record the upload refused, a failed validation
 // result. Each says where it is in the NAT files (file, line, field), which is what the user corrects:
 // the records the service saw are derived from those lines.
-import {
-  formatNatLocation,
-  locate,
-  NAT_LAYOUTS,
-  natFileIdOf,
-  type NatLocation,
-  type NatProblem,
-  type OriginIndex,
-} from '@vetrs/avetmiss'
+import { type NatPlace, type NatProblem, natPlaceOfProblem, natPlacesOf, type OriginIndex } from '@vetrs/avetmiss'
 import type { RefusedRecord, ValidationResult } from '@vetrs/client'
 
-export type FindingStage = 'read' | 'map' | 'upload' | 'validation'
+export type { NatPlace }
 
-/** A NAT location a script can use: the file as found, its identifier, line, and field with its published name. */
-export interface NatPlace {
-  file: string
-  fileId?: string
-  /** 1-based; 0 for the file as a whole (missing, given twice). */
-  line: number
-  field?: string
-  fieldLabel?: string
-  /** `NAT00120 line 17 field Activity start date`. */
-  text: string
-}
+export type FindingStage = 'read' | 'map' | 'upload' | 'validation'
 
 export interface Finding {
   stage: FindingStage
@@ -49,51 +31,10 @@ export function problemFinding(stage: 'read' | 'map', problem: NatProblem): Find
   return {
     stage,
     level: 'Error',
-    nat: [placeOfProblem(problem)],
+    nat: [natPlaceOfProblem(problem)],
     ...(problem.value === undefined ? {} : { value: problem.value }),
     message: problem.message,
   }
-}
-
-function placeOfProblem(problem: NatProblem): NatPlace {
-  // A missing file is reported under its identifier (NAT00010), which names a file too.
-  const fileId = natFileIdOf(problem.file)
-  const fields: readonly { name: string; label: string }[] = fileId ? NAT_LAYOUTS[fileId].fields : []
-  const fieldLabel = fields.find((f) => f.name === problem.field)?.label
-  const id = fileId ?? problem.file
-  const text =
-    problem.line === 0
-      ? `${id} (the whole file)`
-      : `${id} line ${problem.line}${problem.field ? ` field ${fieldLabel ?? problem.field}` : ''}`
-  return {
-    file: problem.file,
-    ...(fileId ? { fileId } : {}),
-    line: problem.line,
-    ...(problem.field ? { field: problem.field } : {}),
-    ...(fieldLabel ? { fieldLabel } : {}),
-    text,
-  }
-}
-
-function placeOf(location: NatLocation): NatPlace {
-  return {
-    file: location.file,
-    fileId: location.fileId,
-    line: location.line,
-    ...(location.field ? { field: location.field } : {}),
-    ...(location.label ? { fieldLabel: location.label } : {}),
-    text: formatNatLocation(location),
-  }
-}
-
-/** The NAT places of a record's fields, one per distinct place, in the order of the paths. */
-function placesOf(origins: OriginIndex, resourceType: string, uid: string, paths: readonly string[]): NatPlace[] {
-  const places = new Map<string, NatPlace>()
-  for (const path of paths.length > 0 ? paths : [undefined]) {
-    const location = locate(origins, resourceType, uid, path)
-    if (location) places.set(formatNatLocation(location), placeOf(location))
-  }
-  return [...places.values()]
 }
 
 /** A failed validation result, told as the NAT file, line and field of each attribute it names. */
@@ -102,7 +43,7 @@ export function validationFinding(origins: OriginIndex, result: ValidationResult
     stage: 'validation',
     level: result.validationMessageLevel,
     rule: result.errorNumber,
-    nat: placesOf(origins, result.resourceType, result.resourceUID, result.accessPath),
+    nat: natPlacesOf(origins, result.resourceType, result.resourceUID, result.accessPath),
     message: result.message,
     correctiveAction: result.correctiveAction,
     resourceType: result.resourceType,
@@ -126,7 +67,7 @@ export function refusalFindings(
     return {
       stage: 'upload',
       level: 'Error',
-      nat: placesOf(origins, record.resourceType, record.uid, [path]),
+      nat: natPlacesOf(origins, record.resourceType, record.uid, [path]),
       message: error.message,
       resourceType: record.resourceType,
       resourceUID: record.uid,
