@@ -21,7 +21,8 @@ const sizes = (name: string, fallback: string) =>
     .filter((n) => n > 0)
 const PGLITE_SIZES = sizes('BENCH_PGLITE_SIZES', '1000,10000')
 const PG_SIZES = sizes('BENCH_PG_SIZES', '1000,10000,100000')
-const TARGET = { records: 100_000, validateSeconds: 10, submitSeconds: 5 }
+// reconciledSeconds: issue 21, reconciliation reflects a 100k-record submission within 5 s of submit answering.
+const TARGET = { records: 100_000, validateSeconds: 10, submitSeconds: 5, reconciledSeconds: 5 }
 
 const watchdog = setTimeout(
   () => {
@@ -186,6 +187,7 @@ async function loadBatch(service: Service, total: number): Promise<{ token: stri
 }
 
 interface Measurement {
+  /** From submit's answer to the batch's reconciledAt being seen (polled every 50 ms). */
   reconciledSeconds: number
   records: number
   validateSeconds: number
@@ -235,13 +237,14 @@ async function measureOnce(env: Record<string, string>, total: number): Promise<
     const submitStarted = performance.now()
     const submitted = await fetch(`${path}/submit`, { method: 'POST', headers: auth })
     if (submitted.status !== 200) throw new Error(`submit: ${submitted.status} ${await submitted.text()}`)
-    const submitSeconds = (performance.now() - submitStarted) / 1000
+    const submitAnswered = performance.now()
+    const submitSeconds = (submitAnswered - submitStarted) / 1000
     for (;;) {
       const detail = (await (await fetch(path, { headers: auth })).json()) as Record<string, any>
       if (detail.reconciledAt) break
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
-    const reconciledSeconds = (performance.now() - submitStarted) / 1000
+    const reconciledSeconds = (performance.now() - submitAnswered) / 1000
     return {
       reconciledSeconds,
       records: count,
@@ -296,7 +299,7 @@ for (const [database, sizesOf] of [
       )
       const last = runs[runs.length - 1]!
       console.error(
-        `  ${database} ${last.records} records, run ${i + 1}: validate ${last.validateSeconds.toFixed(2)} s, submit ${last.submitSeconds.toFixed(2)} s, reconciled ${last.reconciledSeconds.toFixed(2)} s after submit, peak RSS ${last.peakRssMb.toFixed(0)} MB`,
+        `  ${database} ${last.records} records, run ${i + 1}: validate ${last.validateSeconds.toFixed(2)} s, submit ${last.submitSeconds.toFixed(2)} s, reconciled ${last.reconciledSeconds.toFixed(2)} s after submit answered, peak RSS ${last.peakRssMb.toFixed(0)} MB`,
       )
     }
     const m = (pick: (r: Measurement) => number) => median(runs.map(pick))
@@ -307,16 +310,19 @@ for (const [database, sizesOf] of [
     const atTarget = Math.abs(records - TARGET.records) / TARGET.records < 0.01
     const ratio = (target: number, measured: number) => (atTarget ? (target / measured).toFixed(2) : '-')
     rows.push(
-      `| ${database} | ${records} | ${validate.toFixed(2)} | ${m((r) => r.serverSeconds).toFixed(2)} | ${Math.round(records / validate)} | ${ratio(TARGET.validateSeconds, validate)} | ${m((r) => r.peakRssMb).toFixed(0)} | ${m((r) => r.rssGrowthMb).toFixed(0)} | ${submit.toFixed(2)} | ${Math.round(records / submit)} | ${ratio(TARGET.submitSeconds, submit)} | ${m((r) => r.reconciledSeconds).toFixed(2)} | ${runs[0]!.results} | ${runs[0]!.blocking} |`,
+      `| ${database} | ${records} | ${validate.toFixed(2)} | ${m((r) => r.serverSeconds).toFixed(2)} | ${Math.round(records / validate)} | ${ratio(TARGET.validateSeconds, validate)} | ${m((r) => r.peakRssMb).toFixed(0)} | ${m((r) => r.rssGrowthMb).toFixed(0)} | ${submit.toFixed(2)} | ${Math.round(records / submit)} | ${ratio(TARGET.submitSeconds, submit)} | ${m((r) => r.reconciledSeconds).toFixed(2)} | ${ratio(
+        TARGET.reconciledSeconds,
+        m((r) => r.reconciledSeconds),
+      )} | ${runs[0]!.results} | ${runs[0]!.blocking} |`,
     )
   }
 }
 
 console.log(
-  `\nValidation and submit, medians of ${RUNS} runs (target: 100k records validated in ${TARGET.validateSeconds} s, submitted in ${TARGET.submitSeconds} s; ratio = target / measured at 100k, 1.00 or more meets it). RSS is the bench process (service in process; PostgreSQL's own memory is not in it); growth is peak during validation minus the level before.\n`,
+  `\nValidation and submit, medians of ${RUNS} runs (target: 100k records validated in ${TARGET.validateSeconds} s, submitted in ${TARGET.submitSeconds} s, reconciled within ${TARGET.reconciledSeconds} s of submit answering; ratio = target / measured at 100k, 1.00 or more meets it). RSS is the bench process (service in process; PostgreSQL's own memory is not in it); growth is peak during validation minus the level before.\n`,
 )
 console.log(
-  '| Database | Records | Validate s (POST to Validated) | Run s (server) | Validated rec/s | Validate ratio | Peak RSS MB | RSS growth MB | Submit s | Submitted rec/s | Submit ratio | Reconciled s after submit | Results | Blocking |',
+  '| Database | Records | Validate s (POST to Validated) | Run s (server) | Validated rec/s | Validate ratio | Peak RSS MB | RSS growth MB | Submit s | Submitted rec/s | Submit ratio | Reconciled s after submit answered | Reconciled ratio | Results | Blocking |',
 )
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
+console.log(`|${'---|'.repeat(15)}`)
 for (const row of rows) console.log(row)
