@@ -6,8 +6,11 @@
 // the SDK's uploadMany (the bulk upload). The modes alternate, order flipped every run; before each
 // run the batch records are deleted and vacuumed; after each run the stored rows are counted. Prints
 // records/s per mode (median of BENCH_RUNS runs), the ratio bulk / record-by-record and PASS or FAIL
-// against the issue's target (bulk at least 10 times the record-by-record rate on PostgreSQL).
+// against the issue's target (bulk at least 10 times the record-by-record rate on PostgreSQL), and the
+// CPU time each record cost, per process (client, service, and on PostgreSQL the database's backends),
+// read from /proc: what bulk saves whatever the number of cores.
 import { fork, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { sql } from 'kysely'
@@ -66,6 +69,9 @@ class Client {
       this.#child.send(command)
     })
   }
+  get pid(): number | undefined {
+    return this.#child.pid
+  }
   close(): void {
     if (this.#child.connected) this.#child.send('exit')
   }
@@ -74,10 +80,29 @@ class Client {
 interface Run extends ClientResult {
   rows: number
   recordsPerSecond: number
+  /** CPU microseconds per record, user + system, per process; database undefined where not readable (PGlite runs in the service). */
+  cpu: { client: number; service: number; database: number | undefined }
+}
+
+/** CPU milliseconds (user + system) of these processes so far, from /proc; undefined where unreadable. */
+function cpuMsOf(pids: readonly number[]): number | undefined {
+  let total = 0
+  for (const pid of pids) {
+    try {
+      // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 per s).
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+      total += (Number(fields[11]) + Number(fields[12])) * 10
+    } catch {
+      return undefined
+    }
+  }
+  return total
 }
 
 interface ModeFigures {
   recordsPerSecond: number
+  /** Medians over the runs, CPU microseconds per record. */
+  cpu: { client: number; service: number; database: number | undefined; total: number }
   runs: Run[]
 }
 
@@ -106,15 +131,38 @@ async function measure(database: DatabaseFigures['database'], env: Record<string
     const token = await fetchToken(baseUrl)
     const db = service.database.db
     const headers = { authorization: `Bearer ${token}` }
+    // The database's backends serving this service (PostgreSQL on this machine: loopback only).
+    const backends = async () =>
+      database === 'postgres'
+        ? (
+            await sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`.execute(db)
+          ).rows.map((row) => row.pid)
+        : []
     const once = async (mode: ClientCommand['mode'], count: number): Promise<Run> => {
       await sql`DELETE FROM batch_record`.execute(db)
       await sql`VACUUM batch_record, transaction_batch`.execute(db)
       const batch = await createBatch(baseUrl, headers)
+      const before = { service: process.cpuUsage(), client: cpuMsOf([client.pid!]), pids: await backends() }
+      const databaseBefore = cpuMsOf(before.pids)
       const result = await client.run({ mode, baseUrl, token, batch, count, connections: settings.connections })
+      const service = process.cpuUsage(before.service)
+      // Backends opened during the run count from zero; those that closed are lost (the pool keeps them).
+      const after = await backends()
+      const databaseAfter = cpuMsOf(after.filter((pid) => before.pids.includes(pid)))
+      const opened = cpuMsOf(after.filter((pid) => !before.pids.includes(pid)))
+      const perRecordUs = (ms: number | undefined) => (ms === undefined ? undefined : (ms * 1000) / count)
+      const cpu = {
+        client: perRecordUs((cpuMsOf([client.pid!]) ?? 0) - (before.client ?? 0))!,
+        service: (service.user + service.system) / count,
+        database:
+          database === 'postgres' && databaseBefore !== undefined && databaseAfter !== undefined && opened !== undefined
+            ? perRecordUs(databaseAfter - databaseBefore + opened)
+            : undefined,
+      }
       const counted = await sql<{ n: string | number }>`SELECT count(*) AS n FROM batch_record
         WHERE transaction_batch_token = ${batch}`.execute(db)
       const rows = Number(counted.rows[0]?.n ?? 0)
-      return { ...result, rows, recordsPerSecond: (result.count / result.ms) * 1000 }
+      return { ...result, rows, recordsPerSecond: (result.count / result.ms) * 1000, cpu }
     }
     for (const mode of ['single', 'bulk'] as const) {
       process.stdout.write(`  ${database} ${mode}: warm-up, ${WARMUP_RECORDS} records\n`)
@@ -137,10 +185,21 @@ async function measure(database: DatabaseFigures['database'], env: Record<string
           problems.push(`${mode} run ${i + 1}: ${run.rows} rows stored for ${run.count} records`)
       }
     }
-    const figures = (list: Run[]): ModeFigures => ({
-      recordsPerSecond: median(list.map((r) => r.recordsPerSecond)),
-      runs: list,
-    })
+    const figures = (list: Run[]): ModeFigures => {
+      const database = list.every((r) => r.cpu.database !== undefined)
+        ? median(list.map((r) => r.cpu.database!))
+        : undefined
+      return {
+        recordsPerSecond: median(list.map((r) => r.recordsPerSecond)),
+        cpu: {
+          client: median(list.map((r) => r.cpu.client)),
+          service: median(list.map((r) => r.cpu.service)),
+          database,
+          total: median(list.map((r) => r.cpu.client + r.cpu.service + (r.cpu.database ?? 0))),
+        },
+        runs: list,
+      }
+    }
     const single = figures(runs.single)
     const bulk = figures(runs.bulk)
     const ratio = bulk.recordsPerSecond / single.recordsPerSecond
@@ -199,6 +258,27 @@ async function main(): Promise<number> {
     `\nBulk ingestion against record-by-record upload of the same ${settings.records} Students: medians of ${settings.runs} run(s).\n`,
   )
   console.log(table(rows, 1))
+  const cpuRows = [
+    ['database', 'mode', 'client us', 'service us', 'database us', 'total us', 'record by record / bulk'],
+  ]
+  for (const result of results) {
+    for (const mode of ['single', 'bulk'] as const) {
+      const cpu = result[mode].cpu
+      cpuRows.push([
+        result.database,
+        mode === 'single' ? 'record by record' : 'bulk',
+        cpu.client.toFixed(0),
+        cpu.service.toFixed(0),
+        cpu.database === undefined ? '(in service)' : cpu.database.toFixed(0),
+        cpu.total.toFixed(0),
+        mode === 'bulk' ? (result.single.cpu.total / cpu.total).toFixed(2) : '',
+      ])
+    }
+  }
+  console.log(
+    `\nCPU time per record (user + system, microseconds, medians): the client process, the service (with PGlite inside it), PostgreSQL's backends for the service. ${cpus().length} cores shared by all of them.\n`,
+  )
+  console.log(table(cpuRows, 2))
   const problems = results.flatMap((result) => result.problems.map((problem) => `${result.database}: ${problem}`))
   if (problems.length > 0)
     console.log(`\nProblems (figures are not trustworthy):\n${problems.map((p) => `  - ${p}`).join('\n')}`)
@@ -213,8 +293,16 @@ async function main(): Promise<number> {
       ...meta,
       results: results.map((result) => ({
         database: result.database,
-        single: { recordsPerSecond: Math.round(result.single.recordsPerSecond), runs: result.single.runs.map(brief) },
-        bulk: { recordsPerSecond: Math.round(result.bulk.recordsPerSecond), runs: result.bulk.runs.map(brief) },
+        single: {
+          recordsPerSecond: Math.round(result.single.recordsPerSecond),
+          cpuUsPerRecord: result.single.cpu,
+          runs: result.single.runs.map(brief),
+        },
+        bulk: {
+          recordsPerSecond: Math.round(result.bulk.recordsPerSecond),
+          cpuUsPerRecord: result.bulk.cpu,
+          runs: result.bulk.runs.map(brief),
+        },
         ratio: Number(result.ratio.toFixed(3)),
         pass: result.pass,
         problems: result.problems,

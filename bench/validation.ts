@@ -6,11 +6,10 @@
 // Records are written straight into the batch (uploading 100k records over HTTP is the upload
 // benchmark's subject, not this one's). Each run gets a fresh database. PGlite runs 1k and 10k by
 // default (BENCH_PGLITE_SIZES); PostgreSQL (when DATABASE_URL is set) 1k, 10k and 100k (BENCH_PG_SIZES).
-import { randomBytes, randomUUID } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
-import pg from 'pg'
 import { loadConfig } from '../src/config/config.ts'
-import { createService, type Service } from '../src/app.ts'
+import { createService } from '../src/app.ts'
+import { loadBatch } from './batch-loader.ts'
+import { withFreshPostgres } from './fresh-postgres.ts'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const adminUrl = process.env.DATABASE_URL || undefined
@@ -32,159 +31,6 @@ const watchdog = setTimeout(
   60 * 60 * 1000,
 )
 watchdog.unref()
-
-type Body = Record<string, any>
-const example = async (name: string): Promise<Body> =>
-  JSON.parse(await readFile(new URL(`../examples/minimal-unit-record/${name}.json`, import.meta.url), 'utf8'))
-const templates = {
-  student: await example('student'),
-  location: await example('deliverylocation'),
-  program: await example('program'),
-  programOffering: await example('programoffering'),
-  programEnrolment: await example('programenrolment'),
-  subject: await example('subject'),
-  subjectOffering: await example('subjectoffering'),
-  subjectEnrolment: await example('subjectenrolment-in-program'),
-}
-const letters = (i: number) => {
-  let s = ''
-  do {
-    s += String.fromCharCode(97 + (i % 26))
-    i = Math.floor(i / 26)
-  } while (i > 0)
-  return s
-}
-
-interface Row {
-  resource_type: string
-  resource_uid: string
-  change_tracking_identifier: string
-  body: Body
-}
-
-/** The batch's records, generated a chunk at a time so the bench itself holds little memory. */
-function* records(total: number): Generator<Row[]> {
-  const pool = (per: number) => Math.max(1, Math.floor(total / per))
-  const locations = Array.from({ length: pool(1000) }, () => randomUUID())
-  const programs = Array.from({ length: pool(500) }, () => randomUUID())
-  const programOfferings = Array.from({ length: pool(250) }, (_, i) => ({
-    uid: randomUUID(),
-    program: programs[i % programs.length]!,
-    location: locations[i % locations.length]!,
-  }))
-  const subjects = Array.from({ length: pool(200) }, () => randomUUID())
-  const subjectOfferings = Array.from({ length: pool(100) }, (_, i) => ({
-    uid: randomUUID(),
-    subject: subjects[i % subjects.length]!,
-    location: locations[i % locations.length]!,
-  }))
-  const row = (type: string, uid: string, body: Body): Row => ({
-    resource_type: type,
-    resource_uid: uid,
-    change_tracking_identifier: `${type}-1`,
-    body: { ...body, changeTrackingIdentifier: `${type}-1` },
-  })
-  let chunk: Row[] = []
-  const push = function* (r: Row) {
-    chunk.push(r)
-    if (chunk.length >= 1000) {
-      yield chunk
-      chunk = []
-    }
-  }
-  for (const uid of locations)
-    yield* push(row('DeliveryLocation', uid, { ...templates.location, deliveryLocationUID: uid }))
-  for (const uid of programs) yield* push(row('Program', uid, { ...templates.program, programUID: uid }))
-  for (const o of programOfferings)
-    yield* push(
-      row('ProgramOffering', o.uid, {
-        ...templates.programOffering,
-        programOfferingUID: o.uid,
-        programUID: o.program,
-        deliveryLocationUID: o.location,
-      }),
-    )
-  for (const uid of subjects) yield* push(row('Subject', uid, { ...templates.subject, subjectUID: uid }))
-  for (const o of subjectOfferings)
-    yield* push(
-      row('SubjectOffering', o.uid, {
-        ...templates.subjectOffering,
-        subjectOfferingUID: o.uid,
-        subjectUID: o.subject,
-        deliveryLocationUID: o.location,
-      }),
-    )
-  const shared =
-    locations.length + programs.length + programOfferings.length + subjects.length + subjectOfferings.length
-  const learners = Math.floor((total - shared) / 5)
-  for (let i = 0; i < learners; i++) {
-    const student = randomUUID()
-    // One learner in a hundred is reported twice under two UIDs: a duplicate-student Warning each.
-    const name = i % 100 === 99 ? `Bench${letters(i - 1)}` : `Bench${letters(i)}`
-    yield* push(row('Student', student, { ...templates.student, studentUID: student, familyName: name }))
-    const offering = programOfferings[i % programOfferings.length]!
-    const programEnrolment = randomUUID()
-    yield* push(
-      row('ProgramEnrolment', programEnrolment, {
-        ...templates.programEnrolment,
-        programEnrolmentUID: programEnrolment,
-        studentUID: student,
-        programOfferingUID: offering.uid,
-      }),
-    )
-    for (let k = 0; k < 3; k++) {
-      const subjectOffering = subjectOfferings[(i * 3 + k) % subjectOfferings.length]!
-      const uid = randomUUID()
-      yield* push(
-        row('SubjectEnrolment', uid, {
-          ...templates.subjectEnrolment,
-          subjectEnrolmentUID: uid,
-          studentUID: student,
-          subjectOfferingUID: subjectOffering.uid,
-          programEnrolmentUID: programEnrolment,
-          locations: [{ deliveryLocationUID: subjectOffering.location, hoursAtLocation: 50 }],
-        }),
-      )
-    }
-  }
-  if (chunk.length > 0) yield chunk
-}
-
-async function loadBatch(service: Service, total: number): Promise<{ token: string; count: number }> {
-  const { db } = service.database
-  const token = `bench-${randomBytes(12).toString('hex')}`
-  await db
-    .insertInto('transaction_batch')
-    .values({
-      rto_id: '90001',
-      transaction_batch_token: token,
-      jurisdiction: 'NSW',
-      created_by_client: 'demo-rto-1',
-      submitted_at: null,
-    })
-    .execute()
-  let count = 0
-  for (const chunk of records(total)) {
-    await db
-      .insertInto('batch_record')
-      .values(
-        chunk.map((r) => ({
-          rto_id: '90001',
-          transaction_batch_token: token,
-          resource_type: r.resource_type,
-          resource_uid: r.resource_uid,
-          change_tracking_identifier: r.change_tracking_identifier,
-          is_voided: false,
-          body: JSON.stringify(r.body),
-          uploaded_by_client: 'demo-rto-1',
-          uploaded_at: new Date(),
-        })),
-      )
-      .execute()
-    count += chunk.length
-  }
-  return { token, count }
-}
 
 interface Measurement {
   /** From submit's answer to the batch's reconciledAt being seen (polled every 50 ms). */
@@ -215,7 +61,7 @@ async function measureOnce(env: Record<string, string>, total: number): Promise<
       }),
     })
     const auth = { authorization: `Bearer ${((await tokenResponse.json()) as { access_token: string }).access_token}` }
-    const { token, count } = await loadBatch(service, total)
+    const { token, count } = await loadBatch(service.database.db, total)
     const path = `${baseUrl}/vet-provider/v1/NSW/transaction-batch/${token}`
     ;(globalThis as { gc?: () => void }).gc?.()
     const baseline = process.memoryUsage().rss
@@ -263,27 +109,6 @@ async function measureOnce(env: Record<string, string>, total: number): Promise<
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
-async function withPostgres<T>(use: (env: Record<string, string>) => Promise<T>): Promise<T> {
-  const name = `vetrs_bench_${randomBytes(6).toString('hex')}`
-  const admin = async (statement: string) => {
-    const c = new pg.Client({ connectionString: adminUrl })
-    await c.connect()
-    try {
-      await c.query(statement)
-    } finally {
-      await c.end()
-    }
-  }
-  await admin(`CREATE DATABASE ${name}`)
-  try {
-    const url = new URL(adminUrl!)
-    url.pathname = `/${name}`
-    return await use({ DATABASE_URL: url.toString() })
-  } finally {
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-  }
-}
-
 const rows: string[] = []
 for (const [database, sizesOf] of [
   ['pglite', PGLITE_SIZES],
@@ -295,7 +120,7 @@ for (const [database, sizesOf] of [
       runs.push(
         database === 'pglite'
           ? await measureOnce({ DATA_DIR: 'memory://', DATABASE_URL: '' }, size)
-          : await withPostgres((env) => measureOnce(env, size)),
+          : await withFreshPostgres(adminUrl!, (url) => measureOnce({ DATABASE_URL: url }, size)),
       )
       const last = runs[runs.length - 1]!
       console.error(

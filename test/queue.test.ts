@@ -5,8 +5,10 @@ import assert from 'node:assert/strict'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createTestDatabase, startTestService, waitFor, type TestService } from './support/index.ts'
+import { createTestDatabase, pause, startTestService, waitFor, type TestService } from './support/index.ts'
+import { pino } from 'pino'
 import { findHousekeepingRun } from '../src/modules/housekeeping/index.ts'
+import { createQueue, type JobDefinition } from '../src/platform/queue/queue.ts'
 
 describe('queue', () => {
   let t: TestService
@@ -103,6 +105,60 @@ describe('queue across a restart', () => {
     } finally {
       await database.drop()
       await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})
+
+// Issue 21: one RTO's long run must not stall another RTO's short one. Jobs that name their RTO form
+// a pg-boss group per RTO: at most jobsPerRto of them run at once across every process, while the
+// process runs up to jobsPerQueue jobs of the kind. The handlers here wait until the test lets them go,
+// so what runs when is decided by the queue alone.
+describe('queue fairness', () => {
+  it("Fairness: another RTO's job runs while one RTO's long job runs, and one RTO's jobs take turns", async () => {
+    const t = await startTestService({ service: { workers: false } })
+    const started: string[] = []
+    const finish = new Map<string, () => void>()
+    const probe: JobDefinition<{ rto: string; name: string }> = {
+      name: 'fairness-probe',
+      retryLimit: 0,
+      rtoOf: (data) => data.rto,
+      handle: (data) =>
+        new Promise<void>((resolve) => {
+          started.push(data.name)
+          finish.set(data.name, resolve)
+        }),
+    }
+    const settings = { heartbeatSeconds: 30, superviseIntervalSeconds: 30, jobsPerQueue: 2, jobsPerRto: 1 }
+    const queue = await createQueue(t.service.database, [probe], pino({ level: 'silent' }), undefined, settings)
+    const { db } = t.service.database
+    try {
+      // In this order: the RTO's second job is older than the other RTO's, yet must wait its turn.
+      for (const data of [
+        { rto: '90001', name: 'large' },
+        { rto: '90001', name: 'second of the same RTO' },
+        { rto: '90002', name: 'small' },
+      ]) {
+        await db.transaction().execute((tx) => queue.enqueue(tx, probe, data))
+      }
+      await queue.startWorkers()
+      await waitFor(
+        () => `the large job and the other RTO's small job running (started: ${started.join(', ')})`,
+        () => (started.includes('large') && started.includes('small') ? true : undefined),
+      )
+      assert.deepEqual([...started].sort(), ['large', 'small'], 'the same RTO second job waits for the first')
+      finish.get('small')!()
+      // A worker slot is free now, and the same RTO's second job is the oldest queued: it still waits.
+      await pause(2500)
+      assert.ok(!started.includes('second of the same RTO'), `started: ${started.join(', ')}`)
+      finish.get('large')!()
+      await waitFor('the same RTO second job running after the first', () =>
+        started.includes('second of the same RTO') ? true : undefined,
+      )
+      finish.get('second of the same RTO')!()
+    } finally {
+      for (const release of finish.values()) release()
+      await queue.stop()
+      await t.close()
     }
   })
 })

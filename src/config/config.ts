@@ -42,6 +42,8 @@ export const EnvironmentSchema = Type.Object({
   VALIDATION_CHUNK_SIZE: integer(1, 2000, 100000),
   REFERENCE_SYNC_CACHE_RECORDS: integer(0, 100_000),
   QUEUE_SUPERVISE_INTERVAL_SECONDS: integer(1, 30, 3600),
+  QUEUE_JOBS_PER_QUEUE: integer(1, 2, 32),
+  QUEUE_JOBS_PER_RTO: integer(1, 1, 32),
 
   AUTH_TOKEN_TTL_SECONDS: integer(1, 1800),
   AUTH_ISSUER: Type.Optional(
@@ -109,7 +111,11 @@ export interface Config {
   runWorkers: boolean
   shutdownTimeoutSeconds: number
   /** A job whose worker stops sending heartbeats (it died) is retried after about heartbeat + supervise interval. */
-  queue: { heartbeatSeconds: number; superviseIntervalSeconds: number }
+  /**
+   * jobsPerQueue: jobs of one kind a process runs at once; jobsPerRto: jobs of one kind that run at
+   * once for one RTO across every process, so one RTO's large run never holds every worker.
+   */
+  queue: { heartbeatSeconds: number; superviseIntervalSeconds: number; jobsPerQueue: number; jobsPerRto: number }
   /** Records a validation run reads per round trip: memory per run against round trips. */
   validation: { chunkSize: number }
   /** Records of reference-data synchronisation pages kept in memory (0: none). */
@@ -294,6 +300,8 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
     queue: {
       heartbeatSeconds: env.QUEUE_HEARTBEAT_SECONDS,
       superviseIntervalSeconds: env.QUEUE_SUPERVISE_INTERVAL_SECONDS,
+      jobsPerQueue: env.QUEUE_JOBS_PER_QUEUE,
+      jobsPerRto: env.QUEUE_JOBS_PER_RTO,
     },
     validation: { chunkSize: env.VALIDATION_CHUNK_SIZE },
     referenceSync: { cacheRecords: env.REFERENCE_SYNC_CACHE_RECORDS },

@@ -17,6 +17,7 @@ export function assessmentJob(deps: AssessmentEngineDependencies & { logger: Log
     name: 'assess-reporting-period',
     heartbeat: true,
     retryLimit: 5,
+    rtoOf: (data) => data.rto, // one RTO's runs take turns; other RTOs' go ahead (issue 21, fairness)
     async handle({ rto, runId }) {
       try {
         await runAssessment(deps, rto, runId)

@@ -17,6 +17,7 @@ export function reconciliationJob(db: Db): JobDefinition<ReconcileJobData> {
     name: 'reconcile-submissions',
     heartbeat: true,
     retryLimit: 10,
+    rtoOf: (data) => data.rto, // one RTO's runs take turns; other RTOs' go ahead (issue 21, fairness)
     async handle({ rto }) {
       while (await db.transaction().execute((tx) => indexNextSubmission(tx, rto))) {
         /* next batch */

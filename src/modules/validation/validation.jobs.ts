@@ -10,6 +10,7 @@ export function validationJob(deps: EngineDependencies): JobDefinition<ValidateJ
     name: 'validate-batch',
     heartbeat: true,
     retryLimit: 5,
+    rtoOf: (data) => data.rto, // one RTO's runs take turns; other RTOs' go ahead (issue 21, fairness)
     handle: async (data) => {
       await runValidation(deps, data.rto, data.runId)
     },

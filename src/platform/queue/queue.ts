@@ -16,6 +16,12 @@ export interface JobDefinition<Data extends object> {
    * job is retried (after about the queue's heartbeat plus supervise interval) instead of staying active.
    */
   heartbeat?: boolean
+  /**
+   * The RTO a job works for, when it works for one: jobs of one RTO then run at most
+   * QueueSettings.jobsPerRto at a time across every process (a pg-boss group), so that one RTO's
+   * million-record validation leaves the other worker slots to everyone else's.
+   */
+  rtoOf?(data: Data): string
   /** Optional cron schedule (UTC) on which the queue enqueues the job itself. */
   schedule?: { cron: string; data: Data }
 }
@@ -43,6 +49,10 @@ export type JobOutcome = 'completed' | 'failed'
 export interface QueueSettings {
   heartbeatSeconds: number
   superviseIntervalSeconds: number
+  /** Jobs of one kind this process runs at once. */
+  jobsPerQueue: number
+  /** Jobs of one kind running at once for one RTO, across every process (jobs with rtoOf). */
+  jobsPerRto: number
 }
 
 export async function createQueue(
@@ -50,7 +60,7 @@ export async function createQueue(
   jobs: AnyJobDefinition[],
   logger: Logger,
   observe: (job: string, outcome: JobOutcome) => void = () => {},
-  settings: QueueSettings = { heartbeatSeconds: 30, superviseIntervalSeconds: 30 },
+  settings: QueueSettings = { heartbeatSeconds: 30, superviseIntervalSeconds: 30, jobsPerQueue: 2, jobsPerRto: 1 },
 ): Promise<Queue> {
   // LISTEN/NOTIFY wakes a worker the moment a job commits (a validation should not wait out a poll);
   // polling stays on as the backstop.
@@ -93,13 +103,19 @@ export async function createQueue(
       // An unregistered queue would be looked up through the connection the transaction holds (PGlite).
       if (!jobs.some((registered) => registered.name === job.name))
         throw new Error(`job ${job.name} is not registered with the queue`)
-      return boss.send(job.name, data, { ...options, db: fromKysely(tx) })
+      const group = job.rtoOf ? { group: { id: job.rtoOf(data) } } : {}
+      return boss.send(job.name, data, { ...options, ...group, db: fromKysely(tx) })
     },
     async startWorkers() {
       for (const job of jobs) {
         await boss.work(
           job.name,
-          { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 5 },
+          {
+            pollingIntervalSeconds: 1,
+            notifyPollingIntervalSeconds: 5,
+            localConcurrency: settings.jobsPerQueue,
+            ...(job.rtoOf ? { groupConcurrency: settings.jobsPerRto } : {}),
+          },
           async (batch: Job<object>[]) => {
             for (const item of batch) {
               const log = logger.child({ job: job.name, jobId: item.id })
