@@ -19,17 +19,12 @@ import {
   type ProcessSpec,
 } from './processes.ts'
 import {
-  appDsn,
-  baseBackup,
-  createRoles,
-  initPrimary,
   layoutOf,
   postgresBinaries,
   postgresUser,
-  replicationState,
-  serverSpec,
-  superuserDsn,
+  startPrimaryAndReplica,
   type Passwords,
+  type PostgresServer,
 } from './postgres.ts'
 import { HAPROXY_INSTALL, haproxyBinary, haproxySpec, serverStates, writeHaproxyConfig } from './haproxy.ts'
 
@@ -63,8 +58,8 @@ export interface Cluster {
   dir: string
   lbUrl: string
   statsUrl: string
-  primary: { port: number; dsn: string; superuserDsn: string }
-  replica: { port: number; dsn: string; superuserDsn: string }
+  primary: PostgresServer
+  replica: PostgresServer
   redisUrl: string
   apis: { name: string; url: string; pid: number }[]
   /** Every loopback port the cluster listens on (the load balancer's stats page included). */
@@ -235,26 +230,14 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
     const connections = Math.max(100, serviceProcesses * 20 + 20)
     const layout = layoutOf(dir, pgBin, pgUser)
 
-    options.log(`initdb of the primary in ${layout.primaryData}`)
-    initPrimary(layout, passwords)
-    await start(serverSpec(layout, 'primary', primaryPort, connections, passwords.superuser))
-    await createRoles(primaryPort, passwords)
-    options.log(`pg_basebackup of the primary into ${layout.replicaData} (slot, -R)`)
-    baseBackup(layout, primaryPort, passwords)
-    await start(serverSpec(layout, 'replica', replicaPort, connections, passwords.superuser))
-    const primary = {
-      port: primaryPort,
-      dsn: appDsn(primaryPort, passwords.app),
-      superuserDsn: superuserDsn(primaryPort, passwords.superuser),
-    }
-    const replica = {
-      port: replicaPort,
-      dsn: appDsn(replicaPort, passwords.app),
-      superuserDsn: superuserDsn(replicaPort, passwords.superuser),
-    }
-    await waitUntil('the replica streams from the primary', abort, 30_000, async () => {
-      const state = await replicationState(primary.superuserDsn, replica.superuserDsn)
-      return state.replicaInRecovery && state.standbys.some((standby) => standby.state === 'streaming')
+    const { primary, replica } = await startPrimaryAndReplica({
+      layout,
+      ports: { primary: primaryPort, replica: replicaPort },
+      passwords,
+      connections,
+      start,
+      log: options.log,
+      abort,
     })
 
     const redisUrl = `redis://127.0.0.1:${redisPort}`
@@ -391,16 +374,6 @@ function serviceEnvironment(own: Record<string, string>): NodeJS.ProcessEnv {
 function serviceStop(env: NodeJS.ProcessEnv): ProcessSpec['stopLadder'] {
   const seconds = Number(env.SHUTDOWN_TIMEOUT_SECONDS) || 30
   return [['SIGTERM', (seconds + 5) * 1000]]
-}
-
-async function waitUntil(what: string, abort: AbortSignal, timeoutMs: number, probe: () => Promise<boolean>) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    if (abort.aborted) throw new Error(`interrupted while waiting until ${what}`)
-    if (await probe().catch(() => false)) return
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting until ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
 }
 
 /** One inline Redis command on a connection of its own; the first line of the answer. */

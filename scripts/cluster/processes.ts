@@ -272,3 +272,19 @@ export function tail(file: string, lines = 15): string {
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
 }
+
+/** Polls `probe` every 200 ms until it resolves true; fails past the deadline or once `abort` fires. */
+export async function waitUntil(
+  what: string,
+  abort: AbortSignal,
+  timeoutMs: number,
+  probe: () => Promise<boolean>,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    if (abort.aborted) throw new Error(`interrupted while waiting until ${what}`)
+    if (await probe().catch(() => false)) return
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting until ${what}`)
+    await delay(200)
+  }
+}
