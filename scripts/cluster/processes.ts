@@ -131,7 +131,16 @@ export class ManagedProcess {
     for (const [name, waitMs] of this.spec.stopLadder) {
       if (!this.running) break
       signal(this.pid, name)
-      const ended = await Promise.race([this.exited.then(() => true), delay(waitMs).then(() => false)])
+      // The timer is cleared once the process ends: left running, it would keep a caller that does
+      // not call process.exit (a test) alive for the rest of the rung (30 s for PostgreSQL).
+      let timer: NodeJS.Timeout | undefined
+      const ended = await Promise.race([
+        this.exited.then(() => true),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(resolve, waitMs, false)
+        }),
+      ])
+      clearTimeout(timer)
       if (ended) break
     }
     if (this.running) {
