@@ -96,6 +96,7 @@ const OWNED = [
   'PUBLIC_BASE_URL',
   'DATA_DIR',
   'DATABASE_URL',
+  'DATABASE_READ_URL',
   'REDIS_URL',
   'RUN_WORKERS',
   'AUTH_SIGNING_KEY',
@@ -225,7 +226,8 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
     writeFileSync(signingKeyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 })
 
-    // Connections: each service process has a pool of DATABASE_POOL_SIZE (10) and pg-boss's 4.
+    // Connections: each service process has a pool of DATABASE_POOL_SIZE (10) and pg-boss's 4 on the
+    // primary; each API process another DATABASE_POOL_SIZE on the replica.
     const serviceProcesses = options.apis + options.workers
     const connections = Math.max(100, serviceProcesses * 20 + 20)
     const layout = layoutOf(dir, pgBin, pgUser)
@@ -313,7 +315,8 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
         name: `api${i + 1}`,
         command: process.execPath,
         args: ['src/start.mjs', 'src/main.ts'],
-        env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+        // API processes read the endpoints that may lag from the replica; workers only write and need none.
+        env: { ...env, PORT: String(port), HOST: '127.0.0.1', DATABASE_READ_URL: replica.dsn },
         cwd: REPO_ROOT,
         logFile: join(logs, `api${i + 1}.log`),
         stopLadder: serviceStop(env),
