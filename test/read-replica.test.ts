@@ -17,7 +17,16 @@ import { StartupError } from '../src/platform/startup.ts'
 import { loadRelease, readSeedReferenceData } from '../src/modules/reference-data/index.ts'
 import { markBatchReconciled } from '../src/modules/batches/index.ts'
 import { postgresBinaries, query, startOwnPostgresPair, type OwnPostgresPair } from '../scripts/cluster/postgres.ts'
-import { Reporter, V1, call, minimalUnitRecord, startTestService, waitFor, type TestService } from './support/index.ts'
+import {
+  Reporter,
+  TcpProxy,
+  V1,
+  call,
+  minimalUnitRecord,
+  startTestService,
+  waitFor,
+  type TestService,
+} from './support/index.ts'
 
 const onPglite =
   process.env.TEST_DATABASE === 'pglite' || (process.env.TEST_DATABASE === undefined && !process.env.DATABASE_URL)
@@ -241,6 +250,50 @@ describe('read routing against a real streaming replica', { skip }, () => {
       return executor
     }
     assert.equal(typeof neverCalled, 'function')
+  })
+
+  it('while the replica is unreachable: routed endpoints answer 503, the others and readiness keep working', async () => {
+    const proxy = await new TcpProxy(pair!.replica.port).start()
+    const cut = await startTestService({
+      env: { DATABASE_CONNECT_TIMEOUT_SECONDS: '1' },
+      database: {
+        env: { DATABASE_URL: pair!.primary.dsn, DATABASE_READ_URL: proxy.urlThrough(pair!.replica.dsn) },
+        drop: async () => {},
+      },
+    })
+    try {
+      const reporter = new Reporter(cut.baseUrl, await cut.token())
+      const routed = () =>
+        reporter.request('POST', `${V1}/uid-match`, {
+          resourceType: 'Student',
+          reportingPeriod: '202604',
+          resourceUIDs: ['30b2f2b5-9f37-4e85-953a-e86412e8c135'],
+        })
+      assert.equal((await routed()).status, 200)
+      await proxy.stall() // unreachable without refusing: the worst case for a bounded check
+      const started = performance.now()
+      const ready = await call(cut.baseUrl, 'GET', '/health/ready')
+      const readyMs = performance.now() - started
+      assert.equal(ready.status, 200, ready.text)
+      assert.deepEqual(ready.json.checks, { database: 'ok', queue: 'ok', replica: 'unreachable' })
+      assert.ok(
+        readyMs < 1000,
+        `readiness answered in ${Math.round(readyMs)} ms: a load balancer's check waits about 1 s`,
+      )
+      await proxy.stop() // refused
+      const refused = await routed()
+      assert.equal(refused.status, 503, refused.text)
+      assert.ok(refused.headers.get('retry-after'), 'a 503 says when to retry')
+      const batch = await reporter.newBatch() // the primary-routed endpoints are not affected
+      assert.equal((await reporter.request('GET', reporter.batchPath(batch))).status, 200)
+      await proxy.start()
+      await waitFor('the routed endpoints to answer again once the replica is back', async () =>
+        (await routed()).status === 200 ? true : undefined,
+      )
+    } finally {
+      await cut.close()
+      await proxy.stop()
+    }
   })
 
   it('refuses, at start-up, a DATABASE_READ_URL that reaches another database', async () => {
