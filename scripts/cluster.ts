@@ -218,7 +218,7 @@ function formatSummary(cluster: Cluster): string {
     `  Load balancer (call the service here): ${cluster.lbUrl}`,
     `  API processes:  ${cluster.apis.map((api) => `${api.name} ${api.url}`).join(', ')}`,
     `  Primary DSN:    ${cluster.primary.dsn}`,
-    `  Replica DSN:    ${cluster.replica.dsn}   (read-only, streaming)`,
+    `  Replica DSN:    ${cluster.replica.dsn}   (read-only, streaming; the API processes' DATABASE_READ_URL)`,
     `  Superuser:      ${cluster.primary.superuserDsn}`,
     `  Redis:          ${cluster.redisUrl}`,
     `  Secrets:        ${join(cluster.dir, 'secrets')} (database passwords, the token signing key)`,

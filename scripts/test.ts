@@ -16,8 +16,10 @@ import { preparePgliteTemplate, preparePostgresTemplate, type Template } from '.
 
 const files = globSync(['test/**/*.test.ts', 'src/**/*.test.ts', 'packages/*/test/**/*.test.ts']).sort()
 /**
- * Files that measure elapsed time (an answer within so many ms), and the cluster's check (seven
- * processes of its own, two of them PostgreSQL servers, within a bounded time): run alone, after the others.
+ * Files that measure elapsed time (an answer within so many ms), and those that start PostgreSQL
+ * servers of their own with start deadlines (initdb and a base backup are CPU-bound; starved by six
+ * shards they could miss them): the cluster's check (seven processes, within a bounded time) and the
+ * read replica's test (a primary and a streaming replica, about 6 s). Run alone, after the others.
  */
 const ALONE = [
   'test/database-outage.test.ts',
@@ -25,6 +27,7 @@ const ALONE = [
   'packages/client/test/outage.test.ts',
   'packages/client/test/request-options.test.ts',
   'test/cluster.test.ts',
+  'test/read-replica.test.ts',
 ]
 /**
  * Seconds of CPU a file took on the embedded database (2-core machine, issue 18's measurements), for

@@ -62,8 +62,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
  * What it opens is added to core.resources, so core.close() closes it first.
  */
 export async function createHttpApp(core: Core): Promise<FastifyInstance> {
-  const { config, database, queue, jobs, metrics, logger, resources } = core
+  const { config, database, read, queue, jobs, metrics, logger, resources } = core
   const db = database.db
+  // The read-only endpoints that may lag read through this (docs/decisions.md, "Read routing (issue 21)").
+  const readDb = read.db
   await prepareDemoClients(db, config.mode)
   const redis = config.redis.url
     ? resources.add(await connectRateLimitRedis(config.redis.url, logger), (r) => r.disconnect())
@@ -112,6 +114,7 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
       await queue.depth()
       return true
     },
+    replica: read.source === 'replica' ? read.ping : undefined,
   })
   registerAuthRoutes(app, { db, key, auth: config.auth })
   // Each module's routes are a plugin under the API prefix, registered in turn (awaited), so the
@@ -119,11 +122,11 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
   const prefix = API_PREFIX
   await app.register(batchRoutes, { prefix, db })
   await app.register(resourceRoutes, { prefix, db, maxBulkRecords: config.limits.bulkRecords })
-  await app.register(referenceDataRoutes, { prefix, db, cacheRecords: config.referenceSync.cacheRecords })
+  await app.register(referenceDataRoutes, { prefix, readDb, cacheRecords: config.referenceSync.cacheRecords })
   await app.register(validationRoutes, { prefix, db, queue, job: jobs.validation })
   await app.register(ruleCatalogueRoutes, { prefix })
-  await app.register(holdingsRoutes, { prefix, db, queue, reconcileJob: jobs.reconciliation })
-  await app.register(reconciliationRoutes, { prefix, db })
+  await app.register(holdingsRoutes, { prefix, db, readDb, queue, reconcileJob: jobs.reconciliation })
+  await app.register(reconciliationRoutes, { prefix, readDb })
   await app.register(assessmentRoutes, { prefix, db, queue, job: jobs.assessment })
   await app.register(declarationRoutes, { prefix, db })
   await app.register(natBridgeRoutes, { prefix, db, limits: config.limits })

@@ -4,6 +4,7 @@
 import pino, { type Logger } from 'pino'
 import type { Config } from './config/config.ts'
 import { openDatabase, type DatabaseHandle, type Db } from './platform/db/database.ts'
+import { openReadDatabase, type ReadHandle } from './platform/db/read-database.ts'
 import { migrateToLatest } from './platform/db/migrate.ts'
 import { createQueue, type AnyJobDefinition, type Queue } from './platform/queue/queue.ts'
 import { createMetrics, type Metrics } from './platform/observability/metrics.ts'
@@ -18,6 +19,11 @@ import { assessmentJob, assessmentRules } from './modules/assessment/index.ts'
 export interface Core {
   config: Config
   database: DatabaseHandle
+  /**
+   * Where the endpoints routed to the read replica read: the replica of DATABASE_READ_URL, or the
+   * primary (docs/decisions.md, "Read routing (issue 21)").
+   */
+  read: ReadHandle
   queue: Queue
   jobs: CoreJobs
   /** Reference datasets in memory, for business rules. */
@@ -79,7 +85,21 @@ export async function createCore(
   // start never leaves a process hanging on an open database or queue.
   const resources = new Resources()
   try {
-    const database = resources.add(await openDatabase(config.database, logger), (handle) => handle.close())
+    const metrics = createMetrics()
+    const database = resources.add(
+      await openDatabase(config.database, logger, { onQuery: (failed) => metrics.observeQuery('primary', failed) }),
+      (handle) => handle.close(),
+    )
+    metrics.addPoolSource('primary', () => database.poolStats())
+    const read = resources.add(
+      await openReadDatabase(config.database, database, {
+        logger,
+        onQuery: (failed) => metrics.observeQuery('replica', failed),
+      }),
+      (handle) => handle.close(),
+    )
+    metrics.addPoolSource('replica', () => read.poolStats())
+    if (read.source === 'replica') logger.info('reads routed to the replica (DATABASE_READ_URL)')
     const migrated = await migrateToLatest(database.db)
     if (migrated.length > 0) logger.info({ migrations: migrated }, 'database migrated')
     const seeded = await seedReferenceData(database.db)
@@ -87,7 +107,6 @@ export async function createCore(
       logger.info({ datasets: seeded.map((s) => `${s.dataset}:${s.created}`) }, 'reference data seeded')
     const referenceLookup = createReferenceLookup(database.db)
 
-    const metrics = createMetrics()
     const jobs = jobsOf({ config, db: database.db, referenceLookup, logger })
     const queue = resources.add(
       await createQueue(database, Object.values(jobs) as AnyJobDefinition[], logger, metrics.observeJob, config.queue),
@@ -97,6 +116,7 @@ export async function createCore(
     return {
       config,
       database,
+      read,
       queue,
       jobs,
       referenceLookup,

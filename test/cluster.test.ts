@@ -86,7 +86,7 @@ describe('npm run cluster -- --check', { skip }, () => {
     assert.equal(summary.ok, true, output)
 
     // The load balancer answers readiness.
-    assert.deepEqual(summary.check.ready, { status: 'ok', checks: { database: 'ok', queue: 'ok' } })
+    assert.deepEqual(summary.check.ready, { status: 'ok', checks: { database: 'ok', queue: 'ok', replica: 'ok' } })
     // Requests through it reached both API processes: by HAProxy's X-Served-By, and by each one's /metrics.
     const apis = summary.apis.map((api: { name: string }) => api.name)
     assert.deepEqual(apis, ['api1', 'api2'])
@@ -107,6 +107,12 @@ describe('npm run cluster -- --check', { skip }, () => {
       [['vetrs-replica', 'streaming']],
     )
     assert.deepEqual(summary.check.onReplica, { status: 'Submitted', reconciled: true })
+    // The API processes read reconciliation from it (DATABASE_READ_URL): statements on their replica pool.
+    assert.equal(summary.check.reconciledStudent.resourceInSubmission, true)
+    assert.ok(
+      Object.values(summary.check.replicaStatementsByApi as Record<string, number>).some((count) => count > 0),
+      JSON.stringify(summary.check.replicaStatementsByApi),
+    )
 
     // Afterwards: every process it started is gone, each port it used is free.
     const processes: ProcessRecord[] = summary.processes

@@ -2,8 +2,9 @@
 // client would call it: readiness; standard workflows 1 and 2 (token, batch, the minimal unit record,
 // validate, submit, reconciliation), which the worker processes run since the API processes run no
 // workers; that requests reached every API process (HAProxy's X-Served-By header, and each process's
-// own /metrics); that the replica streams and holds the submitted batch; that the API processes keep
-// their rate-limit counters in the cluster's Redis.
+// own /metrics); that the replica streams and holds the submitted batch, and that reconciliation through
+// the load balancer is read there (the API processes' DATABASE_READ_URL: replica statements in their
+// /metrics); that the API processes keep their rate-limit counters in the cluster's Redis.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { REPO_ROOT, redisCommand, type Cluster } from './cluster.ts'
@@ -32,6 +33,10 @@ export interface CheckReport {
   replication: ReplicationState
   /** The submitted batch as read on the replica. */
   onReplica: { status: string; reconciled: boolean }
+  /** uid-match of the submitted student through the load balancer (a replica-routed endpoint). */
+  reconciledStudent: { resourceUID: string; resourceInSubmission: boolean }
+  /** Statements each API process ran on the replica's pool while uid-match was polled (vetrs_db_queries_total{pool="replica"}). */
+  replicaStatementsByApi: Record<string, number>
   redisKeys: number
 }
 
@@ -89,16 +94,11 @@ export async function checkCluster(cluster: Cluster, log: (line: string) => void
 
   // Spread: every API process answered some of those requests, by the balancer's header and by its own count.
   const countedByApi: Record<string, number> = {}
-  for (const api of cluster.apis) {
-    const headers: Record<string, string> = process.env.METRICS_TOKEN
-      ? { authorization: `Bearer ${process.env.METRICS_TOKEN}` }
-      : {}
-    const text = await (await fetch(`${api.url}/metrics`, { headers, signal: AbortSignal.timeout(5000) })).text()
-    countedByApi[api.name] = text
-      .split('\n')
-      .filter((line) => line.startsWith('vetrs_http_requests_total{') && !/route="\/(health|metrics)/.test(line))
-      .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0)
-  }
+  for (const api of cluster.apis)
+    countedByApi[api.name] = sumOf(
+      await metricsOf(api.url),
+      (line) => line.startsWith('vetrs_http_requests_total{') && !/route="\/(health|metrics)/.test(line),
+    )
   log(`requests through the load balancer by API process: ${JSON.stringify(servedBy)}`)
   log(`requests each API process counted (/metrics, health checks aside): ${JSON.stringify(countedByApi)}`)
   for (const api of cluster.apis) {
@@ -122,6 +122,39 @@ export async function checkCluster(cluster: Cluster, log: (line: string) => void
   })
   log(`on the replica (${cluster.replica.port}): batch ${batch.transactionBatchToken} ${onReplica.status}, reconciled`)
 
+  // Reconciliation is routed to the replica: it shows the submitted student once the replica has
+  // replayed the indexing, and the API processes count statements on their replica pool.
+  const student = JSON.parse(
+    await readFile(join(REPO_ROOT, 'examples/minimal-unit-record/student.json'), 'utf8'),
+  ).studentUID
+  const replicaStatements = async () => {
+    const counts: Record<string, number> = {}
+    for (const api of cluster.apis)
+      counts[api.name] = sumOf(await metricsOf(api.url), (line) =>
+        line.startsWith('vetrs_db_queries_total{pool="replica"'),
+      )
+    return counts
+  }
+  const before = await replicaStatements() // each process checked the replica at start-up: not counted
+  const reconciledStudent = await poll('uid-match to find the student (read on the replica)', 30_000, async () => {
+    const match = await call('POST', `${V1}/uid-match`, {
+      token,
+      json: { resourceType: 'Student', reportingPeriod: '202604', resourceUIDs: [student] },
+    })
+    const item = match.results[0] as { resourceUID: string; resourceInSubmission: boolean }
+    return item.resourceInSubmission ? { resourceUID: item.resourceUID, resourceInSubmission: true } : undefined
+  })
+  const replicaStatementsByApi = Object.fromEntries(
+    Object.entries(await replicaStatements()).map(([api, count]) => [api, count - (before[api] ?? 0)]),
+  )
+  log(
+    `statements on the replica's pool by API process during uid-match (/metrics): ${JSON.stringify(replicaStatementsByApi)}`,
+  )
+  if (!Object.values(replicaStatementsByApi).some((count) => count > 0))
+    throw new CheckFailure('uid-match ran no statement on the replica: is DATABASE_READ_URL set?')
+  if (ready.checks?.replica !== 'ok')
+    throw new CheckFailure(`/health/ready does not report the replica ok: ${JSON.stringify(ready)}`)
+
   const redisPort = Number(new URL(cluster.redisUrl).port)
   const redisKeys = Number((await redisCommand(redisPort, 'DBSIZE')).replace(/^:/, ''))
   log(`Redis ${cluster.redisUrl}: ${redisKeys} keys (rate-limit counters of the API processes)`)
@@ -139,8 +172,26 @@ export async function checkCluster(cluster: Cluster, log: (line: string) => void
     },
     replication,
     onReplica,
+    reconciledStudent,
+    replicaStatementsByApi,
     redisKeys,
   }
+}
+
+/** An API process's own /metrics (with METRICS_TOKEN when the environment has one). */
+async function metricsOf(apiUrl: string): Promise<string> {
+  const headers: Record<string, string> = process.env.METRICS_TOKEN
+    ? { authorization: `Bearer ${process.env.METRICS_TOKEN}` }
+    : {}
+  return (await fetch(`${apiUrl}/metrics`, { headers, signal: AbortSignal.timeout(5000) })).text()
+}
+
+/** The sum of the values of the Prometheus lines that match. */
+function sumOf(metrics: string, matches: (line: string) => boolean): number {
+  return metrics
+    .split('\n')
+    .filter(matches)
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0)
 }
 
 async function poll<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {

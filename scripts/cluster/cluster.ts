@@ -19,17 +19,12 @@ import {
   type ProcessSpec,
 } from './processes.ts'
 import {
-  appDsn,
-  baseBackup,
-  createRoles,
-  initPrimary,
   layoutOf,
   postgresBinaries,
   postgresUser,
-  replicationState,
-  serverSpec,
-  superuserDsn,
+  startPrimaryAndReplica,
   type Passwords,
+  type PostgresServer,
 } from './postgres.ts'
 import { HAPROXY_INSTALL, haproxyBinary, haproxySpec, serverStates, writeHaproxyConfig } from './haproxy.ts'
 
@@ -63,8 +58,8 @@ export interface Cluster {
   dir: string
   lbUrl: string
   statsUrl: string
-  primary: { port: number; dsn: string; superuserDsn: string }
-  replica: { port: number; dsn: string; superuserDsn: string }
+  primary: PostgresServer
+  replica: PostgresServer
   redisUrl: string
   apis: { name: string; url: string; pid: number }[]
   /** Every loopback port the cluster listens on (the load balancer's stats page included). */
@@ -101,6 +96,7 @@ const OWNED = [
   'PUBLIC_BASE_URL',
   'DATA_DIR',
   'DATABASE_URL',
+  'DATABASE_READ_URL',
   'REDIS_URL',
   'RUN_WORKERS',
   'AUTH_SIGNING_KEY',
@@ -230,31 +226,20 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
     writeFileSync(signingKeyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 })
 
-    // Connections: each service process has a pool of DATABASE_POOL_SIZE (10) and pg-boss's 4.
+    // Connections: each service process has a pool of DATABASE_POOL_SIZE (10) and pg-boss's 4 on the
+    // primary; each API process another DATABASE_POOL_SIZE on the replica.
     const serviceProcesses = options.apis + options.workers
     const connections = Math.max(100, serviceProcesses * 20 + 20)
     const layout = layoutOf(dir, pgBin, pgUser)
 
-    options.log(`initdb of the primary in ${layout.primaryData}`)
-    initPrimary(layout, passwords)
-    await start(serverSpec(layout, 'primary', primaryPort, connections, passwords.superuser))
-    await createRoles(primaryPort, passwords)
-    options.log(`pg_basebackup of the primary into ${layout.replicaData} (slot, -R)`)
-    baseBackup(layout, primaryPort, passwords)
-    await start(serverSpec(layout, 'replica', replicaPort, connections, passwords.superuser))
-    const primary = {
-      port: primaryPort,
-      dsn: appDsn(primaryPort, passwords.app),
-      superuserDsn: superuserDsn(primaryPort, passwords.superuser),
-    }
-    const replica = {
-      port: replicaPort,
-      dsn: appDsn(replicaPort, passwords.app),
-      superuserDsn: superuserDsn(replicaPort, passwords.superuser),
-    }
-    await waitUntil('the replica streams from the primary', abort, 30_000, async () => {
-      const state = await replicationState(primary.superuserDsn, replica.superuserDsn)
-      return state.replicaInRecovery && state.standbys.some((standby) => standby.state === 'streaming')
+    const { primary, replica } = await startPrimaryAndReplica({
+      layout,
+      ports: { primary: primaryPort, replica: replicaPort },
+      passwords,
+      connections,
+      start,
+      log: options.log,
+      abort,
     })
 
     const redisUrl = `redis://127.0.0.1:${redisPort}`
@@ -330,7 +315,8 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
         name: `api${i + 1}`,
         command: process.execPath,
         args: ['src/start.mjs', 'src/main.ts'],
-        env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+        // API processes read the endpoints that may lag from the replica; workers only write and need none.
+        env: { ...env, PORT: String(port), HOST: '127.0.0.1', DATABASE_READ_URL: replica.dsn },
         cwd: REPO_ROOT,
         logFile: join(logs, `api${i + 1}.log`),
         stopLadder: serviceStop(env),
@@ -391,16 +377,6 @@ function serviceEnvironment(own: Record<string, string>): NodeJS.ProcessEnv {
 function serviceStop(env: NodeJS.ProcessEnv): ProcessSpec['stopLadder'] {
   const seconds = Number(env.SHUTDOWN_TIMEOUT_SECONDS) || 30
   return [['SIGTERM', (seconds + 5) * 1000]]
-}
-
-async function waitUntil(what: string, abort: AbortSignal, timeoutMs: number, probe: () => Promise<boolean>) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    if (abort.aborted) throw new Error(`interrupted while waiting until ${what}`)
-    if (await probe().catch(() => false)) return
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting until ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
 }
 
 /** One inline Redis command on a connection of its own; the first line of the answer. */

@@ -2,12 +2,13 @@
 // pg_basebackup -R, each in a data directory of the cluster's, on loopback ports of its own, run as
 // the `postgres` system user when the script runs as root (PostgreSQL refuses to run as root). The
 // machine's own PostgreSQL (port 5432) is never touched.
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import pg from 'pg'
-import type { ProcessSpec, StopLadder } from './processes.ts'
-import { runToEnd } from './processes.ts'
+import { ManagedProcess, freePorts, runToEnd, waitUntil, type ProcessSpec, type StopLadder } from './processes.ts'
 
 /** Fast shutdown (SIGINT): clients disconnected, a checkpoint written; then immediate (SIGQUIT). */
 export const POSTGRES_STOP: StopLadder = [
@@ -273,4 +274,100 @@ export async function replicationState(primaryDsn: string, replicaDsn: string): 
   )
   const [recovery] = await query<{ in_recovery: boolean }>(replicaDsn, 'SELECT pg_is_in_recovery() AS in_recovery')
   return { standbys, replicaInRecovery: recovery?.in_recovery === true }
+}
+
+/** One server of the pair: its port, the service's DSN (login vetrs, database vetrs) and the superuser's. */
+export interface PostgresServer {
+  port: number
+  dsn: string
+  superuserDsn: string
+}
+
+export interface PostgresPair {
+  primary: PostgresServer
+  replica: PostgresServer
+}
+
+/**
+ * The primary and its streaming replica, started in order: initdb, the primary, the roles and the
+ * database, pg_basebackup -R of the running primary, the replica; resolves once pg_stat_replication on
+ * the primary shows the replica streaming. `start` spawns a server and waits until it answers (the
+ * caller keeps the process, to stop it). What `npm run cluster` and the tests that need a real replica
+ * (test/read-replica.test.ts) both run.
+ */
+export async function startPrimaryAndReplica(p: {
+  layout: PostgresLayout
+  ports: { primary: number; replica: number }
+  passwords: Passwords
+  /** max_connections of each server. */
+  connections: number
+  start: (spec: ProcessSpec) => Promise<ManagedProcess>
+  log: (line: string) => void
+  abort: AbortSignal
+}): Promise<PostgresPair> {
+  const { layout, ports, passwords } = p
+  p.log(`initdb of the primary in ${layout.primaryData}`)
+  initPrimary(layout, passwords)
+  await p.start(serverSpec(layout, 'primary', ports.primary, p.connections, passwords.superuser))
+  await createRoles(ports.primary, passwords)
+  p.log(`pg_basebackup of the primary into ${layout.replicaData} (slot, -R)`)
+  baseBackup(layout, ports.primary, passwords)
+  await p.start(serverSpec(layout, 'replica', ports.replica, p.connections, passwords.superuser))
+  const server = (port: number): PostgresServer => ({
+    port,
+    dsn: appDsn(port, passwords.app),
+    superuserDsn: superuserDsn(port, passwords.superuser),
+  })
+  const pair = { primary: server(ports.primary), replica: server(ports.replica) }
+  await waitUntil('the replica streams from the primary', p.abort, 30_000, async () => {
+    const state = await replicationState(pair.primary.superuserDsn, pair.replica.superuserDsn)
+    return state.replicaInRecovery && state.standbys.some((standby) => standby.state === 'streaming')
+  })
+  return pair
+}
+
+/** A primary and streaming replica of a test's own, in a temporary directory, and how to stop them. */
+export interface OwnPostgresPair extends PostgresPair {
+  /** Stops both servers (replica first, fast shutdown, by PID) and removes the directory. */
+  stop(): Promise<void>
+}
+
+/**
+ * Starts a primary and a streaming replica of the caller's own (as startPrimaryAndReplica) in a new
+ * directory under the system's temp dir, on free loopback ports; stops what it started if a step fails.
+ * Needs the PostgreSQL server binaries (postgresBinaries()).
+ */
+export async function startOwnPostgresPair(
+  options: { log?: (line: string) => void; connections?: number } = {},
+): Promise<OwnPostgresPair> {
+  const bin = postgresBinaries()
+  if (!bin) throw new Error('no PostgreSQL server binaries (apt-get install -y postgresql-15, or PG_BIN)')
+  const user = postgresUser()
+  const dir = mkdtempSync(join(tmpdir(), 'vetrs-pg-pair-'))
+  if (user) chmodSync(dir, 0o711) // the postgres user passes through to its data directories
+  mkdirSync(join(dir, 'logs'), { recursive: true })
+  const started: ManagedProcess[] = []
+  const stop = async () => {
+    for (const server of started.reverse()) await server.stop()
+    started.length = 0
+    rmSync(dir, { recursive: true, force: true })
+  }
+  const abort = new AbortController()
+  try {
+    const [primary, replica] = (await freePorts(2)) as [number, number]
+    const secret = () => randomBytes(18).toString('base64url')
+    const pair = await startPrimaryAndReplica({
+      layout: layoutOf(dir, bin, user),
+      ports: { primary, replica },
+      passwords: { superuser: secret(), app: secret(), replication: secret() },
+      connections: options.connections ?? 50,
+      start: (spec) => ManagedProcess.start(spec, { abort: abort.signal, onSpawned: (server) => started.push(server) }),
+      log: options.log ?? (() => {}),
+      abort: abort.signal,
+    })
+    return { ...pair, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
 }

@@ -131,7 +131,16 @@ export class ManagedProcess {
     for (const [name, waitMs] of this.spec.stopLadder) {
       if (!this.running) break
       signal(this.pid, name)
-      const ended = await Promise.race([this.exited.then(() => true), delay(waitMs).then(() => false)])
+      // The timer is cleared once the process ends: left running, it would keep a caller that does
+      // not call process.exit (a test) alive for the rest of the rung (30 s for PostgreSQL).
+      let timer: NodeJS.Timeout | undefined
+      const ended = await Promise.race([
+        this.exited.then(() => true),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(resolve, waitMs, false)
+        }),
+      ])
+      clearTimeout(timer)
       if (ended) break
     }
     if (this.running) {
@@ -271,4 +280,20 @@ export function tail(file: string, lines = 15): string {
 
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/** Polls `probe` every 200 ms until it resolves true; fails past the deadline or once `abort` fires. */
+export async function waitUntil(
+  what: string,
+  abort: AbortSignal,
+  timeoutMs: number,
+  probe: () => Promise<boolean>,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    if (abort.aborted) throw new Error(`interrupted while waiting until ${what}`)
+    if (await probe().catch(() => false)) return
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting until ${what}`)
+    await delay(200)
+  }
 }

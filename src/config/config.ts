@@ -27,6 +27,13 @@ export const EnvironmentSchema = Type.Object({
     description: 'embedded database directory, or memory:// for an in-memory one',
   }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATABASE_READ_URL: Type.Optional(
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      description:
+        "a streaming replica of DATABASE_URL's database: the read-only endpoints that may lag (reconciliation, reference data synchronisation, held records) read there; absent, everything reads the primary",
+    }),
+  ),
   DATABASE_POOL_SIZE: integer(1, 10),
   DATABASE_CONNECT_TIMEOUT_SECONDS: integer(1, 5, 300),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
@@ -105,7 +112,14 @@ export interface Config {
   }
   database:
     | { kind: 'pglite'; dataDir: string }
-    | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutSeconds: number }
+    | {
+        kind: 'postgres'
+        url: string
+        /** DATABASE_READ_URL: a streaming replica for the endpoints routed to it; undefined, they read the primary. */
+        readUrl: string | undefined
+        poolSize: number
+        connectTimeoutSeconds: number
+      }
   redis: { url: string | undefined; namespace: string }
   logLevel: Environment['LOG_LEVEL']
   runWorkers: boolean
@@ -250,13 +264,18 @@ export function withoutPassword(connectionString: string): string {
 
 function crossFieldProblems(env: Environment): string[] {
   const problems: string[] = []
-  for (const name of ['DATABASE_URL', 'REDIS_URL'] as const) {
+  for (const name of ['DATABASE_URL', 'DATABASE_READ_URL', 'REDIS_URL'] as const) {
     const url = env[name]
     if (url === undefined || !Value.Check(EnvironmentSchema.properties[name], url)) continue // a wrong scheme is reported above
     const example =
-      name === 'DATABASE_URL' ? 'postgres://user:password@host:5432/database' : 'redis://user:password@host:6379'
+      name === 'REDIS_URL' ? 'redis://user:password@host:6379' : 'postgres://user:password@host:5432/database'
     if (!URL.canParse(url))
       problems.push(`${name}: is not a valid URL such as ${example} (got ${shownValue(name, url)})`)
+  }
+  if (env.DATABASE_READ_URL !== undefined && env.DATABASE_URL === undefined) {
+    problems.push(
+      'DATABASE_READ_URL needs DATABASE_URL: a read replica is for PostgreSQL, and the embedded database (DATA_DIR) has none; set DATABASE_URL to the primary, or leave DATABASE_READ_URL out',
+    )
   }
   const external = [env.AUTH_EXTERNAL_ISSUER, env.AUTH_EXTERNAL_AUDIENCE, env.AUTH_EXTERNAL_JWKS_URL]
   if (external.some(Boolean) && !external.every(Boolean)) {
@@ -289,6 +308,7 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
       ? {
           kind: 'postgres',
           url: env.DATABASE_URL,
+          readUrl: env.DATABASE_READ_URL,
           poolSize: env.DATABASE_POOL_SIZE,
           connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS,
         }

@@ -1,6 +1,6 @@
 // SQL for transaction batches. Every statement is scoped by the caller's RTO.
 import { sql, type Generated, type Selectable } from 'kysely'
-import type { Executor } from '../../platform/db/database.ts'
+import type { Executor, Reader } from '../../platform/db/database.ts'
 
 export interface TransactionBatchTable {
   rto_id: string
@@ -40,7 +40,7 @@ export async function insertBatch(
     .executeTakeFirstOrThrow()
 }
 
-export async function findBatch(db: Executor, rto: string, token: string): Promise<BatchRow | undefined> {
+export async function findBatch(db: Reader, rto: string, token: string): Promise<BatchRow | undefined> {
   return db
     .selectFrom('transaction_batch')
     .selectAll()

@@ -1,7 +1,7 @@
 // Transaction batch use cases: create, read, list, discard, and the rules every change to a batch's
 // content obeys (the batch is the caller's, of the route's jurisdiction, and not yet submitted).
 import { randomBytes } from 'node:crypto'
-import type { Db, Tx } from '../../platform/db/database.ts'
+import type { Db, Reader, Tx } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import { ConflictError, NotFoundError } from '../../domain/errors.ts'
 import { offsetOf, toPage, type Page, type PageQuery } from '../../domain/page.ts'
@@ -125,7 +125,7 @@ export function markBatchReconciled(tx: Tx, rto: string, token: string): Promise
 }
 
 /** Whether reconciliation reflects the submission of the batch yet (its reconciledAt is set). */
-export async function isBatchReconciled(db: Db, rto: string, token: string): Promise<boolean> {
+export async function isBatchReconciled(db: Reader, rto: string, token: string): Promise<boolean> {
   const batch = await batches.findBatch(db, rto, token)
   return batch?.reconciled_at != null
 }

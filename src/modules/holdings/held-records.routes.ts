@@ -1,13 +1,13 @@
 // GET /vet-provider/v1/held-records: the held dataset's content, one resource type at a time, paged by
 // a UID cursor. An extension of the API (docs/decisions.md, "Held records export (issue 19)").
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { Db } from '../../platform/db/database.ts'
+import type { ReadDb } from '../../platform/db/database.ts'
 import { actorOf } from '../../platform/auth/authenticate.ts'
 import { Scopes } from '../../platform/auth/scopes.ts'
 import { HeldRecordsPage, HeldRecordsQuery } from './holdings.schemas.ts'
 import { heldRecords } from './held-records.service.ts'
 
-export const heldRecordsRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
+export const heldRecordsRoutes: FastifyPluginAsyncTypebox<{ readDb: ReadDb }> = async (app, { readDb }) => {
   app.get(
     '/held-records',
     {
@@ -21,6 +21,6 @@ export const heldRecordsRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (a
         response: { 200: HeldRecordsPage },
       },
     },
-    async (request) => heldRecords(db, actorOf(request), request.query),
+    async (request) => heldRecords(readDb, actorOf(request), request.query),
   )
 }

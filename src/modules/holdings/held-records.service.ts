@@ -1,15 +1,16 @@
 // The held dataset's content, page by page (an extension of the API, issue 19): the spec's held-data
 // endpoints and reconciliation say whether a record is held and which version, never what it holds, so
 // an RTO could not take its data back out (the NAT export, a new SMS taking over). Only the caller's
-// RTO's records, only the latest version of each, never a voided one.
-import type { Db } from '../../platform/db/database.ts'
+// RTO's records, only the latest version of each, never a voided one. Read from the read handle (the
+// replica when there is one: docs/decisions.md, "Read routing (issue 21)").
+import type { ReadDb } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import type { ResourceType } from '../../domain/resource-types.ts'
 import * as holdings from './holdings.repo.ts'
 import type { HeldRecordsPage } from './holdings.schemas.ts'
 
 export async function heldRecords(
-  db: Db,
+  db: ReadDb,
   actor: Actor,
   query: { resourceType: ResourceType; after?: string; pageSize: number },
 ): Promise<HeldRecordsPage> {

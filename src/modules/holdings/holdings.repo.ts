@@ -1,7 +1,7 @@
 // SQL for the held dataset: every submitted version of every record, per RTO. Rows are only ever
 // inserted, and the previous current version of a UID loses is_current, so history stays for audit.
 import { sql, type Selectable } from 'kysely'
-import type { Executor } from '../../platform/db/database.ts'
+import type { Executor, ReadDb } from '../../platform/db/database.ts'
 
 export type StateInSubmission = 'In submission' | 'Voided in submission' | 'Not found in submission'
 
@@ -119,7 +119,7 @@ export async function recordReportingPeriods(db: Executor, p: Promotion, firstPe
 }
 
 export async function currentVersion(
-  db: Executor,
+  db: ReadDb,
   rto: string,
   resourceType: string,
   resourceUID: string,
@@ -135,7 +135,7 @@ export async function currentVersion(
 }
 
 export async function countVersions(
-  db: Executor,
+  db: ReadDb,
   rto: string,
   resourceType: string,
   resourceUID: string,
@@ -175,7 +175,7 @@ export interface HeldRecordsQuery {
  * the rows it returns, however deep, where an offset would read every row before it again.
  */
 export async function heldRecordsPage(
-  db: Executor,
+  db: ReadDb,
   q: HeldRecordsQuery,
 ): Promise<
   Pick<HeldRecordRow, 'resource_uid' | 'change_tracking_identifier' | 'submitted_at' | 'jurisdiction' | 'body'>[]
@@ -192,7 +192,7 @@ export async function heldRecordsPage(
 }
 
 /** How many current, not voided, records of the type the RTO holds. */
-export async function countHeldRecords(db: Executor, rto: string, resourceType: string): Promise<number> {
+export async function countHeldRecords(db: ReadDb, rto: string, resourceType: string): Promise<number> {
   const row = await db
     .selectFrom('held_record')
     .select((eb) => eb.fn.countAll<string>().as('count'))
@@ -208,7 +208,7 @@ export async function countHeldRecords(db: Executor, rto: string, resourceType: 
  * When the RTO last submitted, or null: every submission records the period it was submitted in, so
  * the latest of those is the latest submission, read from a few rows rather than from every version.
  */
-export async function latestSubmissionAt(db: Executor, rto: string): Promise<Date | null> {
+export async function latestSubmissionAt(db: ReadDb, rto: string): Promise<Date | null> {
   const row = await db
     .selectFrom('reporting_period_submission')
     .select((eb) => eb.fn.max('last_submitted_at').as('at'))

@@ -1,6 +1,7 @@
 // HTTP wiring for submit (both batch route forms: the older one without the jurisdiction segment is a
 // deprecated twin, platform/http/legacy-twins.ts), the held state of one record, and the held records
-// export (an extension).
+// export (an extension). Submit writes the primary (db); the held state and the export read the read
+// handle (readDb), the replica when there is one (docs/decisions.md, "Read routing (issue 21)").
 import Type from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { actorOf } from '../../platform/auth/authenticate.ts'
@@ -10,18 +11,19 @@ import { problemResponse } from '../../platform/http/openapi.ts'
 import { BatchParams } from '../batches/index.ts'
 import { resourceDefinitions } from '../resources/index.ts'
 import type { UidField } from '../../domain/resource-types.ts'
+import type { ReadDb } from '../../platform/db/database.ts'
 import { HeldState, SubmittedBatch } from './holdings.schemas.ts'
 import { heldState } from './holdings.service.ts'
 import { submitBatch, type SubmitDependencies } from './submit.service.ts'
 import { heldRecordsRoutes } from './held-records.routes.ts'
 
-export const holdingsRoutes: FastifyPluginAsyncTypebox<SubmitDependencies> = async (
+export const holdingsRoutes: FastifyPluginAsyncTypebox<SubmitDependencies & { readDb: ReadDb }> = async (
   app,
-  { db, queue, reconcileJob },
+  { db, readDb, queue, reconcileJob },
 ) => {
   // Its own plugin, so the deprecated twin of submit comes before the held-state routes.
   await app.register(submitRoutes, { db, queue, reconcileJob })
-  await app.register(heldRecordsRoutes, { db })
+  await app.register(heldRecordsRoutes, { readDb })
 
   for (const definition of resourceDefinitions) {
     app.get(
@@ -38,7 +40,8 @@ export const holdingsRoutes: FastifyPluginAsyncTypebox<SubmitDependencies> = asy
           response: { 200: HeldState },
         },
       },
-      async (request) => heldState(db, actorOf(request), definition.resourceType, request.params[definition.uidField]),
+      async (request) =>
+        heldState(readDb, actorOf(request), definition.resourceType, request.params[definition.uidField]),
     )
   }
 }

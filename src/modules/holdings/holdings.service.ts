@@ -1,6 +1,7 @@
 // Read-only view of the held dataset: where one record stands (spec: Record presence in submission;
-// Standard workflows 3 starts by confirming stateInSubmission is In submission).
-import type { Db } from '../../platform/db/database.ts'
+// Standard workflows 3 starts by confirming stateInSubmission is In submission). Read from the read
+// handle: the replica when there is one (docs/decisions.md, "Read routing (issue 21)").
+import type { Db, ReadDb } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import type { ResourceType } from '../../domain/resource-types.ts'
 import * as holdings from './holdings.repo.ts'
@@ -10,7 +11,7 @@ import type { HeldState } from './holdings.schemas.ts'
 const ENROLMENTS: readonly ResourceType[] = ['ProgramEnrolment', 'SubjectEnrolment']
 
 export async function heldState(
-  db: Db,
+  db: ReadDb,
   actor: Actor,
   resourceType: ResourceType,
   resourceUID: string,
@@ -38,7 +39,7 @@ export async function heldState(
  * an enrolment already shows the date it will be searched by (its own latest lifecycle date, which
  * indexing does not change); a record other records date shows null until indexing has dated it.
  */
-async function activityDateOf(db: Db, rto: string, current: holdings.HeldRecordRow): Promise<string | null> {
+async function activityDateOf(db: ReadDb, rto: string, current: holdings.HeldRecordRow): Promise<string | null> {
   if (current.state_in_submission !== 'In submission') return null
   const indexed = await indexedActivityDate(db, {
     rto,

@@ -15,7 +15,7 @@
 // batch_record table, set-based in the statements below, rather than one record at a time through
 // the batches module (docs/decisions.md, "Architecture: shared kernel and module boundaries").
 import { sql, type RawBuilder } from 'kysely'
-import type { Executor } from '../../platform/db/database.ts'
+import { readQuery, type Executor, type ReadDb } from '../../platform/db/database.ts'
 import { referenceFields, resourceTypes, type ResourceType } from '../../domain/resource-types.ts'
 
 export interface ReconciliationTables {
@@ -205,12 +205,15 @@ async function noteTouchedDays(db: Executor, rto: string): Promise<void> {
 
 /** The activity date reconciliation searches a record by, if it has an item. */
 export async function itemActivityDate(
-  db: Executor,
+  db: ReadDb,
   p: { rto: string; type: string; uid: string },
 ): Promise<string | null> {
-  const result = await sql<{ date: string }>`
+  const result = await readQuery(
+    db,
+    sql<{ date: string }>`
     SELECT r.student_activity_date::text AS date
       FROM reconciliation_item r
-     WHERE r.rto_id = ${p.rto} AND r.resource_type = ${p.type} AND r.resource_uid = ${p.uid}::uuid`.execute(db)
+     WHERE r.rto_id = ${p.rto} AND r.resource_type = ${p.type} AND r.resource_uid = ${p.uid}::uuid`,
+  )
   return result.rows[0]?.date ?? null
 }

@@ -1,7 +1,8 @@
 // Read-only SQL over reconciliation_item and held_link (kept by every submission). Every statement is
-// scoped by the caller's RTO and reads current records only.
+// scoped by the caller's RTO and reads current records only. It runs on the read handle (the replica
+// when there is one: docs/decisions.md, "Read routing (issue 21)").
 import { sql, type RawBuilder } from 'kysely'
-import type { Executor } from '../../platform/db/database.ts'
+import { readQuery, type ReadDb } from '../../platform/db/database.ts'
 import type { ResourceType } from '../../domain/resource-types.ts'
 
 export interface ItemRow {
@@ -22,16 +23,19 @@ const ITEM_COLUMNS = sql`resource_uid, resource_type, submitted_at, change_track
 
 /** Items per activity date of a type within the ranges, newest day first (kept by the indexing job). */
 export async function dayCounts(
-  db: Executor,
+  db: ReadDb,
   rto: string,
   type: string,
   ranges: DateRange[],
 ): Promise<{ day: string; items: number }[]> {
   const conditions = ranges.map((range) => sql`student_activity_date BETWEEN ${range.from}::date AND ${range.to}::date`)
-  const result = await sql<{ day: string; items: number }>`
+  const result = await readQuery(
+    db,
+    sql<{ day: string; items: number }>`
     SELECT student_activity_date::text AS day, items FROM reconciliation_day_count
      WHERE rto_id = ${rto} AND resource_type = ${type} AND (${sql.join(conditions, sql` OR `)})
-     ORDER BY student_activity_date DESC`.execute(db)
+     ORDER BY student_activity_date DESC`,
+  )
   return result.rows
 }
 
@@ -42,7 +46,7 @@ export async function dayCounts(
  * reads about skip + limit index entries, however deep the page.
  */
 export async function itemsInRanges(
-  db: Executor,
+  db: ReadDb,
   rto: string,
   type: string,
   ranges: DateRange[],
@@ -61,33 +65,39 @@ export async function itemsInRanges(
      LIMIT ${limit + skip})`,
     )
   if (branches.length === 0) return []
-  const result = await sql<ItemRow>`
+  const result = await readQuery(
+    db,
+    sql<ItemRow>`
     SELECT ${ITEM_COLUMNS} FROM (${sql.join(branches, sql` UNION ALL `)}) AS items
      ORDER BY student_activity_date DESC, resource_uid
-     LIMIT ${limit} OFFSET ${skip}`.execute(db)
+     LIMIT ${limit} OFFSET ${skip}`,
+  )
   return result.rows
 }
 
 /** The items of the requested UIDs (absent when not held), one row per UID, in request order. */
 export async function itemsByUid(
-  db: Executor,
+  db: ReadDb,
   rto: string,
   type: string,
   uids: string[],
 ): Promise<(ItemRow & { requested: string; held: boolean })[]> {
-  const result = await sql<ItemRow & { requested: string; held: boolean }>`
+  const result = await readQuery(
+    db,
+    sql<ItemRow & { requested: string; held: boolean }>`
     SELECT u.uid::text AS requested, r.resource_uid IS NOT NULL AS held, r.resource_uid, r.resource_type, r.submitted_at, r.change_tracking_identifier, r.student_activity_date
       FROM unnest(${uids}::uuid[]) WITH ORDINALITY AS u(uid, n)
       LEFT JOIN reconciliation_item r ON r.rto_id = ${rto} AND r.resource_type = ${type} AND r.resource_uid = u.uid
-     ORDER BY u.n`.execute(db)
+     ORDER BY u.n`,
+  )
   return result.rows
 }
 
-export async function findItem(db: Executor, rto: string, type: string, uid: string): Promise<ItemRow | undefined> {
-  const result =
-    await sql<ItemRow>`SELECT ${ITEM_COLUMNS} FROM reconciliation_item WHERE rto_id = ${rto} AND resource_type = ${type} AND resource_uid = ${uid}::uuid`.execute(
-      db,
-    )
+export async function findItem(db: ReadDb, rto: string, type: string, uid: string): Promise<ItemRow | undefined> {
+  const result = await readQuery(
+    db,
+    sql<ItemRow>`SELECT ${ITEM_COLUMNS} FROM reconciliation_item WHERE rto_id = ${rto} AND resource_type = ${type} AND resource_uid = ${uid}::uuid`,
+  )
   return result.rows[0]
 }
 
@@ -108,7 +118,7 @@ export interface TraversalSet {
  * enrolment and direction rather than one per enrolment and related type.
  */
 export async function relatedItems(
-  db: Executor,
+  db: ReadDb,
   rto: string,
   start: { type: ResourceType; uid: string },
   sets: readonly TraversalSet[],
@@ -142,13 +152,16 @@ export async function relatedItems(
     sets.map((set) => sql`SELECT ${set.type}::text AS type, uid FROM ${sql.table(set.name)}`),
     sql` UNION `,
   )
-  const result = await sql<ItemRow & { total: string }>`
+  const result = await readQuery(
+    db,
+    sql<ItemRow & { total: string }>`
     WITH ${sql.join(ctes)}
     SELECT r.resource_uid, r.resource_type, r.submitted_at, r.change_tracking_identifier, r.student_activity_date, count(*) OVER ()::text AS total
       FROM (${related}) AS x
       JOIN reconciliation_item r ON r.rto_id = ${rto} AND r.resource_type = x.type AND r.resource_uid = x.uid
      ORDER BY r.student_activity_date DESC, r.resource_uid
-     LIMIT ${limit} OFFSET ${offset}`.execute(db)
+     LIMIT ${limit} OFFSET ${offset}`,
+  )
   const total = result.rows[0]
     ? Number(result.rows[0].total)
     : offset > 0
@@ -158,16 +171,17 @@ export async function relatedItems(
 }
 
 async function countRelated(
-  db: Executor,
+  db: ReadDb,
   rto: string,
   ctes: RawBuilder<unknown>[],
   related: RawBuilder<unknown>,
 ): Promise<number> {
-  const result = await sql<{ count: string }>`
+  const result = await readQuery(
+    db,
+    sql<{ count: string }>`
     WITH ${sql.join(ctes)}
     SELECT count(*)::text AS count FROM (${related}) AS x
-      JOIN reconciliation_item r ON r.rto_id = ${rto} AND r.resource_type = x.type AND r.resource_uid = x.uid`.execute(
-    db,
+      JOIN reconciliation_item r ON r.rto_id = ${rto} AND r.resource_type = x.type AND r.resource_uid = x.uid`,
   )
   return Number(result.rows[0]!.count)
 }

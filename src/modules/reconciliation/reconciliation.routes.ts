@@ -1,6 +1,7 @@
-// HTTP wiring for reconciliation (spec: Endpoints, Reconciliation). Scope vet:read.
+// HTTP wiring for reconciliation (spec: Endpoints, Reconciliation). Scope vet:read. Every endpoint reads
+// the read handle: the replica when there is one (docs/decisions.md, "Read routing (issue 21)").
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { Db } from '../../platform/db/database.ts'
+import type { ReadDb } from '../../platform/db/database.ts'
 import { actorOf } from '../../platform/auth/authenticate.ts'
 import { Scopes } from '../../platform/auth/scopes.ts'
 import { PageQuery } from '../../platform/http/paging.ts'
@@ -15,7 +16,7 @@ import * as service from './reconciliation.service.ts'
 
 const tags = ['Reconciliation']
 
-export const reconciliationRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
+export const reconciliationRoutes: FastifyPluginAsyncTypebox<{ readDb: ReadDb }> = async (app, { readDb: db }) => {
   const config = { scope: Scopes.read }
 
   app.get(

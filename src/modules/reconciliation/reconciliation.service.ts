@@ -1,6 +1,7 @@
 // Reconciliation use cases (spec: Reconciliation): which of the RTO's records are held, and which
-// version, by reporting period, by UID, or around one student or enrolment. Read-only.
-import type { Db } from '../../platform/db/database.ts'
+// version, by reporting period, by UID, or around one student or enrolment. Read-only: each takes the
+// read handle (ReadDb), the replica when there is one (docs/decisions.md, "Read routing (issue 21)").
+import type { ReadDb } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import { NotFoundError, StructuralError, type FieldError } from '../../domain/errors.ts'
 import { offsetOf, toPage, type Page, type PageQuery } from '../../domain/page.ts'
@@ -97,7 +98,7 @@ const toItem = (row: repo.ItemRow): ReconciliationItem => ({
 })
 
 export async function searchByPeriod(
-  db: Db,
+  db: ReadDb,
   actor: Actor,
   query: SearchByPeriodQuery,
 ): Promise<Page<ReconciliationItem>> {
@@ -130,7 +131,7 @@ export async function searchByPeriod(
   return toPage(rows.map(toItem), total, page)
 }
 
-export async function uidMatch(db: Db, actor: Actor, request: UidMatchRequest): Promise<UidMatchResponse> {
+export async function uidMatch(db: ReadDb, actor: Actor, request: UidMatchRequest): Promise<UidMatchResponse> {
   const seen = new Map<string, number>()
   const errors: FieldError[] = []
   request.resourceUIDs.forEach((uid, i) => {
@@ -188,7 +189,7 @@ const TRAVERSALS: Partial<Record<ResourceType, readonly repo.TraversalSet[]>> = 
 }
 
 export async function relatedResources(
-  db: Db,
+  db: ReadDb,
   actor: Actor,
   segment: string,
   uid: string,
@@ -217,7 +218,7 @@ export async function relatedResources(
  * the activity date it searches the record by: the one date the held-state GET shows.
  */
 export async function indexedActivityDate(
-  db: Db,
+  db: ReadDb,
   p: { rto: string; token: string; type: string; uid: string },
 ): Promise<{ reconciled: boolean; date: string | null }> {
   if (!(await isBatchReconciled(db, p.rto, p.token))) return { reconciled: false, date: null }

@@ -2,7 +2,7 @@
 // stamp their versions after taking the lock, strictly later than every version before: so versions
 // become visible in the order of their sysEffectiveFrom, which is what makes the watermark safe.
 import { sql, type Generated } from 'kysely'
-import type { Executor, Tx } from '../../platform/db/database.ts'
+import { readQuery, type Executor, type ReadDb, type Tx } from '../../platform/db/database.ts'
 
 export interface ReferenceRecordVersionTable {
   version_id: Generated<string>
@@ -137,7 +137,7 @@ export async function addVersions(tx: Tx, dataset: string, stamp: string, versio
  * numbers its versions under the write lock and commits them together). A page read up to a given
  * last position is therefore the same whenever it is read, which is what lets pages be cached.
  */
-export async function lastPosition(db: Executor, dataset: string): Promise<number> {
+export async function lastPosition(db: ReadDb, dataset: string): Promise<number> {
   const row = await db
     .selectFrom('reference_record_version')
     .select((eb) => eb.fn.max('dataset_seq').as('last'))
@@ -154,25 +154,27 @@ export async function lastPosition(db: Executor, dataset: string): Promise<numbe
  * (dataset, changedSince, offset, limit, last) alone.
  */
 export async function changesPage(
-  db: Executor,
+  db: ReadDb,
   dataset: string,
   changedSince: string,
   last: number,
   offset: number,
   limit: number,
 ): Promise<{ total: number; records: SyncedRecord[] }> {
-  const result = await sql<{
-    total: string
-    version_id: string | null
-    record_id: string
-    code: string
-    description: string
-    avetmiss_code: string | null
-    business_effective_from: string | null
-    business_effective_to: string | null
-    status: 'Active' | 'Inactive'
-    stamp: string
-  }>`
+  const result = await readQuery(
+    db,
+    sql<{
+      total: string
+      version_id: string | null
+      record_id: string
+      code: string
+      description: string
+      avetmiss_code: string | null
+      business_effective_from: string | null
+      business_effective_to: string | null
+      status: 'Active' | 'Inactive'
+      stamp: string
+    }>`
     WITH range AS (
       SELECT (SELECT dataset_seq FROM reference_record_version
                WHERE dataset = ${dataset} AND sys_effective_from >= ${changedSince}::timestamptz
@@ -186,7 +188,8 @@ export async function changesPage(
       LEFT JOIN reference_record_version v
         ON v.dataset = ${dataset} AND v.dataset_seq >= range.first + ${offset} AND v.dataset_seq < range.first + ${offset + limit}
            AND v.dataset_seq <= range.last
-     ORDER BY v.dataset_seq`.execute(db)
+     ORDER BY v.dataset_seq`,
+  )
   const total = Number(result.rows[0]?.total ?? 0)
   const records = result.rows
     .filter((row) => row.version_id !== null)

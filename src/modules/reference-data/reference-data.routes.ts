@@ -1,7 +1,8 @@
-// HTTP wiring for reference data synchronisation (spec: Endpoints, Reference data synchronisation).
+// HTTP wiring for reference data synchronisation (spec: Endpoints, Reference data synchronisation). It
+// reads the read handle: the replica when there is one (docs/decisions.md, "Read routing (issue 21)").
 import Type from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { Db } from '../../platform/db/database.ts'
+import type { ReadDb } from '../../platform/db/database.ts'
 import { Scopes } from '../../platform/auth/scopes.ts'
 import { MAX_PAGE_NUMBER, PagedEnvelope } from '../../platform/http/paging.ts'
 import { Nullable, Strict, StringEnum, UtcDateTime } from '../../platform/http/types.ts'
@@ -48,9 +49,9 @@ const description =
   "Versions of the dataset's records stamped at or after changedSince, oldest first. Process every page, then store the largest sysEffectiveFrom seen as the next changedSince; upsert by recordId. Records missing from a response are not deleted."
 
 /** cacheRecords: how many records of synchronisation pages to keep in memory (0 keeps none). */
-export const referenceDataRoutes: FastifyPluginAsyncTypebox<{ db: Db; cacheRecords: number }> = async (
+export const referenceDataRoutes: FastifyPluginAsyncTypebox<{ readDb: ReadDb; cacheRecords: number }> = async (
   app,
-  { db, cacheRecords },
+  { readDb: db, cacheRecords },
 ) => {
   const config = { scope: Scopes.referenceData }
   const pageOf = (query: { PageNumber?: number; PageSize?: number }) => ({

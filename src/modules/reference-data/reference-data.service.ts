@@ -2,7 +2,7 @@
 // out by watermark (spec: Reference data synchronisation).
 import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import type { Db } from '../../platform/db/database.ts'
+import type { Db, ReadDb } from '../../platform/db/database.ts'
 import { NotFoundError } from '../../domain/errors.ts'
 import { offsetOf, toPage, type Page, type PageQuery } from '../../domain/page.ts'
 import { datasets, type DatasetDefinition } from './datasets.ts'
@@ -140,7 +140,7 @@ export async function currentCodes(db: Db): Promise<Record<string, CurrentCode[]
  * what the database gives for that position, so the watermark contract is the same either way.
  */
 export async function changesSince(
-  db: Db,
+  db: ReadDb,
   cache: SyncPageCache,
   name: string,
   kind: DatasetDefinition['kind'],

@@ -3,7 +3,17 @@
 // the same Kysely code on both.
 import { mkdir } from 'node:fs/promises'
 import { PGlite } from '@electric-sql/pglite'
-import { Kysely, PGliteDialect, PostgresDialect, sql, type Transaction } from 'kysely'
+import {
+  Kysely,
+  PGliteDialect,
+  PostgresDialect,
+  sql,
+  type LogEvent,
+  type QueryResult,
+  type RawBuilder,
+  type Transaction,
+} from 'kysely'
+import type { ReadonlyKysely } from 'kysely/readonly'
 import pg from 'pg'
 import type { Logger } from 'pino'
 import { withoutPassword, type Config } from '../../config/config.ts'
@@ -24,7 +34,64 @@ export interface DatabaseHandle {
   pglite: PGlite | undefined
   /** The PostgreSQL connection string, when there is one: the queue opens its own small pool. */
   url: string | undefined
+  /** Connections of the pool now (PostgreSQL; undefined for the embedded database). */
+  poolStats(): PoolStats | undefined
   close(): Promise<void>
+}
+
+export interface PoolStats {
+  total: number
+  idle: number
+  /** Requests waiting for a connection. */
+  waiting: number
+}
+
+export interface OpenOptions {
+  /** Told of every statement Kysely runs on this database, and whether it failed (per-pool metrics). */
+  onQuery?: (failed: boolean) => void
+}
+
+/**
+ * A handle for reads only (docs/decisions.md, "Read routing (issue 21)"): the endpoints routed to the
+ * read replica get this and nothing else. It is Kysely's own read-only type: selectFrom, selectNoFrom
+ * and read-only CTEs build; insertInto, updateTable, deleteFrom, mergeInto, schema and getExecutor do
+ * not type-check, so neither does a raw `sql`...`.execute(readDb)`: raw SQL goes through readQuery.
+ * It is not an Executor, so no repository function that writes accepts it; and a Db is not a ReadDb,
+ * so a replica-routed use case cannot be handed the primary by mistake. At run time the replica's
+ * sessions are read-only (default_transaction_read_only=on, and a standby refuses writes anyway); where
+ * reads go to the primary, readQuery runs in a READ ONLY transaction.
+ */
+export type ReadDb = ReadonlyKysely<Database>
+/** What a repository function that only reads accepts: the read handle, the database or a transaction. */
+export type Reader = ReadDb | Executor
+
+/** The Kysely instance behind each read handle, and whether its sessions are read-only already. */
+const readSides = new WeakMap<ReadDb, { db: Db; readOnlySession: boolean }>()
+
+/**
+ * A read handle over `db` (platform/db only: openReadDatabase). With readOnlySession the connections
+ * refuse writes themselves (the replica's pool); without it readQuery adds a READ ONLY transaction.
+ */
+export function readHandleOver(db: Db, readOnlySession: boolean): ReadDb {
+  const read = db as unknown as ReadDb
+  readSides.set(read, { db, readOnlySession })
+  return read
+}
+
+/**
+ * Raw SQL on the read handle. A statement that writes fails at run time with SQLSTATE 25006
+ * (read_only_sql_transaction): on the replica's read-only sessions, or in the READ ONLY transaction
+ * it is wrapped in where reads go to the primary.
+ */
+export async function readQuery<Row>(db: ReadDb, query: RawBuilder<Row>): Promise<QueryResult<Row>> {
+  const side = readSides.get(db)
+  if (!side) throw new Error('readQuery needs a read handle made by openReadDatabase')
+  if (side.readOnlySession) return query.execute(side.db)
+  // SET TRANSACTION rather than Kysely's setAccessMode, which the PGlite driver ignores.
+  return side.db.transaction().execute(async (tx) => {
+    await sql`SET TRANSACTION READ ONLY`.execute(tx)
+    return query.execute(tx)
+  })
 }
 
 // Dates stay as 'YYYY-MM-DD' strings and bigints as strings on both transports, so a value read back
@@ -40,33 +107,22 @@ export function startInMemoryDatabasesFrom(dump: Blob | undefined): void {
   inMemoryTemplate = dump
 }
 
-export async function openDatabase(config: Config['database'], logger?: Pick<Logger, 'warn'>): Promise<DatabaseHandle> {
+export async function openDatabase(
+  config: Config['database'],
+  logger?: Pick<Logger, 'warn'>,
+  options: OpenOptions = {},
+): Promise<DatabaseHandle> {
+  const log = queryObserver(options.onQuery)
   if (config.kind === 'postgres') {
-    // A request waits at most connectTimeoutSeconds for a connection (a new one, or a free one from a
-    // busy pool), then fails and is answered 503; without it a request would hang for as long as the
-    // server is unreachable. Connections are made afresh after an outage, so service resumes by itself.
-    const pool = new pg.Pool({
-      connectionString: config.url,
-      max: config.poolSize,
-      connectionTimeoutMillis: config.connectTimeoutSeconds * 1000,
-      Client: PreparingClient,
-    })
-    // An idle connection can be cut by the server (restart, failover, admin command). Without a
-    // listener that error would end the process; the pool replaces the connection on next use.
-    pool.on('error', (error) => logger?.warn({ err: error }, 'idle database connection closed by the server'))
-    // A connection lost while checked out (mid-query, or between a transaction's statements) also
-    // emits 'error' on its client, where pg-pool listens only while the client is idle; unheard, that
-    // event would end the process. The query in flight fails with the same error, and that failure is
-    // what the request answers (503) and logs, so the event itself needs nothing more.
-    pool.on('connect', (client) => client.on('error', () => {}))
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
-    try {
-      await pingDatabase(db)
-    } catch (error) {
-      await db.destroy()
-      throw connectionError(error, config.url)
+    const { db, pool } = await openPostgres(config.url, config, logger, 'DATABASE_URL', options.onQuery)
+    return {
+      db,
+      kind: 'postgres',
+      pglite: undefined,
+      url: config.url,
+      poolStats: () => statsOf(pool),
+      close: () => db.destroy(),
     }
-    return { db, kind: 'postgres', pglite: undefined, url: config.url, close: () => db.destroy() }
   }
   const inMemory = config.dataDir.startsWith('memory://')
   let lock: DataDirectoryLock | undefined
@@ -79,17 +135,74 @@ export async function openDatabase(config: Config['database'], logger?: Pick<Log
       parsers: { 1082: (value: string) => value },
       ...(inMemory && inMemoryTemplate ? { loadDataDir: inMemoryTemplate } : {}),
     })
-    const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
-    return { db, kind: 'pglite', pglite, url: undefined, close: () => db.destroy().finally(() => lock?.release()) }
+    const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), ...log })
+    return {
+      db,
+      kind: 'pglite',
+      pglite,
+      url: undefined,
+      poolStats: () => undefined,
+      close: () => db.destroy().finally(() => lock?.release()),
+    }
   } catch (error) {
     lock?.release()
     throw error
   }
 }
 
+/**
+ * A pool on one PostgreSQL server, checked with a query before it is returned (platform/db only: the
+ * primary here, the replica in read-database.ts). `setting` names the variable the URL came from, in
+ * the start-up error. `sessionOptions` are server settings for every connection (libpq's options).
+ */
+export async function openPostgres(
+  url: string,
+  config: { poolSize: number; connectTimeoutSeconds: number },
+  logger: Pick<Logger, 'warn'> | undefined,
+  setting: string,
+  onQuery?: (failed: boolean) => void,
+  sessionOptions?: string,
+): Promise<{ db: Db; pool: pg.Pool }> {
+  // A request waits at most connectTimeoutSeconds for a connection (a new one, or a free one from a
+  // busy pool), then fails and is answered 503; without it a request would hang for as long as the
+  // server is unreachable. Connections are made afresh after an outage, so service resumes by itself.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: config.poolSize,
+    connectionTimeoutMillis: config.connectTimeoutSeconds * 1000,
+    Client: PreparingClient,
+    ...(sessionOptions === undefined ? {} : { options: sessionOptions }),
+  })
+  // An idle connection can be cut by the server (restart, failover, admin command). Without a
+  // listener that error would end the process; the pool replaces the connection on next use.
+  pool.on('error', (error) => logger?.warn({ err: error, setting }, 'idle database connection closed by the server'))
+  // A connection lost while checked out (mid-query, or between a transaction's statements) also
+  // emits 'error' on its client, where pg-pool listens only while the client is idle; unheard, that
+  // event would end the process. The query in flight fails with the same error, and that failure is
+  // what the request answers (503) and logs, so the event itself needs nothing more.
+  pool.on('connect', (client) => client.on('error', () => {}))
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...queryObserver(onQuery) })
+  try {
+    await pingDatabase(db)
+  } catch (error) {
+    await db.destroy()
+    throw connectionError(error, url, setting)
+  }
+  return { db, pool }
+}
+
+export function statsOf(pool: pg.Pool): PoolStats {
+  return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }
+}
+
+/** Kysely's log hook, used to count statements (it is called for each one, and builds no event unless asked). */
+function queryObserver(onQuery: OpenOptions['onQuery']): { log?: (event: LogEvent) => void } {
+  return onQuery ? { log: (event) => onQuery(event.level === 'error') } : {}
+}
+
 // What went wrong connecting, in words an operator can act on, naming the server and the database
 // but never the password (a driver error can quote the connection string).
-function connectionError(error: unknown, url: string): Error {
+function connectionError(error: unknown, url: string, setting: string): Error {
   const { code } = error as { code?: unknown }
   const parsed = new URL(url)
   const server = `${parsed.hostname || 'localhost'}:${parsed.port || 5432}`
@@ -100,31 +213,31 @@ function connectionError(error: unknown, url: string): Error {
       case 'ECONNREFUSED':
         return [
           'database-unreachable',
-          `PostgreSQL at ${server} refused the connection: is it running, and are the host and port in DATABASE_URL right?`,
+          `PostgreSQL at ${server} refused the connection: is it running, and are the host and port in ${setting} right?`,
         ]
       case 'ETIMEDOUT':
       case 'EHOSTUNREACH':
       case 'ENETUNREACH':
         return [
           'database-unreachable',
-          `PostgreSQL at ${server} cannot be reached (${code}): check the host in DATABASE_URL and the network`,
+          `PostgreSQL at ${server} cannot be reached (${code}): check the host in ${setting} and the network`,
         ]
       case 'ENOTFOUND':
       case 'EAI_AGAIN':
         return [
           'database-unreachable',
-          `the PostgreSQL host ${parsed.hostname} is not known (${code}): check the host in DATABASE_URL`,
+          `the PostgreSQL host ${parsed.hostname} is not known (${code}): check the host in ${setting}`,
         ]
       case '28P01':
       case '28000':
         return [
           'database-authentication-failed',
-          `PostgreSQL at ${server} refused user ${user}: check the user and password in DATABASE_URL`,
+          `PostgreSQL at ${server} refused user ${user}: check the user and password in ${setting}`,
         ]
       case '3D000':
         return [
           'database-not-found',
-          `database ${database} does not exist on PostgreSQL at ${server}: create it (createdb ${database}) or correct DATABASE_URL`,
+          `database ${database} does not exist on PostgreSQL at ${server}: create it (createdb ${database}) or correct ${setting}`,
         ]
       default:
         return [

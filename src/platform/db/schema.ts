@@ -24,3 +24,52 @@
 // (batch_record).
 // biome-ignore lint/suspicious/noEmptyInterface: declaration merging needs an interface, and the modules fill it
 export interface Database {}
+
+/**
+ * The column a sharded PostgreSQL (Citus) distributes the hot tables by: every RTO's data on one node,
+ * every query of a request routed to that node (docs/operations.md, "Beyond one primary").
+ */
+export const DISTRIBUTION_COLUMN = 'rto_id'
+
+/**
+ * Where a table goes when the database is sharded by RTO:
+ *   hot        distributed by DISTRIBUTION_COLUMN, all co-located: its primary key leads with it, and
+ *              every unique index and every foreign key includes it (Citus enforces uniqueness only
+ *              within a shard, and joins only co-located rows)
+ *   reference  a copy on every node (a Citus reference table): small, changed rarely, read next to
+ *              hot tables
+ *   local      on the coordinator only: never joined with a hot table in one statement
+ */
+export type Placement = 'hot' | 'reference' | 'local'
+
+/**
+ * Every table of the public schema, placed: the one list (docs/operations.md refers to it). The type
+ * requires every table a module declares in Database to be here; test/schema-catalogue.test.ts reads
+ * the migrated database's catalogue and fails on a table missing from it (one a migration creates
+ * that no module declares), and on a hot table whose keys do not lead with DISTRIBUTION_COLUMN.
+ */
+export const TABLE_PLACEMENT = {
+  transaction_batch: 'hot',
+  batch_record: 'hot',
+  nat_import: 'hot',
+  validation_run: 'hot',
+  validation_result: 'hot',
+  held_record: 'hot',
+  reporting_period_submission: 'hot',
+  held_link: 'hot',
+  reconciliation_item: 'hot',
+  reconciliation_day_count: 'hot',
+  assessment_run: 'hot',
+  assessment_result: 'hot',
+  declaration: 'hot',
+  reference_record_version: 'reference',
+  api_client: 'local',
+  token_issuance: 'local',
+  signing_key: 'local',
+  housekeeping_run: 'local',
+  kysely_migration: 'local',
+  kysely_migration_lock: 'local',
+} as const satisfies Record<keyof Database | 'kysely_migration' | 'kysely_migration_lock', Placement>
+
+/** Schemas other than public, placed as a whole: pg-boss's job queue stays on the coordinator. */
+export const SCHEMA_PLACEMENT: Record<string, Placement> = { pgboss: 'local' }

@@ -11,9 +11,17 @@ const Health = Type.Object({
   checks: Type.Optional(Type.Record(Type.String(), Type.String())),
 })
 
+/** Longest wait for the replica's answer in /health/ready. */
+const REPLICA_CHECK_MS = 500
+
 export function registerOperationalRoutes(
   app: FastifyInstance,
-  deps: { db: Db; queueReady: () => Promise<boolean> },
+  deps: {
+    db: Db
+    queueReady: () => Promise<boolean>
+    /** With a read replica (DATABASE_READ_URL): resolves when it answers. */
+    replica: (() => Promise<void>) | undefined
+  },
 ): void {
   const exempt = { public: true, rateLimit: false } as const
   app.get(
@@ -29,6 +37,8 @@ export function registerOperationalRoutes(
       schema: {
         tags: ['Operations'],
         summary: 'Database and queue are reachable',
+        description:
+          'checks.database and checks.queue decide the status. With a read replica, checks.replica says whether it answers; it does not make the process unready (every process shares the replica, so that would stop writes too), but the endpoints that read there answer 503 while it is unreachable.',
         response: { 200: Health, 503: Health },
       },
     },
@@ -41,10 +51,22 @@ export function registerOperationalRoutes(
         (ready) => (ready ? 'ok' : 'unreachable'),
         () => 'unreachable',
       )
+      // Bounded: a load balancer's check waits about a second (HAProxy's inter), and a replica that
+      // does not answer must not make the check itself time out.
+      const replica = deps.replica
+        ? await Promise.race([
+            deps.replica().then(
+              () => 'ok',
+              () => 'unreachable',
+            ),
+            new Promise<string>((resolve) => setTimeout(resolve, REPLICA_CHECK_MS, 'unreachable').unref()),
+          ])
+        : undefined
       const healthy = database === 'ok' && queue === 'ok'
-      return reply
-        .code(healthy ? 200 : 503)
-        .send({ status: healthy ? 'ok' : 'unavailable', checks: { database, queue } })
+      return reply.code(healthy ? 200 : 503).send({
+        status: healthy ? 'ok' : 'unavailable',
+        checks: { database, queue, ...(replica === undefined ? {} : { replica }) },
+      })
     },
   )
 

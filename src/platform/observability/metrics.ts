@@ -1,4 +1,5 @@
-// Prometheus metrics: requests by route and status, latency, queue depth and job outcomes.
+// Prometheus metrics: requests by route and status, latency, queue depth, job outcomes, and statements
+// and connections by database pool (primary, replica).
 // /metrics is not an OAuth route: a scraper sends the operator's METRICS_TOKEN as a bearer token,
 // compared in constant time. Production always requires it; development only when it is set.
 import { createHash, timingSafeEqual } from 'node:crypto'
@@ -14,6 +15,18 @@ export interface Metrics {
   observeJob(job: string, outcome: JobOutcome): void
   /** Supplies queue depth when /metrics is scraped. */
   setQueueDepthSource(source: () => Promise<Record<string, number>>): void
+  /** Counts a statement Kysely ran on a pool (primary or replica), and whether it failed. */
+  observeQuery(pool: DatabasePool, failed: boolean): void
+  /** Supplies a pool's connection counts when /metrics is scraped (undefined: no pool, e.g. the embedded database). */
+  addPoolSource(pool: DatabasePool, source: () => PoolCounts | undefined): void
+}
+
+/** Where a statement went: the primary's pool or the read replica's (DATABASE_READ_URL). */
+export type DatabasePool = 'primary' | 'replica'
+export interface PoolCounts {
+  total: number
+  idle: number
+  waiting: number
 }
 
 export function createMetrics(): Metrics {
@@ -36,11 +49,35 @@ export function createMetrics(): Metrics {
       for (const [job, depth] of Object.entries(await depthSource())) this.set({ job }, depth)
     },
   })
+  const queries = new Counter({
+    name: 'vetrs_db_queries_total',
+    help: "Statements the service's code ran (the queue's own are not counted), by pool and outcome",
+    labelNames: ['pool', 'outcome'],
+    registers: [registry],
+  })
+  const poolSources = new Map<DatabasePool, () => PoolCounts | undefined>()
+  new Gauge({
+    name: 'vetrs_db_pool_connections',
+    help: 'Connections of each database pool: total, idle, and requests waiting for one',
+    labelNames: ['pool', 'state'],
+    registers: [registry],
+    collect() {
+      for (const [pool, source] of poolSources) {
+        const counts = source()
+        if (!counts) continue
+        for (const state of ['total', 'idle', 'waiting'] as const) this.set({ pool, state }, counts[state])
+      }
+    },
+  })
   return {
     registry,
     observeJob: (job, outcome) => jobOutcomes.inc({ job, outcome }),
     setQueueDepthSource: (source) => {
       depthSource = source
+    },
+    observeQuery: (pool, failed) => queries.inc({ pool, outcome: failed ? 'error' : 'ok' }),
+    addPoolSource: (pool, source) => {
+      poolSources.set(pool, source)
     },
   }
 }
