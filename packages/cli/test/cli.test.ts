@@ -112,6 +112,34 @@ describe('vetrs CLI', () => {
     assert.match(submitted.stdout, /9 records are now held/)
   })
 
+  it('upload stores every record the service accepts and lists each refused one with its access paths, through the bulk upload', async () => {
+    const { rto, vetrs } = await user()
+    await vetrs('login', '--url', t.baseUrl, '--client-id', rto.clientId, '--client-secret', rto.clientSecret)
+    const w = await world()
+    const good = Object.values(w) as Record<string, unknown>[]
+    // Refused by the structure check: a value outside its code list, and a UID that is not a UUID v4.
+    const badGender = { ...w.student, studentUID: '3a0c1b9e-7d4f-4c2a-9b1e-5f6a7b8c9d01', gender: 'Q' }
+    const badUid = { ...w.student, studentUID: 'not-a-uuid' }
+    // The refused ones in the middle, so records after them must be sent again once the request is refused.
+    const dir = await folderOf([...good.slice(0, 4), badGender, ...good.slice(4, 7), badUid, ...good.slice(7)], 'mixed')
+    const upload = await vetrs('--json', 'upload', dir)
+    assert.equal(upload.code, 1, upload.stderr)
+    const outcome = JSON.parse(upload.stdout) as {
+      transactionBatchToken: string
+      uploaded: number
+      bulk: boolean
+      failures: { resourceType: string; uid: string; errors: { accessPath: string }[] }[]
+    }
+    assert.equal(outcome.bulk, true, 'the service offers the bulk upload, so the CLI uses it')
+    assert.equal(outcome.uploaded, good.length)
+    assert.deepEqual(outcome.failures.map((f) => f.uid).sort(), ['3a0c1b9e-7d4f-4c2a-9b1e-5f6a7b8c9d01', 'not-a-uuid'])
+    const paths = outcome.failures.flatMap((f) => f.errors.map((e) => e.accessPath))
+    assert.ok(paths.includes('$.gender'), paths.join(', '))
+    assert.ok(paths.includes('$.studentUID'), paths.join(', '))
+    const shown = JSON.parse((await vetrs('--json', 'batch', 'show', outcome.transactionBatchToken)).stdout)
+    assert.equal(shown.totalRecords, good.length, JSON.stringify(shown))
+  })
+
   it('batch create|list|show|discard, with --json for scripts', async () => {
     const { rto, vetrs } = await user()
     await vetrs(

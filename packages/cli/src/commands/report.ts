@@ -1,7 +1,16 @@
 // vetrs upload|validate|submit|void: standard workflows 1 to 3 a step at a time, on the current batch
 // unless another is named.
 import type { Command } from 'commander'
-import { eachBounded, kindOf, ServiceError, type ResourceRecord, type VoidedReason } from '@vetrs/client'
+import {
+  BulkUploadError,
+  eachBounded,
+  kindOf,
+  ServiceError,
+  type OnProgress,
+  type ResourceRecord,
+  type UploadManyOutcome,
+  type VoidedReason,
+} from '@vetrs/client'
 import { Context } from '../context.ts'
 import { ExitCode } from '../output.ts'
 import { readRecords } from '../records.ts'
@@ -13,7 +22,7 @@ export function registerReporting(program: Command): void {
     .description('upload records (JSON files, or folders of them) into the current batch, or a new one')
     .option('--batch <token>', 'upload into this NotSubmitted batch')
     .option('--new', 'start a new batch even if there is a current one')
-    .option('--concurrency <n>', 'uploads in flight at once', '4')
+    .option('--concurrency <n>', 'uploads in flight at once, where the service has no bulk upload', '4')
     .action(
       async (paths: string[], options: { batch?: string; new?: boolean; concurrency: string }, command: Command) => {
         const context = await Context.of(command)
@@ -34,26 +43,24 @@ export function registerReporting(program: Command): void {
         await context.setCurrentBatch(token)
         context.output.say(`Batch ${token} (${jurisdiction})`)
         const bar = context.output.progress('upload', records.length)
-        const failures: {
-          resourceType: string
-          uid: string
-          status: number
-          errors: { accessPath: string; message: string }[]
-        }[] = []
-        let done = 0
-        await eachBounded(records, Number(options.concurrency) || 4, async (record: ResourceRecord) => {
-          try {
-            await client.upload(jurisdiction, token, record)
-          } catch (error) {
-            if (!(error instanceof ServiceError) || error.status !== 400) throw error
-            const { resourceType, uid } = kindOf(record)
-            failures.push({ resourceType, uid, status: error.status, errors: error.problem?.errors ?? [] })
-          }
-          bar.update(++done)
-        })
+        const progress = (done: number) => bar.update(done)
+        // The bulk upload where the service offers it (an extension of the API, issue 19).
+        const bulk = (await client.bulkUploadOffer()) !== undefined
+        const failures = bulk
+          ? await uploadKeepingRefusals(
+              records,
+              (some, onProgress) => client.uploadMany(jurisdiction, token, some, { onProgress }),
+              progress,
+            )
+          : await uploadOneByOne(
+              records,
+              Number(options.concurrency) || 4,
+              (record) => client.upload(jurisdiction, token, record),
+              progress,
+            )
         bar.stop()
         const uploaded = records.length - failures.length
-        context.output.result({ transactionBatchToken: token, uploaded, failures }, () => {
+        context.output.result({ transactionBatchToken: token, uploaded, bulk, failures }, () => {
           context.output.say(`${uploaded} of ${records.length} records uploaded.`)
           for (const failure of failures) {
             context.output.say(`  ${failure.resourceType} ${failure.uid} was not stored:`)
@@ -173,4 +180,75 @@ export function registerReporting(program: Command): void {
         if (!outcome.submitted) process.exitCode = ExitCode.validationFailures
       },
     )
+}
+
+interface UploadFailure {
+  resourceType: string
+  uid: string
+  status: number
+  errors: { accessPath: string; message: string }[]
+}
+
+/**
+ * Uploads every record the service accepts and lists the ones it refuses, as one upload per record
+ * would, but through the SDK's uploadMany (the bulk upload where the service offers it). A bulk
+ * request is all or nothing: when one is refused, its refused records are noted and the rest of the
+ * records from that request on are sent again, until every record is stored or refused. Each round
+ * refuses at least one record, so it ends.
+ */
+async function uploadKeepingRefusals(
+  records: readonly ResourceRecord[],
+  uploadMany: (records: readonly ResourceRecord[], onProgress: OnProgress) => Promise<UploadManyOutcome>,
+  progress: (done: number) => void,
+): Promise<UploadFailure[]> {
+  const failures: UploadFailure[] = []
+  let remaining = [...records]
+  let settled = 0 // records stored or refused in earlier rounds
+  while (remaining.length > 0) {
+    try {
+      await uploadMany(remaining, (event) => {
+        if (event.phase === 'upload') progress(settled + event.done)
+      })
+      return failures
+    } catch (error) {
+      if (!(error instanceof BulkUploadError) || error.refused.length === 0) throw error
+      const refused = new Set(error.refused.map((r) => r.index))
+      for (const r of error.refused) {
+        const { resourceType, uid } = kindOf(remaining[r.index]!)
+        failures.push({
+          resourceType,
+          uid,
+          status: error.status,
+          // The bulk upload's paths are into the NDJSON line ($.record.familyName); a single upload's into the record.
+          errors: r.errors.map((e) => ({ ...e, accessPath: e.accessPath.replace(/^\$\.record/, '$') })),
+        })
+      }
+      settled += error.stored + refused.size
+      remaining = remaining.slice(error.stored).filter((_, i) => !refused.has(i + error.stored))
+      progress(settled)
+    }
+  }
+  return failures
+}
+
+/** Without the bulk upload (a service that does not offer it): one request per record, the refused listed. */
+async function uploadOneByOne(
+  records: readonly ResourceRecord[],
+  concurrency: number,
+  upload: (record: ResourceRecord) => Promise<unknown>,
+  progress: (done: number) => void,
+): Promise<UploadFailure[]> {
+  const failures: UploadFailure[] = []
+  let done = 0
+  await eachBounded(records, concurrency, async (record: ResourceRecord) => {
+    try {
+      await upload(record)
+    } catch (error) {
+      if (!(error instanceof ServiceError) || error.status !== 400) throw error
+      const { resourceType, uid } = kindOf(record)
+      failures.push({ resourceType, uid, status: error.status, errors: error.problem?.errors ?? [] })
+    }
+    progress(++done)
+  })
+  return failures
 }
