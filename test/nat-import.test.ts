@@ -18,6 +18,7 @@ import {
   natZipBytes,
   readNatEntries,
 } from '../packages/avetmiss/src/index.ts'
+import { ServiceError, Vetrs } from '../packages/client/src/index.ts'
 import { newRto, type TestRto } from '../packages/client/test/support/service.ts'
 import { readSeedReferenceData } from '../src/modules/reference-data/index.ts'
 import { resourceDefinitions } from '../src/modules/resources/index.ts'
@@ -306,6 +307,39 @@ describe('NAT import in the service (POST .../nat-import, application/zip)', () 
     assert.equal(none.status, 404, none.text)
     assert.equal(none.json.type, '/problems/not-found')
     assert.match(none.json.detail, /not made by a NAT import/)
+  })
+
+  it('the SDK imports a zip (natImport), reads the import back (natImportOf) and its findings (natImportFindings), as the HTTP calls answer them', async () => {
+    const vetrs = new Vetrs({
+      baseUrl: t.baseUrl,
+      credentials: { clientId: a.rto.clientId, clientSecret: a.rto.clientSecret },
+    })
+    const { entries, line } = withBadUsi(generate(a.rto.rto, { seed: 'nat-import-sdk' }).entries)
+    const result = await vetrs.natImport('VIC', natZipBytes(entries))
+    assert.equal(result.rtoCode, a.rto.rto)
+    assert.equal(result.natProblemCount, 0)
+    assert.equal(result.recordCount, expectedOf(entries, a.rto.rto, codes).records.length)
+    const batch = result.transactionBatchToken
+    assert.deepEqual(await vetrs.natImportOf('VIC', batch), result)
+    await validated(batch)
+    const findings = []
+    for await (const finding of vetrs.natImportFindings('VIC', batch)) findings.push(finding)
+    const http = await call(t.baseUrl, 'GET', batchPath(batch, '/nat-import/findings?pageSize=500'), { token: a.token })
+    assert.deepEqual(findings, http.json.results)
+    const usi = findings.find((f) => f.errorNumber === 'BRTS01200')
+    assert.deepEqual(
+      usi?.nat.map((n) => [n.file, n.line, n.field]),
+      [['NAT00080.txt', line, 'uniqueStudentIdentifier']],
+    )
+    // A body that is not a zip: the service's problem, as a ServiceError; no batch made.
+    const before = await batchCount(a.token)
+    await assert.rejects(vetrs.natImport('VIC', new TextEncoder().encode('not a zip')), (error: unknown) => {
+      assert.ok(error instanceof ServiceError)
+      assert.equal(error.status, 400)
+      assert.equal(error.problem?.type, '/problems/nat-set-unreadable')
+      return true
+    })
+    assert.equal(await batchCount(a.token), before)
   })
 
   it('a body that is not a zip of NAT files is a problem, and nothing is stored', async () => {

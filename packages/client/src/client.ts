@@ -98,6 +98,11 @@ export type DeclarationQuery = Partial<Operation<'/vet-provider/v1/declaration',
 export type DeclarationRow = Ok<'/vet-provider/v1/declaration', 'get'>['results'][number]
 export type ReferenceRecord = Ok<'/vet-provider/v1/reference-data/{dataset}', 'get'>['results'][number]
 export type ReferencePage = Ok<'/vet-provider/v1/reference-data/{dataset}', 'get'>
+export type NatImportResult = Ok<'/vet-provider/v1/{jurisdiction}/nat-import', 'post'>
+export type NatFinding = Ok<
+  '/vet-provider/v1/{jurisdiction}/transaction-batch/{transactionBatchToken}/nat-import/findings',
+  'get'
+>['results'][number]
 export type { HeldState, Jurisdiction, RecordOf, UploadResult }
 
 export interface ClientOptions {
@@ -307,6 +312,48 @@ export class Vetrs {
           query: { pageNumber, pageSize: this.limits.pageSize },
         },
       ),
+    )
+  }
+
+  // NAT import (an extension of the API, issue 19: not in the specification)
+
+  /**
+   * Imports a zip of AVETMISS 8.0 NAT files into a new batch: the service reads and maps them and
+   * stores every record it can, answering the rest as NAT problems at their file, line and field
+   * (POST .../{jurisdiction}/nat-import). Not repeated after a lost answer: each import makes a batch.
+   */
+  natImport(jurisdiction: Jurisdiction, zip: Uint8Array, options: RequestOptions = {}): Promise<NatImportResult> {
+    return this.#http.request('post', `${V1}/{jurisdiction}/nat-import`, {
+      ...options,
+      path: { jurisdiction },
+      encoded: { bytes: zip, contentType: 'application/zip', contentEncoding: 'identity' },
+    }) as Promise<NatImportResult>
+  }
+
+  /** What the NAT import that made the batch answered, as it answered it. */
+  natImportOf(
+    jurisdiction: Jurisdiction,
+    transactionBatchToken: string,
+    options: RequestOptions = {},
+  ): Promise<NatImportResult> {
+    return this.#http.send('get', `${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}/nat-import`, {
+      ...options,
+      path: { jurisdiction, transactionBatchToken },
+    })
+  }
+
+  /** The batch's failed validation results, each with the NAT file, line and field it came from. */
+  natImportFindings(
+    jurisdiction: Jurisdiction,
+    transactionBatchToken: string,
+    options: RequestOptions = {},
+  ): AsyncGenerator<NatFinding> {
+    return allItems((pageNumber) =>
+      this.#http.send('get', `${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}/nat-import/findings`, {
+        ...options,
+        path: { jurisdiction, transactionBatchToken },
+        query: { pageNumber, pageSize: this.limits.pageSize },
+      }),
     )
   }
 

@@ -49,8 +49,11 @@ export interface UntypedArgs extends RequestOptions {
   path?: Record<string, string>
   query?: Record<string, unknown>
   body?: unknown
-  /** A body already encoded (gzip-compressed) and checked against the limits, sent as it is: the bulk upload's NDJSON. */
-  encoded?: { bytes: Uint8Array; contentType: string }
+  /**
+   * A body already encoded and checked against the limits, sent as it is: the bulk upload's NDJSON,
+   * gzip-compressed (the default), or a NAT zip, compressed already and sent with no Content-Encoding.
+   */
+  encoded?: { bytes: Uint8Array; contentType: string; contentEncoding?: 'gzip' | 'identity' }
   idempotent?: boolean
 }
 
@@ -143,7 +146,8 @@ export class Http {
           accept: 'application/json, application/problem+json',
           'user-agent': this.userAgent,
         }
-        if (body) Object.assign(headers, { 'content-type': contentType, 'content-encoding': 'gzip' })
+        if (body) Object.assign(headers, { 'content-type': contentType })
+        if (body && (args.encoded?.contentEncoding ?? 'gzip') === 'gzip') headers['content-encoding'] = 'gzip'
         response = await this.#fetch(`${this.baseUrl}${path}`, {
           method: verb,
           headers,

@@ -21,6 +21,8 @@ export {
   type DeclarationRow,
   type ReferenceRecord,
   type ReferencePage,
+  type NatImportResult,
+  type NatFinding,
   type HeldState,
   type Jurisdiction,
   type RecordOf,
