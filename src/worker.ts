@@ -4,6 +4,7 @@
 // Started through src/start.mjs (npm run worker), which checks the Node.js version first.
 import { ConfigError, loadConfig } from './config/config.ts'
 import { createCore } from './core.ts'
+import { startWorkerListener } from './platform/http/worker-listener.ts'
 import { closeOnSignals } from './platform/lifecycle.ts'
 import { exitOnStartupFailure } from './platform/startup.ts'
 
@@ -16,6 +17,15 @@ try {
   }
   const core = await createCore(config)
   closeOnSignals(core)
+  const { workerMetricsPort } = config
+  if (workerMetricsPort !== undefined) {
+    // Added to the core's resources: closed first, before the queue and the database.
+    const listener = core.resources.add(
+      await startWorkerListener(core.metrics, { ...config, workerMetricsPort }),
+      ({ app }) => app.close(),
+    )
+    core.logger.info({ url: listener.url }, 'worker metrics and liveness listening')
+  }
   await core.queue.startWorkers().catch(async (error: unknown) => {
     await core.close().catch(() => {})
     throw error

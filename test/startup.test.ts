@@ -9,7 +9,14 @@ import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
-import { createTestDatabase, freePort, onPostgres, startChildService, type TestDatabase } from './support/index.ts'
+import {
+  createTestDatabase,
+  freePort,
+  onPostgres,
+  startChildService,
+  waitFor,
+  type TestDatabase,
+} from './support/index.ts'
 
 interface Outcome {
   code: number | null
@@ -357,6 +364,56 @@ describe('npm run example:submit', () => {
       await service.stop()
       await database.drop()
       await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('npm run worker with WORKER_METRICS_PORT', () => {
+  it('the worker serves its own /metrics (behind METRICS_TOKEN) and /health/live, and stops on SIGTERM', {
+    skip: onPostgres ? false : 'a worker process needs PostgreSQL (TEST_DATABASE=postgres)',
+  }, async () => {
+    const database = await createTestDatabase()
+    const port = await freePort()
+    const token = 'worker-metrics-token-of-at-least-32-characters'
+    const worker = spawn(process.execPath, ['src/worker.ts'], {
+      env: {
+        ...process.env,
+        ...database.env,
+        LOG_LEVEL: 'warn',
+        HOST: '127.0.0.1',
+        WORKER_METRICS_PORT: String(port),
+        METRICS_TOKEN: token,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
+    const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)))
+    try {
+      const base = `http://127.0.0.1:${port}`
+      await waitFor(
+        'the worker listening',
+        async () => {
+          if (worker.exitCode !== null) throw new Error(`the worker exited with ${worker.exitCode}`)
+          return (await fetch(`${base}/health/live`).then(
+            (r) => r.status === 200,
+            () => false,
+          ))
+            ? true
+            : undefined
+        },
+        { timeoutMs: 60_000, intervalMs: 100 },
+      )
+      assert.equal((await fetch(`${base}/metrics`)).status, 401)
+      const metrics = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } })
+      assert.equal(metrics.status, 200)
+      const text = await metrics.text()
+      assert.match(text, /vetrs_queue_depth\{job="validate-batch"\} 0/)
+      assert.match(text, /vetrs_db_pool_connections\{pool="primary",state="total"\}/)
+      assert.equal((await fetch(`${base}/vet-provider/v1/business-rules`)).status, 404, 'no API route')
+      worker.kill('SIGTERM')
+      assert.equal(await exited, 0)
+    } finally {
+      if (worker.exitCode === null) worker.kill('SIGKILL')
+      await database.drop()
     }
   })
 })

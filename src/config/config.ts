@@ -44,6 +44,13 @@ export const EnvironmentSchema = Type.Object({
   }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   RUN_WORKERS: Type.Boolean({ default: true, description: 'run queue workers inside the HTTP server process' }),
+  WORKER_METRICS_PORT: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 65535,
+      description: 'npm run worker: serve /metrics and /health/live on this port (HOST); none when unset',
+    }),
+  ),
   SHUTDOWN_TIMEOUT_SECONDS: integer(1, 30),
   QUEUE_HEARTBEAT_SECONDS: integer(10, 30, 3600),
   VALIDATION_CHUNK_SIZE: integer(1, 2000, 100000),
@@ -157,6 +164,8 @@ export interface Config {
   rateLimit: { max: number; windowSeconds: number }
   /** /metrics needs `Authorization: Bearer <token>` when `required`; with no token set nothing matches. */
   metrics: { token: string | undefined; required: boolean }
+  /** The worker process's own listener for /metrics and /health/live (npm run worker); none when undefined. */
+  workerMetricsPort: number | undefined
 }
 
 export class ConfigError extends Error {
@@ -350,6 +359,7 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
       natFilesBytes: env.LIMIT_NAT_FILES_BYTES,
     },
     rateLimit: { max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
+    workerMetricsPort: env.WORKER_METRICS_PORT,
     metrics: {
       token: env.METRICS_TOKEN,
       required: env.SERVICE_MODE === 'production' || env.METRICS_TOKEN !== undefined,

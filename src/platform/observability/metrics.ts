@@ -102,6 +102,11 @@ export function installRequestMetrics(app: FastifyInstance, metrics: Metrics, ac
     requests.inc({ route, method: request.method, status: String(reply.statusCode) })
     latency.observe({ route, method: request.method }, reply.elapsedTime / 1000)
   })
+  installMetricsRoute(app, metrics, access)
+}
+
+/** GET /metrics: the registry's metrics, behind METRICS_TOKEN (the API's app, and the worker's own listener). */
+export function installMetricsRoute(app: FastifyInstance, metrics: Metrics, access: Config['metrics']): void {
   app.get(
     '/metrics',
     {
