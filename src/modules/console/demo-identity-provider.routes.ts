@@ -139,8 +139,16 @@ export const demoIdentityProviderRoutes: FastifyPluginAsync<{
   client: BuiltInProvider
   options: BuiltInProviderOptions
 }> = async (app, { client, options }) => {
-  const provider = createProvider(client, options)
-  const callback = provider.callback()
+  // Made on first use: its signing key costs a moment of CPU that a service nobody signs in to (most
+  // test services, a development API used by programs) need not spend.
+  let made: { provider: Provider; callback: ReturnType<Provider['callback']> } | undefined
+  const providerOf = () => {
+    if (!made) {
+      const provider = createProvider(client, options)
+      made = { provider, callback: provider.callback() }
+    }
+    return made
+  }
   const config = { public: true }
 
   const handOver = async (request: { raw: IncomingMessage }, reply: { hijack(): void; raw: unknown }) => {
@@ -148,7 +156,7 @@ export const demoIdentityProviderRoutes: FastifyPluginAsync<{
     const raw = request.raw as IncomingMessage & { originalUrl?: string }
     raw.originalUrl = raw.url
     raw.url = (raw.url ?? '/').slice(BUILT_IN_PROVIDER_PATH.length) || '/'
-    await callback(raw, reply.raw as never)
+    await providerOf().callback(raw, reply.raw as never)
   }
   // Registered under the console's prefix: these paths are relative to /console.
   for (const url of ['/idp', '/idp/*']) {
@@ -166,7 +174,7 @@ export const demoIdentityProviderRoutes: FastifyPluginAsync<{
     '/idp-sign-in/:uid',
     { config, schema: { hide: true } },
     async (request, reply) => {
-      const interaction = await provider.interactionDetails(request.raw, reply.raw)
+      const interaction = await providerOf().provider.interactionDetails(request.raw, reply.raw)
       return reply
         .type('text/html')
         .send(
@@ -183,6 +191,7 @@ export const demoIdentityProviderRoutes: FastifyPluginAsync<{
     '/idp-sign-in/:uid',
     { config: { public: true, checksOwnBody: true }, schema: { hide: true }, preHandler: app.csrfProtection },
     async (request, reply) => {
+      const { provider } = providerOf()
       const interaction = await provider.interactionDetails(request.raw, reply.raw)
       const username = typeof request.body?.username === 'string' ? request.body.username.trim() : ''
       const password = typeof request.body?.password === 'string' ? request.body.password : ''
