@@ -18,6 +18,7 @@ import {
   chromiumMissing,
   launchChromium,
   reloadUntil,
+  screenshot,
   signIn,
 } from './console/browser.ts'
 
@@ -164,6 +165,20 @@ describe('web console', { skip: chromiumMissing() ?? false }, () => {
       await page.getByRole('heading', { level: 1, name: 'Where each reporting period stands' }).waitFor()
       await page.getByText('Signed in as Robin Staff, RTO staff for RTO 90001').waitFor()
       await assertAccessible(page)
+
+      // By keyboard: the first Tab reaches the skip link, visibly focused; Enter moves to the content.
+      await page.keyboard.press('Tab')
+      const focused = await page.evaluate(() => {
+        const element = document.activeElement as HTMLElement
+        const style = getComputedStyle(element)
+        return { text: element.textContent, outline: style.outlineStyle, left: element.getBoundingClientRect().left }
+      })
+      assert.deepEqual(
+        { text: focused.text, visible: focused.outline !== 'none' && focused.left >= 0 },
+        { text: 'Skip to main content', visible: true },
+      )
+      await page.keyboard.press('Enter')
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'main')
     } finally {
       await context.close()
     }
@@ -175,6 +190,7 @@ describe('web console', { skip: chromiumMissing() ?? false }, () => {
       await page.getByRole('link', { name: 'Batches', exact: true }).click()
       await page.getByRole('heading', { level: 1, name: 'Transaction batches' }).waitFor()
       await assertAccessible(page)
+      await screenshot(page, 'batches')
       await page.getByRole('link', { name: new RegExp(`batch ${failingBatch}`) }).click()
       await page.getByRole('heading', { level: 1, name: `Batch ${failingBatch}` }).waitFor()
       await page.getByText('No validation of this batch has completed yet.').waitFor()
@@ -193,6 +209,7 @@ describe('web console', { skip: chromiumMissing() ?? false }, () => {
         .first()
         .waitFor()
       await assertAccessible(page)
+      await screenshot(page, 'batch-failed-results')
 
       const [download] = await Promise.all([
         page.waitForEvent('download'),
@@ -320,9 +337,11 @@ describe('web console', { skip: chromiumMissing() ?? false }, () => {
       const history = page.getByRole('table', { name: 'Declarations, newest first' })
       assert.match(String(await history.textContent()), /Alex Authorised \(alex\.authorised@rto-90001\.example\)/)
       await assertAccessible(page)
+      await screenshot(page, 'declarations')
 
       await page.getByRole('link', { name: 'Reporting periods' }).click()
       assert.match(String(await page.getByRole('row', { name: /2026 Q4 NSW/ }).textContent()), /Declared/)
+      await screenshot(page, 'reporting-periods')
     } finally {
       await context.close()
     }

@@ -102,3 +102,13 @@ export async function reloadUntil(page: Page, text: string | RegExp, timeoutMs =
     await page.reload()
   }
 }
+
+/**
+ * With CONSOLE_SCREENSHOTS naming a directory (docs/screenshots for the README's), the page as it
+ * stands is saved there as <name>.png. Off by default: a test run leaves the worktree as it was.
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const directory = process.env.CONSOLE_SCREENSHOTS
+  if (!directory) return
+  await page.screenshot({ path: `${directory}/${name}.png`, fullPage: true })
+}
