@@ -132,6 +132,8 @@ function testSigningKey(): string {
   }) as string
 }
 
+// The tests of this suite run in order and build on each other, as a reporting period does: the batch
+// staff submit is the data the authorised person then declares.
 describe('web console', { skip: chromiumMissing() ?? false }, () => {
   let t: TestService
   let browser: Browser
@@ -313,7 +315,8 @@ describe('web console', { skip: chromiumMissing() ?? false }, () => {
       await page.getByLabel('Reporting period').selectOption(String(PERIOD))
       await page.getByLabel('Jurisdiction').selectOption('NSW')
       await page.getByRole('button', { name: 'Declare' }).click()
-      await page.getByText('RTOAcceptanceOfDeclaration: must be true').waitFor()
+      await page.getByRole('alert').getByText('Acceptance: must be true').waitFor()
+      assert.equal(await page.getByLabel(/I am authorised to act for RTO 90001/).getAttribute('aria-invalid'), 'true')
       await assertAccessible(page)
 
       // The assessment runs in the background: declaring is refused until it is Validated.

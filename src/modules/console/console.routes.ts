@@ -319,7 +319,11 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
       } catch (error) {
         if (error instanceof StructuralError)
           return declarationsPage(request, reply, who.user, who.rto, form, {
-            errors: error.extensions.errors ?? [],
+            errors: (error.extensions.errors ?? []).map((failure) => ({
+              field: DECLARATION_FIELDS[failure.accessPath]?.id,
+              label: DECLARATION_FIELDS[failure.accessPath]?.label ?? failure.accessPath,
+              message: failure.message,
+            })),
           })
         if (error instanceof ConflictError)
           return declarationsPage(request, reply, who.user, who.rto, form, { refusal: error.message })
@@ -334,7 +338,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     user: ConsoleUser,
     rto: string,
     form: Record<string, string>,
-    problems: { errors?: { accessPath: string; message: string }[]; refusal?: string } = {},
+    problems: { errors?: FieldProblem[]; refusal?: string } = {},
   ) {
     const history = await consoleService.declarationHistory(options.db, actorFor(user, rto))
     const frame = frameFor(request, reply, user, `RTO ${rto}: declarations`, rto)
@@ -368,6 +372,24 @@ function filterOf(query: ResultQuery) {
   const type =
     typeof query.type === 'string' && (resourceTypes as readonly string[]).includes(query.type) ? query.type : undefined
   return { technicalRuleId: rule, resourceType: type }
+}
+
+interface FieldProblem {
+  /** The form control the problem is about, if it is one of the form's. */
+  field: string | undefined
+  label: string
+  message: string
+}
+
+/** The declaration's fields as the form names them: a problem is told against the control a person sees. */
+const DECLARATION_FIELDS: Record<string, { id: string | undefined; label: string }> = {
+  '$.reportingPeriodNumber': { id: 'period', label: 'Reporting period' },
+  '$.jurisdiction': { id: 'jurisdiction', label: 'Jurisdiction' },
+  '$.declarationType': { id: 'type-declaration', label: 'Type' },
+  '$.dateOfLastReportableActivity': { id: 'last-activity', label: 'Date of last reportable activity' },
+  '$.RTOAcceptanceOfDeclaration': { id: 'accept', label: 'Acceptance' },
+  '$.RTOUserName': { id: undefined, label: 'Your name (from your sign-in)' },
+  '$.RTOUserEmailAddress': { id: undefined, label: 'Your e-mail address (from your sign-in)' },
 }
 
 const FORM_FIELDS = ['period', 'jurisdiction', 'declarationType', 'dateOfLastReportableActivity', 'accept'] as const
