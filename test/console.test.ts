@@ -68,6 +68,11 @@ describe('web console settings', () => {
       problems.join('\n'),
     )
     assert.ok(!problems.join('\n').includes('very-secret-value'))
+    assert.ok(
+      problemsOf({ SERVICE_MODE: 'production', CONSOLE_OIDC_ISSUER: 'http://id.collector.example' }).some((p) =>
+        p.startsWith('CONSOLE_OIDC_ISSUER must be https in production'),
+      ),
+    )
     const badKey = problemsOf({ CONSOLE_SESSION_KEY: 'short-and-secret' })
     assert.ok(
       badKey.some((p) => p.startsWith('CONSOLE_SESSION_KEY:') && p.includes('(secret, not shown)')),

@@ -310,6 +310,9 @@ function crossFieldProblems(env: Environment): string[] {
       'CONSOLE_OIDC_ISSUER needs CONSOLE_OIDC_CLIENT_ID (and CONSOLE_OIDC_CLIENT_SECRET for a confidential client)',
     )
   }
+  if (env.SERVICE_MODE === 'production' && env.CONSOLE_OIDC_ISSUER?.startsWith('http://')) {
+    problems.push('CONSOLE_OIDC_ISSUER must be https in production (the console trusts what the issuer answers)')
+  }
   if (env.SERVICE_MODE === 'production' && env.CONSOLE_OIDC_ISSUER && !env.CONSOLE_SESSION_KEY) {
     problems.push(
       'SERVICE_MODE=production with a console (CONSOLE_OIDC_ISSUER) needs CONSOLE_SESSION_KEY (64 hexadecimal digits, the same in every API process)',
