@@ -32,6 +32,7 @@ import { reconciliationRoutes } from './modules/reconciliation/index.ts'
 import { assessmentRoutes } from './modules/assessment/index.ts'
 import { declarationRoutes } from './modules/declarations/index.ts'
 import { natBridgeRoutes } from './modules/nat-bridge/index.ts'
+import { CONSOLE_PREFIX, consoleRoutes } from './modules/console/index.ts'
 
 export interface Service extends Core {
   app: FastifyInstance
@@ -130,5 +131,16 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
   await app.register(assessmentRoutes, { prefix, db, queue, job: jobs.assessment })
   await app.register(declarationRoutes, { prefix, db })
   await app.register(natBridgeRoutes, { prefix, db, limits: config.limits })
+  // The web console (pages, not API operations): absent in production without an identity provider.
+  if (config.console)
+    await app.register(consoleRoutes, {
+      prefix: CONSOLE_PREFIX,
+      console: config.console,
+      publicBaseUrl: config.http.publicBaseUrl,
+      db,
+      queue,
+      validationJob: jobs.validation,
+      reconcileJob: jobs.reconciliation,
+    })
   return app
 }

@@ -101,6 +101,27 @@ export const EnvironmentSchema = Type.Object({
 
   RATE_LIMIT_MAX: integer(0, 1200),
   RATE_LIMIT_WINDOW_SECONDS: integer(1, 60),
+
+  CONSOLE_OIDC_ISSUER: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description:
+        'the identity provider people sign in to the console with (OpenID Connect); without it, development mode runs a built-in provider with demo people and production serves no console',
+    }),
+  ),
+  CONSOLE_OIDC_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
+  CONSOLE_OIDC_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  CONSOLE_OIDC_SCOPE: Type.String({ default: 'openid profile email', pattern: '(^| )openid( |$)' }),
+  CONSOLE_OIDC_RTO_CLAIM: Type.String({ default: 'rto', minLength: 1 }),
+  CONSOLE_OIDC_ROLE_CLAIM: Type.String({ default: 'vetrs_role', minLength: 1 }),
+  CONSOLE_SESSION_KEY: Type.Optional(
+    Type.String({
+      pattern: '^[0-9a-fA-F]{64}$',
+      description:
+        'seals console session cookies: 32 bytes as 64 hexadecimal digits, the same in every API process; required in production with a console; in development default a key generated at start',
+    }),
+  ),
+  CONSOLE_SESSION_IDLE_SECONDS: integer(1, 1800, 86400),
 })
 
 type Environment = Static<typeof EnvironmentSchema>
@@ -166,6 +187,25 @@ export interface Config {
   metrics: { token: string | undefined; required: boolean }
   /** The worker process's own listener for /metrics and /health/live (npm run worker); none when undefined. */
   workerMetricsPort: number | undefined
+  /**
+   * The web console: where people sign in (an external OpenID Connect provider, or in development the
+   * built-in one), which claims carry their RTO and role, and their sessions. Undefined: no console
+   * (production without an identity provider).
+   */
+  console: ConsoleConfig | undefined
+}
+
+export interface ConsoleConfig {
+  identityProvider:
+    | { kind: 'built-in' }
+    | { kind: 'external'; issuer: string; clientId: string; clientSecret: string | undefined }
+  scope: string
+  rtoClaim: string
+  roleClaim: string
+  /** 32 bytes; undefined in development without CONSOLE_SESSION_KEY (a key is generated at start). */
+  sessionKey: Buffer | undefined
+  /** A session unused for this long is over; every request renews it. */
+  sessionIdleSeconds: number
 }
 
 export class ConfigError extends Error {
@@ -259,7 +299,7 @@ function describeProblem(schema: unknown, message: string): string {
 }
 
 // A configuration error is printed and logged: it must not carry a password or a private key.
-const SECRET_VARIABLES = new Set(['AUTH_SIGNING_KEY'])
+const SECRET_VARIABLES = new Set(['AUTH_SIGNING_KEY', 'CONSOLE_OIDC_CLIENT_SECRET', 'CONSOLE_SESSION_KEY'])
 function shownValue(name: string, value: unknown): string {
   if (SECRET_VARIABLES.has(name)) return '(secret, not shown)'
   return JSON.stringify(typeof value === 'string' ? withoutPassword(value) : value)
@@ -295,6 +335,22 @@ function crossFieldProblems(env: Environment): string[] {
   }
   if (env.LIMIT_DECODED_BODY_BYTES < env.LIMIT_WIRE_BODY_BYTES) {
     problems.push('LIMIT_DECODED_BODY_BYTES must not be smaller than LIMIT_WIRE_BODY_BYTES')
+  }
+  if ((env.CONSOLE_OIDC_CLIENT_ID || env.CONSOLE_OIDC_CLIENT_SECRET) && !env.CONSOLE_OIDC_ISSUER) {
+    problems.push('CONSOLE_OIDC_CLIENT_ID and CONSOLE_OIDC_CLIENT_SECRET need CONSOLE_OIDC_ISSUER')
+  }
+  if (env.CONSOLE_OIDC_ISSUER && !env.CONSOLE_OIDC_CLIENT_ID) {
+    problems.push(
+      'CONSOLE_OIDC_ISSUER needs CONSOLE_OIDC_CLIENT_ID (and CONSOLE_OIDC_CLIENT_SECRET for a confidential client)',
+    )
+  }
+  if (env.SERVICE_MODE === 'production' && env.CONSOLE_OIDC_ISSUER?.startsWith('http://')) {
+    problems.push('CONSOLE_OIDC_ISSUER must be https in production (the console trusts what the issuer answers)')
+  }
+  if (env.SERVICE_MODE === 'production' && env.CONSOLE_OIDC_ISSUER && !env.CONSOLE_SESSION_KEY) {
+    problems.push(
+      'SERVICE_MODE=production with a console (CONSOLE_OIDC_ISSUER) needs CONSOLE_SESSION_KEY (64 hexadecimal digits, the same in every API process)',
+    )
   }
   return problems
 }
@@ -364,5 +420,27 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
       token: env.METRICS_TOKEN,
       required: env.SERVICE_MODE === 'production' || env.METRICS_TOKEN !== undefined,
     },
+    console: consoleConfigOf(env),
+  }
+}
+
+// The built-in identity provider is for development and tests only: production never runs it.
+function consoleConfigOf(env: Environment): ConsoleConfig | undefined {
+  if (!env.CONSOLE_OIDC_ISSUER && env.SERVICE_MODE === 'production') return undefined
+  return {
+    identityProvider:
+      env.CONSOLE_OIDC_ISSUER && env.CONSOLE_OIDC_CLIENT_ID
+        ? {
+            kind: 'external',
+            issuer: env.CONSOLE_OIDC_ISSUER,
+            clientId: env.CONSOLE_OIDC_CLIENT_ID,
+            clientSecret: env.CONSOLE_OIDC_CLIENT_SECRET,
+          }
+        : { kind: 'built-in' },
+    scope: env.CONSOLE_OIDC_SCOPE,
+    rtoClaim: env.CONSOLE_OIDC_RTO_CLAIM,
+    roleClaim: env.CONSOLE_OIDC_ROLE_CLAIM,
+    sessionKey: env.CONSOLE_SESSION_KEY ? Buffer.from(env.CONSOLE_SESSION_KEY, 'hex') : undefined,
+    sessionIdleSeconds: env.CONSOLE_SESSION_IDLE_SECONDS,
   }
 }

@@ -75,7 +75,9 @@ export async function startTestService(
     ...options.env,
   })
   const service = await createServiceForTests(config, options.service, options)
-  const address = await service.app.listen({ port: 0, host: '127.0.0.1' })
+  // PORT is 0 (any free port) unless the test names one: the console's built-in identity provider
+  // needs its address (PUBLIC_BASE_URL's default) before the service starts.
+  const address = await service.app.listen({ port: config.http.port, host: '127.0.0.1' })
   return {
     service,
     baseUrl: address,

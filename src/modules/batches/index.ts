@@ -4,6 +4,8 @@ export { batchRoutes, API_PREFIX } from './batches.routes.ts'
 export {
   createBatch,
   discardBatch,
+  getBatch,
+  listBatches,
   requireBatch,
   lockOpenBatch,
   markBatchSubmitted,
@@ -23,4 +25,4 @@ export {
   type RecordToUpload,
   type RecordChunkRow,
 } from './batch-records.service.ts'
-export { BatchParams, BatchSummary } from './batches.schemas.ts'
+export { BatchParams, BatchSummary, type BatchDetail } from './batches.schemas.ts'

@@ -2,3 +2,5 @@
 // period's assessment allows it, and their due dates.
 export { declarationRoutes } from './declarations.routes.ts'
 export { declarationDueDate, isLate } from './due-dates.ts'
+export { declare, listDeclarations } from './declarations.service.ts'
+export { DeclarationRequest, type DeclarationRecord } from './declarations.schemas.ts'

@@ -216,3 +216,36 @@ export async function latestSubmissionAt(db: ReadDb, rto: string): Promise<Date 
     .executeTakeFirst()
   return row?.at ? new Date(row.at) : null
 }
+
+export interface PeriodSubmissionRow {
+  jurisdiction: string
+  reporting_period: number
+  last_submitted_at: Date | null
+  enrolments_held: number
+}
+
+/**
+ * Per jurisdiction and reporting period: when the RTO last submitted data touching it, and how many
+ * enrolments it holds (current, not voided) whose latest activity date falls in it. One pass over the
+ * RTO's current enrolments; periods before `firstPeriod` are left out.
+ */
+export async function periodSubmissions(
+  db: Executor,
+  rto: string,
+  firstPeriod: number,
+): Promise<PeriodSubmissionRow[]> {
+  const result = await sql<PeriodSubmissionRow>`
+    WITH held AS (
+      SELECT jurisdiction, (extract(year FROM student_activity_date) * 100 + extract(quarter FROM student_activity_date))::int AS reporting_period,
+             count(*)::int AS enrolments_held
+        FROM held_record
+       WHERE rto_id = ${rto} AND is_current AND state_in_submission = 'In submission'
+         AND resource_type IN ('ProgramEnrolment', 'SubjectEnrolment') AND student_activity_date IS NOT NULL
+       GROUP BY 1, 2)
+    SELECT coalesce(s.jurisdiction, h.jurisdiction) AS jurisdiction, coalesce(s.reporting_period, h.reporting_period) AS reporting_period,
+           s.last_submitted_at, coalesce(h.enrolments_held, 0) AS enrolments_held
+      FROM (SELECT * FROM reporting_period_submission WHERE rto_id = ${rto}) s
+      FULL JOIN held h ON h.jurisdiction = s.jurisdiction AND h.reporting_period = s.reporting_period
+     WHERE coalesce(s.reporting_period, h.reporting_period) >= ${firstPeriod}`.execute(db)
+  return result.rows
+}

@@ -7,6 +7,7 @@ import type { ResourceType } from '../../domain/resource-types.ts'
 import * as holdings from './holdings.repo.ts'
 import { indexedActivityDate } from '../reconciliation/index.ts'
 import type { HeldState } from './holdings.schemas.ts'
+import { FIRST_REPORTING_PERIOD } from '../../domain/reporting-period.ts'
 
 const ENROLMENTS: readonly ResourceType[] = ['ProgramEnrolment', 'SubjectEnrolment']
 
@@ -55,4 +56,24 @@ async function activityDateOf(db: ReadDb, rto: string, current: holdings.HeldRec
 /** The jurisdictions the RTO has submitted data under, in no particular order. */
 export function jurisdictionsSubmittedUnder(db: Db, rto: string): Promise<string[]> {
   return holdings.submittedJurisdictions(db, rto)
+}
+
+export interface PeriodSubmission {
+  jurisdiction: string
+  reportingPeriodNumber: number
+  /** When data touching the period was last submitted under the jurisdiction, or null. */
+  lastSubmittedAt: string | null
+  /** Enrolments held (current, not voided) whose latest activity date is in the period. */
+  enrolmentsHeld: number
+}
+
+/** What the RTO has submitted, per jurisdiction and reporting period (from FIRST_REPORTING_PERIOD on). */
+export async function periodSubmissions(db: Db, actor: Actor): Promise<PeriodSubmission[]> {
+  const rows = await holdings.periodSubmissions(db, actor.rto, FIRST_REPORTING_PERIOD)
+  return rows.map((row) => ({
+    jurisdiction: row.jurisdiction,
+    reportingPeriodNumber: Number(row.reporting_period),
+    lastSubmittedAt: row.last_submitted_at ? new Date(row.last_submitted_at).toISOString() : null,
+    enrolmentsHeld: Number(row.enrolments_held),
+  }))
 }

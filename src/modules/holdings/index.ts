@@ -2,5 +2,6 @@
 // state of a record. Other modules reach it only through this file.
 export { holdingsRoutes } from './holdings.routes.ts'
 export { submitBatch } from './submit.service.ts'
-export { heldState, jurisdictionsSubmittedUnder } from './holdings.service.ts'
+export { heldState, jurisdictionsSubmittedUnder, periodSubmissions, type PeriodSubmission } from './holdings.service.ts'
+export type { SubmitDependencies } from './submit.service.ts'
 export { submitWithoutValidation } from './bulk-load.ts'

@@ -4,10 +4,15 @@ export { validationRoutes } from './validation.routes.ts'
 export { validationJob } from './validation.jobs.ts'
 export {
   submitBlocker,
+  requestValidation,
+  getValidationStatus,
   listFailedResults,
+  failedResultsByRule,
+  type FailedResultsOfRule,
   type ValidateJobData,
   type ValidationDependencies,
 } from './validation.service.ts'
-export { ValidationResult } from './validation.schemas.ts'
+export { ValidationResult, type ValidationStatus } from './validation.schemas.ts'
+export type { ResultFilter } from './validation.repo.ts'
 export { rules } from './rules/index.ts'
 export type { Rule } from './rule.ts'

@@ -219,8 +219,14 @@ async function insertSetRuleResultsWith(
      ORDER BY f.group_key, f.data_source DESC, f.resource_type, f.resource_uid`.execute(db)
 }
 
-export async function listResults(db: Executor, run: RunRow, limit: number, offset: number) {
-  return db
+/** Narrows a run's results: to one rule, one resource type, or both. */
+export interface ResultFilter {
+  technicalRuleId?: string | undefined
+  resourceType?: string | undefined
+}
+
+export async function listResults(db: Executor, run: RunRow, limit: number, offset: number, filter: ResultFilter = {}) {
+  let query = db
     .selectFrom('validation_result')
     .select([
       'validation_grouping_id',
@@ -240,8 +246,42 @@ export async function listResults(db: Executor, run: RunRow, limit: number, offs
     .where('rto_id', '=', run.rto_id)
     .where('run_id', '=', run.run_id)
     .where('attempt', '=', run.attempt)
-    .orderBy('seq')
-    .limit(limit)
-    .offset(offset)
-    .execute()
+  if (filter.technicalRuleId !== undefined) query = query.where('technical_rule_id', '=', filter.technicalRuleId)
+  if (filter.resourceType !== undefined) query = query.where('resource_type', '=', filter.resourceType)
+  return query.orderBy('seq').limit(limit).offset(offset).execute()
+}
+
+/** How many of a run's results the filter keeps. */
+export async function countResults(db: Executor, run: RunRow, filter: ResultFilter): Promise<number> {
+  let query = db
+    .selectFrom('validation_result')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('rto_id', '=', run.rto_id)
+    .where('run_id', '=', run.run_id)
+    .where('attempt', '=', run.attempt)
+  if (filter.technicalRuleId !== undefined) query = query.where('technical_rule_id', '=', filter.technicalRuleId)
+  if (filter.resourceType !== undefined) query = query.where('resource_type', '=', filter.resourceType)
+  return Number((await query.executeTakeFirstOrThrow()).count)
+}
+
+export interface RuleResultCount {
+  technical_rule_id: string
+  rule_id: string
+  validation_message_level: MessageLevel
+  corrective_action: string
+  resource_types: string[]
+  results: number
+}
+
+/** A run's results counted per rule, in the order the rules first produced them. */
+export async function countResultsByRule(db: Executor, run: RunRow): Promise<RuleResultCount[]> {
+  const result = await sql<RuleResultCount>`
+    SELECT technical_rule_id, min(rule_id) AS rule_id, min(validation_message_level) AS validation_message_level,
+           min(corrective_action) AS corrective_action, array_agg(DISTINCT resource_type ORDER BY resource_type) AS resource_types,
+           count(*)::int AS results
+      FROM validation_result
+     WHERE rto_id = ${run.rto_id} AND run_id = ${run.run_id} AND attempt = ${run.attempt}
+     GROUP BY technical_rule_id
+     ORDER BY min(seq)`.execute(db)
+  return result.rows
 }

@@ -81,12 +81,46 @@ export async function cancelValidation(db: Db, actor: Actor, ref: BatchRef): Pro
   })
 }
 
+/** A page of the latest completed run's failed results, all of them or those the filter keeps. */
 export async function listFailedResults(
   db: Db,
   actor: Actor,
   ref: BatchRef,
   page: PageQuery,
+  filter: repo.ResultFilter = {},
 ): Promise<Page<ValidationResult>> {
+  const run = await latestCompletedRunOf(db, actor, ref)
+  const filtered = filter.technicalRuleId !== undefined || filter.resourceType !== undefined
+  const [rows, total] = await Promise.all([
+    repo.listResults(db, run, page.pageSize, offsetOf(page), filter),
+    filtered ? repo.countResults(db, run, filter) : (run.result_count ?? 0),
+  ])
+  return toPage(rows.map(toValidationResult), total, page)
+}
+
+export interface FailedResultsOfRule {
+  technicalRuleId: string
+  ruleId: string
+  validationMessageLevel: ValidationResult['validationMessageLevel']
+  correctiveAction: string
+  resourceTypes: string[]
+  numberOfResults: number
+}
+
+/** The latest completed run's failed results counted per rule (what a person fixes one rule at a time). */
+export async function failedResultsByRule(db: Db, actor: Actor, ref: BatchRef): Promise<FailedResultsOfRule[]> {
+  const run = await latestCompletedRunOf(db, actor, ref)
+  return (await repo.countResultsByRule(db, run)).map((row) => ({
+    technicalRuleId: row.technical_rule_id,
+    ruleId: row.rule_id,
+    validationMessageLevel: row.validation_message_level,
+    correctiveAction: row.corrective_action,
+    resourceTypes: row.resource_types,
+    numberOfResults: Number(row.results),
+  }))
+}
+
+async function latestCompletedRunOf(db: Db, actor: Actor, ref: BatchRef): Promise<repo.RunRow> {
   const batch = await requireBatch(db, actor, ref)
   const run = await repo.latestCompletedRun(db, actor.rto, batch.transaction_batch_token)
   if (!run)
@@ -94,8 +128,7 @@ export async function listFailedResults(
       'no-validation-run',
       `Transaction batch ${ref.token} has no completed validation yet; poll GET .../validate until validationStatus is Validated.`,
     )
-  const rows = await repo.listResults(db, run, page.pageSize, offsetOf(page))
-  return toPage(rows.map(toValidationResult), run.result_count ?? 0, page)
+  return run
 }
 
 /** A stored result as failed-validation-results answers it. */

@@ -1,0 +1,434 @@
+// HTTP wiring of the web console under /console: sealed-cookie sessions with an idle timeout, a CSRF
+// token on every form, signing in through OpenID Connect, and the pages of an RTO. Every page is
+// server-rendered HTML that works without script. Routes are hidden from the OpenAPI document and
+// guarded by the console session rather than a bearer token. An RTO person asking for another RTO's
+// pages, or a batch that is not their RTO's, gets 404, as an API client does.
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import secureSession from '@fastify/secure-session'
+import csrfProtection from '@fastify/csrf-protection'
+import type { ConsoleConfig } from '../../config/config.ts'
+import { ConflictError, DomainError, NotFoundError, StructuralError } from '../../domain/errors.ts'
+import { problemTypes } from '../../platform/http/problem.ts'
+import { createStructuralCheck } from '../../platform/http/request-validation.ts'
+import { DeclarationRequest } from '../declarations/index.ts'
+import { resourceTypes } from '../../domain/resource-types.ts'
+import { actorFor, canDeclare, canReport, type ConsoleUser, maySeeRto } from './console-people.ts'
+import { createRelyingParty, type PendingSignIn, SignInRefused } from './console-sign-in.ts'
+import { type Flash, type PageFrame, renderPage } from './console.views.ts'
+import * as consoleService from './console.service.ts'
+import { failedResultsCsv } from './failed-results-csv.ts'
+import { builtInProviderClient, demoIdentityProviderRoutes } from './demo-identity-provider.routes.ts'
+
+export const CONSOLE_PREFIX = '/console'
+
+declare module '@fastify/secure-session' {
+  interface SessionData {
+    user: ConsoleUser
+    idToken: string
+    pending: PendingSignIn
+    flash: Flash
+  }
+}
+
+export interface ConsoleRouteOptions extends consoleService.ConsoleDependencies {
+  console: ConsoleConfig
+  publicBaseUrl: string
+}
+
+const STYLESHEET = readFileSync(new URL('./assets/console.css', import.meta.url))
+const config = { public: true } // the console session guards these routes, not a bearer token
+// A form's fields are the console's to check (the declaration with the API's own structural check),
+// not the request hook's, which takes only JSON bodies a schema names.
+const formConfig = { public: true, checksOwnBody: true }
+const checkStructure = createStructuralCheck()
+const schema = { hide: true } // not part of the API's OpenAPI document
+
+type RtoParams = { rto: string }
+type BatchPathParams = RtoParams & { jurisdiction: string; token: string }
+type ResultQuery = { rule?: string; type?: string; page?: string }
+
+export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app, options) => {
+  const { publicBaseUrl } = options
+  const settings = options.console
+  const secure = publicBaseUrl.startsWith('https://')
+  const redirectUri = `${publicBaseUrl}${CONSOLE_PREFIX}/callback`
+  const postLogoutRedirectUri = `${publicBaseUrl}${CONSOLE_PREFIX}/signed-out`
+  const identityProvider = settings.identityProvider
+  const builtIn = identityProvider.kind === 'built-in' ? builtInProviderClient(publicBaseUrl) : undefined
+  const provider =
+    identityProvider.kind === 'external'
+      ? {
+          issuer: identityProvider.issuer,
+          clientId: identityProvider.clientId,
+          clientSecret: identityProvider.clientSecret,
+        }
+      : builtIn!
+  const relyingParty = createRelyingParty({
+    ...provider,
+    scope: settings.scope,
+    rtoClaim: settings.rtoClaim,
+    roleClaim: settings.roleClaim,
+    redirectUri,
+    postLogoutRedirectUri,
+  })
+
+  await app.register(secureSession, {
+    key: settings.sessionKey ?? randomBytes(32),
+    cookieName: 'vetrs_console',
+    expiry: settings.sessionIdleSeconds,
+    cookie: { path: CONSOLE_PREFIX, httpOnly: true, sameSite: 'lax', secure, maxAge: settings.sessionIdleSeconds },
+  })
+  await app.register(csrfProtection, { sessionPlugin: '@fastify/secure-session' })
+
+  // Pages may load their stylesheet and post forms to the console and to the identity provider (sign
+  // out ends there); nothing else. No script at all.
+  const formTargets = ["'self'", ...(builtIn ? [] : [new URL(provider.issuer).origin])].join(' ')
+  const contentSecurityPolicy = `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formTargets}; base-uri 'none'; frame-ancestors 'none'`
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('content-security-policy', contentSecurityPolicy)
+    reply.header('referrer-policy', 'same-origin') // batch tokens in URLs stay on the console
+  })
+
+  installHtmlErrors(app)
+
+  if (builtIn)
+    await app.register(demoIdentityProviderRoutes, {
+      client: builtIn,
+      options: {
+        publicBaseUrl,
+        redirectUri,
+        postLogoutRedirectUri,
+        rtoClaim: settings.rtoClaim,
+        roleClaim: settings.roleClaim,
+      },
+    })
+
+  /** The signed-in person, their session renewed (the idle timeout starts again); undefined when signed out. */
+  const signedIn = (request: FastifyRequest): ConsoleUser | undefined => {
+    const user = request.session.get('user')
+    if (user) request.session.touch()
+    return user
+  }
+
+  /** The frame every page of an RTO shares. */
+  const frameFor = (request: FastifyRequest, reply: FastifyReply, user: ConsoleUser, title: string, rto?: string) => {
+    const flash = request.session.get('flash')
+    if (flash) request.session.set('flash', undefined)
+    return { title, user, rto, csrf: reply.generateCsrf(), flash } satisfies PageFrame
+  }
+
+  const html = (reply: FastifyReply, body: string, status = 200) =>
+    reply.code(status).type('text/html; charset=utf-8').send(body)
+
+  /** The person, allowed to see this RTO; otherwise the sign-in (signed out) or 404 (another RTO's). */
+  const requireRto = (request: FastifyRequest<{ Params: RtoParams }>, reply: FastifyReply) => {
+    const user = signedIn(request)
+    if (!user) {
+      void reply.redirect(`${CONSOLE_PREFIX}/`, 303)
+      return undefined
+    }
+    if (!maySeeRto(user, request.params.rto)) throw new NotFoundError('No such RTO page for you.')
+    return { user, actor: actorFor(user, request.params.rto), rto: request.params.rto }
+  }
+
+  app.get('/assets/console.css', { config, schema }, async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET),
+  )
+
+  app.get('/', { config, schema }, async (request, reply) => {
+    const user = signedIn(request)
+    if (!user) return html(reply, renderPage('signed-out-home', { title: 'Sign in' }, { demoProvider: !!builtIn }))
+    if (user.rto) return reply.redirect(`${CONSOLE_PREFIX}/rto/${encodeURIComponent(user.rto)}/`, 303)
+    const rtos = await consoleService.knownRtos(options.db)
+    return html(reply, renderPage('rtos', { ...frameFor(request, reply, user, 'RTOs'), current: 'rtos' }, { rtos }))
+  })
+
+  app.get('/sign-in', { config, schema }, async (request, reply) => {
+    const { url, pending } = await relyingParty.begin()
+    request.session.set('pending', pending)
+    return reply.redirect(url, 303)
+  })
+
+  app.get('/callback', { config, schema }, async (request, reply) => {
+    const pending = request.session.get('pending')
+    if (!pending) return reply.redirect(`${CONSOLE_PREFIX}/`, 303) // a stale or repeated callback: start again
+    request.session.set('pending', undefined)
+    try {
+      const { user, idToken } = await relyingParty.finish(new URL(request.url, publicBaseUrl), pending)
+      request.session.regenerate() // a new session for the person: nothing from before signing in carries over
+      request.session.set('user', user)
+      if (idToken) request.session.set('idToken', idToken)
+      return reply.redirect(`${CONSOLE_PREFIX}/`, 303)
+    } catch (error) {
+      request.log.warn({ err: error }, 'console sign-in refused')
+      const message = error instanceof SignInRefused ? error.message : 'Signing in did not complete. Please try again.'
+      return html(reply, renderPage('error', { title: 'Signing in failed' }, { message, signIn: true }), 403)
+    }
+  })
+
+  app.post('/sign-out', { config: formConfig, schema, preHandler: app.csrfProtection }, async (request, reply) => {
+    const idToken = request.session.get('idToken')
+    request.session.delete()
+    const endSession = await relyingParty.signOutUrl(idToken)
+    return reply.redirect(endSession ?? `${CONSOLE_PREFIX}/signed-out`, 303)
+  })
+
+  app.get('/signed-out', { config, schema }, async (_request, reply) =>
+    html(reply, renderPage('signed-out', { title: 'Signed out' }, { demoProvider: false })),
+  )
+
+  app.get<{ Params: RtoParams }>('/rto/:rto/', { config, schema }, async (request, reply) => {
+    const who = requireRto(request, reply)
+    if (!who) return reply
+    const standings = await consoleService.periodStandings(options, who.actor)
+    const frame = { ...frameFor(request, reply, who.user, `RTO ${who.rto}: where each period stands`, who.rto) }
+    return html(reply, renderPage('home', { ...frame, current: 'home' }, { standings }))
+  })
+
+  app.get<{ Params: RtoParams; Querystring: { page?: string } }>(
+    '/rto/:rto/batches',
+    { config, schema },
+    async (request, reply) => {
+      const who = requireRto(request, reply)
+      if (!who) return reply
+      const page = await consoleService.batchesPage(options.db, who.actor, pageNumberOf(request.query.page))
+      const frame = frameFor(request, reply, who.user, `RTO ${who.rto}: transaction batches`, who.rto)
+      return html(reply, renderPage('batches', { ...frame, current: 'batches' }, { page }))
+    },
+  )
+
+  const batchRefOf = (params: BatchPathParams) => ({ token: params.token, jurisdiction: params.jurisdiction })
+  const batchPath = (params: BatchPathParams) =>
+    `${CONSOLE_PREFIX}/rto/${encodeURIComponent(params.rto)}/batches/${encodeURIComponent(params.jurisdiction)}/${encodeURIComponent(params.token)}`
+
+  app.get<{ Params: BatchPathParams; Querystring: ResultQuery }>(
+    '/rto/:rto/batches/:jurisdiction/:token',
+    { config, schema },
+    async (request, reply) => {
+      const who = requireRto(request, reply)
+      if (!who) return reply
+      const filter = filterOf(request.query)
+      const view = await consoleService.batchView(
+        options.db,
+        who.actor,
+        batchRefOf(request.params),
+        filter,
+        pageNumberOf(request.query.page),
+      )
+      const frame = frameFor(request, reply, who.user, `Batch ${request.params.token}`, who.rto)
+      return html(
+        reply,
+        renderPage(
+          'batch',
+          { ...frame, current: 'batches' },
+          {
+            view,
+            filter,
+            path: batchPath(request.params),
+            canReport: canReport(who.user),
+            resourceTypes,
+          },
+        ),
+      )
+    },
+  )
+
+  app.get<{ Params: BatchPathParams; Querystring: ResultQuery }>(
+    '/rto/:rto/batches/:jurisdiction/:token/failed-results.csv',
+    { config, schema },
+    async (request, reply) => {
+      const who = requireRto(request, reply)
+      if (!who) return reply
+      const ref = batchRefOf(request.params)
+      const filter = filterOf(request.query)
+      const results = consoleService.allFailedResults(options.db, who.actor, ref, filter)
+      const first = await results.next() // a batch without a completed validation is refused before any byte is sent
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="failed-results-${ref.token}.csv"`)
+        .send(failedResultsCsv(first, results))
+    },
+  )
+
+  for (const action of ['validate', 'submit'] as const) {
+    app.post<{ Params: BatchPathParams }>(
+      `/rto/:rto/batches/:jurisdiction/:token/${action}`,
+      { config: formConfig, schema, preHandler: app.csrfProtection },
+      async (request, reply) => {
+        const who = requireRto(request, reply)
+        if (!who) return reply
+        if (!canReport(who.user)) throw new NotFoundError('Operators read RTO data; they do not change it.')
+        const ref = batchRefOf(request.params)
+        try {
+          if (action === 'validate') {
+            await consoleService.validateBatch(options, who.actor, ref)
+            request.session.set('flash', { kind: 'success', text: 'Validation requested. Its status is shown below.' })
+          } else {
+            const submitted = await consoleService.submit(options, who.actor, ref)
+            request.session.set('flash', {
+              kind: 'success',
+              text: `Submitted: ${submitted.numberOfRecordsSubmitted} records are now held.`,
+            })
+          }
+        } catch (error) {
+          if (!(error instanceof ConflictError)) throw error
+          request.session.set('flash', { kind: 'error', text: error.message })
+        }
+        return reply.redirect(batchPath(request.params), 303)
+      },
+    )
+  }
+
+  app.get<{ Params: RtoParams }>('/rto/:rto/declarations', { config, schema }, async (request, reply) => {
+    const who = requireRto(request, reply)
+    if (!who) return reply
+    return declarationsPage(request, reply, who.user, who.rto, {})
+  })
+
+  app.post<{ Params: RtoParams; Body: Record<string, unknown> }>(
+    '/rto/:rto/declarations',
+    { config: formConfig, schema, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const who = requireRto(request, reply)
+      if (!who) return reply
+      if (!canDeclare(who.user)) throw new NotFoundError('Only the RTO’s authorised person declares.')
+      const form = formOf(request.body)
+      try {
+        // The name and e-mail address come from the signed-in identity, never from the form.
+        const checked = checkStructure(
+          DeclarationRequest,
+          {
+            reportingPeriodNumber: /^\d{6}$/.test(form.period ?? '') ? Number(form.period) : form.period,
+            jurisdiction: form.jurisdiction,
+            declarationType: form.declarationType,
+            ...(form.declarationType === 'Nil_activity_report' && form.dateOfLastReportableActivity
+              ? { dateOfLastReportableActivity: form.dateOfLastReportableActivity }
+              : {}),
+            RTOAcceptanceOfDeclaration: form.accept === 'yes',
+            RTOUserName: who.user.name,
+            RTOUserEmailAddress: who.user.email ?? '',
+          },
+          '$',
+        )
+        if (checked.failures.length > 0) throw new StructuralError(checked.failures)
+        const saved = await consoleService.makeDeclaration(options.db, who.actor, checked.value as DeclarationRequest)
+        request.session.set('flash', { kind: 'success', text: saved.message })
+        return reply.redirect(`${CONSOLE_PREFIX}/rto/${encodeURIComponent(who.rto)}/declarations`, 303)
+      } catch (error) {
+        if (error instanceof StructuralError)
+          return declarationsPage(request, reply, who.user, who.rto, form, {
+            errors: (error.extensions.errors ?? []).map((failure) => ({
+              field: DECLARATION_FIELDS[failure.accessPath]?.id,
+              label: DECLARATION_FIELDS[failure.accessPath]?.label ?? failure.accessPath,
+              message: failure.message,
+            })),
+          })
+        if (error instanceof ConflictError)
+          return declarationsPage(request, reply, who.user, who.rto, form, { refusal: error.message })
+        throw error
+      }
+    },
+  )
+
+  async function declarationsPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: ConsoleUser,
+    rto: string,
+    form: Record<string, string>,
+    problems: { errors?: FieldProblem[]; refusal?: string } = {},
+  ) {
+    const history = await consoleService.declarationHistory(options.db, actorFor(user, rto))
+    const frame = frameFor(request, reply, user, `RTO ${rto}: declarations`, rto)
+    const failed = problems.errors !== undefined || problems.refusal !== undefined
+    return html(
+      reply,
+      renderPage(
+        'declarations',
+        { ...frame, current: 'declarations' },
+        {
+          history,
+          form,
+          problems,
+          canDeclare: canDeclare(user),
+          periods: consoleService.recentPeriods(),
+          jurisdictions: consoleService.JURISDICTIONS,
+        },
+      ),
+      failed ? (problems.refusal ? 409 : 400) : 200,
+    )
+  }
+}
+
+function pageNumberOf(value: string | undefined): number {
+  const page = Number(value ?? 1)
+  return Number.isInteger(page) && page >= 1 && page <= 1_000_000 ? page : 1
+}
+
+function filterOf(query: ResultQuery) {
+  const rule = typeof query.rule === 'string' && /^[A-Za-z0-9]{1,20}$/.test(query.rule) ? query.rule : undefined
+  const type =
+    typeof query.type === 'string' && (resourceTypes as readonly string[]).includes(query.type) ? query.type : undefined
+  return { technicalRuleId: rule, resourceType: type }
+}
+
+interface FieldProblem {
+  /** The form control the problem is about, if it is one of the form's. */
+  field: string | undefined
+  label: string
+  message: string
+}
+
+/** The declaration's fields as the form names them: a problem is told against the control a person sees. */
+const DECLARATION_FIELDS: Record<string, { id: string | undefined; label: string }> = {
+  '$.reportingPeriodNumber': { id: 'period', label: 'Reporting period' },
+  '$.jurisdiction': { id: 'jurisdiction', label: 'Jurisdiction' },
+  '$.declarationType': { id: 'type-declaration', label: 'Type' },
+  '$.dateOfLastReportableActivity': { id: 'last-activity', label: 'Date of last reportable activity' },
+  '$.RTOAcceptanceOfDeclaration': { id: 'accept', label: 'Acceptance' },
+  '$.RTOUserName': { id: undefined, label: 'Your name (from your sign-in)' },
+  '$.RTOUserEmailAddress': { id: undefined, label: 'Your e-mail address (from your sign-in)' },
+}
+
+const FORM_FIELDS = ['period', 'jurisdiction', 'declarationType', 'dateOfLastReportableActivity', 'accept'] as const
+function formOf(body: Record<string, unknown> | undefined): Record<string, string> {
+  const form: Record<string, string> = {}
+  for (const name of FORM_FIELDS) {
+    const value = body?.[name]
+    if (typeof value === 'string') form[name] = value.trim()
+  }
+  return form
+}
+
+/** Console errors are pages, not problem details: a person reads them. */
+function installHtmlErrors(app: FastifyInstance): void {
+  const page = (reply: FastifyReply, status: number, title: string, message: string) =>
+    reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .send(renderPage('error', { title }, { message }))
+
+  app.setNotFoundHandler((request, reply) =>
+    page(reply, 404, 'Page not found', `There is no console page ${request.url.split('?')[0]}.`),
+  )
+  app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
+    if (error.code?.startsWith('FST_CSRF_'))
+      return page(
+        reply,
+        403,
+        'Form refused',
+        'This form did not come from your current console session (it may have expired). Go back, reload the page and try again.',
+      )
+    if (error instanceof DomainError) {
+      const status = problemTypes[error.kind].status
+      if (error.kind === 'not-found') return page(reply, 404, 'Page not found', 'There is no such page for you.')
+      return page(reply, status, problemTypes[error.kind].title, error.message)
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
+      return page(reply, error.statusCode, 'Request refused', error.message)
+    request.log.error({ err: error }, 'console page failed')
+    return page(reply, 500, 'Something went wrong', 'The page could not be shown. Please try again in a moment.')
+  })
+}

@@ -1,0 +1,206 @@
+// What the console's pages show and do, put together from the other modules' use cases (through their
+// index files): no rule of the service is written again here. Each function takes the actor of the
+// signed-in person for the RTO whose page it is (console-people.ts), so a page shows exactly what
+// that RTO's API clients would read.
+import type { Db } from '../../platform/db/database.ts'
+import type { Actor } from '../../platform/auth/scopes.ts'
+import type { JobDefinition, Queue } from '../../platform/queue/queue.ts'
+import { listClients } from '../../platform/auth/clients.service.ts'
+import { DomainError } from '../../domain/errors.ts'
+import type { Page } from '../../domain/page.ts'
+import { currentReportingPeriod, FIRST_REPORTING_PERIOD, utcToday } from '../../domain/reporting-period.ts'
+import { jurisdictions as jurisdictionsInSpecOrder } from '../../domain/jurisdictions.ts'
+import { getBatch, listBatches, type BatchDetail, type BatchRef, type BatchSummary } from '../batches/index.ts'
+import {
+  failedResultsByRule,
+  getValidationStatus,
+  listFailedResults,
+  requestValidation,
+  type FailedResultsOfRule,
+  type ResultFilter,
+  type ValidateJobData,
+  type ValidationResult,
+  type ValidationStatus,
+} from '../validation/index.ts'
+import { periodSubmissions, submitBatch } from '../holdings/index.ts'
+import type { ReconcileJobData } from '../reconciliation/index.ts'
+import { getAssessmentStatus, type AssessmentStatus } from '../assessment/index.ts'
+import { declare, listDeclarations, type DeclarationRecord, type DeclarationRequest } from '../declarations/index.ts'
+
+export interface ConsoleDependencies {
+  db: Db
+  queue: Queue
+  validationJob: JobDefinition<ValidateJobData>
+  reconcileJob: JobDefinition<ReconcileJobData>
+}
+
+/** Where one reporting period stands in one jurisdiction, for the RTO's home page. */
+export interface PeriodStanding {
+  reportingPeriodNumber: number
+  jurisdiction: string
+  enrolmentsHeld: number
+  lastSubmittedAt: string | null
+  assessment: AssessmentStatus
+  declaration: DeclarationRecord | null
+  declarationDueDate: string
+  overdue: boolean
+}
+
+/** The reporting periods the console shows: the current one and up to nine before it, newest first. */
+export function recentPeriods(today = utcToday()): number[] {
+  const periods: number[] = []
+  for (let period = currentReportingPeriod(today); period >= FIRST_REPORTING_PERIOD && periods.length < 10; ) {
+    periods.push(period)
+    period = period % 100 === 1 ? (Math.floor(period / 100) - 1) * 100 + 4 : period - 1
+  }
+  return periods
+}
+
+/**
+ * Each reporting period and jurisdiction the RTO has reported under or declared for: enrolments held,
+ * its latest submission, the data quality assessment, the current declaration and its due date, and
+ * whether the declaration is overdue (none yet and the due date has passed).
+ */
+export async function periodStandings(deps: ConsoleDependencies, actor: Actor): Promise<PeriodStanding[]> {
+  const periods = recentPeriods()
+  const [declarations, submissions] = await Promise.all([
+    listDeclarations(deps.db, actor, {
+      reportingPeriodNumber: periods.map(String),
+      pageNumber: 1,
+      pageSize: 100,
+      sortOrder: 'Desc',
+      includeSuperseded: false,
+    }),
+    periodSubmissions(deps.db, actor),
+  ])
+  const today = utcToday()
+  const standings: PeriodStanding[] = []
+  for (const row of declarations.results) {
+    const submitted = submissions.find(
+      (s) => s.jurisdiction === row.jurisdiction && s.reportingPeriodNumber === row.reportingPeriodNumber,
+    )
+    const assessment = await getAssessmentStatus(deps.db, actor, {
+      jurisdiction: row.jurisdiction,
+      ReportingPeriodNumber: String(row.reportingPeriodNumber),
+    })
+    standings.push({
+      reportingPeriodNumber: row.reportingPeriodNumber,
+      jurisdiction: row.jurisdiction,
+      enrolmentsHeld: submitted?.enrolmentsHeld ?? 0,
+      lastSubmittedAt: submitted?.lastSubmittedAt ?? null,
+      assessment,
+      declaration: row.declaration,
+      declarationDueDate: row.declarationDueDate,
+      overdue: row.declaration === null && today > row.declarationDueDate,
+    })
+  }
+  return standings
+}
+
+export interface BatchListEntry extends BatchDetail {
+  validation: ValidationStatus | null
+}
+
+/** A page of the RTO's batches, newest first, each with its record counts and validation status. */
+export async function batchesPage(db: Db, actor: Actor, pageNumber: number): Promise<Page<BatchListEntry>> {
+  const page = await listBatches(db, actor, undefined, { pageNumber, pageSize: 20 })
+  const results: BatchListEntry[] = []
+  for (const summary of page.results) results.push(await batchWithStatus(db, actor, refOf(summary)))
+  return { ...page, results }
+}
+
+export interface BatchView {
+  batch: BatchListEntry
+  /** Failed results per rule of the latest completed validation; undefined before any has completed. */
+  rules: FailedResultsOfRule[] | undefined
+  results: Page<ValidationResult> | undefined
+}
+
+export const RESULTS_PAGE_SIZE = 50
+
+/** One batch: its counts and status, its failed results per rule, and a page of them as filtered. */
+export async function batchView(
+  db: Db,
+  actor: Actor,
+  ref: BatchRef,
+  filter: ResultFilter,
+  pageNumber: number,
+): Promise<BatchView> {
+  const batch = await batchWithStatus(db, actor, ref)
+  const [rules, results] = await Promise.all([
+    withoutCompletedRun(failedResultsByRule(db, actor, ref)),
+    withoutCompletedRun(listFailedResults(db, actor, ref, { pageNumber, pageSize: RESULTS_PAGE_SIZE }, filter)),
+  ])
+  return { batch, rules, results }
+}
+
+/** Every failed result the filter keeps, a page at a time (the CSV download). */
+export async function* allFailedResults(
+  db: Db,
+  actor: Actor,
+  ref: BatchRef,
+  filter: ResultFilter,
+): AsyncGenerator<ValidationResult> {
+  for (let pageNumber = 1; ; pageNumber++) {
+    const page = await listFailedResults(db, actor, ref, { pageNumber, pageSize: 500 }, filter)
+    yield* page.results
+    if (pageNumber >= page.numberOfPages) return
+  }
+}
+
+export function validateBatch(deps: ConsoleDependencies, actor: Actor, ref: BatchRef) {
+  return requestValidation({ db: deps.db, queue: deps.queue, job: deps.validationJob }, actor, ref)
+}
+
+export function submit(deps: ConsoleDependencies, actor: Actor, ref: BatchRef) {
+  return submitBatch({ db: deps.db, queue: deps.queue, reconcileJob: deps.reconcileJob }, actor, ref)
+}
+
+/** Every declaration the RTO made for the console's periods, superseded ones included, newest period first. */
+export async function declarationHistory(db: Db, actor: Actor): Promise<DeclarationRecord[]> {
+  const page = await listDeclarations(db, actor, {
+    reportingPeriodNumber: recentPeriods().map(String),
+    pageNumber: 1,
+    pageSize: 100,
+    sortOrder: 'Desc',
+    includeSuperseded: true,
+  })
+  return page.results
+    .flatMap((row) => (row.declaration ? [row.declaration] : []))
+    .sort((a, b) => b.declaredAt.localeCompare(a.declaredAt))
+}
+
+export function makeDeclaration(db: Db, actor: Actor, request: DeclarationRequest) {
+  return declare(db, actor, request)
+}
+
+export const JURISDICTIONS: readonly string[] = jurisdictionsInSpecOrder
+
+/** The RTOs an operator can look at: those API clients act for. */
+export async function knownRtos(db: Db): Promise<string[]> {
+  const clients = await listClients(db)
+  return [...new Set(clients.map((client) => client.rto))].sort()
+}
+
+async function batchWithStatus(db: Db, actor: Actor, ref: BatchRef): Promise<BatchListEntry> {
+  const [batch, validation] = await Promise.all([
+    getBatch(db, actor, ref),
+    withoutCompletedRun(getValidationStatus(db, actor, ref)),
+  ])
+  return { ...batch, validation: validation ?? null }
+}
+
+const refOf = (summary: BatchSummary): BatchRef => ({
+  token: summary.transactionBatchToken,
+  jurisdiction: summary.jurisdiction,
+})
+
+/** The answer, or undefined when the batch has no (completed) validation run yet. */
+async function withoutCompletedRun<T>(promise: Promise<T>): Promise<T | undefined> {
+  try {
+    return await promise
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'no-validation-run') return undefined
+    throw error
+  }
+}

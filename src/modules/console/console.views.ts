@@ -1,0 +1,59 @@
+// Pages are rendered on the server from Eta templates (views/*.eta): every value is HTML-escaped unless
+// a template says otherwise (<%~ %>, used only for markup made here or by the identity provider
+// library). No script, no front-end build (docs/decisions.md, "Web console: rendering").
+import { fileURLToPath } from 'node:url'
+import { Eta } from 'eta'
+import type { ConsoleUser } from './console-people.ts'
+import { ROLE_LABELS } from './console-people.ts'
+
+const eta = new Eta({
+  views: fileURLToPath(new URL('./views', import.meta.url)),
+  cache: true,
+  autoEscape: true,
+  autoTrim: false,
+})
+
+export interface PageFrame {
+  title: string
+  /** The signed-in person, if any: the header names them and offers the way out. */
+  user?: ConsoleUser | undefined
+  /** The RTO whose pages these are: the navigation links to them. */
+  rto?: string | undefined
+  /** The form token every form on the page carries (the sign-out form in the header too). */
+  csrf?: string | undefined
+  /** Which navigation entry is the current page. */
+  current?: 'home' | 'batches' | 'declarations' | 'rtos' | undefined
+  /** A message left by the previous request (post, redirect, get). */
+  flash?: Flash | undefined
+}
+
+export interface Flash {
+  kind: 'success' | 'error'
+  text: string
+}
+
+export function renderPage(template: string, frame: PageFrame, data: object = {}): string {
+  return eta.render(`./${template}`, { ...data, frame, roleLabels: ROLE_LABELS, format })
+}
+
+/** Formatting helpers the templates share. */
+const format = {
+  dateTime(iso: string | null | undefined): string {
+    if (!iso) return '—'
+    return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
+  },
+  number(value: number): string {
+    return value.toLocaleString('en-AU')
+  },
+  period(code: number | string): string {
+    const text = String(code)
+    return `${text.slice(0, 4)} Q${text.slice(5)}`
+  },
+  query(params: Record<string, string | number | undefined>): string {
+    const search = new URLSearchParams()
+    for (const [name, value] of Object.entries(params))
+      if (value !== undefined && value !== '') search.set(name, String(value))
+    const text = search.toString()
+    return text ? `?${text}` : ''
+  },
+}
