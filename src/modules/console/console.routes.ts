@@ -133,6 +133,17 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     return { user, actor: actorFor(user, request.params.rto), rto: request.params.rto }
   }
 
+  /** The signed-in operator; otherwise the sign-in (signed out) or 404 (an RTO person: no such page for them). */
+  const requireOperator = (request: FastifyRequest, reply: FastifyReply) => {
+    const user = signedIn(request)
+    if (!user) {
+      void reply.redirect(`${CONSOLE_PREFIX}/`, 303)
+      return undefined
+    }
+    if (user.role !== 'operator') throw new NotFoundError('Operators’ pages only.')
+    return { user, actorFor: (rto: string) => actorFor(user, rto) }
+  }
+
   app.get('/assets/console.css', { config, schema }, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET),
   )
@@ -177,6 +188,28 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
 
   app.get('/signed-out', { config, schema }, async (_request, reply) =>
     html(reply, renderPage('signed-out', { title: 'Signed out' }, { demoProvider: false })),
+  )
+
+  app.get<{ Querystring: { period?: string; jurisdiction?: string } }>(
+    '/collection',
+    { config, schema },
+    async (request, reply) => {
+      const operator = requireOperator(request, reply)
+      if (!operator) return reply
+      const periods = consoleService.recentPeriods()
+      const period = periods.find((p) => String(p) === request.query.period) ?? periods[0]!
+      const jurisdiction = consoleService.JURISDICTIONS.find((j) => j === request.query.jurisdiction) ?? 'NSW'
+      const view = await consoleService.collectionAtAGlance(options.db, operator, jurisdiction, period)
+      const frame = frameFor(request, reply, operator.user, `The collection: ${jurisdiction} ${period}`)
+      return html(
+        reply,
+        renderPage(
+          'collection',
+          { ...frame, current: 'collection' },
+          { view, period, jurisdiction, periods, jurisdictions: consoleService.JURISDICTIONS },
+        ),
+      )
+    },
   )
 
   app.get<{ Params: RtoParams }>('/rto/:rto/', { config, schema }, async (request, reply) => {

@@ -9,7 +9,7 @@ import { listClients } from '../../platform/auth/clients.service.ts'
 import { DomainError } from '../../domain/errors.ts'
 import type { Page } from '../../domain/page.ts'
 import { currentReportingPeriod, FIRST_REPORTING_PERIOD, utcToday } from '../../domain/reporting-period.ts'
-import { jurisdictions as jurisdictionsInSpecOrder } from '../../domain/jurisdictions.ts'
+import { jurisdictions as jurisdictionsInSpecOrder, type Jurisdiction } from '../../domain/jurisdictions.ts'
 import { getBatch, listBatches, type BatchDetail, type BatchRef, type BatchSummary } from '../batches/index.ts'
 import {
   failedResultsByRule,
@@ -25,7 +25,15 @@ import {
 import { periodSubmissions, submitBatch } from '../holdings/index.ts'
 import type { ReconcileJobData } from '../reconciliation/index.ts'
 import { getAssessmentStatus, type AssessmentStatus } from '../assessment/index.ts'
-import { declare, listDeclarations, type DeclarationRecord, type DeclarationRequest } from '../declarations/index.ts'
+import {
+  declare,
+  isOverdue,
+  listDeclarations,
+  periodAcrossRtos,
+  type DeclarationRecord,
+  type DeclarationRequest,
+  type RtoPeriodStanding,
+} from '../declarations/index.ts'
 
 export interface ConsoleDependencies {
   db: Db
@@ -91,7 +99,7 @@ export async function periodStandings(deps: ConsoleDependencies, actor: Actor): 
       assessment,
       declaration: row.declaration,
       declarationDueDate: row.declarationDueDate,
-      overdue: row.declaration === null && today > row.declarationDueDate,
+      overdue: isOverdue(row.declaration !== null, row.declarationDueDate, today),
     })
   }
   return standings
@@ -174,7 +182,48 @@ export function makeDeclaration(db: Db, actor: Actor, request: DeclarationReques
   return declare(db, actor, request)
 }
 
-export const JURISDICTIONS: readonly string[] = jurisdictionsInSpecOrder
+export const JURISDICTIONS: readonly Jurisdiction[] = jurisdictionsInSpecOrder
+
+export interface CollectionRow extends RtoPeriodStanding {
+  assessment: AssessmentStatus
+}
+
+export interface CollectionView {
+  rows: CollectionRow[]
+  totals: { rtos: number; submitted: number; assessed: number; declared: number; overdue: number }
+}
+
+/**
+ * The collection at a glance for an operator: every RTO reporting under the jurisdiction, whether it
+ * submitted data for the period, its assessment's status, its declaration and whether it is overdue.
+ * The assessment's status is the API's own use case, read for each RTO as that RTO (read scope only).
+ */
+export async function collectionAtAGlance(
+  db: Db,
+  operator: { actorFor(rto: string): Actor },
+  jurisdiction: Jurisdiction,
+  period: number,
+): Promise<CollectionView> {
+  const standings = await periodAcrossRtos(db, jurisdiction, period)
+  const rows: CollectionRow[] = []
+  for (const standing of standings) {
+    const assessment = await getAssessmentStatus(db, operator.actorFor(standing.rto), {
+      jurisdiction,
+      ReportingPeriodNumber: String(period),
+    })
+    rows.push({ ...standing, assessment })
+  }
+  return {
+    rows,
+    totals: {
+      rtos: rows.length,
+      submitted: rows.filter((row) => row.lastSubmittedAt !== null).length,
+      assessed: rows.filter((row) => row.assessment.assessmentStatus === 'Validated').length,
+      declared: rows.filter((row) => row.declaration !== null).length,
+      overdue: rows.filter((row) => row.overdue).length,
+    },
+  }
+}
 
 /** The RTOs an operator can look at: those API clients act for. */
 export async function knownRtos(db: Db): Promise<string[]> {

@@ -1,0 +1,102 @@
+// The web console's operator pages and the RTO pages added after the first slice, end to end in
+// Debian's Chromium (playwright-core) against a real running service, each page checked by axe-core:
+// the collection at a glance per period and jurisdiction. Skipped, saying what to install, when
+// Chromium is absent. test/console.test.ts covers signing in, sessions and the first pages.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import type { Browser } from 'playwright-core'
+import { Assessor, declarationBody, PERIOD } from './support/assessing.ts'
+import { freePort, minimalUnitRecord, Reporter, startTestService, type TestService } from './support/index.ts'
+import {
+  assertAccessible,
+  assertNoHorizontalScroll,
+  chromiumMissing,
+  launchChromium,
+  screenshot,
+  signIn,
+} from './console/browser.ts'
+
+describe('web console: operators and the remaining RTO pages', { skip: chromiumMissing() ?? false }, () => {
+  let t: TestService
+  let browser: Browser
+  let rto1: Reporter
+
+  before(async () => {
+    const port = await freePort()
+    ;[t, browser] = await Promise.all([startTestService({ env: { PORT: String(port) } }), launchChromium()])
+    rto1 = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
+    // RTO 90001 submits NSW 202604, has it assessed and declares it; RTO 90002 submits nothing.
+    await rto1.submitted(await minimalUnitRecord())
+    const assessor = new Assessor(rto1)
+    await assessor.assess()
+    const declared = await assessor.declare(declarationBody())
+    assert.equal(declared.status, 200, declared.text)
+  })
+
+  after(async () => {
+    await browser?.close()
+    await t?.close()
+  })
+
+  it('the operator sees the collection at a glance: who submitted, assessed, declared, and who is overdue', async () => {
+    const { context, page } = await signIn(browser, t.baseUrl, 'operator')
+    try {
+      await page.getByRole('link', { name: 'The collection' }).click()
+      await page.getByRole('heading', { level: 1, name: 'The collection at a glance' }).waitFor()
+      await page.getByLabel('Reporting period', { exact: true }).selectOption(String(PERIOD))
+      await page.getByLabel('Jurisdiction', { exact: true }).selectOption('NSW')
+      await page.getByRole('button', { name: 'Show' }).click()
+      await page.waitForURL(/period=202604&jurisdiction=NSW/)
+      const row = page.getByRole('row', { name: /RTO 90001/ })
+      const text = String(await row.textContent())
+      assert.match(text, /Validated/)
+      assert.match(text, /Declared/)
+      assert.doesNotMatch(text, /overdue/)
+      assert.equal(
+        await page.getByRole('row', { name: /RTO 90002/ }).count(),
+        0,
+        'RTO 90002 reports under no jurisdiction',
+      )
+      await assertAccessible(page)
+      await screenshot(page, 'collection')
+
+      // The period before: submitted under NSW but never declared, and its due date has passed.
+      await page.goto(`${t.baseUrl}/console/collection?period=202603&jurisdiction=NSW`)
+      const earlier = String(await page.getByRole('row', { name: /RTO 90001/ }).textContent())
+      assert.match(earlier, /Nothing submitted/)
+      assert.match(earlier, /Not declared/)
+      assert.match(earlier, /overdue/)
+      assert.match(String(await page.locator('dl.facts').textContent()), /Overdue\s*1\b/)
+
+      // A jurisdiction nobody reports under, then each RTO's own pages from the list.
+      await page.goto(`${t.baseUrl}/console/collection?period=202604&jurisdiction=TAS`)
+      await page.getByText('No RTO reports under TAS yet.').waitFor()
+      await assertAccessible(page)
+      await page.goto(`${t.baseUrl}/console/collection`)
+      await page.getByRole('link', { name: 'RTO 90001' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Where each reporting period stands' }).waitFor()
+      assert.equal(new URL(page.url()).pathname, '/console/rto/90001/')
+
+      await page.setViewportSize({ width: 320, height: 640 })
+      await page.goto(`${t.baseUrl}/console/collection`)
+      await assertNoHorizontalScroll(page)
+      await assertAccessible(page)
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("RTO people are answered 404 for the operators' pages", async () => {
+    const { context, page } = await signIn(browser, t.baseUrl, 'declarer-90001')
+    try {
+      for (const path of ['/console/collection']) {
+        const response = await page.goto(`${t.baseUrl}${path}`)
+        assert.equal(response?.status(), 404, path)
+      }
+      assert.equal(await page.getByRole('link', { name: 'The collection' }).count(), 0)
+      await assertAccessible(page)
+    } finally {
+      await context.close()
+    }
+  })
+})
