@@ -5,8 +5,9 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Browser } from 'playwright-core'
+import { sql } from 'kysely'
 import { Assessor, declarationBody, PERIOD } from './support/assessing.ts'
-import { freePort, minimalUnitRecord, Reporter, startTestService, type TestService } from './support/index.ts'
+import { freePort, minimalUnitRecord, Reporter, startTestService, waitFor, type TestService } from './support/index.ts'
 import {
   assertAccessible,
   assertNoHorizontalScroll,
@@ -86,14 +87,71 @@ describe('web console: operators and the remaining RTO pages', { skip: chromiumM
     }
   })
 
+  it('the operator sees the background jobs by queue and state, and queues a failed job again', async () => {
+    // A job that used every retry: reconciling RTO 90002, which has nothing to reconcile once retried.
+    const planted = await sql<{ id: string }>`
+      INSERT INTO pgboss.job (name, data, state, retry_limit, retry_count, started_on, completed_on, output)
+      VALUES ('reconcile-submissions', '{"rto":"90002"}', 'failed', 0, 0, now(), now(), '{"message":"planted failure"}')
+      RETURNING id::text AS id`.execute(t.service.database.db)
+    const jobId = planted.rows[0]!.id
+    const { context, page } = await signIn(browser, t.baseUrl, 'operator')
+    try {
+      await page.getByRole('link', { name: 'Background jobs' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Background jobs' }).waitFor()
+      const counts = String(await page.getByRole('row', { name: /^reconcile-submissions/ }).textContent())
+      assert.match(counts, /1 failed jobs of reconcile-submissions/)
+      const failed = page.getByRole('table', { name: /Failed jobs of reconcile-submissions/ })
+      assert.match(String(await failed.textContent()), /planted failure/)
+      await assertAccessible(page)
+      await screenshot(page, 'jobs')
+
+      // Retry without the form's token: refused. With it: queued again, then run by the workers.
+      const url = `${t.baseUrl}/console/jobs/reconcile-submissions/${jobId}/retry`
+      assert.equal((await context.request.post(url, { form: {}, maxRedirects: 0 })).status(), 403)
+      await failed.getByRole('button', { name: `Retry job ${jobId}` }).click()
+      await page.getByRole('status').getByText(`Job ${jobId} of reconcile-submissions is queued again.`).waitFor()
+      await assertAccessible(page)
+      await waitFor('the retried job completed', async () => {
+        const row = await sql<{
+          state: string
+        }>`SELECT state::text AS state FROM pgboss.job WHERE id = ${jobId}::uuid`.execute(t.service.database.db)
+        return row.rows[0]?.state === 'completed' ? true : undefined
+      })
+      await page.setViewportSize({ width: 320, height: 640 })
+      await page.reload()
+      await page.getByText('No job has failed.').waitFor()
+      await assertNoHorizontalScroll(page)
+
+      // Again, now that it is not failed: said so, nothing happens.
+      const token = await page.locator('input[name="_csrf"]').first().inputValue()
+      const again = await context.request.post(url, { form: { _csrf: token }, maxRedirects: 0 })
+      assert.equal(again.status(), 303)
+      await page.reload()
+      await page
+        .getByRole('alert')
+        .getByText(/is not a failed job/)
+        .waitFor()
+    } finally {
+      await context.close()
+    }
+  })
+
   it("RTO people are answered 404 for the operators' pages", async () => {
     const { context, page } = await signIn(browser, t.baseUrl, 'declarer-90001')
     try {
-      for (const path of ['/console/collection']) {
+      for (const path of ['/console/collection', '/console/jobs']) {
         const response = await page.goto(`${t.baseUrl}${path}`)
         assert.equal(response?.status(), 404, path)
       }
       assert.equal(await page.getByRole('link', { name: 'The collection' }).count(), 0)
+      // Nor may they post an operator's form, even with their own session's token.
+      await page.goto(`${t.baseUrl}/console/rto/90001/`)
+      const token = await page.locator('input[name="_csrf"]').first().inputValue()
+      const retry = await context.request.post(
+        `${t.baseUrl}/console/jobs/reconcile-submissions/00000000-0000-4000-8000-000000000000/retry`,
+        { form: { _csrf: token }, maxRedirects: 0 },
+      )
+      assert.equal(retry.status(), 404)
       await assertAccessible(page)
     } finally {
       await context.close()

@@ -212,6 +212,36 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     },
   )
 
+  app.get('/jobs', { config, schema }, async (request, reply) => {
+    const operator = requireOperator(request, reply)
+    if (!operator) return reply
+    const view = await consoleService.jobsView(options.queue)
+    const frame = frameFor(request, reply, operator.user, 'Background jobs')
+    return html(
+      reply,
+      renderPage('jobs', { ...frame, current: 'jobs' }, { view, shown: consoleService.FAILED_JOBS_SHOWN }),
+    )
+  })
+
+  app.post<{ Params: { queue: string; id: string } }>(
+    '/jobs/:queue/:id/retry',
+    { config: formConfig, schema, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const operator = requireOperator(request, reply)
+      if (!operator) return reply
+      const { queue, id } = request.params
+      const retried = await options.queue.retryFailed(queue, id)
+      request.log.info({ queue, jobId: id, by: operator.user.subject, retried }, 'console: failed job retried')
+      request.session.set(
+        'flash',
+        retried
+          ? { kind: 'success', text: `Job ${id} of ${queue} is queued again.` }
+          : { kind: 'error', text: `Job ${id} of ${queue} is not a failed job (it may have been retried already).` },
+      )
+      return reply.redirect(`${CONSOLE_PREFIX}/jobs`, 303)
+    },
+  )
+
   app.get<{ Params: RtoParams }>('/rto/:rto/', { config, schema }, async (request, reply) => {
     const who = requireRto(request, reply)
     if (!who) return reply

@@ -4,7 +4,7 @@
 // that RTO's API clients would read.
 import type { Db } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
-import type { JobDefinition, Queue } from '../../platform/queue/queue.ts'
+import type { FailedJob, JobDefinition, Queue, QueueJobCounts } from '../../platform/queue/queue.ts'
 import { listClients } from '../../platform/auth/clients.service.ts'
 import { DomainError } from '../../domain/errors.ts'
 import type { Page } from '../../domain/page.ts'
@@ -252,4 +252,21 @@ async function withoutCompletedRun<T>(promise: Promise<T>): Promise<T | undefine
     if (error instanceof DomainError && error.kind === 'no-validation-run') return undefined
     throw error
   }
+}
+
+export interface JobsView {
+  counts: QueueJobCounts[]
+  /** Each queue's most recent failed jobs, for the queues that have any. */
+  failed: { queue: string; jobs: FailedJob[] }[]
+}
+
+export const FAILED_JOBS_SHOWN = 20
+
+/** The background jobs, for an operator: each queue's jobs by state, and the latest failed ones. */
+export async function jobsView(queue: Queue): Promise<JobsView> {
+  const counts = await queue.jobCounts()
+  const failed: JobsView['failed'] = []
+  for (const { queue: name } of counts.filter((c) => c.failed > 0))
+    failed.push({ queue: name, jobs: (await queue.failedJobs(name, FAILED_JOBS_SHOWN)) ?? [] })
+  return { counts, failed }
 }
