@@ -7,7 +7,15 @@ import assert from 'node:assert/strict'
 import type { Browser } from 'playwright-core'
 import { sql } from 'kysely'
 import { Assessor, declarationBody, PERIOD } from './support/assessing.ts'
-import { freePort, minimalUnitRecord, Reporter, startTestService, waitFor, type TestService } from './support/index.ts'
+import {
+  freePort,
+  minimalUnitRecord,
+  Reporter,
+  startTestService,
+  tokenFor,
+  waitFor,
+  type TestService,
+} from './support/index.ts'
 import {
   assertAccessible,
   assertNoHorizontalScroll,
@@ -136,10 +144,89 @@ describe('web console: operators and the remaining RTO pages', { skip: chromiumM
     }
   })
 
+  it('the operator adds an SMS client, its secret shown once, rotates the secret, disables and enables it', async () => {
+    const gets = (secret: string) =>
+      tokenFor(t.baseUrl, 'console-sms-1', secret).then(
+        () => true,
+        () => false,
+      )
+    const { context, page } = await signIn(browser, t.baseUrl, 'operator')
+    try {
+      await page.getByRole('link', { name: 'SMS clients' }).click()
+      await page.getByRole('heading', { level: 1, name: 'SMS clients' }).waitFor()
+      await page.getByRole('row', { name: /demo-rto-1/ }).waitFor()
+      await assertAccessible(page)
+      await screenshot(page, 'clients')
+
+      await page.getByLabel(/Client id/).fill('console-sms-1')
+      await page.getByLabel(/^RTO/).fill('90002')
+      const [added] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/console/clients')),
+        page.getByRole('button', { name: 'Add the client' }).click(),
+      ])
+      assert.equal(added.status(), 201)
+      assert.match(String(added.headers()['cache-control']), /no-store/)
+      await page.getByRole('heading', { level: 1, name: 'Client added' }).waitFor()
+      const secret = String(await page.locator('code.secret').textContent())
+      assert.ok(secret.length >= 32, secret)
+      assert.ok(await gets(secret), 'the new client gets a token with the secret shown')
+      await assertAccessible(page)
+
+      // The list never shows a secret; adding the same client id again is refused, saying why.
+      await page.getByRole('link', { name: 'Back to the SMS clients' }).click()
+      assert.equal(await page.getByText(secret).count(), 0)
+      assert.match(
+        String(await page.getByRole('row', { name: /console-sms-1/ }).textContent()),
+        /90002.*vet:report vet:read.*Enabled/s,
+      )
+      await page.getByLabel(/Client id/).fill('console-sms-1')
+      await page.getByLabel(/^RTO/).fill('90002')
+      await page.getByRole('button', { name: 'Add the client' }).click()
+      await page
+        .getByRole('alert')
+        .getByText(/already exists/)
+        .waitFor()
+      await assertAccessible(page)
+
+      // Rotation asks first, then shows the new secret once; the old one gets no token.
+      await page.getByRole('link', { name: 'Rotate the secret of console-sms-1' }).click()
+      await page.getByRole('heading', { level: 1, name: /Rotate the secret of/ }).waitFor()
+      await assertAccessible(page)
+      await page.getByRole('button', { name: 'Rotate the secret' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Secret rotated' }).waitFor()
+      const rotated = String(await page.locator('code.secret').textContent())
+      assert.notEqual(rotated, secret)
+      assert.equal(await gets(secret), false, 'the old secret is refused')
+      assert.ok(await gets(rotated))
+      await assertAccessible(page)
+
+      await page.goto(`${t.baseUrl}/console/clients`)
+      await page.getByRole('button', { name: 'Disable console-sms-1' }).click()
+      await page
+        .getByRole('status')
+        .getByText(/Client console-sms-1 is disabled/)
+        .waitFor()
+      assert.equal(await gets(rotated), false, 'a disabled client gets no token')
+      await assertAccessible(page)
+      await page.getByRole('button', { name: 'Enable console-sms-1' }).click()
+      await page.getByRole('status').getByText('Client console-sms-1 is enabled again.').waitFor()
+      assert.ok(await gets(rotated))
+
+      await page.setViewportSize({ width: 320, height: 640 })
+      await page.reload()
+      await assertNoHorizontalScroll(page)
+
+      // An unknown client: 404.
+      assert.equal((await page.goto(`${t.baseUrl}/console/clients/no-such-client/rotate`))?.status(), 404)
+    } finally {
+      await context.close()
+    }
+  })
+
   it("RTO people are answered 404 for the operators' pages", async () => {
     const { context, page } = await signIn(browser, t.baseUrl, 'declarer-90001')
     try {
-      for (const path of ['/console/collection', '/console/jobs']) {
+      for (const path of ['/console/collection', '/console/jobs', '/console/clients']) {
         const response = await page.goto(`${t.baseUrl}${path}`)
         assert.equal(response?.status(), 404, path)
       }

@@ -242,6 +242,128 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     },
   )
 
+  // SMS clients (operators). A new or rotated secret is the answer to the post itself, shown once:
+  // never put in the session, a redirect, a URL or a log.
+  const clientsPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: ConsoleUser,
+    form: { clientId?: string; rto?: string; scopes?: string[] } = {},
+    problem?: string,
+  ) => {
+    const clients = await consoleService.smsClients.list(options.db)
+    const frame = frameFor(request, reply, user, 'SMS clients')
+    return html(
+      reply,
+      renderPage(
+        'clients',
+        { ...frame, current: 'clients' },
+        { clients, form, problem, scopes: consoleService.smsClients.scopes },
+      ),
+      problem ? 400 : 200,
+    )
+  }
+  const secretPage = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: ConsoleUser,
+    data: { clientId: string; rto: string; secret: string; added: boolean },
+  ) => {
+    const frame = frameFor(request, reply, user, data.added ? 'Client added' : 'Secret rotated')
+    return html(reply, renderPage('client-secret', { ...frame, current: 'clients' }, data), data.added ? 201 : 200)
+  }
+  const clientPath = (clientId: string) => `${CONSOLE_PREFIX}/clients/${encodeURIComponent(clientId)}`
+
+  app.get('/clients', { config, schema }, async (request, reply) => {
+    const operator = requireOperator(request, reply)
+    if (!operator) return reply
+    return clientsPage(request, reply, operator.user)
+  })
+
+  app.post<{ Body: Record<string, unknown> }>(
+    '/clients',
+    { config: formConfig, schema, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const operator = requireOperator(request, reply)
+      if (!operator) return reply
+      const body = request.body ?? {}
+      const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
+      const scopes = [body.scopes].flat().filter((value): value is string => typeof value === 'string')
+      const form = { clientId: text(body.clientId), rto: text(body.rto), scopes }
+      try {
+        const { secret } = await consoleService.smsClients.add(options.db, form)
+        request.log.info({ clientId: form.clientId, rto: form.rto, by: operator.user.subject }, 'console: client added')
+        return secretPage(request, reply, operator.user, {
+          clientId: form.clientId,
+          rto: form.rto,
+          secret,
+          added: true,
+        })
+      } catch (error) {
+        if (error instanceof consoleService.smsClients.InputError)
+          return clientsPage(request, reply, operator.user, form, error.message)
+        throw error
+      }
+    },
+  )
+
+  const findClient = async (clientId: string) => {
+    const client = (await consoleService.smsClients.list(options.db)).find((c) => c.clientId === clientId)
+    if (!client) throw new NotFoundError(`No client ${clientId}.`)
+    return client
+  }
+
+  app.get<{ Params: { clientId: string } }>('/clients/:clientId/rotate', { config, schema }, async (request, reply) => {
+    const operator = requireOperator(request, reply)
+    if (!operator) return reply
+    const client = await findClient(request.params.clientId)
+    const frame = frameFor(request, reply, operator.user, `Rotate the secret of ${client.clientId}`)
+    return html(
+      reply,
+      renderPage('client-rotate', { ...frame, current: 'clients' }, { client, path: clientPath(client.clientId) }),
+    )
+  })
+
+  app.post<{ Params: { clientId: string } }>(
+    '/clients/:clientId/rotate',
+    { config: formConfig, schema, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const operator = requireOperator(request, reply)
+      if (!operator) return reply
+      const client = await findClient(request.params.clientId)
+      const { secret } = await consoleService.smsClients.rotate(options.db, client.clientId)
+      request.log.info({ clientId: client.clientId, by: operator.user.subject }, 'console: client secret rotated')
+      return secretPage(request, reply, operator.user, {
+        clientId: client.clientId,
+        rto: client.rto,
+        secret,
+        added: false,
+      })
+    },
+  )
+
+  for (const action of ['disable', 'enable'] as const) {
+    app.post<{ Params: { clientId: string } }>(
+      `/clients/:clientId/${action}`,
+      { config: formConfig, schema, preHandler: app.csrfProtection },
+      async (request, reply) => {
+        const operator = requireOperator(request, reply)
+        if (!operator) return reply
+        const client = await findClient(request.params.clientId)
+        await consoleService.smsClients.setEnabled(options.db, client.clientId, action === 'enable')
+        request.log.info({ clientId: client.clientId, by: operator.user.subject }, `console: client ${action}d`)
+        request.session.set('flash', {
+          kind: 'success',
+          text:
+            action === 'disable'
+              ? `Client ${client.clientId} is disabled: it gets no new token, and its tokens are refused once each API process's client cache (AUTH_CLIENT_CACHE_SECONDS) has expired.`
+              : `Client ${client.clientId} is enabled again.`,
+        })
+        return reply.redirect(`${CONSOLE_PREFIX}/clients`, 303)
+      },
+    )
+  }
+
   app.get<{ Params: RtoParams }>('/rto/:rto/', { config, schema }, async (request, reply) => {
     const who = requireRto(request, reply)
     if (!who) return reply

@@ -5,7 +5,15 @@
 import type { Db } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import type { FailedJob, JobDefinition, Queue, QueueJobCounts } from '../../platform/queue/queue.ts'
-import { listClients } from '../../platform/auth/clients.service.ts'
+import {
+  addClient,
+  ClientInputError,
+  listClients,
+  rotateSecret,
+  setEnabled,
+  type ClientSummary,
+} from '../../platform/auth/clients.service.ts'
+import { ALL_SCOPES } from '../../platform/auth/scopes.ts'
 import { DomainError } from '../../domain/errors.ts'
 import type { Page } from '../../domain/page.ts'
 import { currentReportingPeriod, FIRST_REPORTING_PERIOD, utcToday } from '../../domain/reporting-period.ts'
@@ -269,4 +277,17 @@ export async function jobsView(queue: Queue): Promise<JobsView> {
   for (const { queue: name } of counts.filter((c) => c.failed > 0))
     failed.push({ queue: name, jobs: (await queue.failedJobs(name, FAILED_JOBS_SHOWN)) ?? [] })
   return { counts, failed }
+}
+
+/**
+ * SMS clients, for operators: the same use cases as the operators' command line (`npm run cli --
+ * clients ...`). A secret is returned once, to be shown once; only its hash is stored.
+ */
+export const smsClients = {
+  scopes: ALL_SCOPES,
+  list: (db: Db): Promise<ClientSummary[]> => listClients(db),
+  add: (db: Db, input: { clientId: string; rto: string; scopes: string[] }) => addClient(db, input),
+  rotate: (db: Db, clientId: string) => rotateSecret(db, clientId),
+  setEnabled: (db: Db, clientId: string, enabled: boolean) => setEnabled(db, clientId, enabled),
+  InputError: ClientInputError,
 }
