@@ -6,6 +6,12 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Browser } from 'playwright-core'
 import { sql } from 'kysely'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+// By path, not by name: the test runner does not resolve @vetrs/avetmiss to its sources.
+import { generateNatFileSet, natZipBytes } from '../packages/avetmiss/src/index.ts'
+import { readSeedReferenceData } from '../src/modules/reference-data/index.ts'
 import { Assessor, declarationBody, PERIOD } from './support/assessing.ts'
 import {
   freePort,
@@ -220,6 +226,87 @@ describe('web console: operators and the remaining RTO pages', { skip: chromiumM
       assert.equal((await page.goto(`${t.baseUrl}/console/clients/no-such-client/rotate`))?.status(), 404)
     } finally {
       await context.close()
+    }
+  })
+
+  it('RTO staff import a zip of NAT files into a new batch and read its answer, NAT problems at file and line', async () => {
+    const set = generateNatFileSet({
+      activities: 5,
+      seed: 'console',
+      year: 2026,
+      asOf: '2026-06-30',
+      rtoCode: '90001',
+      referenceData: await readSeedReferenceData(),
+    })
+    // One line of the client file cut short: the reader leaves it out and says where.
+    const clients = set.entries.find((entry) => /NAT00080/i.test(entry.name))!
+    const broken = set.entries.map((entry) =>
+      entry === clients
+        ? { ...entry, bytes: Buffer.concat([Buffer.from(entry.bytes), Buffer.from('short line\r\n')]) }
+        : entry,
+    )
+    const directory = mkdtempSync(join(tmpdir(), 'console-nat-'))
+    const zip = join(directory, 'nat-files.zip')
+    writeFileSync(zip, natZipBytes(broken))
+    const notZip = join(directory, 'notes.zip')
+    writeFileSync(notZip, 'not a zip at all')
+
+    const { context, page } = await signIn(browser, t.baseUrl, 'staff-90001')
+    try {
+      await page.getByRole('link', { name: 'Import NAT files' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Import NAT files' }).waitFor()
+      await assertAccessible(page)
+
+      // Not a zip: refused, nothing stored, said on the form.
+      await page.getByLabel('Jurisdiction').selectOption('VIC')
+      await page.getByLabel(/Zip of NAT files/).setInputFiles(notZip)
+      await page.getByRole('button', { name: 'Import into a new batch' }).click()
+      await page
+        .getByRole('alert')
+        .getByText(/Nothing was imported/)
+        .waitFor()
+      assert.equal(await page.getByLabel('Jurisdiction').inputValue(), 'VIC')
+      await assertAccessible(page)
+
+      await page.getByLabel(/Zip of NAT files/).setInputFiles(zip)
+      await page.getByRole('button', { name: 'Import into a new batch' }).click()
+      await page.getByRole('heading', { level: 1, name: /NAT import into batch/ }).waitFor()
+      assert.match(page.url(), /\/console\/rto\/90001\/batches\/VIC\/[^/]+\/nat-import$/)
+      const flash = String(await page.locator('.flash').first().textContent())
+      assert.match(
+        flash,
+        /Imported \d+ records into a new batch, but \d+ NAT problems left records or fields out/,
+        flash,
+      )
+      const problems = page.getByRole('table', { name: 'NAT problems, by file and line' })
+      const shortLine = Buffer.from(clients.bytes).toString('latin1').split('\r\n').filter(Boolean).length + 1
+      assert.match(String(await problems.textContent()), new RegExp(`NAT00080 line ${shortLine}\\b[^]*Reading`))
+      await assertAccessible(page)
+      await screenshot(page, 'nat-import')
+
+      // A reload shows the answer again (kept with the batch) and imports nothing twice.
+      const batches = async () => (await rto1.request('GET', `/vet-provider/v1/VIC/transaction-batch`)).json
+      const before = JSON.stringify(await batches())
+      await page.reload()
+      await page.getByRole('heading', { level: 1, name: /NAT import into batch/ }).waitFor()
+      assert.equal(JSON.stringify(await batches()), before)
+
+      await page.getByRole('link', { name: 'Go to the batch' }).click()
+      await page.getByRole('heading', { level: 1, name: /^Batch / }).waitFor()
+      await page.getByRole('button', { name: 'Validate the batch' }).waitFor()
+
+      await page.setViewportSize({ width: 320, height: 640 })
+      await page.goBack()
+      await assertNoHorizontalScroll(page)
+    } finally {
+      await context.close()
+    }
+    // The operator reads RTO data and imports nothing: no link, and the page is 404.
+    const operator = await signIn(browser, t.baseUrl, 'operator')
+    try {
+      assert.equal((await operator.page.goto(`${t.baseUrl}/console/rto/90001/nat-import`))?.status(), 404)
+    } finally {
+      await operator.context.close()
     }
   })
 

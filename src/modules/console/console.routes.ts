@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import secureSession from '@fastify/secure-session'
 import csrfProtection from '@fastify/csrf-protection'
+import multipart from '@fastify/multipart'
 import type { ConsoleConfig } from '../../config/config.ts'
 import { ConflictError, DomainError, NotFoundError, StructuralError } from '../../domain/errors.ts'
 import { problemTypes } from '../../platform/http/problem.ts'
@@ -35,6 +36,8 @@ declare module '@fastify/secure-session' {
 export interface ConsoleRouteOptions extends consoleService.ConsoleDependencies {
   console: ConsoleConfig
   publicBaseUrl: string
+  /** The NAT import's limits (LIMIT_NAT_ZIP_BYTES, LIMIT_NAT_FILES_BYTES), as the API's nat-import route. */
+  natLimits: { natZipBytes: number; natFilesBytes: number }
 }
 
 const STYLESHEET = readFileSync(new URL('./assets/console.css', import.meta.url))
@@ -81,6 +84,13 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     cookie: { path: CONSOLE_PREFIX, httpOnly: true, sameSite: 'lax', secure, maxAge: settings.sessionIdleSeconds },
   })
   await app.register(csrfProtection, { sessionPlugin: '@fastify/secure-session' })
+  // The NAT zip upload is the console's only multipart form: its fields, the zip included, are read
+  // into the body (so the CSRF check reads _csrf there), bounded by the NAT import's own zip limit.
+  const { natLimits } = options
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: natLimits.natZipBytes, files: 1, fields: 5, fieldSize: 1024, parts: 6 },
+  })
 
   // Pages may load their stylesheet and post forms to the console and to the identity provider (sign
   // out ends there); nothing else. No script at all.
@@ -465,6 +475,109 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
       },
     )
   }
+
+  // NAT zip upload: the API's NAT import (nat-bridge's importNatSet) into a new batch. The answer is
+  // kept with the batch, so the post redirects to it (a reload never imports twice).
+  const natImportPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    who: { user: ConsoleUser; rto: string },
+    form: { jurisdiction?: string } = {},
+    problem?: { status: number; message: string },
+  ) => {
+    const frame = frameFor(request, reply, who.user, `RTO ${who.rto}: import NAT files`, who.rto)
+    return html(
+      reply,
+      renderPage(
+        'nat-import',
+        { ...frame, current: 'nat-import' },
+        {
+          form,
+          problem: problem?.message,
+          jurisdictions: consoleService.JURISDICTIONS,
+          maxMiB: Math.floor(natLimits.natZipBytes / 1024 / 1024),
+        },
+      ),
+      problem?.status ?? 200,
+    )
+  }
+
+  app.get<{ Params: RtoParams }>('/rto/:rto/nat-import', { config, schema }, async (request, reply) => {
+    const who = requireRto(request, reply)
+    if (!who) return reply
+    if (!canReport(who.user)) throw new NotFoundError('Operators read RTO data; they do not change it.')
+    return natImportPage(request, reply, who)
+  })
+
+  app.post<{ Params: RtoParams; Body: Record<string, unknown> }>(
+    '/rto/:rto/nat-import',
+    {
+      config: {
+        ...formConfig,
+        // The zip and a few small fields: the NAT import's limit, plus room for the form's framing.
+        bodyLimits: { wireBodyBytes: natLimits.natZipBytes + 65_536, decodedBodyBytes: natLimits.natZipBytes + 65_536 },
+      },
+      bodyLimit: natLimits.natZipBytes + 65_537,
+      schema,
+      preHandler: app.csrfProtection,
+    },
+    async (request, reply) => {
+      const who = requireRto(request, reply)
+      if (!who) return reply
+      if (!canReport(who.user)) throw new NotFoundError('Operators read RTO data; they do not change it.')
+      const body = request.body ?? {}
+      const jurisdiction = consoleService.JURISDICTIONS.find((j) => j === body.jurisdiction)
+      const zip = body.zip instanceof Buffer ? new Uint8Array(body.zip) : new Uint8Array(0)
+      if (!jurisdiction)
+        return natImportPage(request, reply, who, {}, { status: 400, message: 'Choose the jurisdiction.' })
+      try {
+        const result = await consoleService.importNat(options.db, who.actor, jurisdiction, zip, natLimits)
+        request.session.set('flash', {
+          kind: result.natProblemCount > 0 ? 'error' : 'success',
+          text:
+            result.natProblemCount > 0
+              ? `Imported ${result.recordCount} records into a new batch, but ${result.natProblemCount} NAT problems left records or fields out: correct the files and import them again rather than submit this batch.`
+              : `Imported ${result.recordCount} records into a new batch, with no NAT problem.`,
+        })
+        return reply.redirect(
+          `${batchPath({ rto: who.rto, jurisdiction, token: result.transactionBatchToken })}/nat-import`,
+          303,
+        )
+      } catch (error) {
+        if (error instanceof DomainError && (error.kind === 'nat-set-unreadable' || error.kind === 'nat-set-too-large'))
+          return natImportPage(
+            request,
+            reply,
+            who,
+            { jurisdiction },
+            {
+              status: problemTypes[error.kind].status,
+              message: error.message,
+            },
+          )
+        throw error
+      }
+    },
+  )
+
+  app.get<{ Params: BatchPathParams }>(
+    '/rto/:rto/batches/:jurisdiction/:token/nat-import',
+    { config, schema },
+    async (request, reply) => {
+      const who = requireRto(request, reply)
+      if (!who) return reply
+      const result = await consoleService.natImportAnswer(options.db, who.actor, batchRefOf(request.params))
+      const frame = frameFor(request, reply, who.user, `NAT import into batch ${request.params.token}`, who.rto)
+      return html(
+        reply,
+        renderPage(
+          'nat-import-result',
+          { ...frame, current: 'nat-import' },
+          { result, batchPath: batchPath(request.params) },
+        ),
+      )
+    },
+  )
 
   app.get<{ Params: RtoParams }>('/rto/:rto/declarations', { config, schema }, async (request, reply) => {
     const who = requireRto(request, reply)

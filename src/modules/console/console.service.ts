@@ -31,6 +31,7 @@ import {
   type ValidationStatus,
 } from '../validation/index.ts'
 import { periodSubmissions, submitBatch } from '../holdings/index.ts'
+import { importNatSet, natImportOf, type NatImportResult } from '../nat-bridge/index.ts'
 import type { ReconcileJobData } from '../reconciliation/index.ts'
 import { getAssessmentStatus, type AssessmentStatus } from '../assessment/index.ts'
 import {
@@ -290,4 +291,20 @@ export const smsClients = {
   rotate: (db: Db, clientId: string) => rotateSecret(db, clientId),
   setEnabled: (db: Db, clientId: string, enabled: boolean) => setEnabled(db, clientId, enabled),
   InputError: ClientInputError,
+}
+
+/** A zip of NAT files into a new batch of the RTO: the API's NAT import, with its limits. */
+export function importNat(
+  db: Db,
+  actor: Actor,
+  jurisdiction: string,
+  zip: Uint8Array,
+  limits: { natFilesBytes: number },
+): Promise<NatImportResult> {
+  return importNatSet(db, actor, jurisdiction, zip, { maxFilesBytes: limits.natFilesBytes })
+}
+
+/** What the NAT import that made the batch answered; 404 for a batch not made by one. */
+export function natImportAnswer(db: Db, actor: Actor, ref: BatchRef): Promise<NatImportResult> {
+  return natImportOf(db, actor, ref)
 }
