@@ -137,6 +137,7 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
       prefix: CONSOLE_PREFIX,
       console: config.console,
       publicBaseUrl: config.http.publicBaseUrl,
+      natLimits: config.limits,
       db,
       queue,
       validationJob: jobs.validation,

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import secureSession from '@fastify/secure-session'
 import csrfProtection from '@fastify/csrf-protection'
+import multipart from '@fastify/multipart'
 import type { ConsoleConfig } from '../../config/config.ts'
 import { ConflictError, DomainError, NotFoundError, StructuralError } from '../../domain/errors.ts'
 import { problemTypes } from '../../platform/http/problem.ts'
@@ -35,6 +36,8 @@ declare module '@fastify/secure-session' {
 export interface ConsoleRouteOptions extends consoleService.ConsoleDependencies {
   console: ConsoleConfig
   publicBaseUrl: string
+  /** The NAT import's limits (LIMIT_NAT_ZIP_BYTES, LIMIT_NAT_FILES_BYTES), as the API's nat-import route. */
+  natLimits: { natZipBytes: number; natFilesBytes: number }
 }
 
 const STYLESHEET = readFileSync(new URL('./assets/console.css', import.meta.url))
@@ -81,6 +84,13 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     cookie: { path: CONSOLE_PREFIX, httpOnly: true, sameSite: 'lax', secure, maxAge: settings.sessionIdleSeconds },
   })
   await app.register(csrfProtection, { sessionPlugin: '@fastify/secure-session' })
+  // The NAT zip upload is the console's only multipart form: its fields, the zip included, are read
+  // into the body (so the CSRF check reads _csrf there), bounded by the NAT import's own zip limit.
+  const { natLimits } = options
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: natLimits.natZipBytes, files: 1, fields: 5, fieldSize: 1024, parts: 6 },
+  })
 
   // Pages may load their stylesheet and post forms to the console and to the identity provider (sign
   // out ends there); nothing else. No script at all.
@@ -133,6 +143,17 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     return { user, actor: actorFor(user, request.params.rto), rto: request.params.rto }
   }
 
+  /** The signed-in operator; otherwise the sign-in (signed out) or 404 (an RTO person: no such page for them). */
+  const requireOperator = (request: FastifyRequest, reply: FastifyReply) => {
+    const user = signedIn(request)
+    if (!user) {
+      void reply.redirect(`${CONSOLE_PREFIX}/`, 303)
+      return undefined
+    }
+    if (user.role !== 'operator') throw new NotFoundError('Operators’ pages only.')
+    return { user, actorFor: (rto: string) => actorFor(user, rto) }
+  }
+
   app.get('/assets/console.css', { config, schema }, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET),
   )
@@ -178,6 +199,180 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
   app.get('/signed-out', { config, schema }, async (_request, reply) =>
     html(reply, renderPage('signed-out', { title: 'Signed out' }, { demoProvider: false })),
   )
+
+  app.get<{ Querystring: { period?: string; jurisdiction?: string } }>(
+    '/collection',
+    { config, schema },
+    async (request, reply) => {
+      const operator = requireOperator(request, reply)
+      if (!operator) return reply
+      const periods = consoleService.recentPeriods()
+      const period = periods.find((p) => String(p) === request.query.period) ?? periods[0]!
+      const jurisdiction = consoleService.JURISDICTIONS.find((j) => j === request.query.jurisdiction) ?? 'NSW'
+      const view = await consoleService.collectionAtAGlance(options.db, operator, jurisdiction, period)
+      const frame = frameFor(request, reply, operator.user, `The collection: ${jurisdiction} ${period}`)
+      return html(
+        reply,
+        renderPage(
+          'collection',
+          { ...frame, current: 'collection' },
+          { view, period, jurisdiction, periods, jurisdictions: consoleService.JURISDICTIONS },
+        ),
+      )
+    },
+  )
+
+  app.get('/jobs', { config, schema }, async (request, reply) => {
+    const operator = requireOperator(request, reply)
+    if (!operator) return reply
+    const view = await consoleService.jobsView(options.queue)
+    const frame = frameFor(request, reply, operator.user, 'Background jobs')
+    return html(
+      reply,
+      renderPage('jobs', { ...frame, current: 'jobs' }, { view, shown: consoleService.FAILED_JOBS_SHOWN }),
+    )
+  })
+
+  app.post<{ Params: { queue: string; id: string } }>(
+    '/jobs/:queue/:id/retry',
+    { config: formConfig, schema, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const operator = requireOperator(request, reply)
+      if (!operator) return reply
+      const { queue, id } = request.params
+      const retried = await options.queue.retryFailed(queue, id)
+      request.log.info({ queue, jobId: id, by: operator.user.subject, retried }, 'console: failed job retried')
+      request.session.set(
+        'flash',
+        retried
+          ? { kind: 'success', text: `Job ${id} of ${queue} is queued again.` }
+          : { kind: 'error', text: `Job ${id} of ${queue} is not a failed job (it may have been retried already).` },
+      )
+      return reply.redirect(`${CONSOLE_PREFIX}/jobs`, 303)
+    },
+  )
+
+  // SMS clients (operators). A new or rotated secret is the answer to the post itself, shown once:
+  // never put in the session, a redirect, a URL or a log.
+  const clientsPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: ConsoleUser,
+    form: { clientId?: string; rto?: string; scopes?: string[] } = {},
+    problem?: string,
+  ) => {
+    const clients = await consoleService.smsClients.list(options.db)
+    const frame = frameFor(request, reply, user, 'SMS clients')
+    return html(
+      reply,
+      renderPage(
+        'clients',
+        { ...frame, current: 'clients' },
+        { clients, form, problem, scopes: consoleService.smsClients.scopes },
+      ),
+      problem ? 400 : 200,
+    )
+  }
+  const secretPage = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: ConsoleUser,
+    data: { clientId: string; rto: string; secret: string; added: boolean },
+  ) => {
+    const frame = frameFor(request, reply, user, data.added ? 'Client added' : 'Secret rotated')
+    return html(reply, renderPage('client-secret', { ...frame, current: 'clients' }, data), data.added ? 201 : 200)
+  }
+  const clientPath = (clientId: string) => `${CONSOLE_PREFIX}/clients/${encodeURIComponent(clientId)}`
+
+  app.get('/clients', { config, schema }, async (request, reply) => {
+    const operator = requireOperator(request, reply)
+    if (!operator) return reply
+    return clientsPage(request, reply, operator.user)
+  })
+
+  app.post<{ Body: Record<string, unknown> }>(
+    '/clients',
+    { config: formConfig, schema, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const operator = requireOperator(request, reply)
+      if (!operator) return reply
+      const body = request.body ?? {}
+      const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
+      const scopes = [body.scopes].flat().filter((value): value is string => typeof value === 'string')
+      const form = { clientId: text(body.clientId), rto: text(body.rto), scopes }
+      try {
+        const { secret } = await consoleService.smsClients.add(options.db, form)
+        request.log.info({ clientId: form.clientId, rto: form.rto, by: operator.user.subject }, 'console: client added')
+        return secretPage(request, reply, operator.user, {
+          clientId: form.clientId,
+          rto: form.rto,
+          secret,
+          added: true,
+        })
+      } catch (error) {
+        if (error instanceof consoleService.smsClients.InputError)
+          return clientsPage(request, reply, operator.user, form, error.message)
+        throw error
+      }
+    },
+  )
+
+  const findClient = async (clientId: string) => {
+    const client = (await consoleService.smsClients.list(options.db)).find((c) => c.clientId === clientId)
+    if (!client) throw new NotFoundError(`No client ${clientId}.`)
+    return client
+  }
+
+  app.get<{ Params: { clientId: string } }>('/clients/:clientId/rotate', { config, schema }, async (request, reply) => {
+    const operator = requireOperator(request, reply)
+    if (!operator) return reply
+    const client = await findClient(request.params.clientId)
+    const frame = frameFor(request, reply, operator.user, `Rotate the secret of ${client.clientId}`)
+    return html(
+      reply,
+      renderPage('client-rotate', { ...frame, current: 'clients' }, { client, path: clientPath(client.clientId) }),
+    )
+  })
+
+  app.post<{ Params: { clientId: string } }>(
+    '/clients/:clientId/rotate',
+    { config: formConfig, schema, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const operator = requireOperator(request, reply)
+      if (!operator) return reply
+      const client = await findClient(request.params.clientId)
+      const { secret } = await consoleService.smsClients.rotate(options.db, client.clientId)
+      request.log.info({ clientId: client.clientId, by: operator.user.subject }, 'console: client secret rotated')
+      return secretPage(request, reply, operator.user, {
+        clientId: client.clientId,
+        rto: client.rto,
+        secret,
+        added: false,
+      })
+    },
+  )
+
+  for (const action of ['disable', 'enable'] as const) {
+    app.post<{ Params: { clientId: string } }>(
+      `/clients/:clientId/${action}`,
+      { config: formConfig, schema, preHandler: app.csrfProtection },
+      async (request, reply) => {
+        const operator = requireOperator(request, reply)
+        if (!operator) return reply
+        const client = await findClient(request.params.clientId)
+        await consoleService.smsClients.setEnabled(options.db, client.clientId, action === 'enable')
+        request.log.info({ clientId: client.clientId, by: operator.user.subject }, `console: client ${action}d`)
+        request.session.set('flash', {
+          kind: 'success',
+          text:
+            action === 'disable'
+              ? `Client ${client.clientId} is disabled: it gets no new token, and its tokens are refused once each API process's client cache (AUTH_CLIENT_CACHE_SECONDS) has expired.`
+              : `Client ${client.clientId} is enabled again.`,
+        })
+        return reply.redirect(`${CONSOLE_PREFIX}/clients`, 303)
+      },
+    )
+  }
 
   app.get<{ Params: RtoParams }>('/rto/:rto/', { config, schema }, async (request, reply) => {
     const who = requireRto(request, reply)
@@ -280,6 +475,109 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
       },
     )
   }
+
+  // NAT zip upload: the API's NAT import (nat-bridge's importNatSet) into a new batch. The answer is
+  // kept with the batch, so the post redirects to it (a reload never imports twice).
+  const natImportPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    who: { user: ConsoleUser; rto: string },
+    form: { jurisdiction?: string } = {},
+    problem?: { status: number; message: string },
+  ) => {
+    const frame = frameFor(request, reply, who.user, `RTO ${who.rto}: import NAT files`, who.rto)
+    return html(
+      reply,
+      renderPage(
+        'nat-import',
+        { ...frame, current: 'nat-import' },
+        {
+          form,
+          problem: problem?.message,
+          jurisdictions: consoleService.JURISDICTIONS,
+          maxMiB: Math.floor(natLimits.natZipBytes / 1024 / 1024),
+        },
+      ),
+      problem?.status ?? 200,
+    )
+  }
+
+  app.get<{ Params: RtoParams }>('/rto/:rto/nat-import', { config, schema }, async (request, reply) => {
+    const who = requireRto(request, reply)
+    if (!who) return reply
+    if (!canReport(who.user)) throw new NotFoundError('Operators read RTO data; they do not change it.')
+    return natImportPage(request, reply, who)
+  })
+
+  app.post<{ Params: RtoParams; Body: Record<string, unknown> }>(
+    '/rto/:rto/nat-import',
+    {
+      config: {
+        ...formConfig,
+        // The zip and a few small fields: the NAT import's limit, plus room for the form's framing.
+        bodyLimits: { wireBodyBytes: natLimits.natZipBytes + 65_536, decodedBodyBytes: natLimits.natZipBytes + 65_536 },
+      },
+      bodyLimit: natLimits.natZipBytes + 65_537,
+      schema,
+      preHandler: app.csrfProtection,
+    },
+    async (request, reply) => {
+      const who = requireRto(request, reply)
+      if (!who) return reply
+      if (!canReport(who.user)) throw new NotFoundError('Operators read RTO data; they do not change it.')
+      const body = request.body ?? {}
+      const jurisdiction = consoleService.JURISDICTIONS.find((j) => j === body.jurisdiction)
+      const zip = body.zip instanceof Buffer ? new Uint8Array(body.zip) : new Uint8Array(0)
+      if (!jurisdiction)
+        return natImportPage(request, reply, who, {}, { status: 400, message: 'Choose the jurisdiction.' })
+      try {
+        const result = await consoleService.importNat(options.db, who.actor, jurisdiction, zip, natLimits)
+        request.session.set('flash', {
+          kind: result.natProblemCount > 0 ? 'error' : 'success',
+          text:
+            result.natProblemCount > 0
+              ? `Imported ${result.recordCount} records into a new batch, but ${result.natProblemCount} NAT problems left records or fields out: correct the files and import them again rather than submit this batch.`
+              : `Imported ${result.recordCount} records into a new batch, with no NAT problem.`,
+        })
+        return reply.redirect(
+          `${batchPath({ rto: who.rto, jurisdiction, token: result.transactionBatchToken })}/nat-import`,
+          303,
+        )
+      } catch (error) {
+        if (error instanceof DomainError && (error.kind === 'nat-set-unreadable' || error.kind === 'nat-set-too-large'))
+          return natImportPage(
+            request,
+            reply,
+            who,
+            { jurisdiction },
+            {
+              status: problemTypes[error.kind].status,
+              message: error.message,
+            },
+          )
+        throw error
+      }
+    },
+  )
+
+  app.get<{ Params: BatchPathParams }>(
+    '/rto/:rto/batches/:jurisdiction/:token/nat-import',
+    { config, schema },
+    async (request, reply) => {
+      const who = requireRto(request, reply)
+      if (!who) return reply
+      const result = await consoleService.natImportAnswer(options.db, who.actor, batchRefOf(request.params))
+      const frame = frameFor(request, reply, who.user, `NAT import into batch ${request.params.token}`, who.rto)
+      return html(
+        reply,
+        renderPage(
+          'nat-import-result',
+          { ...frame, current: 'nat-import' },
+          { result, batchPath: batchPath(request.params) },
+        ),
+      )
+    },
+  )
 
   app.get<{ Params: RtoParams }>('/rto/:rto/declarations', { config, schema }, async (request, reply) => {
     const who = requireRto(request, reply)

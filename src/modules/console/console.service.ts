@@ -4,12 +4,20 @@
 // that RTO's API clients would read.
 import type { Db } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
-import type { JobDefinition, Queue } from '../../platform/queue/queue.ts'
-import { listClients } from '../../platform/auth/clients.service.ts'
+import type { FailedJob, JobDefinition, Queue, QueueJobCounts } from '../../platform/queue/queue.ts'
+import {
+  addClient,
+  ClientInputError,
+  listClients,
+  rotateSecret,
+  setEnabled,
+  type ClientSummary,
+} from '../../platform/auth/clients.service.ts'
+import { ALL_SCOPES } from '../../platform/auth/scopes.ts'
 import { DomainError } from '../../domain/errors.ts'
 import type { Page } from '../../domain/page.ts'
 import { currentReportingPeriod, FIRST_REPORTING_PERIOD, utcToday } from '../../domain/reporting-period.ts'
-import { jurisdictions as jurisdictionsInSpecOrder } from '../../domain/jurisdictions.ts'
+import { jurisdictions as jurisdictionsInSpecOrder, type Jurisdiction } from '../../domain/jurisdictions.ts'
 import { getBatch, listBatches, type BatchDetail, type BatchRef, type BatchSummary } from '../batches/index.ts'
 import {
   failedResultsByRule,
@@ -23,9 +31,18 @@ import {
   type ValidationStatus,
 } from '../validation/index.ts'
 import { periodSubmissions, submitBatch } from '../holdings/index.ts'
+import { importNatSet, natImportOf, type NatImportResult } from '../nat-bridge/index.ts'
 import type { ReconcileJobData } from '../reconciliation/index.ts'
 import { getAssessmentStatus, type AssessmentStatus } from '../assessment/index.ts'
-import { declare, listDeclarations, type DeclarationRecord, type DeclarationRequest } from '../declarations/index.ts'
+import {
+  declare,
+  isOverdue,
+  listDeclarations,
+  periodAcrossRtos,
+  type DeclarationRecord,
+  type DeclarationRequest,
+  type RtoPeriodStanding,
+} from '../declarations/index.ts'
 
 export interface ConsoleDependencies {
   db: Db
@@ -91,7 +108,7 @@ export async function periodStandings(deps: ConsoleDependencies, actor: Actor): 
       assessment,
       declaration: row.declaration,
       declarationDueDate: row.declarationDueDate,
-      overdue: row.declaration === null && today > row.declarationDueDate,
+      overdue: isOverdue(row.declaration !== null, row.declarationDueDate, today),
     })
   }
   return standings
@@ -174,7 +191,48 @@ export function makeDeclaration(db: Db, actor: Actor, request: DeclarationReques
   return declare(db, actor, request)
 }
 
-export const JURISDICTIONS: readonly string[] = jurisdictionsInSpecOrder
+export const JURISDICTIONS: readonly Jurisdiction[] = jurisdictionsInSpecOrder
+
+export interface CollectionRow extends RtoPeriodStanding {
+  assessment: AssessmentStatus
+}
+
+export interface CollectionView {
+  rows: CollectionRow[]
+  totals: { rtos: number; submitted: number; assessed: number; declared: number; overdue: number }
+}
+
+/**
+ * The collection at a glance for an operator: every RTO reporting under the jurisdiction, whether it
+ * submitted data for the period, its assessment's status, its declaration and whether it is overdue.
+ * The assessment's status is the API's own use case, read for each RTO as that RTO (read scope only).
+ */
+export async function collectionAtAGlance(
+  db: Db,
+  operator: { actorFor(rto: string): Actor },
+  jurisdiction: Jurisdiction,
+  period: number,
+): Promise<CollectionView> {
+  const standings = await periodAcrossRtos(db, jurisdiction, period)
+  const rows: CollectionRow[] = []
+  for (const standing of standings) {
+    const assessment = await getAssessmentStatus(db, operator.actorFor(standing.rto), {
+      jurisdiction,
+      ReportingPeriodNumber: String(period),
+    })
+    rows.push({ ...standing, assessment })
+  }
+  return {
+    rows,
+    totals: {
+      rtos: rows.length,
+      submitted: rows.filter((row) => row.lastSubmittedAt !== null).length,
+      assessed: rows.filter((row) => row.assessment.assessmentStatus === 'Validated').length,
+      declared: rows.filter((row) => row.declaration !== null).length,
+      overdue: rows.filter((row) => row.overdue).length,
+    },
+  }
+}
 
 /** The RTOs an operator can look at: those API clients act for. */
 export async function knownRtos(db: Db): Promise<string[]> {
@@ -203,4 +261,50 @@ async function withoutCompletedRun<T>(promise: Promise<T>): Promise<T | undefine
     if (error instanceof DomainError && error.kind === 'no-validation-run') return undefined
     throw error
   }
+}
+
+export interface JobsView {
+  counts: QueueJobCounts[]
+  /** Each queue's most recent failed jobs, for the queues that have any. */
+  failed: { queue: string; jobs: FailedJob[] }[]
+}
+
+export const FAILED_JOBS_SHOWN = 20
+
+/** The background jobs, for an operator: each queue's jobs by state, and the latest failed ones. */
+export async function jobsView(queue: Queue): Promise<JobsView> {
+  const counts = await queue.jobCounts()
+  const failed: JobsView['failed'] = []
+  for (const { queue: name } of counts.filter((c) => c.failed > 0))
+    failed.push({ queue: name, jobs: (await queue.failedJobs(name, FAILED_JOBS_SHOWN)) ?? [] })
+  return { counts, failed }
+}
+
+/**
+ * SMS clients, for operators: the same use cases as the operators' command line (`npm run cli --
+ * clients ...`). A secret is returned once, to be shown once; only its hash is stored.
+ */
+export const smsClients = {
+  scopes: ALL_SCOPES,
+  list: (db: Db): Promise<ClientSummary[]> => listClients(db),
+  add: (db: Db, input: { clientId: string; rto: string; scopes: string[] }) => addClient(db, input),
+  rotate: (db: Db, clientId: string) => rotateSecret(db, clientId),
+  setEnabled: (db: Db, clientId: string, enabled: boolean) => setEnabled(db, clientId, enabled),
+  InputError: ClientInputError,
+}
+
+/** A zip of NAT files into a new batch of the RTO: the API's NAT import, with its limits. */
+export function importNat(
+  db: Db,
+  actor: Actor,
+  jurisdiction: string,
+  zip: Uint8Array,
+  limits: { natFilesBytes: number },
+): Promise<NatImportResult> {
+  return importNatSet(db, actor, jurisdiction, zip, { maxFilesBytes: limits.natFilesBytes })
+}
+
+/** What the NAT import that made the batch answered; 404 for a batch not made by one. */
+export function natImportAnswer(db: Db, actor: Actor, ref: BatchRef): Promise<NatImportResult> {
+  return natImportOf(db, actor, ref)
 }

@@ -80,6 +80,43 @@ export async function declarationsOf(
   return query.orderBy('declared_at', 'desc').execute()
 }
 
+/**
+ * Across every RTO (an operator's read): the current declarations of a period under a jurisdiction,
+ * and every RTO that has ever declared under the jurisdiction.
+ */
+export async function currentDeclarationsAcrossRtos(
+  db: Executor,
+  jurisdiction: string,
+  period: number,
+): Promise<{ declarations: DeclarationRow[]; declaredRtos: string[] }> {
+  const [declarations, declared] = await Promise.all([
+    db
+      .selectFrom('declaration')
+      .select([
+        'rto_id',
+        'declaration_id',
+        'jurisdiction',
+        'reporting_period',
+        'declaration_type',
+        sql<string | null>`to_char(date_of_last_reportable_activity, 'YYYY-MM-DD')`.as(
+          'date_of_last_reportable_activity',
+        ),
+        'rto_user_name',
+        'rto_user_email_address',
+        'declared_by_client',
+        'declared_at',
+        'assessment_run_id',
+        'is_current',
+      ])
+      .where('jurisdiction', '=', jurisdiction)
+      .where('reporting_period', '=', period)
+      .where('is_current', '=', true)
+      .execute(),
+    db.selectFrom('declaration').select('rto_id').distinct().where('jurisdiction', '=', jurisdiction).execute(),
+  ])
+  return { declarations, declaredRtos: declared.map((row) => row.rto_id) }
+}
+
 /** The jurisdictions the RTO has declared for. */
 export async function declaredJurisdictions(db: Executor, rto: string): Promise<string[]> {
   const rows = await db.selectFrom('declaration').select('jurisdiction').distinct().where('rto_id', '=', rto).execute()

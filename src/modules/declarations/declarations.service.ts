@@ -9,7 +9,7 @@ import { ConflictError, StructuralError, type FieldError } from '../../domain/er
 import { toPage, type Page } from '../../domain/page.ts'
 import { jurisdictions as jurisdictionsInSpecOrder } from '../../domain/jurisdictions.ts'
 import { declarationReadiness, type PeriodRef } from '../assessment/index.ts'
-import { jurisdictionsSubmittedUnder } from '../holdings/index.ts'
+import { jurisdictionsSubmittedUnder, submissionsAcrossRtos } from '../holdings/index.ts'
 import {
   FIRST_REPORTING_PERIOD,
   firstDayOf,
@@ -19,7 +19,7 @@ import {
   unsupportedPeriodReason,
   utcToday,
 } from '../../domain/reporting-period.ts'
-import { declarationDueDate, isLate, type DeclarationType } from './due-dates.ts'
+import { declarationDueDate, isLate, isOverdue, type DeclarationType } from './due-dates.ts'
 import * as repo from './declarations.repo.ts'
 import {
   declarationTypes,
@@ -300,4 +300,40 @@ async function knownJurisdictions(db: Db, rto: string): Promise<string[]> {
 /** Jurisdictions in the spec's order (NAT first, then the states and territories). */
 function sortJurisdictions(values: string[]): string[] {
   return [...jurisdictionsInSpecOrder].filter((j) => values.includes(j))
+}
+
+/** Where one RTO stands for a period under a jurisdiction: an operator's row of the collection. */
+export interface RtoPeriodStanding {
+  rto: string
+  /** When data touching the period was last submitted under the jurisdiction, or null. */
+  lastSubmittedAt: string | null
+  declarationDueDate: string
+  declaration: DeclarationRecord | null
+  overdue: boolean
+}
+
+/**
+ * The collection at a glance (operators only: across RTOs): every RTO a listing of declarations would
+ * give a row for this jurisdiction (those that submitted under it or declared for it), with its
+ * latest submission touching the period, its current declaration, and whether it is overdue. Two
+ * set-based reads, whatever the number of RTOs.
+ */
+export async function periodAcrossRtos(db: Db, jurisdiction: string, period: number): Promise<RtoPeriodStanding[]> {
+  const [submissions, { declarations, declaredRtos }] = await Promise.all([
+    submissionsAcrossRtos(db, jurisdiction, period),
+    repo.currentDeclarationsAcrossRtos(db, jurisdiction, period),
+  ])
+  const rtos = [...new Set([...submissions.map((s) => s.rto), ...declaredRtos])].sort()
+  const today = utcToday()
+  return rtos.map((rto) => {
+    const row = declarations.find((d) => d.rto_id === rto)
+    const declarationDue = declarationDueDate(period, row?.declaration_type ?? 'Declaration')
+    return {
+      rto,
+      lastSubmittedAt: submissions.find((s) => s.rto === rto)?.lastSubmittedAt ?? null,
+      declarationDueDate: declarationDue,
+      declaration: row ? toRecord(row) : null,
+      overdue: isOverdue(row !== undefined, declarationDue, today),
+    }
+  })
 }

@@ -17,3 +17,8 @@ export function declarationDueDate(period: number, type: DeclarationType): strin
 export function isLate(declaredOn: string, period: number, type: DeclarationType): boolean {
   return declaredOn > declarationDueDate(period, type)
 }
+
+/** Whether a period's declaration is overdue: none has been made and its due date has passed. Shown, never enforced. */
+export function isOverdue(declared: boolean, dueDate: string, today: string): boolean {
+  return !declared && today > dueDate
+}

@@ -161,6 +161,24 @@ export async function submittedJurisdictions(db: Executor, rto: string): Promise
   return rows.map((row) => row.jurisdiction)
 }
 
+/**
+ * Across every RTO (an operator's read): the RTOs that have submitted data under the jurisdiction, each
+ * with when data touching the period was last submitted (null: nothing for this period).
+ */
+export async function submissionsUnderJurisdiction(
+  db: Executor,
+  jurisdiction: string,
+  period: number,
+): Promise<{ rto_id: string; last_submitted_at: Date | null }[]> {
+  const result = await sql<{ rto_id: string; last_submitted_at: Date | null }>`
+    SELECT rto_id, max(last_submitted_at) FILTER (WHERE reporting_period = ${period}) AS last_submitted_at
+      FROM reporting_period_submission
+     WHERE jurisdiction = ${jurisdiction}
+     GROUP BY rto_id
+     ORDER BY rto_id`.execute(db)
+  return result.rows
+}
+
 export interface HeldRecordsQuery {
   rto: string
   resourceType: string

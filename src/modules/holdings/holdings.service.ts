@@ -58,6 +58,25 @@ export function jurisdictionsSubmittedUnder(db: Db, rto: string): Promise<string
   return holdings.submittedJurisdictions(db, rto)
 }
 
+/** One RTO's submissions under a jurisdiction, for an operator's view of the whole collection. */
+export interface RtoSubmission {
+  rto: string
+  /** When data touching the period was last submitted under the jurisdiction, or null. */
+  lastSubmittedAt: string | null
+}
+
+/**
+ * Every RTO that has submitted data under the jurisdiction (any period), with its latest submission
+ * touching the period. Across RTOs: for operators only (the caller checks who asks).
+ */
+export async function submissionsAcrossRtos(db: Db, jurisdiction: string, period: number): Promise<RtoSubmission[]> {
+  const rows = await holdings.submissionsUnderJurisdiction(db, jurisdiction, period)
+  return rows.map((row) => ({
+    rto: row.rto_id,
+    lastSubmittedAt: row.last_submitted_at ? new Date(row.last_submitted_at).toISOString() : null,
+  }))
+}
+
 export interface PeriodSubmission {
   jurisdiction: string
   reportingPeriodNumber: number

@@ -2,6 +2,13 @@
 // state of a record. Other modules reach it only through this file.
 export { holdingsRoutes } from './holdings.routes.ts'
 export { submitBatch } from './submit.service.ts'
-export { heldState, jurisdictionsSubmittedUnder, periodSubmissions, type PeriodSubmission } from './holdings.service.ts'
+export {
+  heldState,
+  jurisdictionsSubmittedUnder,
+  periodSubmissions,
+  submissionsAcrossRtos,
+  type PeriodSubmission,
+  type RtoSubmission,
+} from './holdings.service.ts'
 export type { SubmitDependencies } from './submit.service.ts'
 export { submitWithoutValidation } from './bulk-load.ts'

@@ -3,6 +3,7 @@
 // at all. Delivery is at least once: every handler must be safe to run twice.
 import { PgBoss, fromKysely, fromPglite, type Db as IDatabase, type Job } from 'pg-boss'
 import type { Logger } from 'pino'
+import { sql } from 'kysely'
 import type { DatabaseHandle, Tx } from '../db/database.ts'
 import { errorSummary } from '../observability/log-redaction.ts'
 
@@ -41,7 +42,34 @@ export interface Queue {
   /** Starts polling for the registered jobs in this process. */
   startWorkers(): Promise<void>
   depth(): Promise<Record<string, number>>
+  /** Each registered queue's jobs by state, counted now (for operators: the console's jobs page). */
+  jobCounts(): Promise<QueueJobCounts[]>
+  /** A queue's most recent failed jobs (retries exhausted), newest first; undefined for an unknown queue. */
+  failedJobs(queue: string, limit: number): Promise<FailedJob[] | undefined>
+  /** Queues a failed job again (pg-boss's retry); false when there is no such failed job. */
+  retryFailed(queue: string, jobId: string): Promise<boolean>
   stop(): Promise<void>
+}
+
+export interface QueueJobCounts {
+  queue: string
+  /** Waiting to run (created). */
+  queued: number
+  /** Failed once or more and waiting for their next attempt. */
+  retrying: number
+  active: number
+  /** Failed with every retry used, kept until pg-boss deletes them. */
+  failed: number
+}
+
+export interface FailedJob {
+  id: string
+  queue: string
+  createdAt: string
+  failedAt: string | null
+  attempts: number
+  /** The error's message as the job recorded it (never its data or stack). */
+  error: string
 }
 
 export type JobOutcome = 'completed' | 'failed'
@@ -139,9 +167,55 @@ export async function createQueue(
       for (const job of jobs) depths[job.name] = (await boss.getQueue(job.name))?.queuedCount ?? 0
       return depths
     },
+    async jobCounts() {
+      const names = jobs.map((job) => job.name)
+      const rows = await sql<{ name: string; state: string; count: number }>`
+        SELECT name, state::text AS state, count(*)::int AS count FROM pgboss.job
+         WHERE name IN (${sql.join(names)}) AND state IN ('created', 'retry', 'active', 'failed')
+         GROUP BY 1, 2`.execute(database.db)
+      const count = (name: string, state: string) =>
+        rows.rows.find((row) => row.name === name && row.state === state)?.count ?? 0
+      return names.map((name) => ({
+        queue: name,
+        queued: count(name, 'created'),
+        retrying: count(name, 'retry'),
+        active: count(name, 'active'),
+        failed: count(name, 'failed'),
+      }))
+    },
+    async failedJobs(queue, limit) {
+      if (!jobs.some((job) => job.name === queue)) return undefined
+      const rows = await sql<{
+        id: string
+        created_on: Date
+        completed_on: Date | null
+        retry_count: number
+        error: string | null
+      }>`
+        SELECT id::text AS id, created_on, completed_on, retry_count, left(output->>'message', 500) AS error
+          FROM pgboss.job WHERE name = ${queue} AND state = 'failed'
+         ORDER BY completed_on DESC NULLS LAST, id LIMIT ${limit}`.execute(database.db)
+      return rows.rows.map((row) => ({
+        id: row.id,
+        queue,
+        createdAt: new Date(row.created_on).toISOString(),
+        failedAt: row.completed_on ? new Date(row.completed_on).toISOString() : null,
+        attempts: Number(row.retry_count) + 1,
+        error: row.error ?? 'no message recorded',
+      }))
+    },
+    async retryFailed(queue, jobId) {
+      if (!jobs.some((job) => job.name === queue) || !UUID.test(jobId)) return false
+      const job = await boss.getJobById(queue, jobId)
+      if (job?.state !== 'failed') return false
+      await boss.retry(queue, jobId)
+      return (await boss.getJobById(queue, jobId))?.state !== 'failed' // queued again (or already running)
+    },
     stop: () => boss.stop({ graceful: true, close: true, timeout: 20_000 }),
   }
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 // PGlite has one connection. Kysely guards it with a lock held for a whole transaction; routing the
 // queue's statements through that same lock keeps them from landing inside somebody's transaction.
