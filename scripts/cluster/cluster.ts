@@ -27,6 +27,7 @@ import {
   type PostgresServer,
 } from './postgres.ts'
 import { HAPROXY_INSTALL, haproxyBinary, haproxySpec, serverStates, writeHaproxyConfig } from './haproxy.ts'
+import { TcpProxy } from './tcp-proxy.ts'
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..')
 
@@ -52,6 +53,12 @@ export interface ClusterOptions {
   onSpawned?: (process: ManagedProcess) => void
   /** Told when a process ends that was not being stopped. */
   onUnexpectedExit?: (process: ManagedProcess, how: string) => void
+  /**
+   * Put a loopback TCP proxy, run in this script's process, between the service processes (API, worker,
+   * migrate) and the primary, so that the database can be cut for them without touching PostgreSQL
+   * (the chaos run). The replica keeps streaming from the primary directly. Default false.
+   */
+  databaseProxy?: boolean
 }
 
 export interface Cluster {
@@ -64,8 +71,18 @@ export interface Cluster {
   apis: { name: string; url: string; pid: number }[]
   /** Every loopback port the cluster listens on (the load balancer's stats page included). */
   ports: number[]
+  /** The running process of each name (after a restart, the new one); ended ones stay listed until replaced. */
   processes: ManagedProcess[]
   migrations: string
+  /** The environment the service processes run with (DATABASE_URL, signing key...): for `npm run cli` against the cluster. */
+  serviceEnv: NodeJS.ProcessEnv
+  /** With `databaseProxy`: the proxy in front of the primary (stop() cuts the database, start() brings it back). */
+  databaseProxy: TcpProxy | undefined
+  /**
+   * Starts the named process again (api1, worker1, redis...) with the same command, settings and port,
+   * once its previous instance has ended (kill it first), and waits until it is ready.
+   */
+  restart(name: string): Promise<ManagedProcess>
   /** Stops every process it started, newest first, by PID; removes a temporary directory unless kept. */
   stop(): Promise<StopReport>
 }
@@ -159,21 +176,38 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
       `${JSON.stringify({ scriptPid: process.pid, dir, processes: processes.map((p) => p.record), ...extra }, null, 2)}\n`,
     )
   const onSpawned = (process: ManagedProcess) => {
-    processes.push(process)
+    // A restarted process takes its predecessor's place, so that stopping keeps the start order.
+    const previous = processes.findIndex((p) => p.spec.name === process.spec.name)
+    if (previous >= 0) processes[previous] = process
+    else processes.push(process)
     writeState()
     options.onSpawned?.(process)
     process.exited.then(({ code, signal }) => {
       if (!process.stopping) options.onUnexpectedExit?.(process, signal ? `signal ${signal}` : `exit code ${code}`)
     })
   }
+  const specs = new Map<string, ProcessSpec>()
   const start = (spec: ProcessSpec) => {
+    specs.set(spec.name, spec)
     options.log(`starting ${spec.name}${spec.port ? ` on 127.0.0.1:${spec.port}` : ''}`)
     return ManagedProcess.start(spec, { abort, onSpawned })
   }
+  let stopping = false
+  const restart = async (name: string): Promise<ManagedProcess> => {
+    const spec = specs.get(name)
+    const current = processes.find((p) => p.spec.name === name)
+    if (!spec || !current) throw new Error(`no process named ${name} in this cluster`)
+    if (stopping) throw new Error(`${name}: the cluster is stopping`)
+    if (current.running) throw new Error(`${name} (pid ${current.pid}) still runs: end it before restarting it`)
+    await current.exited
+    return start(spec)
+  }
+  let databaseProxy: TcpProxy | undefined
 
   const ports: number[] = []
   let stopped: Promise<StopReport> | undefined
   const stop = (): Promise<StopReport> => {
+    stopping = true
     stopped ??= (async () => {
       const report: StopReport = { stopped: [], removedDir: false, stillAlive: [], portsHeld: [] }
       for (const process of [...processes].reverse()) {
@@ -187,6 +221,7 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
           how: `${wasRunning ? '' : 'had already ended, '}${signal ? `signal ${signal}` : `exit code ${code}`}`,
         })
       }
+      await databaseProxy?.stop()
       writeState({ stoppedAt: new Date().toISOString() })
       report.stillAlive = report.stopped.filter((entry) => isAlive(entry.pid)).map((entry) => entry.pid)
       for (const port of ports) if (!(await portFree(port))) report.portsHeld.push(port)
@@ -270,8 +305,14 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
       ready: () => redisCommand(redisPort, 'PING').then((answer) => answer === '+PONG'),
     })
 
+    // The service processes reach the primary through the proxy when there is one.
+    if (options.databaseProxy) {
+      databaseProxy = await new TcpProxy(primary.port).start()
+      ports.push(databaseProxy.port)
+      options.log(`database proxy on 127.0.0.1:${databaseProxy.port} in front of the primary (port ${primary.port})`)
+    }
     const env = serviceEnvironment({
-      DATABASE_URL: primary.dsn,
+      DATABASE_URL: databaseProxy ? databaseProxy.urlThrough(primary.dsn) : primary.dsn,
       REDIS_URL: redisUrl,
       PUBLIC_BASE_URL: lbUrl, // the token issuer: the same for every API process
       AUTH_SIGNING_KEY_FILE: signingKeyFile,
@@ -281,9 +322,10 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
     let migrations = 'each process migrates as it starts (no separate step)'
     if (options.migrateFirst) {
       options.log('npm run migrate (once, before any service process)')
+      // Straight to the primary: runToEnd blocks this process, which runs the database proxy.
       migrations = runToEnd(process.execPath, ['src/start.mjs', 'src/cli/main.ts', 'migrate'], {
         cwd: REPO_ROOT,
-        env,
+        env: { ...env, DATABASE_URL: primary.dsn },
         timeoutMs: 120_000,
       })
       writeFileSync(join(logs, 'migrate.log'), `${migrations}\n`)
@@ -357,6 +399,9 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
       ports,
       processes,
       migrations,
+      serviceEnv: env,
+      databaseProxy,
+      restart,
       stop,
     }
   } catch (error) {
