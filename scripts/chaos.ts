@@ -16,7 +16,7 @@
 import { parseArgs } from 'node:util'
 import { PrerequisiteError, StartFailed, startCluster, type Cluster } from './cluster/cluster.ts'
 import { runChecks, settle, summarise, type Check, type FiveXx } from './chaos/checks.ts'
-import { FAULT_KINDS, injectFaults, type Fault } from './chaos/faults.ts'
+import { FAULT_KINDS, injectFaults } from './chaos/faults.ts'
 import { Ledger, type Observation } from './chaos/ledger.ts'
 import { Random } from './chaos/records.ts'
 import { registerClients } from './chaos/registration.ts'
@@ -103,13 +103,24 @@ const hardLimit = setTimeout(() => {
   void stopAndExit(1)
 }, HARD_LIMIT_MS)
 
+/** Every process the cluster spawned in this run (restarted ones too), for the summary. */
+const spawned: { name: string; pid: number }[] = []
+let summary: Record<string, unknown> | undefined
+
 let stopping: Promise<void> | undefined
 async function stopAndExit(code: number): Promise<never> {
   stopping ??= (async () => {
     if (cluster) {
       const report = await cluster.stop()
-      if (report.stillAlive.length > 0 || report.portsHeld.length > 0) code = 1
+      const clean = report.stillAlive.length === 0 && report.portsHeld.length === 0
+      if (!clean) code = 1
+      if (summary) {
+        summary.cluster = { dir: cluster.dir, processes: spawned, ports: cluster.ports, stop: report }
+        if (!clean) summary.ok = false
+      }
     }
+    // The JSON summary last, once everything is stopped: what a test or CI reads.
+    if (summary && values.json) process.stdout.write(`${JSON.stringify(summary)}\n`)
   })()
   await stopping
   clearTimeout(hardLimit)
@@ -129,6 +140,7 @@ try {
       migrateFirst: true,
       databaseProxy: true,
       log: (line) => say(`cluster: ${line}`),
+      onSpawned: (managed) => spawned.push({ name: managed.spec.name, pid: managed.pid }),
       onUnexpectedExit: (managed, how) => say(`${managed.spec.name} (pid ${managed.pid}) ended unexpectedly (${how})`),
     },
     abort.signal,
@@ -179,7 +191,9 @@ try {
   const faults = await faultsDone
   say(`load done in ${loadSeconds.toFixed(1)} s; ${faults.length} faults; settling`)
   const settled = await settle(cluster, SETTLE_MS)
-  say(`settled in ${(settled.ms / 1000).toFixed(1)} s${settled.ok ? '' : ' (NOT: reconciliation or the replica still behind)'}`)
+  say(
+    `settled in ${(settled.ms / 1000).toFixed(1)} s${settled.ok ? '' : ' (NOT: reconciliation or the replica still behind)'}`,
+  )
 
   const { checks, fiveXx, held } = await runChecks({ cluster, ledger, clients, observations, faults, graceMs: 3000 })
   checks.push({
@@ -195,7 +209,7 @@ try {
   const latency = latencyByEndpoint(observations, faults)
   const ok = checks.every((c) => c.ok)
   const acknowledgedUploads = ledger.uploads.size
-  const summary = {
+  const result = {
     ok,
     seed,
     options: { seconds, rtos: rtoCount, apis, workers, short: values.short },
@@ -237,10 +251,9 @@ try {
       completed: r.completed.length,
       ...(r.failed ? { failed: r.failed } : {}),
     })),
-    clusterDir: cluster.dir,
   }
-  printSummary(summary, checks, fiveXx)
-  if (values.json) process.stdout.write(`${JSON.stringify(summary)}\n`)
+  summary = result
+  printSummary(result, checks, fiveXx)
   exitCode = ok ? 0 : 1
 } catch (error) {
   if (error instanceof PrerequisiteError) {

@@ -51,9 +51,8 @@ export async function settle(cluster: Cluster, timeoutMs: number): Promise<{ ms:
         )
       ).rows as { n: number }[]
       const [{ lsn }] = (await db.query('SELECT pg_current_wal_lsn()::text AS lsn')).rows as [{ lsn: string }]
-      const [{ behind }] = (
-        await replica.query('SELECT pg_last_wal_replay_lsn() < $1::pg_lsn AS behind', [lsn])
-      ).rows as [{ behind: boolean }]
+      const [{ behind }] = (await replica.query('SELECT pg_last_wal_replay_lsn() < $1::pg_lsn AS behind', [lsn]))
+        .rows as [{ behind: boolean }]
       if (pending!.n === 0 && !behind) return { ms: Date.now() - started, ok: true }
       if (Date.now() - started > timeoutMs) return { ms: Date.now() - started, ok: false }
       await new Promise((resolve) => setTimeout(resolve, 250))
@@ -83,7 +82,12 @@ export async function runChecks(p: {
   const { cluster, ledger } = p
   const checks: Check[] = []
   const add = (name: string, failures: unknown[], detail: string) =>
-    checks.push({ name, ok: failures.length === 0, detail, ...(failures.length ? { failures: failures.slice(0, 10) } : {}) })
+    checks.push({
+      name,
+      ok: failures.length === 0,
+      detail,
+      ...(failures.length ? { failures: failures.slice(0, 10) } : {}),
+    })
   const db = await connect(cluster.primary.superuserDsn.replace(/\/postgres$/, '/vetrs'))
   try {
     const rows = async <R>(text: string, values: unknown[] = []) => (await db.query(text, values)).rows as R[]
@@ -172,7 +176,9 @@ export async function runChecks(p: {
          FROM held_record GROUP BY 1, 2, 3, 4 HAVING count(*) > 1 LIMIT 10`,
     )
     submittedFailures.push(...duplicates)
-    const unknownSubmitted = batchRows.filter((b) => b.status === 'Submitted' && !ledger.batches.has(b.transaction_batch_token))
+    const unknownSubmitted = batchRows.filter(
+      (b) => b.status === 'Submitted' && !ledger.batches.has(b.transaction_batch_token),
+    )
     submittedFailures.push(...unknownSubmitted.map((b) => ({ submittedButUnknownToTheLedger: b })))
     add(
       'every batch answered 200 Submitted is held exactly once with all its records',
@@ -340,7 +346,10 @@ function classify(observations: Observation[], faults: Fault[], graceMs: number)
           ? 'database cut: no API process ready (HAProxy)'
           : 'database cut: the service could not reach its database'
         allowed = true
-      } else classification = fromBalancer ? 'no API process ready (HAProxy), no database cut' : '503 from the service, no database cut'
+      } else
+        classification = fromBalancer
+          ? 'no API process ready (HAProxy), no database cut'
+          : '503 from the service, no database cut'
     } else if (o.status === 502 || o.status === 504) {
       // In flight on the process at the moment it was killed: the balancer lost the connection mid-request.
       const killed = faults.find((f) => f.kind === 'kill-api' && o.start <= f.start + 50 && o.end >= f.start)

@@ -97,7 +97,11 @@ export function catalogue(random: Random): Catalogue {
     deliveryLocationUID: location.deliveryLocationUID,
     changeTrackingIdentifier: 'v1',
   }
-  const subjects = [0, 1].map(() => ({ ...TEMPLATES.subject, subjectUID: random.uuid(), changeTrackingIdentifier: 'v1' }))
+  const subjects = [0, 1].map(() => ({
+    ...TEMPLATES.subject,
+    subjectUID: random.uuid(),
+    changeTrackingIdentifier: 'v1',
+  }))
   const subjectOfferings = subjects.map((subject) => ({
     ...TEMPLATES.subjectOffering,
     subjectOfferingUID: random.uuid(),

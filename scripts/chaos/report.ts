@@ -48,7 +48,8 @@ export function latencyTable(latency: Latency): string {
   ])
   const header = ['endpoint', 'n', 'p50', 'p99', 'n', 'p50', 'p99']
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
-  const line = (cells: string[]) => `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')}`
+  const line = (cells: string[]) =>
+    `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')}`
   const groupWidth = widths.slice(1, 4).reduce((a, b) => a + b + 2, -2)
   return [
     `  ${''.padEnd(widths[0]!)}  ${'outside faults (ms)'.padEnd(groupWidth)}  during faults (ms)`,

@@ -124,9 +124,13 @@ export class Sms {
     const started = this.#o.clock()
     switch (workflow) {
       case 'setup':
-        await this.#submit('setup', [...catalogueRecords(this.#catalogue), ...this.#newStudents(8).flatMap(recordsOf)], {
-          single: 6,
-        })
+        await this.#submit(
+          'setup',
+          [...catalogueRecords(this.#catalogue), ...this.#newStudents(8).flatMap(recordsOf)],
+          {
+            single: 6,
+          },
+        )
         break
       case 'submit-bulk': {
         const students = this.#newStudents(this.#o.random.int(...this.#o.bulkStudents))
@@ -222,7 +226,14 @@ export class Sms {
         const record = records[next++]!
         await this.#idempotent('upload', () => this.vetrs.upload(JURISDICTION, token, asRecord(record)))
         const { resourceType, uid } = identityOf(record)
-        this.#o.ledger.upload({ rto: this.#o.rto, batch: token, resourceType, uid, hash: bodyHash(record), via: 'single' })
+        this.#o.ledger.upload({
+          rto: this.#o.rto,
+          batch: token,
+          resourceType,
+          uid,
+          hash: bodyHash(record),
+          via: 'single',
+        })
       }
     }
     await Promise.all([worker(), worker(), worker()])
@@ -333,7 +344,9 @@ export class Sms {
     const first = await this.#validate(token)
     const refusals = first.blocking.filter((r) => r.technicalRuleId === 'BRTS01200')
     if (refusals.length !== 1)
-      throw new Error(`fix-and-resubmit: expected one BRTS01200 Error, got ${JSON.stringify(first.blocking).slice(0, 300)}`)
+      throw new Error(
+        `fix-and-resubmit: expected one BRTS01200 Error, got ${JSON.stringify(first.blocking).slice(0, 300)}`,
+      )
     await this.#uploadSingle(token, [wrong.student])
     const second = await this.#validate(token)
     if (second.blocking.length > 0) throw new Error('fix-and-resubmit: still blocked after the fix')
@@ -345,7 +358,10 @@ export class Sms {
     const candidates = this.held.filter((set) => !this.#isVoided(set))
     const chosen = candidates.sort(() => this.#o.random.next() - 0.5).slice(0, 3)
     const version = ++this.#version
-    const records = chosen.flatMap((set) => [nextVersion(set.student, version), nextVersion(set.programEnrolment, version)])
+    const records = chosen.flatMap((set) => [
+      nextVersion(set.student, version),
+      nextVersion(set.programEnrolment, version),
+    ])
     await this.#submit('update', records)
   }
 
@@ -410,7 +426,10 @@ export class Sms {
       .filter((set) => !this.#isVoided(set))
       .map((set) => set.subjectEnrolment)
       .filter((e) => e.subjectEnrolmentUID !== undefined)
-      .map((e) => ({ resourceUID: String(e.subjectEnrolmentUID), changeTrackingIdentifier: String(e.changeTrackingIdentifier) }))
+      .map((e) => ({
+        resourceUID: String(e.subjectEnrolmentUID),
+        changeTrackingIdentifier: String(e.changeTrackingIdentifier),
+      }))
     if (mine.length === 0) return
     const outcome = await this.#idempotent('reconcile', () =>
       this.vetrs.reconcile({ resourceType: 'SubjectEnrolment', reportingPeriod: REPORTING_PERIOD, records: mine }),
@@ -427,7 +446,10 @@ export class Sms {
       const outcome = await this.vetrs.assess(JURISDICTION, period, { maxWaitMs: 120_000 })
       return outcome
     })
-    this.#o.ledger.assessmentsRequested.set(this.#o.rto, (this.#o.ledger.assessmentsRequested.get(this.#o.rto) ?? 0) + 1)
+    this.#o.ledger.assessmentsRequested.set(
+      this.#o.rto,
+      (this.#o.ledger.assessmentsRequested.get(this.#o.rto) ?? 0) + 1,
+    )
     this.#o.ledger.count('assess')
     if (assessed.blocking.length > 0)
       throw new Error(`assess: blocking outcomes ${JSON.stringify(assessed.blocking).slice(0, 300)}`)
@@ -454,7 +476,13 @@ export class Sms {
             return false
           },
         )
-        this.#o.ledger.declarations.push({ rto: this.#o.rto, jurisdiction: JURISDICTION, period, userName, at: this.#o.clock() })
+        this.#o.ledger.declarations.push({
+          rto: this.#o.rto,
+          jurisdiction: JURISDICTION,
+          period,
+          userName,
+          at: this.#o.clock(),
+        })
         this.#o.ledger.count(saved ? 'declare (200)' : 'declare (saved, no answer)')
         return
       } catch (error) {
