@@ -244,6 +244,16 @@ try {
     },
     checks,
     fiveXx,
+    // Attempts that got no answer at all (connection refused or reset, or the SDK's timeout), and the fault they fell in.
+    noAnswer: observations
+      .filter((o) => typeof o.status !== 'number')
+      .map((o) => ({
+        atSeconds: o.start / 1000,
+        rto: o.rto,
+        endpoint: o.endpoint,
+        status: o.status,
+        fault: faults.find((f) => o.end >= f.start && o.start <= f.recovered)?.kind ?? null,
+      })),
     latency,
     clients: reports.map((r) => ({
       rto: r.rto,

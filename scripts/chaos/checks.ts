@@ -144,6 +144,24 @@ export async function runChecks(p: {
     )
 
     // 2. Every batch answered 200 Submitted held exactly once, with all its records.
+    const byBatch = <T>(entries: Iterable<[string, T]>) => {
+      const out = new Map<string, [string, T][]>()
+      for (const entry of entries) {
+        const token = entry[0].slice(0, entry[0].indexOf('|'))
+        const list = out.get(token) ?? []
+        list.push(entry)
+        out.set(token, list)
+      }
+      return out
+    }
+    const recordsByBatch = byBatch(batchRecords)
+    const heldByBatch = byBatch(heldFrom)
+    const uploadsByBatch = new Map<string, { resourceType: string; uid: string }[]>()
+    for (const upload of ledger.uploads.values()) {
+      const list = uploadsByBatch.get(upload.batch) ?? []
+      list.push(upload)
+      uploadsByBatch.set(upload.batch, list)
+    }
     const submittedFailures: unknown[] = []
     let submittedBatches = 0
     for (const batch of ledger.batches.values()) {
@@ -151,9 +169,9 @@ export async function runChecks(p: {
       submittedBatches++
       if (batchStatus.get(batch.token) !== 'Submitted')
         submittedFailures.push({ batch: batch.token, status: batchStatus.get(batch.token) ?? 'absent' })
-      const acknowledged = new Set(ledger.uploadsInto(batch.token).map((u) => `${u.resourceType}|${u.uid}`))
-      const inBatch = [...batchRecords.keys()].filter((k) => k.startsWith(`${batch.token}|`))
-      const held = [...heldFrom.entries()].filter(([k]) => k.startsWith(`${batch.token}|`))
+      const acknowledged = new Set((uploadsByBatch.get(batch.token) ?? []).map((u) => `${u.resourceType}|${u.uid}`))
+      const inBatch = recordsByBatch.get(batch.token) ?? []
+      const held = heldByBatch.get(batch.token) ?? []
       const twice = held.filter(([, h]) => h.count !== 1)
       if (twice.length > 0) submittedFailures.push({ batch: batch.token, heldMoreThanOnce: twice.slice(0, 3) })
       if (held.length !== inBatch.length || held.length !== acknowledged.size)
@@ -246,9 +264,14 @@ export async function runChecks(p: {
           expected.set(`${h.type}|${h.uid}`, h.cti)
       heldCount += expected.size
       const actual = new Map<string, string | null>()
-      for (const resourceType of RESOURCE_TYPES)
-        for await (const item of client.vetrs.searchByPeriod({ resourceType, reportingPeriods: [REPORTING_PERIOD] }))
-          actual.set(`${resourceType}|${item.resourceUID.toLowerCase()}`, item.changeTrackingIdentifier)
+      try {
+        for (const resourceType of RESOURCE_TYPES)
+          for await (const item of client.vetrs.searchByPeriod({ resourceType, reportingPeriods: [REPORTING_PERIOD] }))
+            actual.set(`${resourceType}|${item.resourceUID.toLowerCase()}`, item.changeTrackingIdentifier)
+      } catch (error) {
+        reconciliationFailures.push({ rto, searchByPeriodFailed: (error as Error).message })
+        continue
+      }
       const onlyHeld = [...expected.keys()].filter((k) => !actual.has(k))
       const onlyReconciled = [...actual.keys()].filter((k) => !expected.has(k))
       const versions = [...expected].filter(([k, cti]) => actual.has(k) && actual.get(k) !== cti)

@@ -2,8 +2,9 @@
 // by its recovery. Only what the cluster started is touched, by the PIDs the cluster holds:
 //   kill-api     SIGKILL one API process, restart it (the cluster's restart: same command, port, settings)
 //   kill-worker  SIGKILL one worker process, restart it
-//   db-cut       the loopback TCP proxy between every service process and the primary stops (open
-//                connections cut, new ones refused) for a few seconds, then listens again
+//   db-cut       the loopback TCP proxy (the cluster's dbproxy process) between every service process
+//                and the primary stops (open connections cut, new ones refused) for a few seconds, then
+//                listens again
 //   kill-redis   SIGKILL the cluster's Redis, restart it on its port
 // Each fault's window runs from its start until the load balancer has every API process UP again
 // (HAProxy's checks: rise 2 at 1 s), which is what "during the fault" means in the latency figures and
@@ -76,9 +77,9 @@ async function inject(
       fault.target = `database proxy 127.0.0.1:${proxy.port}`
       log(`fault: cutting the database for ${(downMs / 1000).toFixed(1)} s`)
       fault.start = clock()
-      await proxy.stop()
+      await proxy.cut()
       await sleep(downMs)
-      await proxy.start()
+      await proxy.restore()
     } else {
       const prefix = kind === 'kill-api' ? 'api' : kind === 'kill-worker' ? 'worker' : 'redis'
       const candidates = cluster.processes.filter((p) => p.spec.name.startsWith(prefix) && p.running)

@@ -110,8 +110,4 @@ export class Ledger {
     this.uploads.set(`${entry.rto}|${entry.batch}|${entry.resourceType}|${entry.uid}`, entry)
     this.count(entry.via === 'single' ? 'upload (single)' : 'upload (records in bulk)')
   }
-
-  uploadsInto(batch: string): UploadEntry[] {
-    return [...this.uploads.values()].filter((entry) => entry.batch === batch)
-  }
 }

@@ -13,6 +13,8 @@ import {
   freePorts,
   isAlive,
   portFree,
+  portInUse,
+  waitUntil,
   runToEnd,
   tail,
   type ProcessRecord,
@@ -27,7 +29,6 @@ import {
   type PostgresServer,
 } from './postgres.ts'
 import { HAPROXY_INSTALL, haproxyBinary, haproxySpec, serverStates, writeHaproxyConfig } from './haproxy.ts'
-import { TcpProxy } from './tcp-proxy.ts'
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..')
 
@@ -54,9 +55,9 @@ export interface ClusterOptions {
   /** Told when a process ends that was not being stopped. */
   onUnexpectedExit?: (process: ManagedProcess, how: string) => void
   /**
-   * Put a loopback TCP proxy, run in this script's process, between the service processes (API, worker,
-   * migrate) and the primary, so that the database can be cut for them without touching PostgreSQL
-   * (the chaos run). The replica keeps streaming from the primary directly. Default false.
+   * Put a loopback TCP proxy (a process of its own, `dbproxy`) between the service processes (API and
+   * worker) and the primary, so that the database can be cut for them without touching PostgreSQL (the
+   * chaos run). The replica keeps streaming from the primary directly. Default false.
    */
   databaseProxy?: boolean
 }
@@ -76,8 +77,8 @@ export interface Cluster {
   migrations: string
   /** The environment the service processes run with (DATABASE_URL, signing key...): for `npm run cli` against the cluster. */
   serviceEnv: NodeJS.ProcessEnv
-  /** With `databaseProxy`: the proxy in front of the primary (stop() cuts the database, start() brings it back). */
-  databaseProxy: TcpProxy | undefined
+  /** With `databaseProxy`: the proxy in front of the primary; cut() cuts the database, restore() brings it back. */
+  databaseProxy: DatabaseProxy | undefined
   /**
    * Starts the named process again (api1, worker1, redis...) with the same command, settings and port,
    * once its previous instance has ended (kill it first), and waits until it is ready.
@@ -85,6 +86,14 @@ export interface Cluster {
   restart(name: string): Promise<ManagedProcess>
   /** Stops every process it started, newest first, by PID; removes a temporary directory unless kept. */
   stop(): Promise<StopReport>
+}
+
+export interface DatabaseProxy {
+  port: number
+  /** Open connections destroyed, new ones refused; resolves once the port refuses. */
+  cut(): Promise<void>
+  /** Listening again on the same port; resolves once it accepts. */
+  restore(): Promise<void>
 }
 
 export interface StopReport {
@@ -202,7 +211,7 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
     await current.exited
     return start(spec)
   }
-  let databaseProxy: TcpProxy | undefined
+  let databaseProxy: DatabaseProxy | undefined
 
   const ports: number[] = []
   let stopped: Promise<StopReport> | undefined
@@ -221,7 +230,6 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
           how: `${wasRunning ? '' : 'had already ended, '}${signal ? `signal ${signal}` : `exit code ${code}`}`,
         })
       }
-      await databaseProxy?.stop()
       writeState({ stoppedAt: new Date().toISOString() })
       report.stillAlive = report.stopped.filter((entry) => isAlive(entry.pid)).map((entry) => entry.pid)
       for (const port of ports) if (!(await portFree(port))) report.portsHeld.push(port)
@@ -243,9 +251,9 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
   }
 
   try {
-    const [primaryPort, replicaPort, redisPort, statsPort, lbFree, ...apiPorts] = (await freePorts(
-      5 + options.apis,
-    )) as [number, number, number, number, number, ...number[]]
+    const [primaryPort, replicaPort, redisPort, statsPort, lbFree, proxyPort, ...apiPorts] = (await freePorts(
+      6 + options.apis,
+    )) as [number, number, number, number, number, number, ...number[]]
     const lbPort = options.lbPort || lbFree
     if (options.lbPort && !(await portFree(options.lbPort)))
       throw new Error(
@@ -307,12 +315,39 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
 
     // The service processes reach the primary through the proxy when there is one.
     if (options.databaseProxy) {
-      databaseProxy = await new TcpProxy(primary.port).start()
-      ports.push(databaseProxy.port)
-      options.log(`database proxy on 127.0.0.1:${databaseProxy.port} in front of the primary (port ${primary.port})`)
+      ports.push(proxyPort)
+      await start({
+        name: 'dbproxy',
+        command: process.execPath,
+        args: ['src/start.mjs', 'scripts/cluster/db-proxy.ts', String(primary.port), String(proxyPort)],
+        env: { PATH: process.env.PATH },
+        cwd: REPO_ROOT,
+        logFile: join(logs, 'dbproxy.log'),
+        stopLadder: [['SIGTERM', 5000]],
+        startTimeoutMs: 30_000,
+        port: proxyPort,
+        url: `tcp://127.0.0.1:${proxyPort}`,
+        ready: () => portInUse(proxyPort),
+      })
+      const proxyProcess = () => processes.find((p) => p.spec.name === 'dbproxy')
+      const change = async (signal: NodeJS.Signals, listening: boolean) => {
+        const proxy = proxyProcess()
+        if (!proxy?.running) throw new Error('the database proxy is not running')
+        proxy.signal(signal)
+        await waitUntil(`the database proxy is ${listening ? 'listening' : 'cut'}`, abort, 10_000, async () =>
+          listening ? await portInUse(proxyPort) : !(await portInUse(proxyPort)),
+        )
+      }
+      databaseProxy = {
+        port: proxyPort,
+        cut: () => change('SIGUSR1', false),
+        restore: () => change('SIGUSR2', true),
+      }
     }
+    const throughProxy = new URL(primary.dsn)
+    throughProxy.port = String(proxyPort)
     const env = serviceEnvironment({
-      DATABASE_URL: databaseProxy ? databaseProxy.urlThrough(primary.dsn) : primary.dsn,
+      DATABASE_URL: databaseProxy ? throughProxy.toString() : primary.dsn,
       REDIS_URL: redisUrl,
       PUBLIC_BASE_URL: lbUrl, // the token issuer: the same for every API process
       AUTH_SIGNING_KEY_FILE: signingKeyFile,
@@ -322,7 +357,7 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
     let migrations = 'each process migrates as it starts (no separate step)'
     if (options.migrateFirst) {
       options.log('npm run migrate (once, before any service process)')
-      // Straight to the primary: runToEnd blocks this process, which runs the database proxy.
+      // Straight to the primary, as a release step would (the proxy is for the processes that serve).
       migrations = runToEnd(process.execPath, ['src/start.mjs', 'src/cli/main.ts', 'migrate'], {
         cwd: REPO_ROOT,
         env: { ...env, DATABASE_URL: primary.dsn },
