@@ -293,6 +293,7 @@ function printSummary(
     faults: { byKind: Record<string, number> }
     records: Record<string, number>
     latency: Parameters<typeof latencyTable>[0]
+    noAnswer: { status: number | string; fault: string | null }[]
   },
   checks: Check[],
   fiveXx: FiveXx[],
@@ -316,6 +317,7 @@ function printSummary(
     'Latency per endpoint (time to the answer, ms):',
     latencyTable(summary.latency),
     '',
+    `Attempts without an answer: ${summary.noAnswer.length}${summary.noAnswer.length ? ` (${summarise(summary.noAnswer.map((a) => `${a.status} during ${a.fault ?? 'no fault'}`))})` : ''}`,
     `5xx answers: ${fiveXx.length}`,
     ...fiveXx
       .slice(0, 30)
