@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util'
 import { PrerequisiteError, StartFailed, startCluster, type Cluster } from './cluster/cluster.ts'
 import { runChecks, settle, summarise, type Check, type FiveXx } from './chaos/checks.ts'
 import { FAULT_KINDS, injectFaults } from './chaos/faults.ts'
-import { Ledger, type Observation } from './chaos/ledger.ts'
+import { Ledger, submitsInFlight, type Observation } from './chaos/ledger.ts'
 import { Random } from './chaos/records.ts'
 import { registerClients } from './chaos/registration.ts'
 import { latencyByEndpoint, latencyTable } from './chaos/report.ts'
@@ -182,6 +182,7 @@ try {
       from: 5000,
       until: loadEndsAt - 8000,
       gapMs: values.short ? [3000, 6000] : [5000, 12_000],
+      submitsInFlight,
     },
     stopFaults.signal,
   )

@@ -42,6 +42,11 @@ export interface FaultOptions {
   until: number
   /** Between one fault's recovery and the next fault (ms), drawn from this range. */
   gapMs: [number, number]
+  /**
+   * Submits in flight now. An API process is killed at a moment one is (waiting up to 5 s for one), so
+   * that some submits lose their answer: committed or not, the client must find out which.
+   */
+  submitsInFlight?: () => number
 }
 
 /** Runs the schedule; resolves with every fault injected once the last one has recovered. */
@@ -54,7 +59,7 @@ export async function injectFaults(options: FaultOptions, stop: AbortSignal): Pr
   // Past `until`, only the kinds not injected yet (so that every kind is), while the load lasts.
   for (let i = 0; !stop.aborted && (clock() < options.until || i < order.length); i++) {
     const kind = i < order.length ? order[i]! : random.pick(FAULT_KINDS)
-    const fault = await inject(kind, cluster, random, clock, log)
+    const fault = await inject(kind, cluster, random, clock, log, options.submitsInFlight)
     faults.push(fault)
     await sleep(random.int(...options.gapMs), stop)
   }
@@ -67,6 +72,7 @@ async function inject(
   random: Random,
   clock: () => number,
   log: (line: string) => void,
+  submitsInFlight: (() => number) | undefined,
 ): Promise<Fault> {
   const downMs = kind === 'db-cut' ? random.int(2000, 6000) : random.int(0, 3000)
   const fault: Fault = { kind, target: '', start: clock(), undone: 0, recovered: 0, downMs }
@@ -86,6 +92,11 @@ async function inject(
       if (candidates.length === 0) throw new Error(`no running ${prefix} process`)
       const victim = random.pick(candidates)
       fault.target = `${victim.spec.name} (pid ${victim.pid})`
+      if (kind === 'kill-api' && submitsInFlight) {
+        const deadline = Date.now() + 5000
+        while (submitsInFlight() === 0 && Date.now() < deadline) await sleep(2)
+        if (submitsInFlight() > 0) fault.target += ' while a submit was in flight'
+      }
       log(`fault: SIGKILL ${fault.target}, restart after ${(downMs / 1000).toFixed(1)} s`)
       fault.start = clock()
       await victim.kill()

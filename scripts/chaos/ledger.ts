@@ -31,12 +31,18 @@ export function endpointOf(method: string, path: string): string {
   return `${method} ${p}`
 }
 
+/** Requests in flight now, by endpoint (the fault injector kills an API process while a submit is). */
+export const inFlight = new Map<string, number>()
+const SUBMIT = 'POST /{j}/transaction-batch/{token}/submit'
+export const submitsInFlight = () => inFlight.get(SUBMIT) ?? 0
+
 /** A fetch that observes each attempt before handing it back to the SDK. */
 export function observingFetch(rto: string, clock: () => number, observe: (o: Observation) => void): typeof fetch {
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input))
     const method = (init?.method ?? 'GET').toUpperCase()
     const base = { rto, method, path: url.pathname, endpoint: endpointOf(method, url.pathname), start: clock() }
+    inFlight.set(base.endpoint, (inFlight.get(base.endpoint) ?? 0) + 1)
     try {
       const response = await fetch(input, init)
       const observation: Observation = {
@@ -55,6 +61,8 @@ export function observingFetch(rto: string, clock: () => number, observe: (o: Ob
       const aborted = (error as Error).name === 'AbortError' || (error as Error).name === 'TimeoutError'
       observe({ ...base, end: clock(), status: aborted ? 'aborted' : 'network', servedBy: null })
       throw error
+    } finally {
+      inFlight.set(base.endpoint, (inFlight.get(base.endpoint) ?? 1) - 1)
     }
   }
 }
