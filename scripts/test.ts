@@ -19,7 +19,8 @@ const files = globSync(['test/**/*.test.ts', 'src/**/*.test.ts', 'packages/*/tes
  * Files that measure elapsed time (an answer within so many ms), and those that start PostgreSQL
  * servers of their own with start deadlines (initdb and a base backup are CPU-bound; starved by six
  * shards they could miss them): the cluster's check (seven processes, within a bounded time) and the
- * read replica's test (a primary and a streaming replica, about 6 s). Run alone, after the others.
+ * read replica's test (a primary and a streaming replica, about 6 s), and the chaos run's short form
+ * (the cluster under load and faults, about two minutes). Run alone, after the others.
  */
 const ALONE = [
   'test/database-outage.test.ts',
@@ -28,6 +29,7 @@ const ALONE = [
   'packages/client/test/request-options.test.ts',
   'test/cluster.test.ts',
   'test/read-replica.test.ts',
+  'test/chaos.test.ts',
 ]
 /**
  * Seconds of CPU a file took on the embedded database (2-core machine, issue 18's measurements), for

@@ -13,6 +13,8 @@ import {
   freePorts,
   isAlive,
   portFree,
+  portInUse,
+  waitUntil,
   runToEnd,
   tail,
   type ProcessRecord,
@@ -52,6 +54,12 @@ export interface ClusterOptions {
   onSpawned?: (process: ManagedProcess) => void
   /** Told when a process ends that was not being stopped. */
   onUnexpectedExit?: (process: ManagedProcess, how: string) => void
+  /**
+   * Put a loopback TCP proxy (a process of its own, `dbproxy`) between the service processes (API and
+   * worker) and the primary, so that the database can be cut for them without touching PostgreSQL (the
+   * chaos run). The replica keeps streaming from the primary directly. Default false.
+   */
+  databaseProxy?: boolean
 }
 
 export interface Cluster {
@@ -64,10 +72,28 @@ export interface Cluster {
   apis: { name: string; url: string; pid: number }[]
   /** Every loopback port the cluster listens on (the load balancer's stats page included). */
   ports: number[]
+  /** The running process of each name (after a restart, the new one); ended ones stay listed until replaced. */
   processes: ManagedProcess[]
   migrations: string
+  /** The environment the service processes run with (DATABASE_URL, signing key...): for `npm run cli` against the cluster. */
+  serviceEnv: NodeJS.ProcessEnv
+  /** With `databaseProxy`: the proxy in front of the primary; cut() cuts the database, restore() brings it back. */
+  databaseProxy: DatabaseProxy | undefined
+  /**
+   * Starts the named process again (api1, worker1, redis...) with the same command, settings and port,
+   * once its previous instance has ended (kill it first), and waits until it is ready.
+   */
+  restart(name: string): Promise<ManagedProcess>
   /** Stops every process it started, newest first, by PID; removes a temporary directory unless kept. */
   stop(): Promise<StopReport>
+}
+
+export interface DatabaseProxy {
+  port: number
+  /** Open connections destroyed, new ones refused; resolves once the port refuses. */
+  cut(): Promise<void>
+  /** Listening again on the same port; resolves once it accepts. */
+  restore(): Promise<void>
 }
 
 export interface StopReport {
@@ -159,21 +185,38 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
       `${JSON.stringify({ scriptPid: process.pid, dir, processes: processes.map((p) => p.record), ...extra }, null, 2)}\n`,
     )
   const onSpawned = (process: ManagedProcess) => {
-    processes.push(process)
+    // A restarted process takes its predecessor's place, so that stopping keeps the start order.
+    const previous = processes.findIndex((p) => p.spec.name === process.spec.name)
+    if (previous >= 0) processes[previous] = process
+    else processes.push(process)
     writeState()
     options.onSpawned?.(process)
     process.exited.then(({ code, signal }) => {
       if (!process.stopping) options.onUnexpectedExit?.(process, signal ? `signal ${signal}` : `exit code ${code}`)
     })
   }
+  const specs = new Map<string, ProcessSpec>()
   const start = (spec: ProcessSpec) => {
+    specs.set(spec.name, spec)
     options.log(`starting ${spec.name}${spec.port ? ` on 127.0.0.1:${spec.port}` : ''}`)
     return ManagedProcess.start(spec, { abort, onSpawned })
   }
+  let stopping = false
+  const restart = async (name: string): Promise<ManagedProcess> => {
+    const spec = specs.get(name)
+    const current = processes.find((p) => p.spec.name === name)
+    if (!spec || !current) throw new Error(`no process named ${name} in this cluster`)
+    if (stopping) throw new Error(`${name}: the cluster is stopping`)
+    if (current.running) throw new Error(`${name} (pid ${current.pid}) still runs: end it before restarting it`)
+    await current.exited
+    return start(spec)
+  }
+  let databaseProxy: DatabaseProxy | undefined
 
   const ports: number[] = []
   let stopped: Promise<StopReport> | undefined
   const stop = (): Promise<StopReport> => {
+    stopping = true
     stopped ??= (async () => {
       const report: StopReport = { stopped: [], removedDir: false, stillAlive: [], portsHeld: [] }
       for (const process of [...processes].reverse()) {
@@ -208,9 +251,9 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
   }
 
   try {
-    const [primaryPort, replicaPort, redisPort, statsPort, lbFree, ...apiPorts] = (await freePorts(
-      5 + options.apis,
-    )) as [number, number, number, number, number, ...number[]]
+    const [primaryPort, replicaPort, redisPort, statsPort, lbFree, proxyPort, ...apiPorts] = (await freePorts(
+      6 + options.apis,
+    )) as [number, number, number, number, number, number, ...number[]]
     const lbPort = options.lbPort || lbFree
     if (options.lbPort && !(await portFree(options.lbPort)))
       throw new Error(
@@ -270,8 +313,41 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
       ready: () => redisCommand(redisPort, 'PING').then((answer) => answer === '+PONG'),
     })
 
+    // The service processes reach the primary through the proxy when there is one.
+    if (options.databaseProxy) {
+      ports.push(proxyPort)
+      await start({
+        name: 'dbproxy',
+        command: process.execPath,
+        args: ['src/start.mjs', 'scripts/cluster/db-proxy.ts', String(primary.port), String(proxyPort)],
+        env: { PATH: process.env.PATH },
+        cwd: REPO_ROOT,
+        logFile: join(logs, 'dbproxy.log'),
+        stopLadder: [['SIGTERM', 5000]],
+        startTimeoutMs: 30_000,
+        port: proxyPort,
+        url: `tcp://127.0.0.1:${proxyPort}`,
+        ready: () => portInUse(proxyPort),
+      })
+      const proxyProcess = () => processes.find((p) => p.spec.name === 'dbproxy')
+      const change = async (signal: NodeJS.Signals, listening: boolean) => {
+        const proxy = proxyProcess()
+        if (!proxy?.running) throw new Error('the database proxy is not running')
+        proxy.signal(signal)
+        await waitUntil(`the database proxy is ${listening ? 'listening' : 'cut'}`, abort, 10_000, async () =>
+          listening ? await portInUse(proxyPort) : !(await portInUse(proxyPort)),
+        )
+      }
+      databaseProxy = {
+        port: proxyPort,
+        cut: () => change('SIGUSR1', false),
+        restore: () => change('SIGUSR2', true),
+      }
+    }
+    const throughProxy = new URL(primary.dsn)
+    throughProxy.port = String(proxyPort)
     const env = serviceEnvironment({
-      DATABASE_URL: primary.dsn,
+      DATABASE_URL: databaseProxy ? throughProxy.toString() : primary.dsn,
       REDIS_URL: redisUrl,
       PUBLIC_BASE_URL: lbUrl, // the token issuer: the same for every API process
       AUTH_SIGNING_KEY_FILE: signingKeyFile,
@@ -281,9 +357,10 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
     let migrations = 'each process migrates as it starts (no separate step)'
     if (options.migrateFirst) {
       options.log('npm run migrate (once, before any service process)')
+      // Straight to the primary, as a release step would (the proxy is for the processes that serve).
       migrations = runToEnd(process.execPath, ['src/start.mjs', 'src/cli/main.ts', 'migrate'], {
         cwd: REPO_ROOT,
-        env,
+        env: { ...env, DATABASE_URL: primary.dsn },
         timeoutMs: 120_000,
       })
       writeFileSync(join(logs, 'migrate.log'), `${migrations}\n`)
@@ -357,6 +434,9 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
       ports,
       processes,
       migrations,
+      serviceEnv: env,
+      databaseProxy,
+      restart,
       stop,
     }
   } catch (error) {

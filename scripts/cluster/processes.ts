@@ -149,6 +149,11 @@ export class ManagedProcess {
     }
   }
 
+  /** Sends it a signal (SIGUSR1...), if it runs. */
+  signal(name: NodeJS.Signals): void {
+    if (this.running) signal(this.pid, name)
+  }
+
   /** Ends it at once, as a crash would. */
   async kill(): Promise<void> {
     this.#stopping = true
