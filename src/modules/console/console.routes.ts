@@ -579,6 +579,87 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     },
   )
 
+  // Data quality assessment of a period and jurisdiction: the API's status, request and failed outcomes.
+  const periodChoiceOf = (query: { period?: unknown; jurisdiction?: unknown }): consoleService.PeriodChoice => {
+    const periods = consoleService.recentPeriods()
+    return {
+      period: periods.find((p) => String(p) === query.period) ?? periods[0]!,
+      jurisdiction: consoleService.JURISDICTIONS.find((j) => j === query.jurisdiction) ?? 'NSW',
+    }
+  }
+  const assessmentPath = (rto: string, choice: consoleService.PeriodChoice) =>
+    `${CONSOLE_PREFIX}/rto/${encodeURIComponent(rto)}/assessment?period=${choice.period}&jurisdiction=${choice.jurisdiction}`
+
+  app.get<{ Params: RtoParams; Querystring: { period?: string; jurisdiction?: string; rule?: string; page?: string } }>(
+    '/rto/:rto/assessment',
+    { config, schema },
+    async (request, reply) => {
+      const who = requireRto(request, reply)
+      if (!who) return reply
+      const choice = periodChoiceOf(request.query)
+      const rule = filterOf(request.query).technicalRuleId
+      const view = await consoleService.assessmentView(
+        options.db,
+        who.actor,
+        choice,
+        rule,
+        pageNumberOf(request.query.page),
+      )
+      const frame = frameFor(
+        request,
+        reply,
+        who.user,
+        `RTO ${who.rto}: data quality assessment, ${choice.jurisdiction} ${choice.period}`,
+        who.rto,
+      )
+      return html(
+        reply,
+        renderPage(
+          'assessment',
+          { ...frame, current: 'assessment' },
+          {
+            view,
+            choice,
+            rule,
+            path: assessmentPath(who.rto, choice),
+            canReport: canReport(who.user),
+            periods: consoleService.recentPeriods(),
+            jurisdictions: consoleService.JURISDICTIONS,
+          },
+        ),
+      )
+    },
+  )
+
+  app.post<{ Params: RtoParams; Body: Record<string, unknown> }>(
+    '/rto/:rto/assessment',
+    { config: formConfig, schema, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const who = requireRto(request, reply)
+      if (!who) return reply
+      if (!canReport(who.user)) throw new NotFoundError('Operators read RTO data; they do not change it.')
+      const body = request.body ?? {}
+      const choice = periodChoiceOf(body)
+      // A request names its period exactly: never assess one the person did not choose.
+      if (String(choice.period) !== body.period || choice.jurisdiction !== body.jurisdiction)
+        throw new StructuralError([
+          { accessPath: 'period', message: 'Choose one of the periods and jurisdictions offered.' },
+        ])
+      try {
+        await consoleService.assess(options, who.actor, choice)
+        request.log.info({ rto: who.rto, ...choice, by: who.user.subject }, 'console: assessment requested')
+        request.session.set('flash', {
+          kind: 'success',
+          text: `Assessment of ${choice.jurisdiction} ${choice.period} requested. Its status is shown below.`,
+        })
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error
+        request.session.set('flash', { kind: 'error', text: error.message })
+      }
+      return reply.redirect(assessmentPath(who.rto, choice), 303)
+    },
+  )
+
   app.get<{ Params: RtoParams }>('/rto/:rto/declarations', { config, schema }, async (request, reply) => {
     const who = requireRto(request, reply)
     if (!who) return reply

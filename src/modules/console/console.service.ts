@@ -2,7 +2,7 @@
 // index files): no rule of the service is written again here. Each function takes the actor of the
 // signed-in person for the RTO whose page it is (console-people.ts), so a page shows exactly what
 // that RTO's API clients would read.
-import type { Db } from '../../platform/db/database.ts'
+import type { Db, ReadDb } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import type { FailedJob, JobDefinition, Queue, QueueJobCounts } from '../../platform/queue/queue.ts'
 import {
@@ -33,7 +33,16 @@ import {
 import { periodSubmissions, submitBatch } from '../holdings/index.ts'
 import { importNatSet, natImportOf, type NatImportResult } from '../nat-bridge/index.ts'
 import type { ReconcileJobData } from '../reconciliation/index.ts'
-import { getAssessmentStatus, type AssessmentStatus } from '../assessment/index.ts'
+import {
+  failedAssessmentResultsByRule,
+  getAssessmentStatus,
+  listFailedAssessmentResults,
+  requestAssessment,
+  type AssessJobData,
+  type AssessmentResult,
+  type AssessmentStatus,
+  type FailedAssessmentResultsOfRule,
+} from '../assessment/index.ts'
 import {
   declare,
   isOverdue,
@@ -46,9 +55,12 @@ import {
 
 export interface ConsoleDependencies {
   db: Db
+  /** The read handle (a replica when there is one) the API's held-data reads use. */
+  readDb: ReadDb
   queue: Queue
   validationJob: JobDefinition<ValidateJobData>
   reconcileJob: JobDefinition<ReconcileJobData>
+  assessmentJob: JobDefinition<AssessJobData>
 }
 
 /** Where one reporting period stands in one jurisdiction, for the RTO's home page. */
@@ -307,4 +319,57 @@ export function importNat(
 /** What the NAT import that made the batch answered; 404 for a batch not made by one. */
 export function natImportAnswer(db: Db, actor: Actor, ref: BatchRef): Promise<NatImportResult> {
   return natImportOf(db, actor, ref)
+}
+
+/** A reporting period and jurisdiction of the RTO, as the assessment use cases take it. */
+export interface PeriodChoice {
+  jurisdiction: Jurisdiction
+  period: number
+}
+
+export interface AssessmentView {
+  status: AssessmentStatus
+  /** Failed outcomes per rule of the latest completed assessment; undefined before any has completed. */
+  rules: FailedAssessmentResultsOfRule[] | undefined
+  results: Page<AssessmentResult> | undefined
+}
+
+/**
+ * The data quality assessment of one period and jurisdiction: its status (the API's GET validate),
+ * and the latest completed assessment's failed outcomes counted per rule and a page of them, of one
+ * rule when a rule is chosen.
+ */
+export async function assessmentView(
+  db: Db,
+  actor: Actor,
+  choice: PeriodChoice,
+  technicalRuleId: string | undefined,
+  pageNumber: number,
+): Promise<AssessmentView> {
+  const params = { jurisdiction: choice.jurisdiction, ReportingPeriodNumber: String(choice.period) }
+  const [status, rules, results] = await Promise.all([
+    getAssessmentStatus(db, actor, params),
+    withoutCompletedAssessment(failedAssessmentResultsByRule(db, actor, params)),
+    withoutCompletedAssessment(
+      listFailedAssessmentResults(db, actor, params, { pageNumber, pageSize: RESULTS_PAGE_SIZE }, { technicalRuleId }),
+    ),
+  ])
+  return { status, rules, results }
+}
+
+/** Requests an assessment of the period (the API's POST validate): 409 while one is Queued or In Progress. */
+export function assess(deps: ConsoleDependencies, actor: Actor, choice: PeriodChoice): Promise<AssessmentStatus> {
+  return requestAssessment({ db: deps.db, queue: deps.queue, job: deps.assessmentJob }, actor, {
+    jurisdiction: choice.jurisdiction,
+    ReportingPeriodNumber: String(choice.period),
+  })
+}
+
+async function withoutCompletedAssessment<T>(promise: Promise<T>): Promise<T | undefined> {
+  try {
+    return await promise
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'no-assessment-run') return undefined
+    throw error
+  }
 }

@@ -22,7 +22,17 @@ export interface PageFrame {
   /** The form token every form on the page carries (the sign-out form in the header too). */
   csrf?: string | undefined
   /** Which navigation entry is the current page. */
-  current?: 'home' | 'batches' | 'declarations' | 'rtos' | 'collection' | 'jobs' | 'clients' | 'nat-import' | undefined
+  current?:
+    | 'home'
+    | 'batches'
+    | 'assessment'
+    | 'declarations'
+    | 'rtos'
+    | 'collection'
+    | 'jobs'
+    | 'clients'
+    | 'nat-import'
+    | undefined
   /** A message left by the previous request (post, redirect, get). */
   flash?: Flash | undefined
 }

@@ -1,0 +1,128 @@
+// The web console's remaining RTO pages, end to end in Debian's Chromium (playwright-core) against a
+// real running service, each page checked by axe-core: the data quality assessment of a period and
+// jurisdiction (request it, its status, its failed outcomes by rule). Skipped, saying what to
+// install, when Chromium is absent. test/console.test.ts covers signing in, sessions and the first
+// pages; test/console-operator.test.ts the operators' pages.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import type { Browser } from 'playwright-core'
+import {
+  allOf,
+  freePort,
+  PERIOD,
+  Reporter,
+  startTestService,
+  world,
+  type TestService,
+  type Upload,
+} from './support/index.ts'
+import {
+  assertAccessible,
+  assertNoHorizontalScroll,
+  chromiumMissing,
+  launchChromium,
+  reloadUntil,
+  screenshot,
+  signIn,
+} from './console/browser.ts'
+
+/** The minimal unit record with a student born in 2022: the assessment's implausible age (DQTS10090, a Warning). */
+const implausibleStudent = (w: Awaited<ReturnType<typeof world>>): Upload[] => [
+  { segment: 'student', body: { ...w.student, dateOfBirth: '2022-01-01' } },
+  ...allOf(w).slice(1),
+]
+
+describe('web console: the RTO pages', { skip: chromiumMissing() ?? false }, () => {
+  let t: TestService
+  let browser: Browser
+  let rto1: Reporter
+  let started: Promise<void> | undefined
+  /** The queue's workers start when a test first needs them (the live status test holds a run Queued first). */
+  const workers = () => (started ??= t.service.queue.startWorkers())
+
+  before(async () => {
+    const port = await freePort()
+    ;[t, browser] = await Promise.all([
+      startTestService({ env: { PORT: String(port) }, service: { workers: false } }),
+      launchChromium(),
+    ])
+    rto1 = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
+  })
+
+  after(async () => {
+    await browser?.close()
+    await t?.close()
+  })
+
+  it('RTO staff request a data quality assessment from the home page and read its failed outcomes by rule', async () => {
+    await workers()
+    await rto1.submitted(implausibleStudent(await world()))
+    const path = `/console/rto/90001/assessment?period=${PERIOD}&jurisdiction=NSW`
+    const { context, page } = await signIn(browser, t.baseUrl, 'staff-90001')
+    try {
+      await page.getByRole('link', { name: `Required (assessment of NSW ${PERIOD})` }).click()
+      await page.getByRole('heading', { level: 1, name: 'Data quality assessment' }).waitFor()
+      assert.equal(new URL(page.url()).pathname + new URL(page.url()).search, path)
+      await page.getByText('No assessment of this period has completed yet.').waitFor()
+      await assertAccessible(page)
+
+      await page.getByRole('button', { name: `Request an assessment of NSW ${PERIOD}` }).click()
+      await page.getByRole('status').getByText(`Assessment of NSW ${PERIOD} requested.`).waitFor()
+      await reloadUntil(page, 'Failed outcomes by rule')
+      const facts = String(await page.locator('dl.facts').textContent())
+      assert.match(facts, /Validated/)
+      assert.match(facts, /warnings/)
+      const rule = page.getByRole('table', { name: 'Failed outcomes by rule' }).getByRole('row', { name: /^DQTS10090/ })
+      assert.match(String(await rule.textContent()), /Warning\s*1\s*Student.*\S/s)
+      await assertAccessible(page)
+      await screenshot(page, 'assessment')
+
+      // One rule's outcomes, paged on the server, the record named.
+      await rule.getByRole('link', { name: 'DQTS10090' }).click()
+      await page.getByRole('table', { name: /^1 failed outcomes of rule DQTS10090, page 1 of 1/ }).waitFor()
+      assert.match(page.url(), /rule=DQTS10090/)
+      await assertAccessible(page)
+
+      // Asked again while Validated: a new assessment; asked while it is pending: the API's refusal.
+      await page.goto(`${t.baseUrl}${path}`)
+      const token = await page.locator('input[name="_csrf"]').first().inputValue()
+      const form = { _csrf: token, period: String(PERIOD), jurisdiction: 'NSW' }
+      const post = (body: Record<string, string>) =>
+        context.request.post(`${t.baseUrl}/console/rto/90001/assessment`, { form: body, maxRedirects: 0 })
+      assert.equal((await post({ ...form, period: '199901' })).status(), 400, 'a period not offered')
+      assert.equal((await post({ _csrf: 'wrong', period: String(PERIOD), jurisdiction: 'NSW' })).status(), 403)
+
+      await page.setViewportSize({ width: 320, height: 640 })
+      await page.reload()
+      await assertNoHorizontalScroll(page)
+    } finally {
+      await context.close()
+    }
+
+    // The operator reads it and requests nothing; another RTO's people get 404.
+    const operator = await signIn(browser, t.baseUrl, 'operator')
+    try {
+      await operator.page.goto(`${t.baseUrl}${path}`)
+      await operator.page
+        .getByRole('table', { name: 'Failed outcomes by rule' })
+        .getByRole('row', { name: /^DQTS10090/ })
+        .waitFor()
+      assert.equal(await operator.page.getByRole('button', { name: /Request an assessment/ }).count(), 0)
+      const token = await operator.page.locator('input[name="_csrf"]').first().inputValue()
+      const refused = await operator.context.request.post(`${t.baseUrl}/console/rto/90001/assessment`, {
+        form: { _csrf: token, period: String(PERIOD), jurisdiction: 'NSW' },
+        maxRedirects: 0,
+      })
+      assert.equal(refused.status(), 404)
+      await assertAccessible(operator.page)
+    } finally {
+      await operator.context.close()
+    }
+    const other = await signIn(browser, t.baseUrl, 'staff-90002')
+    try {
+      assert.equal((await other.page.goto(`${t.baseUrl}${path}`))?.status(), 404)
+    } finally {
+      await other.context.close()
+    }
+  })
+})
