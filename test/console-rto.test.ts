@@ -9,6 +9,8 @@ import type { Browser } from 'playwright-core'
 import {
   allOf,
   freePort,
+  uidOf,
+  voided,
   PERIOD,
   Reporter,
   startTestService,
@@ -82,6 +84,14 @@ describe('web console: the RTO pages', { skip: chromiumMissing() ?? false }, () 
       await page.getByRole('table', { name: /^1 failed outcomes of rule DQTS10090, page 1 of 1/ }).waitFor()
       assert.match(page.url(), /rule=DQTS10090/)
       await assertAccessible(page)
+      // The outcome's record is a link to its held record page.
+      await page
+        .getByRole('table', { name: /failed outcomes of rule/ })
+        .getByRole('link', { name: /^Student / })
+        .click()
+      await page.getByRole('heading', { level: 1, name: 'A held record' }).waitFor()
+      assert.match(String(await page.locator('dl.facts').textContent()), /In submission/)
+      await page.goBack()
 
       // Asked again while Validated: a new assessment; asked while it is pending: the API's refusal.
       await page.goto(`${t.baseUrl}${path}`)
@@ -121,6 +131,80 @@ describe('web console: the RTO pages', { skip: chromiumMissing() ?? false }, () 
     const other = await signIn(browser, t.baseUrl, 'staff-90002')
     try {
       assert.equal((await other.page.goto(`${t.baseUrl}${path}`))?.status(), 404)
+    } finally {
+      await other.context.close()
+    }
+  })
+
+  it('RTO staff look up a held record by type and UID: its versions, latest submission, voided or not, and related records linking to theirs', async () => {
+    await workers()
+    const w = await world()
+    await rto1.submitted(allOf(w))
+    await rto1.submitted([{ segment: 'student', body: w.student }]) // a second version of the student
+    await rto1.submitted([{ segment: 'subjectenrolment', body: voided(w.subjectEnrolment) }])
+    const student = uidOf(w.student)
+    const { context, page } = await signIn(browser, t.baseUrl, 'staff-90001')
+    try {
+      await page.getByRole('link', { name: 'Held records' }).click()
+      await page.getByRole('heading', { level: 1, name: 'A held record' }).waitFor()
+      await assertAccessible(page)
+
+      // A UID that is not one: refused on the form, the control marked.
+      await page.getByLabel('Record type').selectOption('Student')
+      await page.getByLabel('UID').fill('not-a-uid')
+      await page.getByRole('button', { name: 'Look up' }).click()
+      await page
+        .getByRole('alert')
+        .getByText(/Enter the record’s UID/)
+        .waitFor()
+      assert.equal(await page.getByLabel('UID').getAttribute('aria-invalid'), 'true')
+      await assertAccessible(page)
+
+      await page.getByLabel('UID').fill(student)
+      await page.getByRole('button', { name: 'Look up' }).click()
+      await page.getByRole('heading', { level: 2, name: `Student ${student}` }).waitFor()
+      const facts = String(await page.locator('dl.facts').textContent())
+      assert.match(facts, /Held state\s*In submission/)
+      assert.match(facts, /Versions\s*2\b/)
+      assert.match(facts, /Latest submission\s*\d{4}-\d\d-\d\d \d\d:\d\d UTC \(NSW\)/)
+      const related = page.getByRole('table', { name: /related records/ })
+      const relatedText = String(await related.textContent())
+      assert.match(relatedText, /ProgramEnrolment/)
+      assert.doesNotMatch(relatedText, new RegExp(uidOf(w.subjectEnrolment)), 'a voided record is not related')
+      await assertAccessible(page)
+      await screenshot(page, 'held-record')
+
+      // A related record's own page, and the voided one's.
+      await related.getByRole('link', { name: new RegExp(`^ProgramEnrolment ${uidOf(w.programEnrolment)}`) }).click()
+      await page.getByRole('heading', { level: 2, name: `ProgramEnrolment ${uidOf(w.programEnrolment)}` }).waitFor()
+      assert.match(
+        String(await page.getByRole('table', { name: /related records/ }).textContent()),
+        new RegExp(student),
+      )
+      await page.goto(`${t.baseUrl}/console/rto/90001/records?type=SubjectEnrolment&uid=${uidOf(w.subjectEnrolment)}`)
+      const voidedFacts = String(await page.locator('dl.facts').textContent())
+      assert.match(voidedFacts, /Voided in submission/)
+      assert.match(voidedFacts, /Voided because\s*remove_orphaned_record/)
+      assert.match(voidedFacts, /Versions\s*2\b/)
+      await page.getByText('Only a record in submission has related records.').waitFor()
+      await assertAccessible(page)
+
+      await page.setViewportSize({ width: 320, height: 640 })
+      await page.goto(`${t.baseUrl}/console/rto/90001/records?type=Student&uid=${student}`)
+      await assertNoHorizontalScroll(page)
+    } finally {
+      await context.close()
+    }
+    // Another RTO's people: 404 for RTO 90001's page; under their own RTO the record is not theirs.
+    const other = await signIn(browser, t.baseUrl, 'staff-90002')
+    try {
+      assert.equal(
+        (await other.page.goto(`${t.baseUrl}/console/rto/90001/records?type=Student&uid=${student}`))?.status(),
+        404,
+      )
+      await other.page.goto(`${t.baseUrl}/console/rto/90002/records?type=Student&uid=${student}`)
+      assert.match(String(await other.page.locator('dl.facts').textContent()), /Not found in submission/)
+      await assertAccessible(other.page)
     } finally {
       await other.context.close()
     }

@@ -579,6 +579,52 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     },
   )
 
+  // A held record by type and UID: the API's held state and related-resources. The form is a GET,
+  // so the page of a record is a link (from failed results, outcomes and related records).
+  app.get<{ Params: RtoParams; Querystring: { type?: string; uid?: string; page?: string } }>(
+    '/rto/:rto/records',
+    { config, schema },
+    async (request, reply) => {
+      const who = requireRto(request, reply)
+      if (!who) return reply
+      const { type, uid } = request.query
+      const asked = type !== undefined || uid !== undefined
+      const resourceType = resourceTypes.find((t) => t === type)
+      const resourceUID = typeof uid === 'string' ? uid.trim() : ''
+      const problems = asked
+        ? [
+            ...(resourceType ? [] : [{ field: 'type', message: 'Choose the record type.' }]),
+            ...(UUID.test(resourceUID)
+              ? []
+              : [{ field: 'uid', message: 'Enter the record’s UID, a UUID such as 3f2c9a1e-…-…' }]),
+          ]
+        : []
+      const view =
+        asked && problems.length === 0
+          ? await consoleService.heldRecordView(
+              options.readDb,
+              who.actor,
+              resourceType!,
+              resourceUID,
+              pageNumberOf(request.query.page),
+            )
+          : undefined
+      const title = view
+        ? `RTO ${who.rto}: ${view.state.resourceType} ${view.state.resourceUID}`
+        : `RTO ${who.rto}: a held record`
+      const frame = frameFor(request, reply, who.user, title, who.rto)
+      return html(
+        reply,
+        renderPage(
+          'record',
+          { ...frame, current: 'records' },
+          { view, form: { type: resourceType ?? '', uid: resourceUID }, problems, resourceTypes },
+        ),
+        problems.length > 0 ? 400 : 200,
+      )
+    },
+  )
+
   // Data quality assessment of a period and jurisdiction: the API's status, request and failed outcomes.
   const periodChoiceOf = (query: { period?: unknown; jurisdiction?: unknown }): consoleService.PeriodChoice => {
     const periods = consoleService.recentPeriods()
@@ -740,6 +786,8 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     )
   }
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 function pageNumberOf(value: string | undefined): number {
   const page = Number(value ?? 1)

@@ -18,6 +18,7 @@ import { DomainError } from '../../domain/errors.ts'
 import type { Page } from '../../domain/page.ts'
 import { currentReportingPeriod, FIRST_REPORTING_PERIOD, utcToday } from '../../domain/reporting-period.ts'
 import { jurisdictions as jurisdictionsInSpecOrder, type Jurisdiction } from '../../domain/jurisdictions.ts'
+import { segmentOf, type ResourceType } from '../../domain/resource-types.ts'
 import { getBatch, listBatches, type BatchDetail, type BatchRef, type BatchSummary } from '../batches/index.ts'
 import {
   failedResultsByRule,
@@ -30,9 +31,14 @@ import {
   type ValidationResult,
   type ValidationStatus,
 } from '../validation/index.ts'
-import { periodSubmissions, submitBatch } from '../holdings/index.ts'
+import { heldState, periodSubmissions, submitBatch, type HeldState } from '../holdings/index.ts'
 import { importNatSet, natImportOf, type NatImportResult } from '../nat-bridge/index.ts'
-import type { ReconcileJobData } from '../reconciliation/index.ts'
+import {
+  relatedResources,
+  relatedStartSegments,
+  type ReconcileJobData,
+  type ReconciliationItem,
+} from '../reconciliation/index.ts'
 import {
   failedAssessmentResultsByRule,
   getAssessmentStatus,
@@ -372,4 +378,32 @@ async function withoutCompletedAssessment<T>(promise: Promise<T>): Promise<T | u
     if (error instanceof DomainError && error.kind === 'no-assessment-run') return undefined
     throw error
   }
+}
+
+export interface HeldRecordView {
+  state: HeldState
+  /**
+   * The held records related to it (the API's related-resources), newest activity first; undefined
+   * for a type related-resources does not start from, or a record not in submission.
+   */
+  related: Page<ReconciliationItem> | undefined
+}
+
+export const RELATED_PAGE_SIZE = 20
+
+/** A held record by type and UID: its held state (the API's GET of the record) and its related records. */
+export async function heldRecordView(
+  readDb: ReadDb,
+  actor: Actor,
+  type: ResourceType,
+  uid: string,
+  pageNumber: number,
+): Promise<HeldRecordView> {
+  const state = await heldState(readDb, actor, type, uid)
+  const segment = segmentOf(type)
+  const related =
+    state.stateInSubmission === 'In submission' && (relatedStartSegments as readonly string[]).includes(segment)
+      ? await relatedResources(readDb, actor, segment, state.resourceUID, { pageNumber, pageSize: RELATED_PAGE_SIZE })
+      : undefined
+  return { state, related }
 }

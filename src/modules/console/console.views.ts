@@ -25,6 +25,7 @@ export interface PageFrame {
   current?:
     | 'home'
     | 'batches'
+    | 'records'
     | 'assessment'
     | 'declarations'
     | 'rtos'
@@ -58,6 +59,10 @@ const format = {
   period(code: number | string): string {
     const text = String(code)
     return `${text.slice(0, 4)} Q${text.slice(5)}`
+  },
+  /** The console page of a held record of the RTO. */
+  recordPath(rto: string, type: string, uid: string): string {
+    return `/console/rto/${encodeURIComponent(rto)}/records?type=${encodeURIComponent(type)}&uid=${encodeURIComponent(uid)}`
   },
   query(params: Record<string, string | number | undefined>): string {
     const search = new URLSearchParams()
