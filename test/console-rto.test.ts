@@ -1,6 +1,7 @@
 // The web console's remaining RTO pages, end to end in Debian's Chromium (playwright-core) against a
 // real running service, each page checked by axe-core: the data quality assessment of a period and
-// jurisdiction (request it, its status, its failed outcomes by rule). Skipped, saying what to
+// jurisdiction (request it, its status, its failed outcomes by rule), a held record and its related
+// records, and the batch page's live validation status (a script that only enhances). Skipped, saying what to
 // install, when Chromium is absent. test/console.test.ts covers signing in, sessions and the first
 // pages; test/console-operator.test.ts the operators' pages.
 import { after, before, describe, it } from 'node:test'
@@ -9,6 +10,7 @@ import type { Browser } from 'playwright-core'
 import {
   allOf,
   freePort,
+  minimalUnitRecord,
   uidOf,
   voided,
   PERIOD,
@@ -54,6 +56,51 @@ describe('web console: the RTO pages', { skip: chromiumMissing() ?? false }, () 
   after(async () => {
     await browser?.close()
     await t?.close()
+  })
+
+  // First, while the queue's workers are stopped: the validation stays Queued until the test starts them.
+  it('the batch page shows the validation status live while it runs, then its results, without a reload', async () => {
+    const batch = await rto1.batchWith(await minimalUnitRecord())
+    const { context, page } = await signIn(browser, t.baseUrl, 'staff-90001')
+    try {
+      const response = await page.goto(`${t.baseUrl}/console/rto/90001/batches/NSW/${batch}`)
+      assert.match(String(response?.headers()['content-security-policy']), /script-src 'self';/)
+      await page.getByRole('button', { name: 'Validate the batch' }).click()
+      const status = page.locator('#validation-status')
+      await status.getByText('Queued').waitFor()
+      assert.equal(await status.getAttribute('aria-live'), 'polite')
+      await page.getByText('No validation of this batch has completed yet.').waitFor()
+      await assertAccessible(page)
+      // A mark on this document: a reload or a navigation would lose it.
+      await page.evaluate(() => Object.assign(globalThis, { consoleTestMark: 'same document' }))
+      await workers()
+      await status.getByText(/^Validated/).waitFor({ timeout: 60_000 })
+      await page
+        .getByText(/Failed results by rule|The latest validation found no failures\./)
+        .first()
+        .waitFor()
+      assert.equal(await page.getByText('No validation of this batch has completed yet.').count(), 0)
+      assert.equal(await page.getByRole('link', { name: 'Refresh the status' }).count(), 0)
+      assert.equal(
+        await page.evaluate(() => (globalThis as { consoleTestMark?: string }).consoleTestMark),
+        'same document',
+        'the status and results changed without a reload',
+      )
+      await assertAccessible(page)
+
+      // The status answer the script reads: another RTO's batch is 404 to its people.
+      const answer = await context.request.get(`${t.baseUrl}/console/rto/90001/batches/NSW/${batch}/status`)
+      assert.equal((await answer.json()).status, 'Validated')
+    } finally {
+      await context.close()
+    }
+    const other = await signIn(browser, t.baseUrl, 'staff-90002')
+    try {
+      const answer = await other.context.request.get(`${t.baseUrl}/console/rto/90001/batches/NSW/${batch}/status`)
+      assert.equal(answer.status(), 404)
+    } finally {
+      await other.context.close()
+    }
   })
 
   it('RTO staff request a data quality assessment from the home page and read its failed outcomes by rule', async () => {

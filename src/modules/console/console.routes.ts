@@ -17,7 +17,7 @@ import { DeclarationRequest } from '../declarations/index.ts'
 import { resourceTypes } from '../../domain/resource-types.ts'
 import { actorFor, canDeclare, canReport, type ConsoleUser, maySeeRto } from './console-people.ts'
 import { createRelyingParty, type PendingSignIn, SignInRefused } from './console-sign-in.ts'
-import { type Flash, type PageFrame, renderPage } from './console.views.ts'
+import { type Flash, type PageFrame, renderFragment, renderPage } from './console.views.ts'
 import * as consoleService from './console.service.ts'
 import { failedResultsCsv } from './failed-results-csv.ts'
 import { builtInProviderClient, demoIdentityProviderRoutes } from './demo-identity-provider.routes.ts'
@@ -41,6 +41,8 @@ export interface ConsoleRouteOptions extends consoleService.ConsoleDependencies 
 }
 
 const STYLESHEET = readFileSync(new URL('./assets/console.css', import.meta.url))
+/** The batch page's live status (an enhancement; the page works without it). No build step. */
+const BATCH_STATUS_SCRIPT = readFileSync(new URL('./assets/batch-status.js', import.meta.url))
 const config = { public: true } // the console session guards these routes, not a bearer token
 // A form's fields are the console's to check (the declaration with the API's own structural check),
 // not the request hook's, which takes only JSON bodies a schema names.
@@ -92,10 +94,11 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     limits: { fileSize: natLimits.natZipBytes, files: 1, fields: 5, fieldSize: 1024, parts: 6 },
   })
 
-  // Pages may load their stylesheet and post forms to the console and to the identity provider (sign
-  // out ends there); nothing else. No script at all.
+  // Pages may load their stylesheet and the console's own scripts (files it serves, never inline),
+  // which may ask the console for data, and post forms to the console and to the identity provider
+  // (sign out ends there); nothing else.
   const formTargets = ["'self'", ...(builtIn ? [] : [new URL(provider.issuer).origin])].join(' ')
-  const contentSecurityPolicy = `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formTargets}; base-uri 'none'; frame-ancestors 'none'`
+  const contentSecurityPolicy = `default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; connect-src 'self'; form-action ${formTargets}; base-uri 'none'; frame-ancestors 'none'`
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('content-security-policy', contentSecurityPolicy)
     reply.header('referrer-policy', 'same-origin') // batch tokens in URLs stay on the console
@@ -156,6 +159,13 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
 
   app.get('/assets/console.css', { config, schema }, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET),
+  )
+
+  app.get('/assets/batch-status.js', { config, schema }, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(BATCH_STATUS_SCRIPT),
   )
 
   app.get('/', { config, schema }, async (request, reply) => {
@@ -427,6 +437,21 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
           },
         ),
       )
+    },
+  )
+
+  // The batch's validation status for the page's live status script: the status and the page's own
+  // rendering of it.
+  app.get<{ Params: BatchPathParams }>(
+    '/rto/:rto/batches/:jurisdiction/:token/status',
+    { config, schema },
+    async (request, reply) => {
+      const who = requireRto(request, reply)
+      if (!who) return reply
+      const v = await consoleService.validationStatusOf(options.db, who.actor, batchRefOf(request.params))
+      return reply
+        .type('application/json; charset=utf-8')
+        .send({ status: v?.validationStatus ?? 'None', html: renderFragment('validation-status', { v }) })
     },
   )
 

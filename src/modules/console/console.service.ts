@@ -258,6 +258,11 @@ export async function knownRtos(db: Db): Promise<string[]> {
   return [...new Set(clients.map((client) => client.rto))].sort()
 }
 
+/** The batch's validation status; undefined when none has been requested. */
+export function validationStatusOf(db: Db, actor: Actor, ref: BatchRef): Promise<ValidationStatus | undefined> {
+  return withoutCompletedRun(getValidationStatus(db, actor, ref))
+}
+
 async function batchWithStatus(db: Db, actor: Actor, ref: BatchRef): Promise<BatchListEntry> {
   const [batch, validation] = await Promise.all([
     getBatch(db, actor, ref),

@@ -1,6 +1,7 @@
 // Pages are rendered on the server from Eta templates (views/*.eta): every value is HTML-escaped unless
 // a template says otherwise (<%~ %>, used only for markup made here or by the identity provider
-// library). No script, no front-end build (docs/decisions.md, "Web console: rendering").
+// library). No front-end build; the one script (assets/batch-status.js) only enhances (docs/decisions.md,
+// "Web console: rendering", "Live validation status").
 import { fileURLToPath } from 'node:url'
 import { Eta } from 'eta'
 import type { ConsoleUser } from './console-people.ts'
@@ -45,6 +46,11 @@ export interface Flash {
 
 export function renderPage(template: string, frame: PageFrame, data: object = {}): string {
   return eta.render(`./${template}`, { ...data, frame, roleLabels: ROLE_LABELS, format })
+}
+
+/** A part of a page (no layout), for a script that updates the page in place. */
+export function renderFragment(template: string, data: object): string {
+  return eta.render(`./${template}`, { ...data, roleLabels: ROLE_LABELS, format })
 }
 
 /** Formatting helpers the templates share. */
