@@ -256,4 +256,47 @@ describe('web console: the RTO pages', { skip: chromiumMissing() ?? false }, () 
       await other.context.close()
     }
   })
+
+  it('every role browses the reference datasets and a dataset’s current records, paged on the server', async () => {
+    for (const person of ['staff-90001', 'operator']) {
+      const { context, page } = await signIn(browser, t.baseUrl, person)
+      try {
+        await page.getByRole('link', { name: 'Reference data' }).click()
+        await page.getByRole('heading', { level: 1, name: 'Reference data' }).waitFor()
+        const languages = page.getByRole('row', { name: /^Language/ })
+        assert.match(String(await languages.textContent()), /Classification\s*\d{3}/)
+        await assertAccessible(page)
+        if (person === 'operator') continue
+        await screenshot(page, 'reference-data')
+
+        await languages.getByRole('link', { name: 'Language (ASCL 2016)' }).click()
+        await page.getByRole('heading', { level: 1, name: 'Language (ASCL 2016)' }).waitFor()
+        const records = page.getByRole('table', {
+          name: /^Current records of Language \(ASCL 2016\) by code, page 1 of \d+/,
+        })
+        await records.waitFor()
+        assert.equal(await records.locator('tbody tr').count(), 50)
+        await assertAccessible(page)
+        await page.getByRole('link', { name: 'Next page' }).click()
+        const second = page.getByRole('table', { name: /page 2 of/ })
+        await second.waitFor()
+        assert.match(page.url(), /\/console\/reference-data\/language\?page=2$/)
+        assert.match(String(await second.locator('tbody tr').first().textContent()), /(Active|Inactive)/)
+
+        // A code list spelled as API words, with its AVETMISS codes and effective dates.
+        await page.goto(`${t.baseUrl}/console/reference-data/gender`)
+        const gender = String(await page.getByRole('table', { name: /Current records of/ }).textContent())
+        assert.match(gender, /\bF\b|Female/)
+        assert.match(gender, /Active/)
+        assert.doesNotMatch(gender, /GMT|Invalid/, 'dates as written, YYYY-MM-DD')
+        await page.setViewportSize({ width: 320, height: 640 })
+        await page.reload()
+        await assertNoHorizontalScroll(page)
+        await assertAccessible(page)
+        assert.equal((await page.goto(`${t.baseUrl}/console/reference-data/no-such-dataset`))?.status(), 404)
+      } finally {
+        await context.close()
+      }
+    }
+  })
 })

@@ -210,6 +210,38 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     html(reply, renderPage('signed-out', { title: 'Signed out' }, { demoProvider: false })),
   )
 
+  /** Anyone signed in (every role); otherwise the sign-in. */
+  const requireSignedIn = (request: FastifyRequest, reply: FastifyReply) => {
+    const user = signedIn(request)
+    if (!user) void reply.redirect(`${CONSOLE_PREFIX}/`, 303)
+    return user
+  }
+
+  // Reference data: every dataset and classification, and a dataset's current records, for every role.
+  app.get('/reference-data', { config, schema }, async (request, reply) => {
+    const user = requireSignedIn(request, reply)
+    if (!user) return reply
+    const datasets = await consoleService.referenceDatasets(options.readDb)
+    const frame = frameFor(request, reply, user, 'Reference data', user.rto)
+    return html(reply, renderPage('reference-datasets', { ...frame, current: 'reference-data' }, { datasets }))
+  })
+
+  app.get<{ Params: { dataset: string }; Querystring: { page?: string } }>(
+    '/reference-data/:dataset',
+    { config, schema },
+    async (request, reply) => {
+      const user = requireSignedIn(request, reply)
+      if (!user) return reply
+      const { dataset, records } = await consoleService.referenceRecords(
+        options.readDb,
+        request.params.dataset,
+        pageNumberOf(request.query.page),
+      )
+      const frame = frameFor(request, reply, user, `Reference data: ${dataset.title}`, user.rto)
+      return html(reply, renderPage('reference-dataset', { ...frame, current: 'reference-data' }, { dataset, records }))
+    },
+  )
+
   app.get<{ Querystring: { period?: string; jurisdiction?: string } }>(
     '/collection',
     { config, schema },

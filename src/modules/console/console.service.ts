@@ -33,6 +33,7 @@ import {
 } from '../validation/index.ts'
 import { heldState, periodSubmissions, submitBatch, type HeldState } from '../holdings/index.ts'
 import { importNatSet, natImportOf, type NatImportResult } from '../nat-bridge/index.ts'
+import { currentRecordsOf, datasetSummaries, type CurrentRecord, type DatasetSummary } from '../reference-data/index.ts'
 import {
   relatedResources,
   relatedStartSegments,
@@ -411,4 +412,20 @@ export async function heldRecordView(
       ? await relatedResources(readDb, actor, segment, state.resourceUID, { pageNumber, pageSize: RELATED_PAGE_SIZE })
       : undefined
   return { state, related }
+}
+
+export const REFERENCE_PAGE_SIZE = 50
+
+/** Every reference dataset and classification the service serves, with its number of current records. */
+export function referenceDatasets(readDb: ReadDb): Promise<DatasetSummary[]> {
+  return datasetSummaries(readDb)
+}
+
+/** A page of a dataset's current records in code order (what a full synchronisation ends with). */
+export function referenceRecords(
+  readDb: ReadDb,
+  name: string,
+  pageNumber: number,
+): Promise<{ dataset: { name: string; title: string; kind: string; source: string }; records: Page<CurrentRecord> }> {
+  return currentRecordsOf(readDb, name, { pageNumber, pageSize: REFERENCE_PAGE_SIZE })
 }

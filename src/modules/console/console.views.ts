@@ -34,6 +34,8 @@ export interface PageFrame {
     | 'jobs'
     | 'clients'
     | 'nat-import'
+    | 'reference-data'
+    | 'rules'
     | undefined
   /** A message left by the previous request (post, redirect, get). */
   flash?: Flash | undefined
