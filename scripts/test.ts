@@ -56,6 +56,7 @@ const COST: Record<string, number> = {
   'test/nat-import.test.ts': 11,
   'test/console.test.ts': 20, // two services and a headless Chromium; estimated, not yet measured under npm test
   'test/console-operator.test.ts': 15, // a service and a headless Chromium; estimated, not yet measured under npm test
+  'test/console-rto.test.ts': 15, // a service and a headless Chromium; estimated, not yet measured under npm test
 }
 const together = files.filter((file) => !ALONE.includes(file))
 const alone = files.filter((file) => ALONE.includes(file))

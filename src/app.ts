@@ -139,9 +139,11 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
       publicBaseUrl: config.http.publicBaseUrl,
       natLimits: config.limits,
       db,
+      readDb,
       queue,
       validationJob: jobs.validation,
       reconcileJob: jobs.reconciliation,
+      assessmentJob: jobs.assessment,
     })
   return app
 }

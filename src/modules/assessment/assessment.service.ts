@@ -70,20 +70,19 @@ export async function cancelAssessment(db: Db, actor: Actor, params: PeriodParam
   })
 }
 
+/** A page of the latest completed assessment's failed outcomes, all of them or those of one rule. */
 export async function listFailedResults(
   db: Db,
   actor: Actor,
   params: PeriodParams,
   page: PageQuery,
+  filter: repo.ResultFilter = {},
 ): Promise<Page<AssessmentResult>> {
-  const ref = periodRefOf(actor, params)
-  const run = await repo.latestCompletedRun(db, ref)
-  if (!run)
-    throw new DomainError(
-      'no-assessment-run',
-      `No assessment of ${ref.jurisdiction} ${ref.period} has completed yet; POST .../validate and poll GET .../validate.`,
-    )
-  const rows = await repo.listResults(db, run, page.pageSize, offsetOf(page))
+  const run = await latestCompletedRunOf(db, actor, params)
+  const [rows, total] = await Promise.all([
+    repo.listResults(db, run, page.pageSize, offsetOf(page), filter),
+    filter.technicalRuleId !== undefined ? repo.countResults(db, run, filter) : (run.result_count ?? 0),
+  ])
   return toPage(
     rows.map((row) => ({
       AssessmentGroupingId: row.assessment_grouping_id,
@@ -97,9 +96,46 @@ export async function listFailedResults(
       changeTrackingIdentifier: row.change_tracking_identifier,
       dataOwner: row.submitted_by_client === actor.clientId,
     })),
-    run.result_count ?? 0,
+    total,
     page,
   )
+}
+
+export interface FailedAssessmentResultsOfRule {
+  technicalRuleId: string
+  ruleId: string
+  AssessmentMessageLevel: AssessmentResult['AssessmentMessageLevel']
+  correctiveAction: string
+  resourceTypes: string[]
+  numberOfResults: number
+}
+
+/** The latest completed assessment's failed outcomes counted per rule (what a person fixes one rule at a time). */
+export async function failedResultsByRule(
+  db: Db,
+  actor: Actor,
+  params: PeriodParams,
+): Promise<FailedAssessmentResultsOfRule[]> {
+  const run = await latestCompletedRunOf(db, actor, params)
+  return (await repo.countResultsByRule(db, run)).map((row) => ({
+    technicalRuleId: row.technical_rule_id,
+    ruleId: row.rule_id,
+    AssessmentMessageLevel: row.message_level,
+    correctiveAction: row.corrective_action,
+    resourceTypes: row.resource_types,
+    numberOfResults: Number(row.results),
+  }))
+}
+
+async function latestCompletedRunOf(db: Db, actor: Actor, params: PeriodParams): Promise<repo.RunRow> {
+  const ref = periodRefOf(actor, params)
+  const run = await repo.latestCompletedRun(db, ref)
+  if (!run)
+    throw new DomainError(
+      'no-assessment-run',
+      `No assessment of ${ref.jurisdiction} ${ref.period} has completed yet; POST .../validate and poll GET .../validate.`,
+    )
+  return run
 }
 
 /**

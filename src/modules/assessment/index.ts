@@ -3,8 +3,18 @@
 export { assessmentRoutes } from './assessment.routes.ts'
 export { assessmentJob } from './assessment.jobs.ts'
 export { assessmentRules } from './rules/index.ts'
-export { declarationReadiness, periodRefOf, getAssessmentStatus } from './assessment.service.ts'
-export type { AssessmentStatus } from './assessment.schemas.ts'
+export {
+  declarationReadiness,
+  periodRefOf,
+  getAssessmentStatus,
+  requestAssessment,
+  listFailedResults as listFailedAssessmentResults,
+  failedResultsByRule as failedAssessmentResultsByRule,
+  type AssessmentDependencies,
+  type FailedAssessmentResultsOfRule,
+} from './assessment.service.ts'
+export type { AssessmentStatus, AssessmentResult } from './assessment.schemas.ts'
+export type { AssessJobData } from './assessment.jobs.ts'
 export { PeriodParams } from './assessment.schemas.ts'
 export type { AssessmentRule, AssessmentScope, AssessmentFindingRow } from './assessment-rule.ts'
 export { defineAssessmentRule } from './assessment-rule.ts'

@@ -17,7 +17,7 @@ import { DeclarationRequest } from '../declarations/index.ts'
 import { resourceTypes } from '../../domain/resource-types.ts'
 import { actorFor, canDeclare, canReport, type ConsoleUser, maySeeRto } from './console-people.ts'
 import { createRelyingParty, type PendingSignIn, SignInRefused } from './console-sign-in.ts'
-import { type Flash, type PageFrame, renderPage } from './console.views.ts'
+import { type Flash, type PageFrame, renderFragment, renderPage } from './console.views.ts'
 import * as consoleService from './console.service.ts'
 import { failedResultsCsv } from './failed-results-csv.ts'
 import { builtInProviderClient, demoIdentityProviderRoutes } from './demo-identity-provider.routes.ts'
@@ -41,6 +41,8 @@ export interface ConsoleRouteOptions extends consoleService.ConsoleDependencies 
 }
 
 const STYLESHEET = readFileSync(new URL('./assets/console.css', import.meta.url))
+/** The batch page's live status (an enhancement; the page works without it). No build step. */
+const BATCH_STATUS_SCRIPT = readFileSync(new URL('./assets/batch-status.js', import.meta.url))
 const config = { public: true } // the console session guards these routes, not a bearer token
 // A form's fields are the console's to check (the declaration with the API's own structural check),
 // not the request hook's, which takes only JSON bodies a schema names.
@@ -92,10 +94,11 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     limits: { fileSize: natLimits.natZipBytes, files: 1, fields: 5, fieldSize: 1024, parts: 6 },
   })
 
-  // Pages may load their stylesheet and post forms to the console and to the identity provider (sign
-  // out ends there); nothing else. No script at all.
+  // Pages may load their stylesheet and the console's own scripts (files it serves, never inline),
+  // which may ask the console for data, and post forms to the console and to the identity provider
+  // (sign out ends there); nothing else.
   const formTargets = ["'self'", ...(builtIn ? [] : [new URL(provider.issuer).origin])].join(' ')
-  const contentSecurityPolicy = `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formTargets}; base-uri 'none'; frame-ancestors 'none'`
+  const contentSecurityPolicy = `default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; connect-src 'self'; form-action ${formTargets}; base-uri 'none'; frame-ancestors 'none'`
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('content-security-policy', contentSecurityPolicy)
     reply.header('referrer-policy', 'same-origin') // batch tokens in URLs stay on the console
@@ -158,6 +161,13 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET),
   )
 
+  app.get('/assets/batch-status.js', { config, schema }, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(BATCH_STATUS_SCRIPT),
+  )
+
   app.get('/', { config, schema }, async (request, reply) => {
     const user = signedIn(request)
     if (!user) return html(reply, renderPage('signed-out-home', { title: 'Sign in' }, { demoProvider: !!builtIn }))
@@ -198,6 +208,38 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
 
   app.get('/signed-out', { config, schema }, async (_request, reply) =>
     html(reply, renderPage('signed-out', { title: 'Signed out' }, { demoProvider: false })),
+  )
+
+  /** Anyone signed in (every role); otherwise the sign-in. */
+  const requireSignedIn = (request: FastifyRequest, reply: FastifyReply) => {
+    const user = signedIn(request)
+    if (!user) void reply.redirect(`${CONSOLE_PREFIX}/`, 303)
+    return user
+  }
+
+  // Reference data: every dataset and classification, and a dataset's current records, for every role.
+  app.get('/reference-data', { config, schema }, async (request, reply) => {
+    const user = requireSignedIn(request, reply)
+    if (!user) return reply
+    const datasets = await consoleService.referenceDatasets(options.readDb)
+    const frame = frameFor(request, reply, user, 'Reference data', user.rto)
+    return html(reply, renderPage('reference-datasets', { ...frame, current: 'reference-data' }, { datasets }))
+  })
+
+  app.get<{ Params: { dataset: string }; Querystring: { page?: string } }>(
+    '/reference-data/:dataset',
+    { config, schema },
+    async (request, reply) => {
+      const user = requireSignedIn(request, reply)
+      if (!user) return reply
+      const { dataset, records } = await consoleService.referenceRecords(
+        options.readDb,
+        request.params.dataset,
+        pageNumberOf(request.query.page),
+      )
+      const frame = frameFor(request, reply, user, `Reference data: ${dataset.title}`, user.rto)
+      return html(reply, renderPage('reference-dataset', { ...frame, current: 'reference-data' }, { dataset, records }))
+    },
   )
 
   app.get<{ Querystring: { period?: string; jurisdiction?: string } }>(
@@ -430,6 +472,21 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     },
   )
 
+  // The batch's validation status for the page's live status script: the status and the page's own
+  // rendering of it.
+  app.get<{ Params: BatchPathParams }>(
+    '/rto/:rto/batches/:jurisdiction/:token/status',
+    { config, schema },
+    async (request, reply) => {
+      const who = requireRto(request, reply)
+      if (!who) return reply
+      const v = await consoleService.validationStatusOf(options.db, who.actor, batchRefOf(request.params))
+      return reply
+        .type('application/json; charset=utf-8')
+        .send({ status: v?.validationStatus ?? 'None', html: renderFragment('validation-status', { v }) })
+    },
+  )
+
   app.get<{ Params: BatchPathParams; Querystring: ResultQuery }>(
     '/rto/:rto/batches/:jurisdiction/:token/failed-results.csv',
     { config, schema },
@@ -579,6 +636,133 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     },
   )
 
+  // A held record by type and UID: the API's held state and related-resources. The form is a GET,
+  // so the page of a record is a link (from failed results, outcomes and related records).
+  app.get<{ Params: RtoParams; Querystring: { type?: string; uid?: string; page?: string } }>(
+    '/rto/:rto/records',
+    { config, schema },
+    async (request, reply) => {
+      const who = requireRto(request, reply)
+      if (!who) return reply
+      const { type, uid } = request.query
+      const asked = type !== undefined || uid !== undefined
+      const resourceType = resourceTypes.find((t) => t === type)
+      const resourceUID = typeof uid === 'string' ? uid.trim() : ''
+      const problems = asked
+        ? [
+            ...(resourceType ? [] : [{ field: 'type', message: 'Choose the record type.' }]),
+            ...(UUID.test(resourceUID)
+              ? []
+              : [{ field: 'uid', message: 'Enter the record’s UID, a UUID such as 3f2c9a1e-…-…' }]),
+          ]
+        : []
+      const view =
+        asked && problems.length === 0
+          ? await consoleService.heldRecordView(
+              options.readDb,
+              who.actor,
+              resourceType!,
+              resourceUID,
+              pageNumberOf(request.query.page),
+            )
+          : undefined
+      const title = view
+        ? `RTO ${who.rto}: ${view.state.resourceType} ${view.state.resourceUID}`
+        : `RTO ${who.rto}: a held record`
+      const frame = frameFor(request, reply, who.user, title, who.rto)
+      return html(
+        reply,
+        renderPage(
+          'record',
+          { ...frame, current: 'records' },
+          { view, form: { type: resourceType ?? '', uid: resourceUID }, problems, resourceTypes },
+        ),
+        problems.length > 0 ? 400 : 200,
+      )
+    },
+  )
+
+  // Data quality assessment of a period and jurisdiction: the API's status, request and failed outcomes.
+  const periodChoiceOf = (query: { period?: unknown; jurisdiction?: unknown }): consoleService.PeriodChoice => {
+    const periods = consoleService.recentPeriods()
+    return {
+      period: periods.find((p) => String(p) === query.period) ?? periods[0]!,
+      jurisdiction: consoleService.JURISDICTIONS.find((j) => j === query.jurisdiction) ?? 'NSW',
+    }
+  }
+  const assessmentPath = (rto: string, choice: consoleService.PeriodChoice) =>
+    `${CONSOLE_PREFIX}/rto/${encodeURIComponent(rto)}/assessment?period=${choice.period}&jurisdiction=${choice.jurisdiction}`
+
+  app.get<{ Params: RtoParams; Querystring: { period?: string; jurisdiction?: string; rule?: string; page?: string } }>(
+    '/rto/:rto/assessment',
+    { config, schema },
+    async (request, reply) => {
+      const who = requireRto(request, reply)
+      if (!who) return reply
+      const choice = periodChoiceOf(request.query)
+      const rule = filterOf(request.query).technicalRuleId
+      const view = await consoleService.assessmentView(
+        options.db,
+        who.actor,
+        choice,
+        rule,
+        pageNumberOf(request.query.page),
+      )
+      const frame = frameFor(
+        request,
+        reply,
+        who.user,
+        `RTO ${who.rto}: data quality assessment, ${choice.jurisdiction} ${choice.period}`,
+        who.rto,
+      )
+      return html(
+        reply,
+        renderPage(
+          'assessment',
+          { ...frame, current: 'assessment' },
+          {
+            view,
+            choice,
+            rule,
+            path: assessmentPath(who.rto, choice),
+            canReport: canReport(who.user),
+            periods: consoleService.recentPeriods(),
+            jurisdictions: consoleService.JURISDICTIONS,
+          },
+        ),
+      )
+    },
+  )
+
+  app.post<{ Params: RtoParams; Body: Record<string, unknown> }>(
+    '/rto/:rto/assessment',
+    { config: formConfig, schema, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const who = requireRto(request, reply)
+      if (!who) return reply
+      if (!canReport(who.user)) throw new NotFoundError('Operators read RTO data; they do not change it.')
+      const body = request.body ?? {}
+      const choice = periodChoiceOf(body)
+      // A request names its period exactly: never assess one the person did not choose.
+      if (String(choice.period) !== body.period || choice.jurisdiction !== body.jurisdiction)
+        throw new StructuralError([
+          { accessPath: 'period', message: 'Choose one of the periods and jurisdictions offered.' },
+        ])
+      try {
+        await consoleService.assess(options, who.actor, choice)
+        request.log.info({ rto: who.rto, ...choice, by: who.user.subject }, 'console: assessment requested')
+        request.session.set('flash', {
+          kind: 'success',
+          text: `Assessment of ${choice.jurisdiction} ${choice.period} requested. Its status is shown below.`,
+        })
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error
+        request.session.set('flash', { kind: 'error', text: error.message })
+      }
+      return reply.redirect(assessmentPath(who.rto, choice), 303)
+    },
+  )
+
   app.get<{ Params: RtoParams }>('/rto/:rto/declarations', { config, schema }, async (request, reply) => {
     const who = requireRto(request, reply)
     if (!who) return reply
@@ -659,6 +843,8 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     )
   }
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 function pageNumberOf(value: string | undefined): number {
   const page = Number(value ?? 1)

@@ -2,7 +2,7 @@
 // index files): no rule of the service is written again here. Each function takes the actor of the
 // signed-in person for the RTO whose page it is (console-people.ts), so a page shows exactly what
 // that RTO's API clients would read.
-import type { Db } from '../../platform/db/database.ts'
+import type { Db, ReadDb } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import type { FailedJob, JobDefinition, Queue, QueueJobCounts } from '../../platform/queue/queue.ts'
 import {
@@ -18,6 +18,7 @@ import { DomainError } from '../../domain/errors.ts'
 import type { Page } from '../../domain/page.ts'
 import { currentReportingPeriod, FIRST_REPORTING_PERIOD, utcToday } from '../../domain/reporting-period.ts'
 import { jurisdictions as jurisdictionsInSpecOrder, type Jurisdiction } from '../../domain/jurisdictions.ts'
+import { segmentOf, type ResourceType } from '../../domain/resource-types.ts'
 import { getBatch, listBatches, type BatchDetail, type BatchRef, type BatchSummary } from '../batches/index.ts'
 import {
   failedResultsByRule,
@@ -30,10 +31,25 @@ import {
   type ValidationResult,
   type ValidationStatus,
 } from '../validation/index.ts'
-import { periodSubmissions, submitBatch } from '../holdings/index.ts'
+import { heldState, periodSubmissions, submitBatch, type HeldState } from '../holdings/index.ts'
 import { importNatSet, natImportOf, type NatImportResult } from '../nat-bridge/index.ts'
-import type { ReconcileJobData } from '../reconciliation/index.ts'
-import { getAssessmentStatus, type AssessmentStatus } from '../assessment/index.ts'
+import { currentRecordsOf, datasetSummaries, type CurrentRecord, type DatasetSummary } from '../reference-data/index.ts'
+import {
+  relatedResources,
+  relatedStartSegments,
+  type ReconcileJobData,
+  type ReconciliationItem,
+} from '../reconciliation/index.ts'
+import {
+  failedAssessmentResultsByRule,
+  getAssessmentStatus,
+  listFailedAssessmentResults,
+  requestAssessment,
+  type AssessJobData,
+  type AssessmentResult,
+  type AssessmentStatus,
+  type FailedAssessmentResultsOfRule,
+} from '../assessment/index.ts'
 import {
   declare,
   isOverdue,
@@ -46,9 +62,12 @@ import {
 
 export interface ConsoleDependencies {
   db: Db
+  /** The read handle (a replica when there is one) the API's held-data reads use. */
+  readDb: ReadDb
   queue: Queue
   validationJob: JobDefinition<ValidateJobData>
   reconcileJob: JobDefinition<ReconcileJobData>
+  assessmentJob: JobDefinition<AssessJobData>
 }
 
 /** Where one reporting period stands in one jurisdiction, for the RTO's home page. */
@@ -240,6 +259,11 @@ export async function knownRtos(db: Db): Promise<string[]> {
   return [...new Set(clients.map((client) => client.rto))].sort()
 }
 
+/** The batch's validation status; undefined when none has been requested. */
+export function validationStatusOf(db: Db, actor: Actor, ref: BatchRef): Promise<ValidationStatus | undefined> {
+  return withoutCompletedRun(getValidationStatus(db, actor, ref))
+}
+
 async function batchWithStatus(db: Db, actor: Actor, ref: BatchRef): Promise<BatchListEntry> {
   const [batch, validation] = await Promise.all([
     getBatch(db, actor, ref),
@@ -307,4 +331,101 @@ export function importNat(
 /** What the NAT import that made the batch answered; 404 for a batch not made by one. */
 export function natImportAnswer(db: Db, actor: Actor, ref: BatchRef): Promise<NatImportResult> {
   return natImportOf(db, actor, ref)
+}
+
+/** A reporting period and jurisdiction of the RTO, as the assessment use cases take it. */
+export interface PeriodChoice {
+  jurisdiction: Jurisdiction
+  period: number
+}
+
+export interface AssessmentView {
+  status: AssessmentStatus
+  /** Failed outcomes per rule of the latest completed assessment; undefined before any has completed. */
+  rules: FailedAssessmentResultsOfRule[] | undefined
+  results: Page<AssessmentResult> | undefined
+}
+
+/**
+ * The data quality assessment of one period and jurisdiction: its status (the API's GET validate),
+ * and the latest completed assessment's failed outcomes counted per rule and a page of them, of one
+ * rule when a rule is chosen.
+ */
+export async function assessmentView(
+  db: Db,
+  actor: Actor,
+  choice: PeriodChoice,
+  technicalRuleId: string | undefined,
+  pageNumber: number,
+): Promise<AssessmentView> {
+  const params = { jurisdiction: choice.jurisdiction, ReportingPeriodNumber: String(choice.period) }
+  const [status, rules, results] = await Promise.all([
+    getAssessmentStatus(db, actor, params),
+    withoutCompletedAssessment(failedAssessmentResultsByRule(db, actor, params)),
+    withoutCompletedAssessment(
+      listFailedAssessmentResults(db, actor, params, { pageNumber, pageSize: RESULTS_PAGE_SIZE }, { technicalRuleId }),
+    ),
+  ])
+  return { status, rules, results }
+}
+
+/** Requests an assessment of the period (the API's POST validate): 409 while one is Queued or In Progress. */
+export function assess(deps: ConsoleDependencies, actor: Actor, choice: PeriodChoice): Promise<AssessmentStatus> {
+  return requestAssessment({ db: deps.db, queue: deps.queue, job: deps.assessmentJob }, actor, {
+    jurisdiction: choice.jurisdiction,
+    ReportingPeriodNumber: String(choice.period),
+  })
+}
+
+async function withoutCompletedAssessment<T>(promise: Promise<T>): Promise<T | undefined> {
+  try {
+    return await promise
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'no-assessment-run') return undefined
+    throw error
+  }
+}
+
+export interface HeldRecordView {
+  state: HeldState
+  /**
+   * The held records related to it (the API's related-resources), newest activity first; undefined
+   * for a type related-resources does not start from, or a record not in submission.
+   */
+  related: Page<ReconciliationItem> | undefined
+}
+
+export const RELATED_PAGE_SIZE = 20
+
+/** A held record by type and UID: its held state (the API's GET of the record) and its related records. */
+export async function heldRecordView(
+  readDb: ReadDb,
+  actor: Actor,
+  type: ResourceType,
+  uid: string,
+  pageNumber: number,
+): Promise<HeldRecordView> {
+  const state = await heldState(readDb, actor, type, uid)
+  const segment = segmentOf(type)
+  const related =
+    state.stateInSubmission === 'In submission' && (relatedStartSegments as readonly string[]).includes(segment)
+      ? await relatedResources(readDb, actor, segment, state.resourceUID, { pageNumber, pageSize: RELATED_PAGE_SIZE })
+      : undefined
+  return { state, related }
+}
+
+export const REFERENCE_PAGE_SIZE = 50
+
+/** Every reference dataset and classification the service serves, with its number of current records. */
+export function referenceDatasets(readDb: ReadDb): Promise<DatasetSummary[]> {
+  return datasetSummaries(readDb)
+}
+
+/** A page of a dataset's current records in code order (what a full synchronisation ends with). */
+export function referenceRecords(
+  readDb: ReadDb,
+  name: string,
+  pageNumber: number,
+): Promise<{ dataset: { name: string; title: string; kind: string; source: string }; records: Page<CurrentRecord> }> {
+  return currentRecordsOf(readDb, name, { pageNumber, pageSize: REFERENCE_PAGE_SIZE })
 }

@@ -1,6 +1,7 @@
 // Pages are rendered on the server from Eta templates (views/*.eta): every value is HTML-escaped unless
 // a template says otherwise (<%~ %>, used only for markup made here or by the identity provider
-// library). No script, no front-end build (docs/decisions.md, "Web console: rendering").
+// library). No front-end build; the one script (assets/batch-status.js) only enhances (docs/decisions.md,
+// "Web console: rendering", "Live validation status").
 import { fileURLToPath } from 'node:url'
 import { Eta } from 'eta'
 import type { ConsoleUser } from './console-people.ts'
@@ -22,7 +23,20 @@ export interface PageFrame {
   /** The form token every form on the page carries (the sign-out form in the header too). */
   csrf?: string | undefined
   /** Which navigation entry is the current page. */
-  current?: 'home' | 'batches' | 'declarations' | 'rtos' | 'collection' | 'jobs' | 'clients' | 'nat-import' | undefined
+  current?:
+    | 'home'
+    | 'batches'
+    | 'records'
+    | 'assessment'
+    | 'declarations'
+    | 'rtos'
+    | 'collection'
+    | 'jobs'
+    | 'clients'
+    | 'nat-import'
+    | 'reference-data'
+    | 'rules'
+    | undefined
   /** A message left by the previous request (post, redirect, get). */
   flash?: Flash | undefined
 }
@@ -34,6 +48,11 @@ export interface Flash {
 
 export function renderPage(template: string, frame: PageFrame, data: object = {}): string {
   return eta.render(`./${template}`, { ...data, frame, roleLabels: ROLE_LABELS, format })
+}
+
+/** A part of a page (no layout), for a script that updates the page in place. */
+export function renderFragment(template: string, data: object): string {
+  return eta.render(`./${template}`, { ...data, roleLabels: ROLE_LABELS, format })
 }
 
 /** Formatting helpers the templates share. */
@@ -48,6 +67,10 @@ const format = {
   period(code: number | string): string {
     const text = String(code)
     return `${text.slice(0, 4)} Q${text.slice(5)}`
+  },
+  /** The console page of a held record of the RTO. */
+  recordPath(rto: string, type: string, uid: string): string {
+    return `/console/rto/${encodeURIComponent(rto)}/records?type=${encodeURIComponent(type)}&uid=${encodeURIComponent(uid)}`
   },
   query(params: Record<string, string | number | undefined>): string {
     const search = new URLSearchParams()

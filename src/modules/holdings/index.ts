@@ -11,4 +11,5 @@ export {
   type RtoSubmission,
 } from './holdings.service.ts'
 export type { SubmitDependencies } from './submit.service.ts'
+export type { HeldState } from './holdings.schemas.ts'
 export { submitWithoutValidation } from './bulk-load.ts'

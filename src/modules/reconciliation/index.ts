@@ -1,5 +1,6 @@
 // Reconciliation: read-only views of the held dataset by period, by UID, and around a record, and the
 // index they read, brought up to date after each submission by a job.
 export { reconciliationRoutes } from './reconciliation.routes.ts'
-export { periodRange, indexedActivityDate } from './reconciliation.service.ts'
+export { periodRange, indexedActivityDate, relatedResources } from './reconciliation.service.ts'
+export { relatedStartSegments, type ReconciliationItem } from './reconciliation.schemas.ts'
 export { reconciliationJob, indexPendingSubmissions, type ReconcileJobData } from './reconciliation.jobs.ts'

@@ -9,7 +9,11 @@ export {
   loadReleaseFile,
   loadRelease,
   type LoadSummary,
+  datasetSummaries,
+  currentRecordsOf,
+  type DatasetSummary,
 } from './reference-data.service.ts'
+export type { CurrentRecord } from './reference-data.repo.ts'
 export { createReferenceLookup, type ReferenceLookup } from './reference-lookup.ts'
 export { ReleaseFileError } from './release-file.ts'
 export { datasets } from './datasets.ts'

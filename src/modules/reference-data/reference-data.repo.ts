@@ -79,6 +79,63 @@ export async function currentRecords(db: Executor, dataset: string): Promise<Cur
   }))
 }
 
+/** One page of a dataset's current records in code order, and how many there are. */
+export async function currentRecordsPage(
+  db: ReadDb,
+  dataset: string,
+  limit: number,
+  offset: number,
+): Promise<{ total: number; records: CurrentRecord[] }> {
+  const [count, rows] = await Promise.all([
+    db
+      .selectFrom('reference_record_version')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('dataset', '=', dataset)
+      .where('is_current', '=', true)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('reference_record_version')
+      .select([
+        'record_id',
+        'code',
+        'description',
+        'avetmiss_code',
+        'business_effective_from',
+        'business_effective_to',
+        'status',
+      ])
+      .where('dataset', '=', dataset)
+      .where('is_current', '=', true)
+      .orderBy('code')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+  ])
+  return {
+    total: Number(count.count),
+    records: rows.map((row) => ({
+      recordId: row.record_id,
+      code: row.code,
+      description: row.description,
+      avetmissCode: row.avetmiss_code,
+      businessEffectiveFrom: row.business_effective_from,
+      businessEffectiveTo: row.business_effective_to,
+      status: row.status,
+    })),
+  }
+}
+
+/** How many current records each dataset has (datasets without any are absent). */
+export async function currentRecordCounts(db: ReadDb): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('reference_record_version')
+    .select(['dataset', (eb) => eb.fn.countAll<string>().as('count')])
+    .where('is_current', '=', true)
+    .groupBy('dataset')
+    .execute()
+  return new Map(rows.map((row) => [row.dataset, Number(row.count)]))
+}
+
 export async function hasRecords(db: Executor, dataset: string): Promise<boolean> {
   return (
     (await db

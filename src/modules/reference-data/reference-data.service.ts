@@ -163,3 +163,36 @@ export async function changesSince(
   cache.set(key, answer)
   return answer
 }
+
+/** A dataset as the console lists it: what it is, where it comes from, and how many records it holds now. */
+export interface DatasetSummary {
+  name: string
+  kind: DatasetDefinition['kind']
+  title: string
+  source: string
+  currentRecords: number
+}
+
+/** Every dataset the service serves, with its number of current records. */
+export async function datasetSummaries(db: ReadDb): Promise<DatasetSummary[]> {
+  const counts = await repo.currentRecordCounts(db)
+  return (datasets as readonly DatasetDefinition[]).map(({ name, kind, title, source }) => ({
+    name,
+    kind,
+    title,
+    source,
+    currentRecords: counts.get(name) ?? 0,
+  }))
+}
+
+/** A page of a dataset's current records, in code order; 404 for a dataset the service does not serve. */
+export async function currentRecordsOf(
+  db: ReadDb,
+  name: string,
+  page: PageQuery,
+): Promise<{ dataset: DatasetDefinition; records: Page<repo.CurrentRecord> }> {
+  const dataset = findDataset(name)
+  if (!dataset) throw new NotFoundError(`No reference dataset or classification ${name}.`)
+  const { total, records } = await repo.currentRecordsPage(db, name, page.pageSize, offsetOf(page))
+  return { dataset, records: toPage(records, total, page) }
+}
