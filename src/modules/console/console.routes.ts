@@ -725,7 +725,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
             choice,
             rule,
             path: assessmentPath(who.rto, choice),
-            canReport: canReport(who.user),
+            canReport: canDeclare(who.user), // requesting one takes vet:declare, as in the API
             periods: consoleService.recentPeriods(),
             jurisdictions: consoleService.JURISDICTIONS,
           },
@@ -740,7 +740,8 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     async (request, reply) => {
       const who = requireRto(request, reply)
       if (!who) return reply
-      if (!canReport(who.user)) throw new NotFoundError('Operators read RTO data; they do not change it.')
+      // As the API's POST .../validate of a reporting period, which needs the vet:declare scope.
+      if (!canDeclare(who.user)) throw new NotFoundError('Only the RTO’s authorised person requests an assessment.')
       const body = request.body ?? {}
       const choice = periodChoiceOf(body)
       // A request names its period exactly: never assess one the person did not choose.
