@@ -14,6 +14,7 @@
 //   npm run chaos -- --short                      the CI form: about 75 s of load, 8 RTOs
 //   npm run chaos -- --seconds 300 --rtos 20 --seed 7 --apis 3 --workers 2 --keep --json
 import { parseArgs } from 'node:util'
+import { readOptions, wholeNumberOption } from './cluster/command-line.ts'
 import { PrerequisiteError, StartFailed, startCluster, type Cluster } from './cluster/cluster.ts'
 import { runChecks, settle, summarise, type Check, type FiveXx } from './chaos/checks.ts'
 import { FAULT_KINDS, injectFaults } from './chaos/faults.ts'
@@ -34,7 +35,6 @@ const USAGE = `usage: npm run chaos -- [--seconds S] [--rtos N] [--seed SEED] [-
   --keep        keep the cluster's directory (data and logs) after stopping
   --json        print the summary as one JSON document on stdout (the log goes to stderr)`
 
-let values: ReturnType<typeof parse>['values']
 function parse() {
   return parseArgs({
     options: {
@@ -51,24 +51,8 @@ function parse() {
     strict: true,
   })
 }
-try {
-  values = parse().values
-} catch (error) {
-  console.error(`${(error as Error).message}\n\n${USAGE}`)
-  process.exit(2)
-}
-if (values.help) {
-  console.log(USAGE)
-  process.exit(0)
-}
-const count = (name: string, text: string, min: number, max: number) => {
-  const n = Number(text)
-  if (!Number.isInteger(n) || n < min || n > max) {
-    console.error(`--${name} must be a whole number from ${min} to ${max} (got ${text})\n\n${USAGE}`)
-    process.exit(2)
-  }
-  return n
-}
+const values = readOptions(parse, USAGE)
+const count = wholeNumberOption(USAGE)
 const seconds = count('seconds', values.seconds ?? (values.short ? '75' : '180'), 30, 3600)
 const rtoCount = count('rtos', values.rtos ?? (values.short ? '8' : '12'), 1, 200)
 const seed = count('seed', values.seed ?? String(Math.floor(Math.random() * 1_000_000)), 0, 2 ** 31)

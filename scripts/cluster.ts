@@ -7,6 +7,7 @@
 //   npm run cluster -- --apis 3 --workers 2 --lb-port 8090 --dir ./cluster
 //   npm run cluster -- --stop --dir ./cluster   stop what a killed run in that directory left running
 import { parseArgs } from 'node:util'
+import { readOptions, wholeNumberOption } from './cluster/command-line.ts'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PrerequisiteError, StartFailed, startCluster, type Cluster, type StopReport } from './cluster/cluster.ts'
@@ -30,7 +31,6 @@ const USAGE = `usage: npm run cluster -- [--apis N] [--workers M] [--lb-port POR
   --summary-json FILE with --check: write what ran where and what was found as JSON
   --stop              stop the processes a killed run recorded in DIR/cluster.json`
 
-let values: ReturnType<typeof parse>['values']
 function parse() {
   return parseArgs({
     options: {
@@ -49,24 +49,8 @@ function parse() {
     strict: true,
   })
 }
-try {
-  values = parse().values
-} catch (error) {
-  console.error(`${(error as Error).message}\n\n${USAGE}`)
-  process.exit(2)
-}
-if (values.help) {
-  console.log(USAGE)
-  process.exit(0)
-}
-const count = (name: string, text: string, min: number, max: number) => {
-  const n = Number(text)
-  if (!Number.isInteger(n) || n < min || n > max) {
-    console.error(`--${name} must be a whole number from ${min} to ${max} (got ${text})\n\n${USAGE}`)
-    process.exit(2)
-  }
-  return n
-}
+const values = readOptions(parse, USAGE)
+const count = wholeNumberOption(USAGE)
 const apis = count('apis', values.apis, 1, 16)
 const workers = count('workers', values.workers, 0, 16)
 const lbPort = count('lb-port', values['lb-port'], 0, 65535)
