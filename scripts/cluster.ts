@@ -201,6 +201,7 @@ function formatSummary(cluster: Cluster): string {
     '',
     `  Load balancer (call the service here): ${cluster.lbUrl}`,
     `  API processes:  ${cluster.apis.map((api) => `${api.name} ${api.url}`).join(', ')}`,
+    `  Workers:        ${cluster.workers.map((worker) => `${worker.name} ${worker.url}/metrics`).join(', ') || 'none (the API processes run the jobs)'}`,
     `  Primary DSN:    ${cluster.primary.dsn}`,
     `  Replica DSN:    ${cluster.replica.dsn}   (read-only, streaming; the API processes' DATABASE_READ_URL)`,
     `  Superuser:      ${cluster.primary.superuserDsn}`,

@@ -113,6 +113,10 @@ describe('npm run cluster -- --check', { skip }, () => {
       Object.values(summary.check.replicaStatementsByApi as Record<string, number>).some((count) => count > 0),
       JSON.stringify(summary.check.replicaStatementsByApi),
     )
+    // The jobs ran on the worker, which serves its own /metrics (WORKER_METRICS_PORT) and counted them.
+    const jobs = summary.check.jobsCompletedByWorker as Record<string, number>
+    assert.deepEqual(Object.keys(jobs), ['worker1'])
+    assert.ok(jobs.worker1! >= 2, JSON.stringify(jobs))
 
     // Afterwards: every process it started is gone, each port it used is free.
     const processes: ProcessRecord[] = summary.processes

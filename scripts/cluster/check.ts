@@ -37,6 +37,8 @@ export interface CheckReport {
   reconciledStudent: { resourceUID: string; resourceInSubmission: boolean }
   /** Statements each API process ran on the replica's pool while uid-match was polled (vetrs_db_queries_total{pool="replica"}). */
   replicaStatementsByApi: Record<string, number>
+  /** Jobs each worker process counted as completed on its own /metrics (WORKER_METRICS_PORT). */
+  jobsCompletedByWorker: Record<string, number>
   redisKeys: number
 }
 
@@ -106,6 +108,17 @@ export async function checkCluster(cluster: Cluster, log: (line: string) => void
     if (!countedByApi[api.name]) throw new CheckFailure(`${api.name} counted no request in its /metrics`)
   }
 
+  // The jobs of that workflow (validation, reconciliation) ran on the worker processes: the API
+  // processes run none (RUN_WORKERS=false), and each worker counts what it ran on its own /metrics.
+  const jobsCompletedByWorker: Record<string, number> = {}
+  for (const worker of cluster.workers)
+    jobsCompletedByWorker[worker.name] = sumOf(await metricsOf(worker.url), (line) =>
+      /^vetrs_job_outcomes_total\{.*outcome="completed"/.test(line),
+    )
+  log(`jobs each worker process completed (its own /metrics): ${JSON.stringify(jobsCompletedByWorker)}`)
+  if (cluster.workers.length > 0 && Object.values(jobsCompletedByWorker).reduce((a, b) => a + b, 0) < 2)
+    throw new CheckFailure('the workers counted fewer than two completed jobs (a validation and a reconciliation)')
+
   const replication = await replicationState(cluster.primary.superuserDsn, cluster.replica.superuserDsn)
   log(
     `replication: ${replication.standbys.map((s) => `${s.application_name} ${s.state} (${s.sync_state}, replay behind by ${s.replay_lag_bytes} bytes)`).join('; ') || 'no standby'}, replica in recovery: ${replication.replicaInRecovery}`,
@@ -174,11 +187,12 @@ export async function checkCluster(cluster: Cluster, log: (line: string) => void
     onReplica,
     reconciledStudent,
     replicaStatementsByApi,
+    jobsCompletedByWorker,
     redisKeys,
   }
 }
 
-/** An API process's own /metrics (with METRICS_TOKEN when the environment has one). */
+/** A process's own /metrics, an API's or a worker's (with METRICS_TOKEN when the environment has one). */
 async function metricsOf(apiUrl: string): Promise<string> {
   const headers: Record<string, string> = process.env.METRICS_TOKEN
     ? { authorization: `Bearer ${process.env.METRICS_TOKEN}` }

@@ -70,6 +70,8 @@ export interface Cluster {
   replica: PostgresServer
   redisUrl: string
   apis: { name: string; url: string; pid: number }[]
+  /** Worker processes, each with its own /metrics and /health/live at url (WORKER_METRICS_PORT). */
+  workers: { name: string; url: string; pid: number }[]
   /** Every loopback port the cluster listens on (the load balancer's stats page included). */
   ports: number[]
   /** The running process of each name (after a restart, the new one); ended ones stay listed until replaced. */
@@ -251,15 +253,18 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
   }
 
   try {
-    const [primaryPort, replicaPort, redisPort, statsPort, lbFree, proxyPort, ...apiPorts] = (await freePorts(
-      6 + options.apis,
+    const [primaryPort, replicaPort, redisPort, statsPort, lbFree, proxyPort, ...servicePorts] = (await freePorts(
+      6 + options.apis + options.workers,
     )) as [number, number, number, number, number, number, ...number[]]
+    const apiPorts = servicePorts.slice(0, options.apis)
+    // Each worker's own listener for /metrics and /health/live (WORKER_METRICS_PORT).
+    const workerPorts = servicePorts.slice(options.apis)
     const lbPort = options.lbPort || lbFree
     if (options.lbPort && !(await portFree(options.lbPort)))
       throw new Error(
         `port ${options.lbPort} (--lb-port) is taken on 127.0.0.1: choose another, or leave it out for a free one`,
       )
-    ports.push(primaryPort, replicaPort, redisPort, ...apiPorts, lbPort, statsPort)
+    ports.push(primaryPort, replicaPort, redisPort, ...apiPorts, ...workerPorts, lbPort, statsPort)
     const lbUrl = `http://127.0.0.1:${lbPort}`
     const passwords: Passwords = { superuser: secret(), app: secret(), replication: secret() }
     writeFileSync(join(secrets, 'passwords.json'), `${JSON.stringify(passwords, null, 2)}\n`, { mode: 0o600 })
@@ -378,7 +383,8 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
         name: `worker${i + 1}`,
         command: process.execPath,
         args: ['src/start.mjs', 'src/worker.ts'],
-        env,
+        env: { ...env, WORKER_METRICS_PORT: String(workerPorts[i]) },
+        url: `http://127.0.0.1:${workerPorts[i]}`,
         cwd: REPO_ROOT,
         logFile,
         stopLadder: serviceStop(env),
@@ -427,6 +433,11 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
       replica,
       redisUrl,
       apis: apiSpecs.map((spec) => ({
+        name: spec.name,
+        url: spec.url!,
+        pid: processes.find((p) => p.spec.name === spec.name)!.pid,
+      })),
+      workers: workerSpecs.map((spec) => ({
         name: spec.name,
         url: spec.url!,
         pid: processes.find((p) => p.spec.name === spec.name)!.pid,
