@@ -28,6 +28,22 @@ declare module '../../platform/db/schema.ts' {
 
 export type DeclarationRow = Selectable<DeclarationTable>
 
+/** The columns of a DeclarationRow, the last reportable activity date as 'YYYY-MM-DD'. */
+const DECLARATION_ROW = [
+  'rto_id',
+  'declaration_id',
+  'jurisdiction',
+  'reporting_period',
+  'declaration_type',
+  sql<string | null>`to_char(date_of_last_reportable_activity, 'YYYY-MM-DD')`.as('date_of_last_reportable_activity'),
+  'rto_user_name',
+  'rto_user_email_address',
+  'declared_by_client',
+  'declared_at',
+  'assessment_run_id',
+  'is_current',
+] as const
+
 /** Inserts the declaration as the period's current one; the one it supersedes stays, no longer current. */
 export async function insertCurrent(
   db: Executor,
@@ -57,22 +73,7 @@ export async function declarationsOf(
 ): Promise<DeclarationRow[]> {
   let query = db
     .selectFrom('declaration')
-    .select([
-      'rto_id',
-      'declaration_id',
-      'jurisdiction',
-      'reporting_period',
-      'declaration_type',
-      sql<string | null>`to_char(date_of_last_reportable_activity, 'YYYY-MM-DD')`.as(
-        'date_of_last_reportable_activity',
-      ),
-      'rto_user_name',
-      'rto_user_email_address',
-      'declared_by_client',
-      'declared_at',
-      'assessment_run_id',
-      'is_current',
-    ])
+    .select(DECLARATION_ROW)
     .where('rto_id', '=', rto)
     .where('reporting_period', 'in', periods)
   if (jurisdiction) query = query.where('jurisdiction', '=', jurisdiction)
@@ -92,22 +93,7 @@ export async function currentDeclarationsAcrossRtos(
   const [declarations, declared] = await Promise.all([
     db
       .selectFrom('declaration')
-      .select([
-        'rto_id',
-        'declaration_id',
-        'jurisdiction',
-        'reporting_period',
-        'declaration_type',
-        sql<string | null>`to_char(date_of_last_reportable_activity, 'YYYY-MM-DD')`.as(
-          'date_of_last_reportable_activity',
-        ),
-        'rto_user_name',
-        'rto_user_email_address',
-        'declared_by_client',
-        'declared_at',
-        'assessment_run_id',
-        'is_current',
-      ])
+      .select(DECLARATION_ROW)
       .where('jurisdiction', '=', jurisdiction)
       .where('reporting_period', '=', period)
       .where('is_current', '=', true)

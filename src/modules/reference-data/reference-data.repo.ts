@@ -53,22 +53,21 @@ export async function lockForWriting(tx: Tx): Promise<string> {
   return result.rows[0]!.stamp
 }
 
-export async function currentRecords(db: Executor, dataset: string): Promise<CurrentRecord[]> {
-  const rows = await db
-    .selectFrom('reference_record_version')
-    .select([
-      'record_id',
-      'code',
-      'description',
-      'avetmiss_code',
-      'business_effective_from',
-      'business_effective_to',
-      'status',
-    ])
-    .where('dataset', '=', dataset)
-    .where('is_current', '=', true)
-    .execute()
-  return rows.map((row) => ({
+/** The columns a CurrentRecord is read from, and the record made of them. */
+const CURRENT_RECORD_COLUMNS = [
+  'record_id',
+  'code',
+  'description',
+  'avetmiss_code',
+  'business_effective_from',
+  'business_effective_to',
+  'status',
+] as const
+
+function currentRecordOf(
+  row: Pick<ReferenceRecordVersionTable, (typeof CURRENT_RECORD_COLUMNS)[number]>,
+): CurrentRecord {
+  return {
     recordId: row.record_id,
     code: row.code,
     description: row.description,
@@ -76,7 +75,17 @@ export async function currentRecords(db: Executor, dataset: string): Promise<Cur
     businessEffectiveFrom: row.business_effective_from,
     businessEffectiveTo: row.business_effective_to,
     status: row.status,
-  }))
+  }
+}
+
+export async function currentRecords(db: Executor, dataset: string): Promise<CurrentRecord[]> {
+  const rows = await db
+    .selectFrom('reference_record_version')
+    .select(CURRENT_RECORD_COLUMNS)
+    .where('dataset', '=', dataset)
+    .where('is_current', '=', true)
+    .execute()
+  return rows.map(currentRecordOf)
 }
 
 /** One page of a dataset's current records in code order, and how many there are. */
@@ -95,15 +104,7 @@ export async function currentRecordsPage(
       .executeTakeFirstOrThrow(),
     db
       .selectFrom('reference_record_version')
-      .select([
-        'record_id',
-        'code',
-        'description',
-        'avetmiss_code',
-        'business_effective_from',
-        'business_effective_to',
-        'status',
-      ])
+      .select(CURRENT_RECORD_COLUMNS)
       .where('dataset', '=', dataset)
       .where('is_current', '=', true)
       .orderBy('code')
@@ -113,15 +114,7 @@ export async function currentRecordsPage(
   ])
   return {
     total: Number(count.count),
-    records: rows.map((row) => ({
-      recordId: row.record_id,
-      code: row.code,
-      description: row.description,
-      avetmissCode: row.avetmiss_code,
-      businessEffectiveFrom: row.business_effective_from,
-      businessEffectiveTo: row.business_effective_to,
-      status: row.status,
-    })),
+    records: rows.map(currentRecordOf),
   }
 }
 
