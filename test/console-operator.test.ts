@@ -12,6 +12,7 @@ import { join } from 'node:path'
 // By path, not by name: the test runner does not resolve @vetrs/avetmiss to its sources.
 import { generateNatFileSet, natZipBytes } from '../packages/avetmiss/src/index.ts'
 import { readSeedReferenceData } from '../src/modules/reference-data/index.ts'
+import { withBadUsi } from './support/nat-faults.ts'
 import { Assessor, declarationBody, PERIOD } from './support/assessing.ts'
 import {
   freePort,
@@ -238,9 +239,11 @@ describe('web console: operators and the remaining RTO pages', { skip: chromiumM
       rtoCode: '90001',
       referenceData: await readSeedReferenceData(),
     })
-    // One line of the client file cut short: the reader leaves it out and says where.
-    const clients = set.entries.find((entry) => /NAT00080/i.test(entry.name))!
-    const broken = set.entries.map((entry) =>
+    // A USI whose check character is wrong, which validation fails at a known NAT00080 line, and
+    // one line of the client file cut short: the reader leaves it out and says where.
+    const { entries, line: badUsiLine } = withBadUsi(set.entries)
+    const clients = entries.find((entry) => /NAT00080/i.test(entry.name))!
+    const broken = entries.map((entry) =>
       entry === clients
         ? { ...entry, bytes: Buffer.concat([Buffer.from(entry.bytes), Buffer.from('short line\r\n')]) }
         : entry,
@@ -293,10 +296,30 @@ describe('web console: operators and the remaining RTO pages', { skip: chromiumM
 
       await page.getByRole('link', { name: 'Go to the batch' }).click()
       await page.getByRole('heading', { level: 1, name: /^Batch / }).waitFor()
-      await page.getByRole('button', { name: 'Validate the batch' }).waitFor()
+      const batchUrl = page.url()
+      // The batch page says where the batch came from, and once validated leads to its NAT findings.
+      await page.getByRole('link', { name: 'the import’s answer' }).waitFor()
+      await page.getByRole('button', { name: 'Validate the batch' }).click()
+      await page
+        .getByRole('link', { name: 'These results at the NAT file, line and field they came from' })
+        .click({ timeout: 60_000 })
+      await page.getByRole('heading', { level: 1, name: /in its NAT files$/ }).waitFor()
+      const findings = page.getByRole('table', { name: /failed results, page 1 of 1/ })
+      const usiRow = findings.getByRole('row', { name: /BRTS01200/ })
+      assert.match(
+        String(await usiRow.textContent()),
+        new RegExp(`NAT00080 line ${badUsiLine} field Unique student identifier`),
+      )
+      await assertAccessible(page)
+      await screenshot(page, 'nat-findings')
+      // The rule's identifier leads to its entry in the catalogue.
+      await usiRow.getByRole('link', { name: 'BRTS01200' }).click()
+      await page.waitForURL(/\/console\/rules#BRTS01200$/)
+      await page.getByRole('heading', { level: 2, name: /^BRTS01200: / }).waitFor()
+      await page.goto(batchUrl)
 
       await page.setViewportSize({ width: 320, height: 640 })
-      await page.goBack()
+      await page.goto(`${batchUrl}/nat-import`)
       await assertNoHorizontalScroll(page)
     } finally {
       await context.close()
@@ -313,7 +336,12 @@ describe('web console: operators and the remaining RTO pages', { skip: chromiumM
   it("RTO people are answered 404 for the operators' pages", async () => {
     const { context, page } = await signIn(browser, t.baseUrl, 'declarer-90001')
     try {
-      for (const path of ['/console/collection', '/console/jobs', '/console/clients']) {
+      for (const path of [
+        '/console/collection',
+        '/console/jobs',
+        '/console/clients',
+        '/console/reference-data/voided-reason/release',
+      ]) {
         const response = await page.goto(`${t.baseUrl}${path}`)
         assert.equal(response?.status(), 404, path)
       }
@@ -327,6 +355,157 @@ describe('web console: operators and the remaining RTO pages', { skip: chromiumM
       )
       assert.equal(retry.status(), 404)
       await assertAccessible(page)
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('every role reads the business rules, filtered on the server by scope, level, resource type and words', async () => {
+    const { context, page } = await signIn(browser, t.baseUrl, 'staff-90001')
+    try {
+      await page.getByRole('link', { name: 'Business rules' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Business rules' }).waitFor()
+      const all = await page.locator('section.rule').count()
+      assert.ok(all >= 30, `${all} rules`)
+      assert.match(String(await page.getByRole('status').textContent()), new RegExp(`All ${all} rules`))
+      await assertAccessible(page)
+      await screenshot(page, 'rules')
+
+      await page.getByLabel('Checked').selectOption('assessment')
+      await page.getByLabel('Level').selectOption('Warning')
+      await page.getByRole('button', { name: 'Filter' }).click()
+      await page.waitForURL(/scope=assessment&level=Warning/)
+      const shown = await page.locator('section.rule').count()
+      assert.ok(shown > 0 && shown < all, `${shown} of ${all}`)
+      for (const text of await page.locator('section.rule dl').allTextContents()) {
+        assert.match(text, /Warning/)
+        assert.match(text, /Assessment rule/)
+      }
+      assert.match(String(await page.getByRole('status').textContent()), new RegExp(`${shown} of ${all} rules`))
+
+      // Words and a resource type: the USI rule on Student records.
+      await page.goto(`${t.baseUrl}/console/rules?q=unique+student+identifier&type=Student`)
+      await page.getByRole('heading', { level: 2, name: /^BRTS01200: / }).waitFor()
+      assert.equal(await page.getByLabel('Resource type').inputValue(), 'Student')
+      // An unknown filter value is ignored, not an error.
+      assert.equal((await page.goto(`${t.baseUrl}/console/rules?level=Fatal`))?.status(), 200)
+      assert.equal(await page.locator('section.rule').count(), all)
+
+      await page.setViewportSize({ width: 320, height: 640 })
+      await assertNoHorizontalScroll(page)
+      await assertAccessible(page)
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('the operator loads a release of a reference dataset: what it creates, updates and end-dates, then publishes it', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'console-release-'))
+    const file = (name: string, text: string) => {
+      const path = join(directory, name)
+      writeFileSync(path, text)
+      return path
+    }
+    const refused = file('refused.csv', 'code,title\nreported_in_error,Reported in error\n')
+    const release = file(
+      'voided-reason.csv',
+      '# a release of voided-reason\ncode,description\nremove_duplicate_record,Remove a duplicate record\nreported_in_error,Reported in error\n',
+    )
+    const synchronised = async () =>
+      (await rto1.request('GET', '/vet-provider/v1/reference-data/voided-reason?changedSince=1901-01-01T00:00:00Z'))
+        .json as {
+        results: { code: string; status: string; description: string }[]
+      }
+    const versionsBefore = (await synchronised()).results.length
+
+    const rtoPerson = await signIn(browser, t.baseUrl, 'staff-90001')
+    try {
+      await rtoPerson.page.goto(`${t.baseUrl}/console/reference-data/voided-reason`)
+      await rtoPerson.page.getByRole('heading', { level: 1, name: 'Voided reason' }).waitFor()
+      assert.equal(await rtoPerson.page.getByRole('link', { name: /Load a release/ }).count(), 0)
+    } finally {
+      await rtoPerson.context.close()
+    }
+
+    const { context, page } = await signIn(browser, t.baseUrl, 'operator')
+    const second = await context.newPage()
+    try {
+      await page.getByRole('link', { name: 'Reference data' }).click()
+      await page.getByRole('link', { name: 'Voided reason' }).click()
+      await page.getByRole('link', { name: 'Load a release of Voided reason' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Load a release of Voided reason' }).waitFor()
+      await assertAccessible(page)
+
+      // A file the loader refuses: every problem said, nothing changed.
+      await page.getByLabel(/Release file of/).setInputFiles(refused)
+      await page.getByRole('button', { name: 'Preview the release' }).click()
+      const alert = page.getByRole('alert')
+      await alert.getByText('The file was refused; nothing was changed:').waitFor()
+      assert.match(String(await alert.textContent()), /the header has no description column/)
+      assert.match(String(await alert.textContent()), /unknown column "title"/)
+      await assertAccessible(page)
+      assert.equal((await synchronised()).results.length, versionsBefore)
+
+      // The preview: one code created, one updated, the one the file leaves out end-dated.
+      await page.getByLabel(/Release file of/).setInputFiles(release)
+      await page.getByRole('button', { name: 'Preview the release' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Preview a release of Voided reason' }).waitFor()
+      const facts = String(await page.locator('dl.facts').textContent())
+      assert.match(facts, /Created\s*1\b[\s\S]*Updated\s*1\b[\s\S]*End-dated\s*1\b[\s\S]*Unchanged\s*0\b/)
+      assert.match(
+        String(await page.getByRole('region', { name: 'Codes the release creates' }).textContent()),
+        /reported_in_error\s*Reported in error/,
+      )
+      assert.match(
+        String(await page.getByRole('region', { name: 'Codes the release updates' }).textContent()),
+        /remove_duplicate_record[\s\S]*Description: Remove duplicate record → Remove a duplicate record/,
+      )
+      assert.match(
+        String(await page.getByRole('region', { name: /Codes the release end-dates/ }).textContent()),
+        /remove_orphaned_record[\s\S]*Status: Active → Inactive/,
+      )
+      assert.equal((await synchronised()).results.length, versionsBefore, 'a preview changes nothing')
+      await assertAccessible(page)
+      await screenshot(page, 'reference-release')
+
+      // The same preview in a second tab, then publish from the first.
+      await second.goto(`${t.baseUrl}/console/reference-data/voided-reason/release`)
+      await second.getByLabel(/Release file of/).setInputFiles(release)
+      await second.getByRole('button', { name: 'Preview the release' }).click()
+      await second.getByRole('button', { name: 'Publish the release' }).waitFor()
+
+      await page.getByRole('button', { name: 'Publish the release' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Voided reason' }).waitFor()
+      assert.match(
+        String(await page.getByRole('status').textContent()),
+        /Published: 1 created, 1 updated, 1 end-dated, 0 unchanged/,
+      )
+      assert.match(String(await page.getByRole('row', { name: /reported_in_error/ }).textContent()), /Active/)
+      assert.match(String(await page.getByRole('row', { name: /remove_orphaned_record/ }).textContent()), /Inactive/)
+      // SMS clients synchronise the three new versions.
+      const after = await synchronised()
+      assert.equal(after.results.length, versionsBefore + 3)
+      assert.ok(after.results.some((r) => r.code === 'reported_in_error' && r.status === 'Active'))
+
+      // The second tab's preview was read before that: refused, and shown again as it stands now.
+      const stale = second.waitForResponse((response) => response.url().endsWith('/release/publish'))
+      await second.getByRole('button', { name: 'Publish the release' }).click()
+      assert.equal((await stale).status(), 409)
+      await second
+        .getByRole('alert')
+        .getByText(/changed after your preview was read/)
+        .waitFor()
+      await second.getByText('The release changes nothing').waitFor()
+      assert.equal(await second.getByRole('button', { name: 'Publish the release' }).count(), 0)
+      assert.equal((await synchronised()).results.length, versionsBefore + 3, 'nothing published twice')
+      await assertAccessible(second)
+
+      // A publish form without its token is refused.
+      const forged = await context.request.post(`${t.baseUrl}/console/reference-data/voided-reason/release/publish`, {
+        form: { release: Buffer.from('code,description\nx,y\n').toString('base64url'), basis: '1' },
+        maxRedirects: 0,
+      })
+      assert.equal(forged.status(), 403)
     } finally {
       await context.close()
     }

@@ -23,6 +23,7 @@ import { newRto, type TestRto } from '../packages/client/test/support/service.ts
 import { readSeedReferenceData } from '../src/modules/reference-data/index.ts'
 import { resourceDefinitions } from '../src/modules/resources/index.ts'
 import { call, startTestService, V1, type TestService } from './support/index.ts'
+import { withBadUsi } from './support/nat-faults.ts'
 
 /** A fixed seed and a day in the past of every run, so the service's date rules pass. */
 const GENERATED = { activities: 60, seed: 'nat-import', year: 2026, asOf: '2026-06-30' } as const
@@ -46,23 +47,6 @@ function expectedOf(entries: NatEntry[], rtoCode: string, codes: CodeTranslator)
 }
 
 /** The NAT00080 entry with one client's USI check character changed: only validation (BRTS01200) sees it. */
-function withBadUsi(entries: NatEntry[]): { entries: NatEntry[]; line: number } {
-  const read = readNatEntries(entries)
-  const client = read.records.NAT00080.find((record) => record.values.uniqueStudentIdentifier)!
-  const usi = NAT_LAYOUTS.NAT00080.fields.find((field) => field.name === 'uniqueStudentIdentifier')!
-  return {
-    line: client.line,
-    entries: entries.map((entry) => {
-      if (entry.name !== client.file) return entry
-      const lines = Buffer.from(entry.bytes).toString('latin1').split('\r\n')
-      const text = lines[client.line - 1]!
-      const at = usi.start - 1 + usi.length - 1
-      lines[client.line - 1] = `${text.slice(0, at)}${text[at] === 'B' ? 'C' : 'B'}${text.slice(at + 1)}`
-      return { name: entry.name, bytes: Buffer.from(lines.join('\r\n'), 'latin1') }
-    }),
-  }
-}
-
 /** The entries zipped as they are (stored), with the last byte of the last file's data flipped: its CRC-32 no longer matches. */
 function damaged(entries: NatEntry[]): Uint8Array {
   const zip = zipSync(Object.fromEntries(entries.map((entry) => [entry.name, entry.bytes])), { level: 0 })

@@ -21,6 +21,9 @@ import { type Flash, type PageFrame, renderFragment, renderPage } from './consol
 import * as consoleService from './console.service.ts'
 import { failedResultsCsv } from './failed-results-csv.ts'
 import { builtInProviderClient, demoIdentityProviderRoutes } from './demo-identity-provider.routes.ts'
+import type { PageKit } from './page-kit.ts'
+import { referenceReleasePages } from './reference-release.pages.ts'
+import { ruleCataloguePages } from './rule-catalogue.pages.ts'
 
 export const CONSOLE_PREFIX = '/console'
 
@@ -217,6 +220,10 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     return user
   }
 
+  const kit: PageKit = { requireSignedIn, requireOperator, frameFor, html }
+  referenceReleasePages(app, kit, options.db)
+  ruleCataloguePages(app, kit)
+
   // Reference data: every dataset and classification, and a dataset's current records, for every role.
   app.get('/reference-data', { config, schema }, async (request, reply) => {
     const user = requireSignedIn(request, reply)
@@ -238,7 +245,14 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
         pageNumberOf(request.query.page),
       )
       const frame = frameFor(request, reply, user, `Reference data: ${dataset.title}`, user.rto)
-      return html(reply, renderPage('reference-dataset', { ...frame, current: 'reference-data' }, { dataset, records }))
+      return html(
+        reply,
+        renderPage(
+          'reference-dataset',
+          { ...frame, current: 'reference-data' },
+          { dataset, records, mayLoadRelease: user.role === 'operator' },
+        ),
+      )
     },
   )
 
@@ -631,6 +645,37 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
           'nat-import-result',
           { ...frame, current: 'nat-import' },
           { result, batchPath: batchPath(request.params) },
+        ),
+      )
+    },
+  )
+
+  app.get<{ Params: BatchPathParams; Querystring: { page?: string } }>(
+    '/rto/:rto/batches/:jurisdiction/:token/nat-findings',
+    { config, schema },
+    async (request, reply) => {
+      const who = requireRto(request, reply)
+      if (!who) return reply
+      const findings = await consoleService.natFindingsPage(
+        options.db,
+        who.actor,
+        batchRefOf(request.params),
+        pageNumberOf(request.query.page),
+        natLimits.natFilesBytes,
+      )
+      const frame = frameFor(
+        request,
+        reply,
+        who.user,
+        `Failed results of batch ${request.params.token} in its NAT files`,
+        who.rto,
+      )
+      return html(
+        reply,
+        renderPage(
+          'nat-findings',
+          { ...frame, current: 'batches' },
+          { findings, batchPath: batchPath(request.params), token: request.params.token },
         ),
       )
     },

@@ -32,7 +32,14 @@ import {
   type ValidationStatus,
 } from '../validation/index.ts'
 import { heldState, periodSubmissions, submitBatch, type HeldState } from '../holdings/index.ts'
-import { importNatSet, natImportOf, type NatImportResult } from '../nat-bridge/index.ts'
+import {
+  importNatSet,
+  natFindings,
+  natImportOf,
+  natImportSummaryOf,
+  type NatFinding,
+  type NatImportResult,
+} from '../nat-bridge/index.ts'
 import { currentRecordsOf, datasetSummaries, type CurrentRecord, type DatasetSummary } from '../reference-data/index.ts'
 import {
   relatedResources,
@@ -150,6 +157,8 @@ export interface BatchView {
   /** Failed results per rule of the latest completed validation; undefined before any has completed. */
   rules: FailedResultsOfRule[] | undefined
   results: Page<ValidationResult> | undefined
+  /** What the NAT import that made the batch answered; undefined for a batch an SMS reported. */
+  natImport: NatImportResult | undefined
 }
 
 export const RESULTS_PAGE_SIZE = 50
@@ -163,11 +172,12 @@ export async function batchView(
   pageNumber: number,
 ): Promise<BatchView> {
   const batch = await batchWithStatus(db, actor, ref)
-  const [rules, results] = await Promise.all([
+  const [rules, results, natImport] = await Promise.all([
     withoutCompletedRun(failedResultsByRule(db, actor, ref)),
     withoutCompletedRun(listFailedResults(db, actor, ref, { pageNumber, pageSize: RESULTS_PAGE_SIZE }, filter)),
+    natImportSummaryOf(db, actor, ref),
   ])
-  return { batch, rules, results }
+  return { batch, rules, results, natImport }
 }
 
 /** Every failed result the filter keeps, a page at a time (the CSV download). */
@@ -331,6 +341,20 @@ export function importNat(
 /** What the NAT import that made the batch answered; 404 for a batch not made by one. */
 export function natImportAnswer(db: Db, actor: Actor, ref: BatchRef): Promise<NatImportResult> {
   return natImportOf(db, actor, ref)
+}
+
+/**
+ * A page of the batch's failed results, each at the NAT file, line and field it came from (the NAT
+ * bridge reads the batch's zip again in a worker to place them); 404 for a batch no NAT import made.
+ */
+export function natFindingsPage(
+  db: Db,
+  actor: Actor,
+  ref: BatchRef,
+  pageNumber: number,
+  natFilesBytes: number,
+): Promise<Page<NatFinding>> {
+  return natFindings(db, actor, ref, { pageNumber, pageSize: RESULTS_PAGE_SIZE }, { maxFilesBytes: natFilesBytes })
 }
 
 /** A reporting period and jurisdiction of the RTO, as the assessment use cases take it. */

@@ -6,6 +6,7 @@ export { natBridgeRoutes, ZIP_MEDIA_TYPES } from './nat-bridge.routes.ts'
 export {
   importNatSet,
   natImportOf,
+  natImportSummaryOf,
   natFindings,
   DEFAULT_NAT_FILES_BYTES,
   LISTED_NAT_PROBLEMS,

@@ -58,3 +58,15 @@ export async function findNatImport(db: Executor, rto: string, token: string): P
     importedAt: new Date(row.imported_at).toISOString(),
   }
 }
+
+/** Only what the import answered (not the zip): for pages that show the answer. */
+export async function findNatImportSummary(db: Executor, rto: string, token: string): Promise<unknown> {
+  const row = await db
+    .selectFrom('nat_import')
+    .select('summary')
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
+    .executeTakeFirst()
+  if (!row) return undefined
+  return typeof row.summary === 'string' ? JSON.parse(row.summary) : row.summary
+}

@@ -227,19 +227,29 @@ function noRecord(problemCount: number, problems: readonly NatSetProblem[]): Dom
 }
 
 /** The caller's NAT import that made this batch; 404 for a batch not made by one. */
+const notMadeByNatImport = (token: string) =>
+  new NotFoundError(
+    `Transaction batch ${token} was not made by a NAT import (POST .../nat-import): its records have no NAT lines to name.`,
+  )
+
 async function requireNatImport(db: Db, actor: Actor, ref: BatchRef): Promise<repo.NatImportRow> {
   await requireBatch(db, actor, ref)
   const imported = await repo.findNatImport(db, actor.rto, ref.token)
-  if (!imported)
-    throw new NotFoundError(
-      `Transaction batch ${ref.token} was not made by a NAT import (POST .../nat-import): its records have no NAT lines to name.`,
-    )
+  if (!imported) throw notMadeByNatImport(ref.token)
   return imported
+}
+
+/** What the import that made the batch answered; undefined for a batch no NAT import made. */
+export async function natImportSummaryOf(db: Db, actor: Actor, ref: BatchRef): Promise<NatImportResult | undefined> {
+  await requireBatch(db, actor, ref)
+  return (await repo.findNatImportSummary(db, actor.rto, ref.token)) as NatImportResult | undefined
 }
 
 /** What the import that made the batch answered. */
 export async function natImportOf(db: Db, actor: Actor, ref: BatchRef): Promise<NatImportResult> {
-  return (await requireNatImport(db, actor, ref)).summary as NatImportResult
+  const summary = await natImportSummaryOf(db, actor, ref)
+  if (!summary) throw notMadeByNatImport(ref.token)
+  return summary
 }
 
 /**

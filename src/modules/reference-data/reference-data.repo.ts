@@ -2,7 +2,7 @@
 // stamp their versions after taking the lock, strictly later than every version before: so versions
 // become visible in the order of their sysEffectiveFrom, which is what makes the watermark safe.
 import { sql, type Generated } from 'kysely'
-import { readQuery, type Executor, type ReadDb, type Tx } from '../../platform/db/database.ts'
+import { readQuery, type Executor, type ReadDb, type Reader, type Tx } from '../../platform/db/database.ts'
 
 export interface ReferenceRecordVersionTable {
   version_id: Generated<string>
@@ -187,7 +187,7 @@ export async function addVersions(tx: Tx, dataset: string, stamp: string, versio
  * numbers its versions under the write lock and commits them together). A page read up to a given
  * last position is therefore the same whenever it is read, which is what lets pages be cached.
  */
-export async function lastPosition(db: ReadDb, dataset: string): Promise<number> {
+export async function lastPosition(db: Reader, dataset: string): Promise<number> {
   const row = await db
     .selectFrom('reference_record_version')
     .select((eb) => eb.fn.max('dataset_seq').as('last'))

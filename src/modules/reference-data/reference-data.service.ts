@@ -31,50 +31,142 @@ const sameContent = (held: repo.CurrentRecord, release: ReleaseRecord) =>
   held.businessEffectiveFrom === release.businessEffectiveFrom &&
   held.businessEffectiveTo === release.businessEffectiveTo
 
+/** How a code stands before and after a release: what the console's preview shows. */
+export interface ReleaseChange {
+  code: string
+  before: ReleaseRecord & { status: 'Active' | 'Inactive' }
+  after: ReleaseRecord & { status: 'Active' | 'Inactive' }
+}
+
+/** What a release would do to a dataset: codes created, updated and end-dated, and how many stay. */
+export interface ReleaseDiff {
+  created: ReleaseRecord[]
+  updated: ReleaseChange[]
+  endDated: ReleaseChange[]
+  unchanged: number
+}
+
+const contentOf = (record: repo.CurrentRecord): ReleaseChange['before'] => ({
+  code: record.code,
+  description: record.description,
+  avetmissCode: record.avetmissCode,
+  businessEffectiveFrom: record.businessEffectiveFrom,
+  businessEffectiveTo: record.businessEffectiveTo,
+  status: record.status,
+})
+
 /**
- * Applies a release: new codes are created, changed ones updated, codes missing from the release
- * end-dated (made Inactive, never deleted), unchanged ones left alone. Idempotent: the same release
- * twice changes nothing the second time.
+ * The versions a release adds to what is held, and the same as a diff: new codes are created,
+ * changed ones updated, codes missing from the release end-dated (made Inactive, never deleted),
+ * unchanged ones left alone. Pure: the loader writes the versions, the preview shows the diff.
+ */
+function diffRelease(
+  heldRecords: repo.CurrentRecord[],
+  release: ReleaseRecord[],
+  today: string,
+): { versions: repo.CurrentRecord[]; diff: ReleaseDiff } {
+  const held = new Map(heldRecords.map((record) => [record.code, record]))
+  const versions: repo.CurrentRecord[] = []
+  const diff: ReleaseDiff = { created: [], updated: [], endDated: [], unchanged: 0 }
+  for (const record of release) {
+    const current = held.get(record.code)
+    held.delete(record.code)
+    if (!current) {
+      versions.push({ ...record, recordId: randomUUID(), status: 'Active' })
+      diff.created.push(record)
+    } else if (current.status === 'Inactive' || !sameContent(current, record)) {
+      versions.push({ ...record, recordId: current.recordId, status: 'Active' })
+      diff.updated.push({ code: record.code, before: contentOf(current), after: { ...record, status: 'Active' } })
+    } else {
+      diff.unchanged++
+    }
+  }
+  for (const missing of held.values()) {
+    if (missing.status === 'Inactive') continue // already end-dated by an earlier release
+    const endDate =
+      missing.businessEffectiveTo && missing.businessEffectiveTo < today ? missing.businessEffectiveTo : today
+    const version = { ...missing, status: 'Inactive' as const, businessEffectiveTo: endDate }
+    versions.push(version)
+    diff.endDated.push({ code: missing.code, before: contentOf(missing), after: contentOf(version) })
+  }
+  return { versions, diff }
+}
+
+/**
+ * Applies a release (see diffRelease). Idempotent: the same release twice changes nothing the second
+ * time. With `basis`, the release is refused (ReleaseBasisChanged) when the dataset has changed since
+ * that position was read, so what is published is what was previewed.
  */
 export async function loadRelease(
   db: Db,
   dataset: string,
   release: ReleaseRecord[],
-  options: { today?: string; onlyIfEmpty?: boolean } = {},
+  options: { today?: string; onlyIfEmpty?: boolean; basis?: number } = {},
 ): Promise<LoadSummary> {
   const today = options.today ?? new Date().toISOString().slice(0, 10)
   return db.transaction().execute(async (tx) => {
     const stamp = await repo.lockForWriting(tx)
     const summary: LoadSummary = { dataset, created: 0, updated: 0, endDated: 0, unchanged: 0, sysEffectiveFrom: null }
     if (options.onlyIfEmpty && (await repo.hasRecords(tx, dataset))) return summary
-    const held = new Map((await repo.currentRecords(tx, dataset)).map((record) => [record.code, record]))
-    const versions: repo.CurrentRecord[] = []
-    for (const record of release) {
-      const current = held.get(record.code)
-      held.delete(record.code)
-      if (!current) {
-        versions.push({ ...record, recordId: randomUUID(), status: 'Active' })
-        summary.created++
-      } else if (current.status === 'Inactive' || !sameContent(current, record)) {
-        versions.push({ ...record, recordId: current.recordId, status: 'Active' })
-        summary.updated++
-      } else {
-        summary.unchanged++
-      }
-    }
-    for (const missing of held.values()) {
-      if (missing.status === 'Inactive') continue // already end-dated by an earlier release
-      const endDate =
-        missing.businessEffectiveTo && missing.businessEffectiveTo < today ? missing.businessEffectiveTo : today
-      versions.push({ ...missing, status: 'Inactive', businessEffectiveTo: endDate })
-      summary.endDated++
-    }
+    if (options.basis !== undefined && (await repo.lastPosition(tx, dataset)) !== options.basis)
+      throw new ReleaseBasisChanged(dataset)
+    const { versions, diff } = diffRelease(await repo.currentRecords(tx, dataset), release, today)
+    Object.assign(summary, {
+      created: diff.created.length,
+      updated: diff.updated.length,
+      endDated: diff.endDated.length,
+      unchanged: diff.unchanged,
+    })
     if (versions.length > 0) {
       await repo.addVersions(tx, dataset, stamp, versions)
       summary.sysEffectiveFrom = stamp
     }
     return summary
   })
+}
+
+/** A release previewed against one state of the dataset was about to be published over another. */
+export class ReleaseBasisChanged extends Error {
+  constructor(dataset: string) {
+    super(`${dataset} has changed since this release was previewed; nothing was changed. Preview it again.`)
+  }
+}
+
+/** The most a release file may hold (the largest shipped seed file is about 11 KB). */
+export const RELEASE_FILE_MAX_BYTES = 1_048_576
+
+/** What a release file would do to a dataset, read without writing, and the position it was read at. */
+export async function previewRelease(
+  db: Db,
+  dataset: string,
+  text: string,
+  fileName: string,
+  today = new Date().toISOString().slice(0, 10),
+): Promise<{ dataset: DatasetDefinition; basis: number; diff: ReleaseDiff }> {
+  const definition = findDataset(dataset)
+  if (!definition) throw new NotFoundError(`No reference dataset ${dataset}.`)
+  const release = parseReleaseFile(text, fileName)
+  // One snapshot for both reads: the position and the records it was read with.
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (tx) => {
+      const basis = await repo.lastPosition(tx, dataset)
+      const { diff } = diffRelease(await repo.currentRecords(tx, dataset), release, today)
+      return { dataset: definition, basis, diff }
+    })
+}
+
+/** Publishes a previewed release file: refused (ReleaseBasisChanged) if the dataset moved since. */
+export async function publishRelease(
+  db: Db,
+  dataset: string,
+  text: string,
+  fileName: string,
+  basis: number,
+): Promise<LoadSummary> {
+  if (!findDataset(dataset)) throw new NotFoundError(`No reference dataset ${dataset}.`)
+  return loadRelease(db, dataset, parseReleaseFile(text, fileName), { basis })
 }
 
 export async function loadReleaseFile(db: Db, dataset: string, path: string): Promise<LoadSummary> {
