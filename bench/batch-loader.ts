@@ -124,13 +124,39 @@ function* records(total: number): Generator<Row[]> {
 }
 
 /**
- * A batch of `total` records (the mix above) written straight into the database for an RTO, as its
- * demo client uploaded them: the benchmarks of what happens after upload need not upload.
+ * `total` students, each with a USI whose check character is wrong (a BRTS01200 Error each) and one in
+ * ten also without the email address surveys need (a BRTS01180 Error): a batch whose validation fails
+ * `total * 1.1` results, for the console's results page (bench/console-results.ts).
+ */
+export function* failingStudents(total: number): Generator<Row[]> {
+  for (let start = 0; start < total; start += 1000) {
+    const chunk: Row[] = []
+    for (let i = start; i < Math.min(total, start + 1000); i++) {
+      const uid = randomUUID()
+      const body: Body = {
+        ...templates.student,
+        studentUID: uid,
+        changeTrackingIdentifier: `Student-${i}`,
+        familyName: `Bench${letters(i)}`,
+        uniqueStudentIdentifier: '7KQ3NHV8RN', // the example's USI with its check character changed
+      }
+      if (i % 10 === 0) delete body.emailAddressPrimary
+      chunk.push({ resource_type: 'Student', resource_uid: uid, change_tracking_identifier: `Student-${i}`, body })
+    }
+    yield chunk
+  }
+}
+
+/**
+ * A batch of `total` records (the mix above, or those `source` gives) written straight into the
+ * database for an RTO, as its demo client uploaded them: the benchmarks of what happens after upload
+ * need not upload.
  */
 export async function loadBatch(
   db: Db,
   total: number,
   owner: { rto: string; clientId: string } = { rto: '90001', clientId: 'demo-rto-1' },
+  source: (total: number) => Generator<Row[]> = records,
 ): Promise<{ token: string; count: number }> {
   const token = `bench-${randomBytes(12).toString('hex')}`
   await db
@@ -144,7 +170,7 @@ export async function loadBatch(
     })
     .execute()
   let count = 0
-  for (const chunk of records(total)) {
+  for (const chunk of source(total)) {
     await db
       .insertInto('batch_record')
       .values(

@@ -6,7 +6,8 @@
 // page, uid-match of 500 UIDs, related-resources of the busy student. Prints p50 and p99 with the
 // dataset size and the ratio to the target (p99 under 50 ms at 1M held records on PostgreSQL).
 // PostgreSQL (when DATABASE_URL is set): BENCH_RECONCILIATION_PG_RECORDS (default 1,000,000);
-// PGlite: BENCH_RECONCILIATION_PGLITE_RECORDS (default 50,000). Rerun at 10M with the first set to 10000000.
+// PGlite: BENCH_RECONCILIATION_PGLITE_RECORDS (default 50,000). Rerun at 10M with the first set to 10000000
+// (and BENCH_RECONCILIATION_BATCH_RECORDS=250000: see BATCH_RECORDS).
 import { randomBytes, randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { sql } from 'kysely'
@@ -20,6 +21,10 @@ const RTOS = ['90001', '90002', '91001', '91002', '91003']
 const adminUrl = process.env.DATABASE_URL || undefined
 const PG_RECORDS = Number(process.env.BENCH_RECONCILIATION_PG_RECORDS ?? 1_000_000)
 const PGLITE_RECORDS = Number(process.env.BENCH_RECONCILIATION_PGLITE_RECORDS ?? 50_000)
+// Records per seeded batch. Each batch's reconciliation indexing recomputes the dates of every shared
+// target it links to (locations, offerings) from all their links, which grows with the held data, so
+// a national-size seed goes faster in larger batches (bench/results.md, 2026-11-25, at 10M).
+const BATCH_RECORDS = Number(process.env.BENCH_RECONCILIATION_BATCH_RECORDS ?? 20_000)
 
 const watchdog = setTimeout(
   () => {
@@ -62,7 +67,7 @@ async function measure(database: string, env: Record<string, string>, records: n
       students: studentsPerRto,
       rtos: RTOS,
       jurisdiction: 'NSW',
-      batchRecords: 20_000,
+      batchRecords: BATCH_RECORDS,
       busyStudentEnrolments: 300,
       onProgress: (held) => {
         if (held - lastReport >= 100_000) {

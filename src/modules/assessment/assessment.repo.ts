@@ -143,6 +143,63 @@ export async function latestSubmissionSeq(db: Executor, ref: PeriodRef): Promise
   return row?.seq ?? '0'
 }
 
+/** Of one RTO's period: its latest run, its latest completed run and its latest submission number. */
+export interface PeriodRuns {
+  latest: RunRow | undefined
+  completed: RunRow | undefined
+  latestSubmissionSeq: string
+}
+
+/**
+ * The period's runs for many RTOs at once, in three index range reads whatever their number (each
+ * table's key leads with the RTO): for the operators' view of the collection, where a query per RTO
+ * would be thousands of round trips. RTOs without any run or submission get neither.
+ */
+export async function periodRunsOfRtos(
+  db: Executor,
+  rtos: readonly string[],
+  jurisdiction: string,
+  period: number,
+): Promise<Map<string, PeriodRuns>> {
+  const byRto = new Map<string, PeriodRuns>(
+    rtos.map((rto) => [rto, { latest: undefined, completed: undefined, latestSubmissionSeq: '0' }]),
+  )
+  if (rtos.length === 0) return byRto
+  // biome-ignore lint/suspicious/noExplicitAny: applied to queries of both period-keyed tables alike
+  const ofPeriod = (qb: any) =>
+    qb.where('rto_id', 'in', rtos).where('jurisdiction', '=', jurisdiction).where('reporting_period', '=', period)
+  const [latest, completed, submissions] = await Promise.all([
+    db
+      .selectFrom('assessment_run')
+      .selectAll()
+      .$call(ofPeriod)
+      .distinctOn('rto_id')
+      .orderBy('rto_id')
+      .orderBy('requested_at', 'desc')
+      .orderBy('run_id')
+      .execute(),
+    db
+      .selectFrom('assessment_run')
+      .selectAll()
+      .$call(ofPeriod)
+      .where('status', '=', 'Completed')
+      .distinctOn('rto_id')
+      .orderBy('rto_id')
+      .orderBy('completed_at', 'desc')
+      .orderBy('run_id')
+      .execute(),
+    db
+      .selectFrom('reporting_period_submission')
+      .select(['rto_id', sql<string>`last_submission_seq::text`.as('seq')])
+      .$call(ofPeriod)
+      .execute(),
+  ])
+  for (const row of latest as RunRow[]) byRto.get(row.rto_id)!.latest = row
+  for (const row of completed as RunRow[]) byRto.get(row.rto_id)!.completed = row
+  for (const row of submissions) byRto.get(row.rto_id)!.latestSubmissionSeq = row.seq
+  return byRto
+}
+
 /**
  * The run lifecycle (src/platform/runs/run-lifecycle.ts) over assessment_run and assessment_result. A
  * claim records the period's latest submission number as the basis the results are current for; a

@@ -185,6 +185,11 @@ async function statusValueOf(
   ref: repo.PeriodRef,
   latest: repo.RunRow | undefined,
 ): Promise<AssessmentStatusValue> {
+  // The latest submission matters only to a completed run: read it only then.
+  return statusValueGiven(latest, latest?.status === 'Completed' ? await repo.latestSubmissionSeq(db, ref) : '0')
+}
+
+function statusValueGiven(latest: repo.RunRow | undefined, latestSubmissionSeq: string): AssessmentStatusValue {
   switch (latest?.status) {
     case undefined:
     case 'Cancelled':
@@ -196,9 +201,7 @@ async function statusValueOf(
     case 'Fault':
       return 'Fault'
     case 'Completed':
-      return BigInt(await repo.latestSubmissionSeq(db, ref)) > BigInt(latest.basis_submission_seq ?? '0')
-        ? 'Required'
-        : 'Validated'
+      return BigInt(latestSubmissionSeq) > BigInt(latest.basis_submission_seq ?? '0') ? 'Required' : 'Validated'
   }
 }
 
@@ -233,7 +236,29 @@ function declarability(run: repo.RunRow): string {
 async function statusOf(db: Executor, ref: repo.PeriodRef): Promise<AssessmentStatus> {
   const latest = await repo.latestRun(db, ref)
   const completed = latest?.status === 'Completed' ? latest : await repo.latestCompletedRun(db, ref)
-  const status = await statusValueOf(db, ref, latest)
+  const latestSubmissionSeq = latest?.status === 'Completed' ? await repo.latestSubmissionSeq(db, ref) : '0'
+  return statusFrom(ref, { latest, completed, latestSubmissionSeq })
+}
+
+/**
+ * Each RTO's assessment status of one jurisdiction and period, exactly as GET .../validate answers
+ * it, read for all of them at once: the operators' view of the collection across RTOs.
+ */
+export async function assessmentStatusesOf(
+  db: Db,
+  rtos: readonly string[],
+  jurisdiction: string,
+  period: number,
+): Promise<Map<string, AssessmentStatus>> {
+  const runs = await repo.periodRunsOfRtos(db, rtos, jurisdiction, period)
+  return new Map([...runs].map(([rto, ofRto]) => [rto, statusFrom({ rto, jurisdiction, period }, ofRto)]))
+}
+
+function statusFrom(
+  ref: repo.PeriodRef,
+  { latest, completed, latestSubmissionSeq }: repo.PeriodRuns,
+): AssessmentStatus {
+  const status = statusValueGiven(latest, latestSubmissionSeq)
   const messages: string[] = []
   if (!latest) messages.push('No assessment has been requested for this period.')
   else if (latest.status === 'Cancelled')

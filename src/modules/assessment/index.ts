@@ -7,6 +7,7 @@ export {
   declarationReadiness,
   periodRefOf,
   getAssessmentStatus,
+  assessmentStatusesOf,
   requestAssessment,
   listFailedResults as listFailedAssessmentResults,
   failedResultsByRule as failedAssessmentResultsByRule,

@@ -22,8 +22,8 @@ import * as consoleService from './console.service.ts'
 import { failedResultsCsv } from './failed-results-csv.ts'
 import { builtInProviderClient, demoIdentityProviderRoutes } from './demo-identity-provider.routes.ts'
 import type { PageKit } from './page-kit.ts'
-import { referenceReleasePages } from './reference-release.pages.ts'
-import { ruleCataloguePages } from './rule-catalogue.pages.ts'
+import { referenceReleasePages } from './reference-release.routes.ts'
+import { ruleCataloguePages } from './rules.routes.ts'
 
 export const CONSOLE_PREFIX = '/console'
 
@@ -265,7 +265,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
       const periods = consoleService.recentPeriods()
       const period = periods.find((p) => String(p) === request.query.period) ?? periods[0]!
       const jurisdiction = consoleService.JURISDICTIONS.find((j) => j === request.query.jurisdiction) ?? 'NSW'
-      const view = await consoleService.collectionAtAGlance(options.db, operator, jurisdiction, period)
+      const view = await consoleService.collectionAtAGlance(options.db, jurisdiction, period)
       const frame = frameFor(request, reply, operator.user, `The collection: ${jurisdiction} ${period}`)
       return html(
         reply,

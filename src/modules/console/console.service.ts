@@ -48,6 +48,7 @@ import {
   type ReconciliationItem,
 } from '../reconciliation/index.ts'
 import {
+  assessmentStatusesOf,
   failedAssessmentResultsByRule,
   getAssessmentStatus,
   listFailedAssessmentResults,
@@ -234,23 +235,20 @@ export interface CollectionView {
 /**
  * The collection at a glance for an operator: every RTO reporting under the jurisdiction, whether it
  * submitted data for the period, its assessment's status, its declaration and whether it is overdue.
- * The assessment's status is the API's own use case, read for each RTO as that RTO (read scope only).
+ * The assessment statuses are assessment's own status, read for every RTO of the list at once.
  */
-export async function collectionAtAGlance(
-  db: Db,
-  operator: { actorFor(rto: string): Actor },
-  jurisdiction: Jurisdiction,
-  period: number,
-): Promise<CollectionView> {
+export async function collectionAtAGlance(db: Db, jurisdiction: Jurisdiction, period: number): Promise<CollectionView> {
   const standings = await periodAcrossRtos(db, jurisdiction, period)
-  const rows: CollectionRow[] = []
-  for (const standing of standings) {
-    const assessment = await getAssessmentStatus(db, operator.actorFor(standing.rto), {
-      jurisdiction,
-      ReportingPeriodNumber: String(period),
-    })
-    rows.push({ ...standing, assessment })
-  }
+  const assessments = await assessmentStatusesOf(
+    db,
+    standings.map((standing) => standing.rto),
+    jurisdiction,
+    period,
+  )
+  const rows: CollectionRow[] = standings.map((standing) => ({
+    ...standing,
+    assessment: assessments.get(standing.rto)!,
+  }))
   return {
     rows,
     totals: {
