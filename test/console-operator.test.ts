@@ -271,9 +271,23 @@ describe('web console: operators and the remaining RTO pages', { skip: chromiumM
       assert.equal(await page.getByLabel('Jurisdiction').inputValue(), 'VIC')
       await assertAccessible(page)
 
+      // The upload shows its progress (the script sends the form itself): held back here a moment,
+      // the bar is there and the button cannot be pressed twice.
+      let letThrough!: () => void
+      const held = new Promise<void>((resolve) => {
+        letThrough = resolve
+      })
+      await page.route('**/console/rto/90001/nat-import', async (route) => {
+        if (route.request().method() === 'POST') await held
+        await route.continue()
+      })
       await page.getByLabel(/Zip of NAT files/).setInputFiles(zip)
       await page.getByRole('button', { name: 'Import into a new batch' }).click()
+      await page.getByRole('status').locator('progress').waitFor()
+      assert.equal(await page.getByRole('button', { name: 'Import into a new batch' }).isDisabled(), true)
+      letThrough()
       await page.getByRole('heading', { level: 1, name: /NAT import into batch/ }).waitFor()
+      await page.unroute('**/console/rto/90001/nat-import')
       assert.match(page.url(), /\/console\/rto\/90001\/batches\/VIC\/[^/]+\/nat-import$/)
       const flash = String(await page.locator('.flash').first().textContent())
       assert.match(

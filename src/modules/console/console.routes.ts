@@ -46,6 +46,8 @@ export interface ConsoleRouteOptions extends consoleService.ConsoleDependencies 
 const STYLESHEET = readFileSync(new URL('./assets/console.css', import.meta.url))
 /** The batch page's live status (an enhancement; the page works without it). No build step. */
 const BATCH_STATUS_SCRIPT = readFileSync(new URL('./assets/batch-status.js', import.meta.url))
+/** Upload progress of the file forms (an enhancement; the forms post without it). */
+const UPLOAD_PROGRESS_SCRIPT = readFileSync(new URL('./assets/upload-progress.js', import.meta.url))
 const config = { public: true } // the console session guards these routes, not a bearer token
 // A form's fields are the console's to check (the declaration with the API's own structural check),
 // not the request hook's, which takes only JSON bodies a schema names.
@@ -162,6 +164,13 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
 
   app.get('/assets/console.css', { config, schema }, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET),
+  )
+
+  app.get('/assets/upload-progress.js', { config, schema }, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(UPLOAD_PROGRESS_SCRIPT),
   )
 
   app.get('/assets/batch-status.js', { config, schema }, async (_request, reply) =>
@@ -602,14 +611,9 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
       if (!jurisdiction)
         return natImportPage(request, reply, who, {}, { status: 400, message: 'Choose the jurisdiction.' })
       try {
+        // What the import did is said by its answer's page (with the script, that page is read twice:
+        // once by the upload's request, once when the browser goes to it, so nothing is kept for one read).
         const result = await consoleService.importNat(options.db, who.actor, jurisdiction, zip, natLimits)
-        request.session.set('flash', {
-          kind: result.natProblemCount > 0 ? 'error' : 'success',
-          text:
-            result.natProblemCount > 0
-              ? `Imported ${result.recordCount} records into a new batch, but ${result.natProblemCount} NAT problems left records or fields out: correct the files and import them again rather than submit this batch.`
-              : `Imported ${result.recordCount} records into a new batch, with no NAT problem.`,
-        })
         return reply.redirect(
           `${batchPath({ rto: who.rto, jurisdiction, token: result.transactionBatchToken })}/nat-import`,
           303,
