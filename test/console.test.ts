@@ -393,6 +393,8 @@ describe('web console', { skip: chromiumMissing() ?? false }, () => {
 
   it('signing out ends the console session and, when asked, the provider session', async () => {
     const { context, page } = await signIn(browser, t.baseUrl, 'staff-90001')
+    // The session's cookie as it was before signing out, as if copied: it serves no page afterwards.
+    const copied = await context.cookies(`${t.baseUrl}/console/`)
     try {
       await page.getByRole('button', { name: 'Sign out' }).click()
       await page.getByRole('heading', { level: 1, name: 'Sign out of the demo identity provider too?' }).waitFor()
@@ -408,6 +410,74 @@ describe('web console', { skip: chromiumMissing() ?? false }, () => {
       await page.waitForURL(/\/console\/idp-sign-in\//)
     } finally {
       await context.close()
+    }
+    const replayed = await browser.newContext()
+    try {
+      await replayed.addCookies(copied)
+      const page = await replayed.newPage()
+      await page.goto(`${t.baseUrl}/console/rto/90001/`)
+      assert.equal(new URL(page.url()).pathname, '/console/')
+      await page.getByRole('link', { name: 'Sign in' }).waitFor()
+    } finally {
+      await replayed.close()
+    }
+  })
+
+  it('an operator sees who is signed in and ends a person’s session: their next page asks them to sign in', async () => {
+    const person = await signIn(browser, t.baseUrl, 'declarer-90002')
+    const { context, page } = await signIn(browser, t.baseUrl, 'operator')
+    try {
+      await page.getByRole('link', { name: 'Sessions' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Console sessions' }).waitFor()
+      const row = page.getByRole('row', { name: /Jo Authorised/ })
+      assert.match(String(await row.textContent()), /Authorised person\s*90002/)
+      assert.match(
+        String(
+          await page
+            .getByRole('row', { name: /Casey Operator/ })
+            .first()
+            .textContent(),
+        ),
+        /this session/,
+      )
+      await assertAccessible(page)
+      await screenshot(page, 'sessions')
+
+      // Before: the person's pages are served.
+      await person.page.reload()
+      await person.page.getByText('Signed in as Jo Authorised').waitFor()
+
+      await row.getByRole('button', { name: /End the session of Jo Authorised/ }).click()
+      await page
+        .getByRole('status')
+        .getByText(/The session is ended/)
+        .waitFor()
+      assert.equal(await page.getByRole('row', { name: /Jo Authorised/ }).count(), 0)
+
+      // After: the same browser's next page is the sign-in.
+      await person.page.reload()
+      assert.equal(new URL(person.page.url()).pathname, '/console/')
+      await person.page.getByRole('link', { name: 'Sign in' }).waitFor()
+
+      // RTO people have no such page, nor may they end a session.
+      const token = await person.page.locator('input[name="_csrf"]').count()
+      assert.equal(token, 0, 'signed out: no form')
+    } finally {
+      await person.context.close()
+      await context.close()
+    }
+    const rtoPerson = await signIn(browser, t.baseUrl, 'staff-90001')
+    try {
+      assert.equal((await rtoPerson.page.goto(`${t.baseUrl}/console/sessions`))?.status(), 404)
+      await rtoPerson.page.goto(`${t.baseUrl}/console/rto/90001/`)
+      const token = await rtoPerson.page.locator('input[name="_csrf"]').first().inputValue()
+      const end = await rtoPerson.context.request.post(`${t.baseUrl}/console/sessions/anything/end`, {
+        form: { _csrf: token },
+        maxRedirects: 0,
+      })
+      assert.equal(end.status(), 404)
+    } finally {
+      await rtoPerson.context.close()
     }
   })
 

@@ -19,17 +19,21 @@ import { actorFor, canDeclare, canReport, type ConsoleUser, maySeeRto } from './
 import { createRelyingParty, type PendingSignIn, SignInRefused } from './console-sign-in.ts'
 import { type Flash, type PageFrame, renderFragment, renderPage } from './console.views.ts'
 import * as consoleService from './console.service.ts'
+import * as sessions from './console-sessions.ts'
 import { failedResultsCsv } from './failed-results-csv.ts'
 import { builtInProviderClient, demoIdentityProviderRoutes } from './demo-identity-provider.routes.ts'
 import type { PageKit } from './page-kit.ts'
 import { referenceReleasePages } from './reference-release.routes.ts'
 import { ruleCataloguePages } from './rules.routes.ts'
+import { sessionPages } from './sessions.routes.ts'
 
 export const CONSOLE_PREFIX = '/console'
 
 declare module '@fastify/secure-session' {
   interface SessionData {
     user: ConsoleUser
+    /** The session's row in console_session: pages are served only while it is going on. */
+    sessionId: string
     idToken: string
     pending: PendingSignIn
     flash: Flash
@@ -110,6 +114,18 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
   })
 
   installHtmlErrors(app)
+
+  // A signed-in session is served only while its row is going on (console-sessions.ts): one read by
+  // primary key per page. The stylesheet and scripts, and the identity provider's pages, need none.
+  app.addHook('onRequest', async (request) => {
+    if (request.url.startsWith(`${CONSOLE_PREFIX}/assets/`) || request.url.startsWith(`${CONSOLE_PREFIX}/idp`)) return
+    if (!request.session.get('user')) return
+    const sessionId = request.session.get('sessionId')
+    if (!sessionId || !(await sessions.sessionGoingOn(options.db, sessionId, settings.sessionIdleSeconds))) {
+      request.session.regenerate() // nothing of it is read by this request (delete alone keeps it readable)
+      request.session.delete() // and the cookie is cleared in the answer
+    }
+  })
 
   if (builtIn)
     await app.register(demoIdentityProviderRoutes, {
@@ -202,6 +218,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
       const { user, idToken } = await relyingParty.finish(new URL(request.url, publicBaseUrl), pending)
       request.session.regenerate() // a new session for the person: nothing from before signing in carries over
       request.session.set('user', user)
+      request.session.set('sessionId', await sessions.startSession(options.db, user))
       if (idToken) request.session.set('idToken', idToken)
       return reply.redirect(`${CONSOLE_PREFIX}/`, 303)
     } catch (error) {
@@ -213,6 +230,8 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
 
   app.post('/sign-out', { config: formConfig, schema, preHandler: app.csrfProtection }, async (request, reply) => {
     const idToken = request.session.get('idToken')
+    const sessionId = request.session.get('sessionId')
+    if (sessionId) await sessions.endSession(options.db, sessionId, 'signed out')
     request.session.delete()
     const endSession = await relyingParty.signOutUrl(idToken)
     return reply.redirect(endSession ?? `${CONSOLE_PREFIX}/signed-out`, 303)
@@ -232,6 +251,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
   const kit: PageKit = { requireSignedIn, requireOperator, frameFor, html }
   referenceReleasePages(app, kit, options.db)
   ruleCataloguePages(app, kit)
+  sessionPages(app, kit, options.db, settings.sessionIdleSeconds)
 
   // Reference data: every dataset and classification, and a dataset's current records, for every role.
   app.get('/reference-data', { config, schema }, async (request, reply) => {

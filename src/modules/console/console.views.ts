@@ -36,6 +36,7 @@ export interface PageFrame {
     | 'nat-import'
     | 'reference-data'
     | 'rules'
+    | 'sessions'
     | undefined
   /** A message left by the previous request (post, redirect, get). */
   flash?: Flash | undefined

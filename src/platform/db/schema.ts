@@ -64,6 +64,7 @@ export const TABLE_PLACEMENT = {
   declaration: 'hot',
   reference_record_version: 'reference',
   api_client: 'local',
+  console_session: 'local',
   token_issuance: 'local',
   signing_key: 'local',
   housekeeping_run: 'local',

@@ -16,6 +16,7 @@ import * as assessmentsAndDeclarations from './0012_assessments_and_declarations
 import * as uploadBatchRecordFunction from './0013_upload_batch_record_function.ts'
 import * as reconciliationEveryRecordDated from './0014_reconciliation_every_record_dated.ts'
 import * as natImport from './0015_nat_import.ts'
+import * as consoleSession from './0016_console_session.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0013_upload_batch_record_function': uploadBatchRecordFunction,
   '0014_reconciliation_every_record_dated': reconciliationEveryRecordDated,
   '0015_nat_import': natImport,
+  '0016_console_session': consoleSession,
 }
