@@ -235,6 +235,55 @@ describe('run lifecycle', () => {
         assert.deepEqual(await resultAttempts(runId), [attempt, attempt])
       })
 
+      it('completing a run keeps its results counted per rule, in the order the rules first produced them; a run completed before they were kept is counted when read', async () => {
+        const { runId } = await kind.newRun(db)
+        const stale = (await runs.claim(db, RTO, runId))!.attempt
+        await kind.write(db, runId, stale, ['Error', 'Error', 'Error']) // never counted: superseded
+        const { attempt } = (await runs.claim(db, RTO, runId))!
+        await kind.write(db, runId, attempt, ['Error', 'Warning', 'Warning'])
+        const level = sql.ref(kind.runTable === 'validation_run' ? 'validation_message_level' : 'message_level')
+        await sql`UPDATE ${sql.table(kind.resultTable)}
+                     SET technical_rule_id = 'SECOND', rule_id = 'SECOND-RULE', resource_type = 'Program', corrective_action = 'fix it'
+                   WHERE rto_id = ${RTO} AND run_id = ${runId} AND attempt = ${attempt} AND ${level} = 'Warning'`.execute(
+          db,
+        )
+        assert.equal(await runs.complete(db, RTO, runId, attempt), true)
+        const expected = [
+          {
+            technicalRuleId: 'TEST',
+            ruleId: 'TEST',
+            level: 'Error',
+            correctiveAction: 'none',
+            resourceTypes: ['Student'],
+            results: 1,
+          },
+          {
+            technicalRuleId: 'SECOND',
+            ruleId: 'SECOND-RULE',
+            level: 'Warning',
+            correctiveAction: 'fix it',
+            resourceTypes: ['Program'],
+            results: 2,
+          },
+        ]
+        const row = async () =>
+          (
+            await sql<{ rto_id: string; run_id: string; attempt: number; results_by_rule: unknown }>`
+              SELECT rto_id, run_id, attempt, results_by_rule FROM ${sql.table(kind.runTable)}
+               WHERE rto_id = ${RTO} AND run_id = ${runId}`.execute(db)
+          ).rows[0]!
+        const kept = await row()
+        assert.notEqual(kept.results_by_rule, null, 'kept on the run')
+        assert.deepEqual(await runs.resultsByRule(db, kept), expected)
+
+        await sql`UPDATE ${sql.table(kind.runTable)} SET results_by_rule = NULL WHERE rto_id = ${RTO} AND run_id = ${runId}`.execute(
+          db,
+        )
+        const older = await row()
+        assert.equal(older.results_by_rule, null)
+        assert.deepEqual(await runs.resultsByRule(db, older), expected, 'counted from the results when not kept')
+      })
+
       it("completing a run discards the results of the subject's other runs, and no other subject's", async () => {
         const earlier = await completedRun(['Error'])
         const elsewhere = await completedRun(['Warning'])

@@ -23,6 +23,8 @@ export interface AssessmentRunTable {
   has_blocking_failures: boolean | null
   has_non_blocking_failures: boolean | null
   result_count: number | null
+  /** The results counted per rule (RuleCount[]), kept on completion by the run lifecycle. */
+  results_by_rule: Generated<unknown>
 }
 
 export interface AssessmentResultTable {
@@ -270,38 +272,4 @@ export async function listResults(db: Executor, run: RunRow, limit: number, offs
     .where('attempt', '=', run.attempt)
   if (filter.technicalRuleId !== undefined) query = query.where('technical_rule_id', '=', filter.technicalRuleId)
   return query.orderBy('seq').limit(limit).offset(offset).execute()
-}
-
-/** How many of a run's results the filter keeps. */
-export async function countResults(db: Executor, run: RunRow, filter: ResultFilter): Promise<number> {
-  let query = db
-    .selectFrom('assessment_result')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('rto_id', '=', run.rto_id)
-    .where('run_id', '=', run.run_id)
-    .where('attempt', '=', run.attempt)
-  if (filter.technicalRuleId !== undefined) query = query.where('technical_rule_id', '=', filter.technicalRuleId)
-  return Number((await query.executeTakeFirstOrThrow()).count)
-}
-
-export interface RuleResultCount {
-  technical_rule_id: string
-  rule_id: string
-  message_level: MessageLevel
-  corrective_action: string
-  resource_types: string[]
-  results: number
-}
-
-/** A run's results counted per rule, in the order the rules first produced them. */
-export async function countResultsByRule(db: Executor, run: RunRow): Promise<RuleResultCount[]> {
-  const result = await sql<RuleResultCount>`
-    SELECT technical_rule_id, min(rule_id) AS rule_id, min(message_level) AS message_level,
-           min(corrective_action) AS corrective_action, array_agg(DISTINCT resource_type ORDER BY resource_type) AS resource_types,
-           count(*)::int AS results
-      FROM assessment_result
-     WHERE rto_id = ${run.rto_id} AND run_id = ${run.run_id} AND attempt = ${run.attempt}
-     GROUP BY technical_rule_id
-     ORDER BY min(seq)`.execute(db)
-  return result.rows
 }

@@ -1,6 +1,7 @@
 // Data quality assessment use cases (spec: Data quality assessment; States and transitions, Data
 // quality assessment status): request, read the status, cancel, page the failed outcomes, and the
 // readiness check declarations make. Decisions: docs/decisions.md, Data quality assessment.
+import type { MessageLevel } from '../../domain/rules.ts'
 import { randomUUID } from 'node:crypto'
 import type { Db, Executor } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
@@ -81,7 +82,11 @@ export async function listFailedResults(
   const run = await latestCompletedRunOf(db, actor, params)
   const [rows, total] = await Promise.all([
     repo.listResults(db, run, page.pageSize, offsetOf(page), filter),
-    filter.technicalRuleId !== undefined ? repo.countResults(db, run, filter) : (run.result_count ?? 0),
+    filter.technicalRuleId === undefined
+      ? (run.result_count ?? 0)
+      : repo.assessmentRuns
+          .resultsByRule(db, run)
+          .then((rules) => rules.find((rule) => rule.technicalRuleId === filter.technicalRuleId)?.results ?? 0),
   ])
   return toPage(
     rows.map((row) => ({
@@ -117,13 +122,13 @@ export async function failedResultsByRule(
   params: PeriodParams,
 ): Promise<FailedAssessmentResultsOfRule[]> {
   const run = await latestCompletedRunOf(db, actor, params)
-  return (await repo.countResultsByRule(db, run)).map((row) => ({
-    technicalRuleId: row.technical_rule_id,
-    ruleId: row.rule_id,
-    AssessmentMessageLevel: row.message_level,
-    correctiveAction: row.corrective_action,
-    resourceTypes: row.resource_types,
-    numberOfResults: Number(row.results),
+  return (await repo.assessmentRuns.resultsByRule(db, run)).map((rule) => ({
+    technicalRuleId: rule.technicalRuleId,
+    ruleId: rule.ruleId,
+    AssessmentMessageLevel: rule.level as MessageLevel,
+    correctiveAction: rule.correctiveAction,
+    resourceTypes: rule.resourceTypes,
+    numberOfResults: rule.results,
   }))
 }
 

@@ -24,6 +24,8 @@ export interface ValidationRunTable {
   has_blocking_failures: boolean | null
   has_non_blocking_failures: boolean | null
   result_count: number | null
+  /** The results counted per rule (RuleCount[]), kept on completion by the run lifecycle. */
+  results_by_rule: Generated<unknown>
 }
 
 export interface ValidationResultTable {
@@ -262,26 +264,4 @@ export async function countResults(db: Executor, run: RunRow, filter: ResultFilt
   if (filter.technicalRuleId !== undefined) query = query.where('technical_rule_id', '=', filter.technicalRuleId)
   if (filter.resourceType !== undefined) query = query.where('resource_type', '=', filter.resourceType)
   return Number((await query.executeTakeFirstOrThrow()).count)
-}
-
-export interface RuleResultCount {
-  technical_rule_id: string
-  rule_id: string
-  validation_message_level: MessageLevel
-  corrective_action: string
-  resource_types: string[]
-  results: number
-}
-
-/** A run's results counted per rule, in the order the rules first produced them. */
-export async function countResultsByRule(db: Executor, run: RunRow): Promise<RuleResultCount[]> {
-  const result = await sql<RuleResultCount>`
-    SELECT technical_rule_id, min(rule_id) AS rule_id, min(validation_message_level) AS validation_message_level,
-           min(corrective_action) AS corrective_action, array_agg(DISTINCT resource_type ORDER BY resource_type) AS resource_types,
-           count(*)::int AS results
-      FROM validation_result
-     WHERE rto_id = ${run.rto_id} AND run_id = ${run.run_id} AND attempt = ${run.attempt}
-     GROUP BY technical_rule_id
-     ORDER BY min(seq)`.execute(db)
-  return result.rows
 }

@@ -1,5 +1,6 @@
 // Validation use cases: request a run (queued with the request's transaction), read its status,
 // cancel it, and page the results of the latest completed run. Decisions: docs/decisions.md.
+import type { MessageLevel } from '../../domain/rules.ts'
 import { randomUUID } from 'node:crypto'
 import type { Db, Executor } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
@@ -90,12 +91,19 @@ export async function listFailedResults(
   filter: repo.ResultFilter = {},
 ): Promise<Page<ValidationResult>> {
   const run = await latestCompletedRunOf(db, actor, ref)
-  const filtered = filter.technicalRuleId !== undefined || filter.resourceType !== undefined
   const [rows, total] = await Promise.all([
     repo.listResults(db, run, page.pageSize, offsetOf(page), filter),
-    filtered ? repo.countResults(db, run, filter) : (run.result_count ?? 0),
+    countOf(db, run, filter),
   ])
   return toPage(rows.map(toValidationResult), total, page)
+}
+
+/** How many results the filter keeps: kept on the run unless a resource type is asked for. */
+async function countOf(db: Db, run: repo.RunRow, filter: repo.ResultFilter): Promise<number> {
+  if (filter.resourceType !== undefined) return repo.countResults(db, run, filter)
+  if (filter.technicalRuleId === undefined) return run.result_count ?? 0
+  const rules = await repo.validationRuns.resultsByRule(db, run)
+  return rules.find((rule) => rule.technicalRuleId === filter.technicalRuleId)?.results ?? 0
 }
 
 export interface FailedResultsOfRule {
@@ -110,13 +118,13 @@ export interface FailedResultsOfRule {
 /** The latest completed run's failed results counted per rule (what a person fixes one rule at a time). */
 export async function failedResultsByRule(db: Db, actor: Actor, ref: BatchRef): Promise<FailedResultsOfRule[]> {
   const run = await latestCompletedRunOf(db, actor, ref)
-  return (await repo.countResultsByRule(db, run)).map((row) => ({
-    technicalRuleId: row.technical_rule_id,
-    ruleId: row.rule_id,
-    validationMessageLevel: row.validation_message_level,
-    correctiveAction: row.corrective_action,
-    resourceTypes: row.resource_types,
-    numberOfResults: Number(row.results),
+  return (await repo.validationRuns.resultsByRule(db, run)).map((rule) => ({
+    technicalRuleId: rule.technicalRuleId,
+    ruleId: rule.ruleId,
+    validationMessageLevel: rule.level as MessageLevel,
+    correctiveAction: rule.correctiveAction,
+    resourceTypes: rule.resourceTypes,
+    numberOfResults: rule.results,
   }))
 }
 

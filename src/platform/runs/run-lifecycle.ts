@@ -32,8 +32,8 @@
 // it notices are never read (and go when a later run of the subject completes, or with the run).
 //
 // Complete. One UPDATE, conditional on the attempt still being live (InProgress with this attempt
-// number), sets the completed status and the indicators (blocking, non-blocking, count) from this
-// attempt's results only, in the same statement. When the attempt is no longer live nothing changes
+// number), sets the completed status and the indicators (blocking, non-blocking, count, and the
+// results counted per rule) from this attempt's results only, in the same statement. When the attempt is no longer live nothing changes
 // and the caller discards its results. After it, the results of the subject's other runs are deleted:
 // only the latest completed run is read. The two statements are separate: a worker that dies between
 // them leaves older results that no reader picks and that the next completion deletes.
@@ -66,6 +66,19 @@ interface RunColumns {
   has_blocking_failures: boolean | null
   has_non_blocking_failures: boolean | null
   result_count: number | null
+  /** RuleCount[] as JSON, set on completion; null before, and for runs completed before it was kept. */
+  results_by_rule: unknown
+}
+
+/** A completed run's results of one rule: how many, and what every result of the rule shares. */
+export interface RuleCount {
+  technicalRuleId: string
+  ruleId: string
+  level: string
+  correctiveAction: string
+  /** The resource types of the rule's results, sorted. */
+  resourceTypes: string[]
+  results: number
 }
 
 /** The columns the lifecycle reads on a result table: each row belongs to one attempt of one run. */
@@ -140,6 +153,14 @@ export interface RunLifecycle<R extends RunTableName> {
   complete(db: Executor, rto: string, runId: string, attempt: number): Promise<boolean>
   /** Cancels those of the runs that are Queued or InProgress; a running attempt stops at its next checkpoint. */
   cancel(db: Executor, rto: string, runIds: readonly string[]): Promise<void>
+  /**
+   * A completed run's results counted per rule, in the order the rules first produced them: kept by
+   * complete, or counted now for a run completed before they were kept.
+   */
+  resultsByRule(
+    db: Executor,
+    run: Pick<RunColumns, 'rto_id' | 'run_id' | 'attempt' | 'results_by_rule'>,
+  ): Promise<RuleCount[]>
 }
 
 export interface FaultingRunLifecycle<R extends RunTableName> extends RunLifecycle<R> {
@@ -165,6 +186,20 @@ export function createRunLifecycle<R extends RunTableName, X extends ResultTable
     spec.subjectColumns.map((column) => sql`${sql.ref(`r.${column}`)} = ${sql.ref(`me.${column}`)}`),
     sql` AND `,
   )
+
+  // One attempt's results per rule as a JSON array (RuleCount[]), in the order the rules first produced
+  // them: written on completion, and counted on reading for a run completed before that.
+  const countedByRule = (rto: string, runId: string, attempt: number) => sql`
+    SELECT coalesce(jsonb_agg(jsonb_build_object(
+             'technicalRuleId', g.technical_rule_id, 'ruleId', g.rule_id, 'level', g.level,
+             'correctiveAction', g.corrective_action, 'resourceTypes', g.resource_types, 'results', g.results)
+             ORDER BY g.first_seq), '[]'::jsonb) AS rules
+      FROM (SELECT technical_rule_id, min(rule_id) AS rule_id, min(${level}) AS level,
+                   min(corrective_action) AS corrective_action,
+                   to_jsonb(array_agg(DISTINCT resource_type ORDER BY resource_type)) AS resource_types,
+                   count(*)::int AS results, min(seq) AS first_seq
+              FROM ${results} WHERE rto_id = ${rto} AND run_id = ${runId} AND attempt = ${attempt}
+             GROUP BY technical_rule_id) g`
 
   const isLive = async (db: Executor, rto: string, runId: string, attempt: number) => {
     const result = await sql`
@@ -209,11 +244,13 @@ export function createRunLifecycle<R extends RunTableName, X extends ResultTable
       const result = await sql`
         UPDATE ${runs} r
            SET status = ${completed}, completed_at = now(),
-               has_blocking_failures = s.blocking, has_non_blocking_failures = s.non_blocking, result_count = s.total
+               has_blocking_failures = s.blocking, has_non_blocking_failures = s.non_blocking, result_count = s.total,
+               results_by_rule = b.rules
           FROM (SELECT coalesce(bool_or(${level} = ${spec.blockingLevel}), false) AS blocking,
                        coalesce(bool_or(${level} <> ${spec.blockingLevel}), false) AS non_blocking,
                        count(*)::int AS total
-                  FROM ${results} WHERE rto_id = ${rto} AND run_id = ${runId} AND attempt = ${attempt}) s
+                  FROM ${results} WHERE rto_id = ${rto} AND run_id = ${runId} AND attempt = ${attempt}) s,
+               (${countedByRule(rto, runId, attempt)}) b
          WHERE r.rto_id = ${rto} AND r.run_id = ${runId} AND r.status = ${inProgress} AND r.attempt = ${attempt}`.execute(
         db,
       )
@@ -225,6 +262,15 @@ export function createRunLifecycle<R extends RunTableName, X extends ResultTable
            AND r.rto_id = me.rto_id AND ${sameSubject} AND r.run_id <> me.run_id
            AND x.rto_id = r.rto_id AND x.run_id = r.run_id`.execute(db)
       return true
+    },
+
+    async resultsByRule(db, run) {
+      const kept =
+        run.results_by_rule ??
+        (await sql<{ rules: unknown }>`${countedByRule(run.rto_id, run.run_id, run.attempt)}`.execute(db)).rows[0]!
+          .rules
+      // jsonb arrives parsed from pg, as text from an older driver path: both are taken.
+      return (typeof kept === 'string' ? JSON.parse(kept) : kept) as RuleCount[]
     },
 
     async cancel(db, rto, runIds) {

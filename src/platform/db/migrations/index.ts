@@ -17,6 +17,7 @@ import * as uploadBatchRecordFunction from './0013_upload_batch_record_function.
 import * as reconciliationEveryRecordDated from './0014_reconciliation_every_record_dated.ts'
 import * as natImport from './0015_nat_import.ts'
 import * as consoleSession from './0016_console_session.ts'
+import * as runResultsByRule from './0017_run_results_by_rule.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0014_reconciliation_every_record_dated': reconciliationEveryRecordDated,
   '0015_nat_import': natImport,
   '0016_console_session': consoleSession,
+  '0017_run_results_by_rule': runResultsByRule,
 }
