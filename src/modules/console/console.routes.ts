@@ -547,7 +547,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     },
   )
 
-  for (const action of ['validate', 'submit'] as const) {
+  for (const action of ['validate', 'cancel-validation', 'submit'] as const) {
     app.post<{ Params: BatchPathParams }>(
       `/rto/:rto/batches/:jurisdiction/:token/${action}`,
       { config: formConfig, schema, preHandler: app.csrfProtection },
@@ -560,6 +560,12 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
           if (action === 'validate') {
             await consoleService.validateBatch(options, who.actor, ref)
             request.session.set('flash', { kind: 'success', text: 'Validation requested. Its status is shown below.' })
+          } else if (action === 'cancel-validation') {
+            await consoleService.cancelBatchValidation(options.db, who.actor, ref)
+            request.session.set('flash', {
+              kind: 'success',
+              text: 'The validation was cancelled; the results of an earlier completed validation, if any, stay.',
+            })
           } else {
             const submitted = await consoleService.submit(options, who.actor, ref)
             request.session.set('flash', {

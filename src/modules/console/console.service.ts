@@ -21,6 +21,7 @@ import { jurisdictions as jurisdictionsInSpecOrder, type Jurisdiction } from '..
 import { segmentOf, type ResourceType } from '../../domain/resource-types.ts'
 import { getBatch, listBatches, type BatchDetail, type BatchRef, type BatchSummary } from '../batches/index.ts'
 import {
+  cancelValidation,
   failedResultsByRule,
   getValidationStatus,
   listFailedResults,
@@ -197,6 +198,11 @@ export async function* allFailedResults(
 
 export function validateBatch(deps: ConsoleDependencies, actor: Actor, ref: BatchRef) {
   return requestValidation({ db: deps.db, queue: deps.queue, job: deps.validationJob }, actor, ref)
+}
+
+/** Cancels the batch's Queued or InProgress validation (the API's DELETE .../validate). */
+export function cancelBatchValidation(db: Db, actor: Actor, ref: BatchRef) {
+  return cancelValidation(db, actor, ref)
 }
 
 export function submit(deps: ConsoleDependencies, actor: Actor, ref: BatchRef) {

@@ -5,6 +5,7 @@ export { validationJob } from './validation.jobs.ts'
 export {
   submitBlocker,
   requestValidation,
+  cancelValidation,
   getValidationStatus,
   listFailedResults,
   failedResultsByRule,
