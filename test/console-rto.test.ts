@@ -28,6 +28,7 @@ import {
   reloadUntil,
   screenshot,
   signIn,
+  type SignedIn,
 } from './console/browser.ts'
 
 /** The minimal unit record with a student born in 2022: the assessment's implausible age (DQTS10090, a Warning). */
@@ -54,11 +55,33 @@ describe('web console: the RTO pages', { skip: chromiumMissing() ?? false }, () 
   })
 
   after(async () => {
+    await heldAssessment?.context.close()
     await browser?.close()
     await t?.close()
   })
 
   // First, while the queue's workers are stopped: the validation stays Queued until the test starts them.
+  // The assessment page's live status, in two parts around the batch test below, which starts the
+  // queue's workers: first requested while they are held (Queued), then seen to complete on the same page.
+  let heldAssessment: SignedIn | undefined
+  const assessmentStatusPath = `/console/rto/90002/assessment/status?period=${PERIOD}&jurisdiction=NSW`
+
+  it('the assessment page shows a requested assessment’s status live: Queued while the queue is held', async () => {
+    // RTO 90002 with nothing submitted: its assessment stays Queued until the queue's workers start.
+    heldAssessment = await signIn(browser, t.baseUrl, 'declarer-90002')
+    const { page } = heldAssessment
+    await page.goto(`${t.baseUrl}/console/rto/90002/assessment?period=${PERIOD}&jurisdiction=NSW`)
+    await page.getByRole('button', { name: `Request an assessment of NSW ${PERIOD}` }).click()
+    const status = page.locator('#assessment-status')
+    await status.getByText('Queued').waitFor()
+    assert.equal(await status.getAttribute('aria-live'), 'polite')
+    await page.getByRole('link', { name: 'Refresh the status' }).waitFor()
+    assert.equal(await page.getByRole('button', { name: /Request an assessment/ }).count(), 0)
+    await assertAccessible(page)
+    // A mark on this document: a reload or a navigation would lose it.
+    await page.evaluate(() => Object.assign(globalThis, { consoleTestMark: 'same document' }))
+  })
+
   it('the batch page shows the validation status live while it runs, then its results, without a reload', async () => {
     const batch = await rto1.batchWith(await minimalUnitRecord())
     const { context, page } = await signIn(browser, t.baseUrl, 'staff-90001')
@@ -73,7 +96,10 @@ describe('web console: the RTO pages', { skip: chromiumMissing() ?? false }, () 
       await assertAccessible(page)
       // Cancelled while Queued (the API's DELETE .../validate), then asked for again.
       await page.getByRole('button', { name: 'Cancel the validation' }).click()
-      await page.getByRole('status').getByText(/The validation was cancelled/).waitFor()
+      await page
+        .getByRole('status')
+        .getByText(/The validation was cancelled/)
+        .waitFor()
       await status.getByText('Not requested').waitFor()
       assert.equal(await page.getByRole('button', { name: 'Cancel the validation' }).count(), 0)
       const cancelled = await rto1.request('GET', `/vet-provider/v1/NSW/transaction-batch/${batch}/validate`)
@@ -107,6 +133,37 @@ describe('web console: the RTO pages', { skip: chromiumMissing() ?? false }, () 
     try {
       const answer = await other.context.request.get(`${t.baseUrl}/console/rto/90001/batches/NSW/${batch}/status`)
       assert.equal(answer.status(), 404)
+    } finally {
+      await other.context.close()
+    }
+  })
+
+  it('the assessment page shows a requested assessment’s status live: then its outcome, without a reload', async () => {
+    assert.ok(heldAssessment, 'the first part ran')
+    const { context, page } = heldAssessment
+    try {
+      await workers()
+      const status = page.locator('#assessment-status')
+      await status.getByText(/^Validated/).waitFor({ timeout: 60_000 })
+      await page.getByText('The latest assessment found nothing to correct.').waitFor()
+      assert.equal(await page.getByRole('link', { name: 'Refresh the status' }).count(), 0)
+      // The request button is offered again: the page's parts as made now.
+      await page.getByRole('button', { name: `Request an assessment of NSW ${PERIOD}` }).waitFor()
+      assert.equal(
+        await page.evaluate(() => (globalThis as { consoleTestMark?: string }).consoleTestMark),
+        'same document',
+        'the status and outcome changed without a reload',
+      )
+      await assertAccessible(page)
+      const answer = await context.request.get(`${t.baseUrl}${assessmentStatusPath}`)
+      assert.equal((await answer.json()).status, 'Validated')
+    } finally {
+      await context.close()
+      heldAssessment = undefined
+    }
+    const other = await signIn(browser, t.baseUrl, 'staff-90001')
+    try {
+      assert.equal((await other.context.request.get(`${t.baseUrl}${assessmentStatusPath}`)).status(), 404)
     } finally {
       await other.context.close()
     }

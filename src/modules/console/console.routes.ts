@@ -48,8 +48,8 @@ export interface ConsoleRouteOptions extends consoleService.ConsoleDependencies 
 }
 
 const STYLESHEET = readFileSync(new URL('./assets/console.css', import.meta.url))
-/** The batch page's live status (an enhancement; the page works without it). No build step. */
-const BATCH_STATUS_SCRIPT = readFileSync(new URL('./assets/batch-status.js', import.meta.url))
+/** Live status of a batch's validation or a period's assessment (an enhancement; the pages work without it). No build step. */
+const LIVE_STATUS_SCRIPT = readFileSync(new URL('./assets/live-status.js', import.meta.url))
 /** Upload progress of the file forms (an enhancement; the forms post without it). */
 const UPLOAD_PROGRESS_SCRIPT = readFileSync(new URL('./assets/upload-progress.js', import.meta.url))
 const config = { public: true } // the console session guards these routes, not a bearer token
@@ -189,11 +189,11 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
       .send(UPLOAD_PROGRESS_SCRIPT),
   )
 
-  app.get('/assets/batch-status.js', { config, schema }, async (_request, reply) =>
+  app.get('/assets/live-status.js', { config, schema }, async (_request, reply) =>
     reply
       .type('text/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=3600')
-      .send(BATCH_STATUS_SCRIPT),
+      .send(LIVE_STATUS_SCRIPT),
   )
 
   app.get('/', { config, schema }, async (request, reply) => {
@@ -800,12 +800,28 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
             choice,
             rule,
             path: assessmentPath(who.rto, choice),
+            statusPath: assessmentPath(who.rto, choice).replace('/assessment?', '/assessment/status?'),
             canReport: canDeclare(who.user), // requesting one takes vet:declare, as in the API
             periods: consoleService.recentPeriods(),
             jurisdictions: consoleService.JURISDICTIONS,
           },
         ),
       )
+    },
+  )
+
+  // The period's assessment status for the page's live status script: the status and the page's own
+  // rendering of it.
+  app.get<{ Params: RtoParams; Querystring: { period?: string; jurisdiction?: string } }>(
+    '/rto/:rto/assessment/status',
+    { config, schema },
+    async (request, reply) => {
+      const who = requireRto(request, reply)
+      if (!who) return reply
+      const s = await consoleService.assessmentStatus(options.db, who.actor, periodChoiceOf(request.query))
+      return reply
+        .type('application/json; charset=utf-8')
+        .send({ status: s.assessmentStatus, html: renderFragment('assessment-status', { s }) })
     },
   )
 

@@ -374,6 +374,14 @@ export interface AssessmentView {
   results: Page<AssessmentResult> | undefined
 }
 
+/** The period's assessment status, as GET .../reporting-period/{jurisdiction}/{period}/validate answers it. */
+export function assessmentStatus(db: Db, actor: Actor, choice: PeriodChoice): Promise<AssessmentStatus> {
+  return getAssessmentStatus(db, actor, {
+    jurisdiction: choice.jurisdiction,
+    ReportingPeriodNumber: String(choice.period),
+  })
+}
+
 /**
  * The data quality assessment of one period and jurisdiction: its status (the API's GET validate),
  * and the latest completed assessment's failed outcomes counted per rule and a page of them, of one

@@ -1,6 +1,6 @@
 // Pages are rendered on the server from Eta templates (views/*.eta): every value is HTML-escaped unless
 // a template says otherwise (<%~ %>, used only for markup made here or by the identity provider
-// library). No front-end build; the one script (assets/batch-status.js) only enhances (docs/decisions.md,
+// library). No front-end build; the scripts (assets/live-status.js, upload-progress.js) only enhance (docs/decisions.md,
 // "Web console: rendering", "Live validation status").
 import { fileURLToPath } from 'node:url'
 import { Eta } from 'eta'
