@@ -78,6 +78,15 @@ describe('web console: the RTO pages', { skip: chromiumMissing() ?? false }, () 
     await page.getByRole('link', { name: 'Refresh the status' }).waitFor()
     assert.equal(await page.getByRole('button', { name: /Request an assessment/ }).count(), 0)
     await assertAccessible(page)
+    // Cancelled while Queued (the API's DELETE .../validate), then asked for again.
+    await page.getByRole('button', { name: `Cancel the assessment of NSW ${PERIOD}` }).click()
+    await page
+      .getByRole('status')
+      .getByText(/was cancelled/)
+      .waitFor()
+    await status.getByText('Required').waitFor()
+    await page.getByRole('button', { name: `Request an assessment of NSW ${PERIOD}` }).click()
+    await status.getByText('Queued').waitFor()
     // A mark on this document: a reload or a navigation would lose it.
     await page.evaluate(() => Object.assign(globalThis, { consoleTestMark: 'same document' }))
   })

@@ -9,6 +9,7 @@ export {
   getAssessmentStatus,
   assessmentStatusesOf,
   requestAssessment,
+  cancelAssessment,
   listFailedResults as listFailedAssessmentResults,
   failedResultsByRule as failedAssessmentResultsByRule,
   type AssessmentDependencies,

@@ -825,35 +825,47 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
     },
   )
 
-  app.post<{ Params: RtoParams; Body: Record<string, unknown> }>(
-    '/rto/:rto/assessment',
-    { config: formConfig, schema, preHandler: app.csrfProtection },
-    async (request, reply) => {
-      const who = requireRto(request, reply)
-      if (!who) return reply
-      // As the API's POST .../validate of a reporting period, which needs the vet:declare scope.
-      if (!canDeclare(who.user)) throw new NotFoundError('Only the RTO’s authorised person requests an assessment.')
-      const body = request.body ?? {}
-      const choice = periodChoiceOf(body)
-      // A request names its period exactly: never assess one the person did not choose.
-      if (String(choice.period) !== body.period || choice.jurisdiction !== body.jurisdiction)
-        throw new StructuralError([
-          { accessPath: 'period', message: 'Choose one of the periods and jurisdictions offered.' },
-        ])
-      try {
-        await consoleService.assess(options, who.actor, choice)
-        request.log.info({ rto: who.rto, ...choice, by: who.user.subject }, 'console: assessment requested')
-        request.session.set('flash', {
-          kind: 'success',
-          text: `Assessment of ${choice.jurisdiction} ${choice.period} requested. Its status is shown below.`,
-        })
-      } catch (error) {
-        if (!(error instanceof ConflictError)) throw error
-        request.session.set('flash', { kind: 'error', text: error.message })
-      }
-      return reply.redirect(assessmentPath(who.rto, choice), 303)
-    },
-  )
+  // Request an assessment, or cancel the pending one (the API's POST and DELETE .../validate).
+  for (const action of ['request', 'cancel'] as const) {
+    app.post<{ Params: RtoParams; Body: Record<string, unknown> }>(
+      action === 'request' ? '/rto/:rto/assessment' : '/rto/:rto/assessment/cancel',
+      { config: formConfig, schema, preHandler: app.csrfProtection },
+      async (request, reply) => {
+        const who = requireRto(request, reply)
+        if (!who) return reply
+        // As the API's POST .../validate of a reporting period, which needs the vet:declare scope.
+        if (!canDeclare(who.user)) throw new NotFoundError('Only the RTO’s authorised person requests an assessment.')
+        const body = request.body ?? {}
+        const choice = periodChoiceOf(body)
+        // A request names its period exactly: never assess one the person did not choose.
+        if (String(choice.period) !== body.period || choice.jurisdiction !== body.jurisdiction)
+          throw new StructuralError([
+            { accessPath: 'period', message: 'Choose one of the periods and jurisdictions offered.' },
+          ])
+        try {
+          if (action === 'request') {
+            await consoleService.assess(options, who.actor, choice)
+            request.log.info({ rto: who.rto, ...choice, by: who.user.subject }, 'console: assessment requested')
+            request.session.set('flash', {
+              kind: 'success',
+              text: `Assessment of ${choice.jurisdiction} ${choice.period} requested. Its status is shown below.`,
+            })
+          } else {
+            await consoleService.cancelPeriodAssessment(options.db, who.actor, choice)
+            request.log.info({ rto: who.rto, ...choice, by: who.user.subject }, 'console: assessment cancelled')
+            request.session.set('flash', {
+              kind: 'success',
+              text: `The assessment of ${choice.jurisdiction} ${choice.period} was cancelled; the results of an earlier completed one, if any, stay.`,
+            })
+          }
+        } catch (error) {
+          if (!(error instanceof ConflictError)) throw error
+          request.session.set('flash', { kind: 'error', text: error.message })
+        }
+        return reply.redirect(assessmentPath(who.rto, choice), 303)
+      },
+    )
+  }
 
   app.get<{ Params: RtoParams }>('/rto/:rto/declarations', { config, schema }, async (request, reply) => {
     const who = requireRto(request, reply)

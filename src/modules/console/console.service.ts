@@ -50,6 +50,7 @@ import {
 } from '../reconciliation/index.ts'
 import {
   assessmentStatusesOf,
+  cancelAssessment,
   failedAssessmentResultsByRule,
   getAssessmentStatus,
   listFailedAssessmentResults,
@@ -372,6 +373,14 @@ export interface AssessmentView {
   /** Failed outcomes per rule of the latest completed assessment; undefined before any has completed. */
   rules: FailedAssessmentResultsOfRule[] | undefined
   results: Page<AssessmentResult> | undefined
+}
+
+/** Cancels the period's Queued or In Progress assessment (the API's DELETE .../validate). */
+export function cancelPeriodAssessment(db: Db, actor: Actor, choice: PeriodChoice): Promise<void> {
+  return cancelAssessment(db, actor, {
+    jurisdiction: choice.jurisdiction,
+    ReportingPeriodNumber: String(choice.period),
+  })
 }
 
 /** The period's assessment status, as GET .../reporting-period/{jurisdiction}/{period}/validate answers it. */
