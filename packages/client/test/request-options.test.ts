@@ -136,13 +136,15 @@ describe('SDK request options: timeouts, AbortSignal, User-Agent', () => {
 
   it('an attempt that runs out while waiting for a token never left, so it is retried even for a POST not safe to repeat', async () => {
     proxy.clear()
-    proxy.injectTimes(1, { delayMs: 700 }, (r) => r.path === '/oauth2/token')
+    // The token comes after the first attempt's timeout; the second attempt still has most of its own
+    // for the request itself (2 s, so a loaded machine's slow answer is not taken for the case tested).
+    proxy.injectTimes(1, { delayMs: 2500 }, (r) => r.path === '/oauth2/token')
     const notices: RetryNotice[] = []
     const sdk = sdkFor(proxy.baseUrl, rto, {
       onRetry: (n) => notices.push(n),
       retry: { maxAttempts: 50, baseDelayMs: 5, maxDelayMs: 50 },
     })
-    const created = await sdk.createBatch('NSW', { timeoutMs: 200 })
+    const created = await sdk.createBatch('NSW', { timeoutMs: 2000 })
     assert.equal(created.status, 'NotSubmitted')
     assert.ok(notices.some((n) => n.path.endsWith('/transaction-batch') && n.cause === 'timeout'))
     assert.equal(proxy.seen.filter((s) => s.method === 'POST' && s.path.endsWith('/transaction-batch')).length, 1)
