@@ -19,6 +19,7 @@ import { failingStudents, loadBatch } from './batch-loader.ts'
 import { withFreshPostgres } from './fresh-postgres.ts'
 import { launchChromium, signIn, CHROMIUM_PATH } from '../test/console/browser.ts'
 import { freePort } from '../test/support/index.ts'
+import { demoAuth } from './demo-auth.ts'
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100)
 const PG_STUDENTS = Number(process.env.BENCH_CONSOLE_RESULTS ?? 100_000)
@@ -76,15 +77,7 @@ async function measure(database: string, env: Record<string, string>, students: 
   const browser = await launchChromium()
   try {
     const baseUrl = await service.app.listen({ port, host: '127.0.0.1' })
-    const tokenResponse = await fetch(`${baseUrl}/oauth2/token`, {
-      method: 'POST',
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: 'demo-rto-1',
-        client_secret: 'demo-secret-1',
-      }),
-    })
-    const auth = { authorization: `Bearer ${((await tokenResponse.json()) as { access_token: string }).access_token}` }
+    const auth = await demoAuth(baseUrl)
     const { token } = await loadBatch(service.database.db, students, undefined, failingStudents)
     const batch = `${baseUrl}/vet-provider/v1/NSW/transaction-batch/${token}`
     const validateStarted = performance.now()

@@ -14,6 +14,7 @@ import { sql } from 'kysely'
 import { loadConfig } from '../src/config/config.ts'
 import { createService } from '../src/app.ts'
 import { seedSynthetic } from '../src/cli/synthetic-data.ts'
+import { demoAuth } from './demo-auth.ts'
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200)
 const TARGET_P99_MS = 50
@@ -96,15 +97,7 @@ async function measure(database: string, env: Record<string, string>, records: n
     )
 
     const baseUrl = await service.app.listen({ port: 0, host: '127.0.0.1' })
-    const tokenResponse = await fetch(`${baseUrl}/oauth2/token`, {
-      method: 'POST',
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: 'demo-rto-1',
-        client_secret: 'demo-secret-1',
-      }),
-    })
-    const auth = { authorization: `Bearer ${((await tokenResponse.json()) as { access_token: string }).access_token}` }
+    const auth = await demoAuth(baseUrl)
     const search = `${baseUrl}/vet-provider/v1/search-by-period?resourceType=SubjectEnrolment&reportingPeriods=202601,202602,202603,202604&pageSize=100`
     const first = (await (await fetch(search, { headers: auth })).json()) as {
       numberOfResults: number

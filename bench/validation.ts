@@ -10,6 +10,7 @@ import { loadConfig } from '../src/config/config.ts'
 import { createService } from '../src/app.ts'
 import { loadBatch } from './batch-loader.ts'
 import { withFreshPostgres } from './fresh-postgres.ts'
+import { demoAuth } from './demo-auth.ts'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const adminUrl = process.env.DATABASE_URL || undefined
@@ -52,15 +53,7 @@ async function measureOnce(env: Record<string, string>, total: number): Promise<
   )
   try {
     const baseUrl = await service.app.listen({ port: 0, host: '127.0.0.1' })
-    const tokenResponse = await fetch(`${baseUrl}/oauth2/token`, {
-      method: 'POST',
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: 'demo-rto-1',
-        client_secret: 'demo-secret-1',
-      }),
-    })
-    const auth = { authorization: `Bearer ${((await tokenResponse.json()) as { access_token: string }).access_token}` }
+    const auth = await demoAuth(baseUrl)
     const { token, count } = await loadBatch(service.database.db, total)
     const path = `${baseUrl}/vet-provider/v1/NSW/transaction-batch/${token}`
     ;(globalThis as { gc?: () => void }).gc?.()
