@@ -131,15 +131,22 @@ export async function countRecordsByType(db: Executor, rto: string, token: strin
   return new Map(rows.map((row) => [row.resource_type, Number(row.count)]))
 }
 
-/** When the batch's records last changed by upload (deletions move the batch's own updated_at). */
+/**
+ * When the batch's records last changed by upload (deletions move the batch's own updated_at): the
+ * upload time of the record with the latest change number, one probe of batch_record_by_change
+ * rather than reading every record. Change numbers are taken in upload order, so this is the latest
+ * upload but for uploads of concurrent transactions, whose times differ by their transactions' starts.
+ */
 export async function lastUpload(db: Executor, rto: string, token: string): Promise<Date | undefined> {
   const row = await db
     .selectFrom('batch_record')
-    .select((eb) => eb.fn.max('uploaded_at').as('latest'))
+    .select('uploaded_at')
     .where('rto_id', '=', rto)
     .where('transaction_batch_token', '=', token)
+    .orderBy('change_seq', 'desc')
+    .limit(1)
     .executeTakeFirst()
-  return row?.latest ? new Date(row.latest) : undefined
+  return row ? new Date(row.uploaded_at) : undefined
 }
 
 export interface RecordChunkRow {

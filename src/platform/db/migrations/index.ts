@@ -18,6 +18,7 @@ import * as reconciliationEveryRecordDated from './0014_reconciliation_every_rec
 import * as natImport from './0015_nat_import.ts'
 import * as consoleSession from './0016_console_session.ts'
 import * as runResultsByRule from './0017_run_results_by_rule.ts'
+import * as batchRecordByChange from './0018_batch_record_by_change.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0015_nat_import': natImport,
   '0016_console_session': consoleSession,
   '0017_run_results_by_rule': runResultsByRule,
+  '0018_batch_record_by_change': batchRecordByChange,
 }
