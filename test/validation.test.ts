@@ -4,6 +4,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { sql } from 'kysely'
+import { listResults } from '../src/modules/validation/validation.repo.ts'
 import { allOf, minimalUnitRecord, Reporter, startTestService, V1, world, type TestService } from './support/index.ts'
 
 describe('batch validation', () => {
@@ -238,6 +239,23 @@ describe('batch validation', () => {
     assert.deepEqual([past.status, past.json.results], [200, []])
     const bad = await r.request('GET', r.batchPath(batch, '/failed-validation-results?pageSize=501'))
     assert.equal(bad.status, 400)
+
+    // Filtered by rule (the console's filter), pages of 1 at every offset are the filtered list too.
+    const db = t.service.database.db
+    const run = await db
+      .selectFrom('validation_run')
+      .selectAll()
+      .where('transaction_batch_token', '=', batch)
+      .where('status', '=', 'Validated')
+      .executeTakeFirstOrThrow()
+    const rule = { technicalRuleId: all.json.results.at(-1).technicalRuleId as string }
+    const filtered = await listResults(db, run, 500, 0, rule)
+    assert.ok(filtered.length > 0 && filtered.every((row) => row.technical_rule_id === rule.technicalRuleId))
+    const onePerPage = []
+    for (let offset = 0; offset < filtered.length; offset++)
+      onePerPage.push(...(await listResults(db, run, 1, offset, rule)))
+    assert.deepEqual(onePerPage, filtered)
+    assert.deepEqual(await listResults(db, run, 1, filtered.length, rule), [])
   })
 
   it('the older route forms without the jurisdiction segment validate, report and submit the same batch', async () => {

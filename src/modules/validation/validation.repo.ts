@@ -250,7 +250,19 @@ export async function listResults(db: Executor, run: RunRow, limit: number, offs
     .where('attempt', '=', run.attempt)
   if (filter.technicalRuleId !== undefined) query = query.where('technical_rule_id', '=', filter.technicalRuleId)
   if (filter.resourceType !== undefined) query = query.where('resource_type', '=', filter.resourceType)
-  return query.orderBy('seq').limit(limit).offset(offset).execute()
+  if (offset === 0) return query.orderBy('seq').limit(limit).execute()
+  // A deep page starts at the seq the offset lands on, found by a scan of the primary key alone (an
+  // index-only scan when unfiltered), rather than by reading and discarding every earlier result's
+  // row: the same rows in the same order. Past the end, the start is NULL and the page empty.
+  let start = db
+    .selectFrom('validation_result')
+    .select('seq')
+    .where('rto_id', '=', run.rto_id)
+    .where('run_id', '=', run.run_id)
+    .where('attempt', '=', run.attempt)
+  if (filter.technicalRuleId !== undefined) start = start.where('technical_rule_id', '=', filter.technicalRuleId)
+  if (filter.resourceType !== undefined) start = start.where('resource_type', '=', filter.resourceType)
+  return query.where('seq', '>=', start.orderBy('seq').offset(offset).limit(1)).orderBy('seq').limit(limit).execute()
 }
 
 /** How many of a run's results the filter keeps. */
