@@ -1,7 +1,7 @@
 // One request to the service, done properly: typed by the generated OpenAPI types, a fresh token on
 // every attempt, the body gzip-compressed and checked against both size limits before it leaves,
-// back-off on 429 (any request) and on 503, a lost connection or no answer in time (requests safe
-// to repeat), and on a 401 one new token and one more try of the same request (spec:
+// back-off on 429 (any request) and on 502, 503, 504, a lost connection or no answer in time
+// (requests safe to repeat), and on a 401 one new token and one more try of the same request (spec:
 // Authentication 2). Every attempt has a timeout, and the caller's AbortSignal stops it at once.
 import { promisify } from 'node:util'
 import { gzip as gzipCallback } from 'node:zlib'
@@ -41,7 +41,7 @@ export interface RequestArgs<O> extends RequestOptions {
   path?: PathParams<O>
   query?: QueryParams<O>
   body?: BodyOf<O>
-  /** Safe to send again after a 503, a lost connection or a timeout. GET, PUT and DELETE are; POST only when said. */
+  /** Safe to send again after a 502, 503 or 504, a lost connection or a timeout. GET, PUT and DELETE are; POST only when said. */
   idempotent?: boolean
 }
 

@@ -1,6 +1,7 @@
 // When and how long to wait before trying a request again (spec: Errors, 429; Authentication 2).
 // 429 is refused at protocol level before anything is processed, so any request may be sent again;
-// 503 and a lost connection may follow processing, so only requests that are safe to repeat are.
+// 503, a lost connection, and a load balancer's 502 (its backend failed mid-request) or 504 (its
+// backend did not answer in time) may follow processing, so only requests that are safe to repeat are.
 
 export interface RetryPolicy {
   /** Attempts in all, the first included (default 6). */
@@ -19,6 +20,9 @@ export type Outcome =
   /** notSent: the attempt ended before the request left (waiting for a token), so nothing can have happened. */
   | { networkError: unknown; timedOut?: boolean; notSent?: boolean }
 
+/** Answers after which the request may or may not have been processed: as a lost connection. */
+const AFTER_PROCESSING_MAYBE = new Set([502, 503, 504])
+
 /**
  * Whether to try again after this outcome; never for 400, 404, 409, 413 or any other answer. No
  * answer in time is treated as a lost connection: the request may have been processed.
@@ -26,7 +30,7 @@ export type Outcome =
 export function isRetryable(outcome: Outcome, idempotent: boolean): boolean {
   if ('networkError' in outcome) return idempotent || outcome.notSent === true
   if (outcome.status === 429) return true
-  if (outcome.status === 503) return idempotent
+  if (AFTER_PROCESSING_MAYBE.has(outcome.status)) return idempotent
   return false
 }
 

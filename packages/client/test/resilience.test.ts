@@ -97,6 +97,32 @@ describe('SDK resilience', () => {
     assert.equal(proxy.seen.filter((s) => uploads.test(s.path) && s.status === 'dropped').length, 2, 'uploads dropped')
   })
 
+  it('a load balancer’s 502 and 504 are retried like 503 on requests safe to repeat, and not on submit', async () => {
+    proxy.clear()
+    proxy.injectTimes(1, { status: 502 }, (r) => r.method === 'GET' && r.path.endsWith('/validate'))
+    proxy.injectTimes(1, { status: 504 }, (r) => r.method === 'GET' && r.path.endsWith('/validate'))
+    const notices: RetryNotice[] = []
+    const outcome = await sdkFor(proxy.baseUrl, rto, { onRetry: (n) => notices.push(n) }).submit(await records(), {
+      jurisdiction: 'NSW',
+    })
+    assert.equal(outcome.submitted?.numberOfRecordsSubmitted, 9)
+    assert.deepEqual(
+      notices.filter((n) => n.cause === 502 || n.cause === 504).map((n) => n.cause),
+      [502, 504],
+    )
+    const sdk = sdkFor(proxy.baseUrl, rto)
+    const batch = (await sdk.createBatch('NSW')).transactionBatchToken
+    proxy.clear()
+    for (const status of [502, 504]) {
+      proxy.injectTimes(1, { status }, (r) => r.path.endsWith('/submit'))
+      await assert.rejects(
+        sdk.submitBatch('NSW', batch),
+        (error: unknown) => error instanceof ServiceError && error.status === status,
+      )
+    }
+    assert.equal(proxy.seen.filter((s) => s.path.endsWith('/submit')).length, 2, 'one attempt each')
+  })
+
   it('503 and dropped connections on submit (not safe to repeat) are not retried: a typed error, sent once', async () => {
     const sdk = sdkFor(proxy.baseUrl, rto)
     const batch = (await sdk.createBatch('NSW')).transactionBatchToken
