@@ -5,6 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import type { Db } from '../src/platform/db/database.ts'
+import { letters } from '../src/cli/synthetic-data.ts'
 
 type Body = Record<string, any>
 const example = async (name: string): Promise<Body> =>
@@ -18,14 +19,6 @@ const templates = {
   subject: await example('subject'),
   subjectOffering: await example('subjectoffering'),
   subjectEnrolment: await example('subjectenrolment-in-program'),
-}
-const letters = (i: number) => {
-  let s = ''
-  do {
-    s += String.fromCharCode(97 + (i % 26))
-    i = Math.floor(i / 26)
-  } while (i > 0)
-  return s
 }
 
 interface Row {

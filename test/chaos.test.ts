@@ -14,6 +14,7 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { REPO_ROOT, missingPrerequisites } from '../scripts/cluster/cluster.ts'
 import { isAlive, portFree } from '../scripts/cluster/processes.ts'
+import { WORKFLOWS } from '../scripts/chaos/sms.ts'
 
 const missing = missingPrerequisites()
 const skip =
@@ -71,18 +72,7 @@ describe('npm run chaos -- --short', { skip, timeout: RUN_LIMIT_MS + 30_000 }, (
       [],
     )
     // The load was real: every workflow ran, records were acknowledged and held, batches submitted.
-    for (const workflow of [
-      'setup',
-      'submit-bulk',
-      'submit-single',
-      'fix-and-resubmit',
-      'update',
-      'void',
-      'discard',
-      'reconcile',
-      'assess-declare',
-      'reference-sync',
-    ])
+    for (const workflow of ['setup', ...WORKFLOWS])
       assert.ok(summary.operations[`workflow ${workflow}`] >= 1, `workflow ${workflow} never ran`)
     assert.ok(summary.records.acknowledgedUploads > 500, JSON.stringify(summary.records))
     assert.ok(summary.records.submittedBatches > 20, JSON.stringify(summary.records))

@@ -2,6 +2,7 @@
 // service is held to its ledger of acknowledged operations, reading the primary directly (not through
 // the proxy) and reconciliation through the API (the replica, as clients read it).
 import pg from 'pg'
+import { resourceTypes } from '../../src/domain/resource-types.ts'
 import type { Cluster } from '../cluster/cluster.ts'
 import type { Fault } from './faults.ts'
 import type { Ledger, Observation } from './ledger.ts'
@@ -28,15 +29,7 @@ export interface FiveXx {
 }
 
 // Reconciliation searches every type but delivery locations (search-by-period does not take them).
-const RESOURCE_TYPES = [
-  'Student',
-  'Program',
-  'ProgramOffering',
-  'ProgramEnrolment',
-  'Subject',
-  'SubjectOffering',
-  'SubjectEnrolment',
-] as const
+const RESOURCE_TYPES = resourceTypes.filter((type) => type !== 'DeliveryLocation')
 
 /** Waits (bounded) until every submitted batch is reconciled on the primary and the replica has replayed it all. */
 export async function settle(cluster: Cluster, timeoutMs: number): Promise<{ ms: number; ok: boolean }> {

@@ -181,17 +181,8 @@ export class Sms {
 
   /** Repeats an idempotent call while it fails for a reason a fault explains (no answer, 5xx, 429). */
   async #idempotent<T>(what: string, call: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await call()
-      } catch (error) {
-        if (!transient(error)) throw error
-        if (this.#o.clock() > this.#o.giveUpAt)
-          throw new GaveUp(`${what}: still failing when the run's time was up (${(error as Error).message})`)
-        this.#o.ledger.count('sms repeats (after the SDK gave up)')
-        await pause(Math.min(5000, 500 * attempt))
-      }
-    }
+    // A call safe to repeat is one whose earlier attempts never count as done.
+    return (await this.#once(what, call, async () => false)) as T
   }
 
   /**

@@ -41,7 +41,8 @@ interface Row {
 
 const example = async (name: string): Promise<Body> =>
   JSON.parse(await readFile(new URL(`../../examples/minimal-unit-record/${name}.json`, import.meta.url), 'utf8'))
-const letters = (i: number) => {
+/** A run of lower-case letters naming `i` (0 is a, 26 is ab): distinct generated family names. */
+export const letters = (i: number) => {
   let s = ''
   do {
     s += String.fromCharCode(97 + (i % 26))
