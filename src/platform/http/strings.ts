@@ -40,7 +40,7 @@ export function checkStrings(
   path: string,
   failures: FieldError[],
 ): unknown {
-  return walk(value, schema, { root: path, steps: [] }, failures, 0)
+  return walk(value, schema && shapeOf(schema), { root: path, steps: [] }, failures, 0)
 }
 
 // The access path is kept as a stack of steps and written out only for a failure: building a path
@@ -58,12 +58,22 @@ function render(path: PathStack, key?: string): string {
 
 function walk(
   value: unknown,
-  schema: JsonSchema | undefined,
+  shape: Shape | undefined,
   path: PathStack,
   failures: FieldError[],
   depth: number,
 ): unknown {
-  if (typeof value === 'string') return checkString(value, schema, path, failures)
+  if (typeof value === 'string') return checkString(value, shape, path, failures)
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) {
+      failures.push({
+        accessPath: render(path),
+        message: 'is outside the range of numbers this service can keep exactly',
+      })
+    }
+    return value
+  }
+  if (value === null || typeof value !== 'object') return value
   if (value instanceof OutOfRangeNumber) {
     failures.push({
       accessPath: render(path),
@@ -71,54 +81,122 @@ function walk(
     })
     return value
   }
-  if (typeof value === 'number' && !Number.isFinite(value)) {
-    failures.push({
-      accessPath: render(path),
-      message: 'is outside the range of numbers this service can keep exactly',
-    })
-    return value
-  }
-  if (depth > MAX_DEPTH && value !== null && typeof value === 'object') {
+  if (depth > MAX_DEPTH) {
     failures.push({ accessPath: render(path), message: `is nested more than ${MAX_DEPTH} levels deep` })
     return value
   }
   if (Array.isArray(value)) {
-    const items = schemaFor(schema, (s) => s.items)
+    const items = shape?.items()
     for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i]
+      // null and booleans have nothing to check; the walk answers the value changed, or the same one.
+      if (item === null || typeof item === 'boolean') continue
       path.steps.push(i)
-      value[i] = walk(value[i], items, path, failures, depth + 1)
+      const checked = walk(item, items, path, failures, depth + 1)
+      if (checked !== item) value[i] = checked
       path.steps.pop()
     }
     return value
   }
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>
-    const optional = optionalPropertiesOf(schema)
-    for (const key of Object.keys(record)) {
-      // null on an optional field is the field left out (spec: No_value "has the same outcome as null").
-      if (record[key] === null && optional?.has(key)) {
-        delete record[key]
-        continue
-      }
-      checkKey(key, path, failures)
-      const property = schemaFor(
-        schema,
-        (s) => s.properties?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined),
-      )
-      path.steps.push(key)
-      record[key] = walk(record[key], property, path, failures, depth + 1)
-      path.steps.pop()
+  const record = value as Record<string, unknown>
+  for (const key of Object.keys(record)) {
+    const child = record[key]
+    // null on an optional field is the field left out (spec: No_value "has the same outcome as null").
+    if (child === null && shape?.optional.has(key)) {
+      delete record[key]
+      continue
     }
+    // A name the schema declares is plain text already; any other name gets the string rules.
+    let property = shape?.declared.get(key)
+    if (property === undefined) {
+      checkKey(key, path, failures)
+      property = shape?.undeclared(key)
+    }
+    if (child === null || typeof child === 'boolean') continue
+    path.steps.push(key)
+    const checked = walk(child, property?.shape(), path, failures, depth + 1)
+    if (checked !== child) record[key] = checked
+    path.steps.pop()
   }
   return value
 }
 
-function checkString(value: string, schema: JsonSchema | undefined, path: PathStack, failures: FieldError[]): string {
-  if (isEnum(schema)) {
+// What the walk needs of one schema node, worked out once per node (the same resource schemas serve
+// every upload; a bulk upload walks them for every line, and looking each step up again was most of
+// its cost): whether its strings are enum values or integers, its optional properties, and the shape
+// of its items and of every property name it declares, each made when first needed. Only declared
+// names are kept, so what a body sends cannot grow it.
+interface Shape {
+  isEnum: boolean
+  isInteger: boolean
+  optional: ReadonlySet<string>
+  declared: ReadonlyMap<string, Property>
+  items(): Shape | undefined
+  /** A property name the schema does not declare: its additionalProperties schema, if an object. */
+  undeclared(key: string): Property | undefined
+}
+interface Property {
+  shape(): Shape | undefined
+}
+
+const shapes = new WeakMap<JsonSchema, Shape>()
+function shapeOf(schema: JsonSchema): Shape {
+  let shape = shapes.get(schema)
+  if (!shape) {
+    const declared = new Map<string, Property>()
+    for (const name of declaredNames(schema, new Set())) {
+      if (textProblem(name) === undefined && !name.startsWith(' ') && !name.endsWith(' '))
+        declared.set(
+          name,
+          lazyShape(() => schemaFor(schema, (s) => propertyIn(s, name))),
+        )
+    }
+    const items = lazyShape(() => schemaFor(schema, (s) => s.items))
+    shape = {
+      isEnum: isEnum(schema),
+      isInteger: schema.type === 'integer',
+      optional: optionalPropertiesOf(schema) ?? new Set(),
+      declared,
+      items: items.shape,
+      undeclared: (key) => lazyShape(() => schemaFor(schema, (s) => propertyIn(s, key))),
+    }
+    shapes.set(schema, shape)
+  }
+  return shape
+}
+
+function lazyShape(resolve: () => JsonSchema | undefined): Property {
+  let resolved: { shape: Shape | undefined } | undefined
+  return {
+    shape: () => {
+      if (!resolved) {
+        const schema = resolve()
+        resolved = { shape: schema && shapeOf(schema) }
+      }
+      return resolved.shape
+    },
+  }
+}
+
+function propertyIn(schema: JsonSchema, key: string): JsonSchema | undefined {
+  const declared = schema.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined
+  return declared ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined)
+}
+
+// Property names of a schema and of its allOf, anyOf and oneOf branches.
+function declaredNames(schema: JsonSchema, names: Set<string>): Set<string> {
+  for (const name of Object.keys(schema.properties ?? {})) names.add(name)
+  for (const branch of [...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])])
+    declaredNames(branch, names)
+  return names
+}
+
+function checkString(value: string, shape: Shape | undefined, path: PathStack, failures: FieldError[]): string {
+  if (shape?.isEnum) {
     const trimmed = value.replace(/^ +| +$/g, '')
     if (trimmed !== value && !FORBIDDEN_WHITESPACE.test(trimmed)) return trimmed
   }
-  if (schema?.type === 'integer' && !path.root.startsWith('$') && !/^[+-]?\d+$/.test(value)) {
+  if (shape?.isInteger && !path.root.startsWith('$') && !/^[+-]?\d+$/.test(value)) {
     // Path and query text is converted to the schema's type; only plain digits count as an integer
     // (not 0x10, 1e1 or 1.0, which a converter would otherwise accept).
     failures.push({ accessPath: render(path), message: 'must be an integer' })
