@@ -217,24 +217,29 @@ export interface UpsertRow {
 }
 
 /**
- * Creates or replaces many records in one statement, as upload_batch_record does for one: the rows
- * travel as one JSON array (one parameter, the same on PostgreSQL and PGlite) that jsonb_to_recordset
- * turns into a set. No two rows may name the same record (ON CONFLICT touches a row once per
- * statement). The caller holds the batch's share lock. Answers which records were created (not there
- * before), by type and UID.
+ * Creates or replaces many records in one statement, as upload_batch_record does for one. The bodies
+ * travel as one JSON array and the identities as arrays, zipped back into rows in their order by one
+ * ROWS FROM scan (the same on PostgreSQL and PGlite). Bodies arrive as elements of a jsonb array rather
+ * than as a field of jsonb_to_recordset's rows, which copied each body once more (a quarter of the
+ * database's work per record in issue 19's measurements). No two rows may name the same record (ON
+ * CONFLICT touches a row once per statement). The caller holds the batch's share lock. Answers which
+ * records were created (not there before), by type and UID.
  */
 export async function upsertRecords(
   tx: Executor,
   batch: { rto: string; token: string; clientId: string },
   rows: readonly UpsertRow[],
 ): Promise<{ resource_type: string; resource_uid: string; created: boolean }[]> {
+  const bodies = JSON.stringify(rows.map((row) => row.b))
   const result = await sql<{ resource_type: string; resource_uid: string; created: boolean }>`${sql.raw(
     preparedAs('upsert_batch_records'),
   )}
     INSERT INTO batch_record AS r (rto_id, transaction_batch_token, resource_type, resource_uid, change_tracking_identifier,
                                    is_voided, body, uploaded_by_client, uploaded_at)
     SELECT ${batch.rto}, ${batch.token}, x.t, x.u, x.c, x.v, x.b, ${batch.clientId}, now()
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(t text, u uuid, c text, v boolean, b jsonb)
+    FROM ROWS FROM (jsonb_array_elements(${bodies}::jsonb), unnest(${rows.map((row) => row.t)}::text[]),
+                    unnest(${rows.map((row) => row.u)}::uuid[]), unnest(${rows.map((row) => row.c)}::text[]),
+                    unnest(${rows.map((row) => row.v)}::boolean[])) AS x(b, t, u, c, v)
     ON CONFLICT (rto_id, transaction_batch_token, resource_type, resource_uid) DO UPDATE
       SET change_tracking_identifier = excluded.change_tracking_identifier, is_voided = excluded.is_voided,
           body = excluded.body, uploaded_by_client = excluded.uploaded_by_client, uploaded_at = excluded.uploaded_at,
