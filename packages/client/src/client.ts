@@ -235,9 +235,10 @@ export class Vetrs {
   /**
    * Uploads many records of any types into the batch in as few requests as the limits allow: through
    * the service's bulk upload (an extension of the API, POST .../records with NDJSON) when it offers
-   * it, one request per record otherwise. Bulk requests go one after another, in order, so a record
-   * given twice ends as its last version. Each request is all or nothing: a refused one throws
-   * BulkUploadError, naming the refused records by index and how many earlier records were stored.
+   * it, one request per record otherwise. Bulk requests go a few at a time (bulkConcurrency, default
+   * 3), never two carrying the same record, so a record given twice ends as its last version. Each
+   * request is all or nothing: a refused one throws BulkUploadError, naming the refused records by
+   * index and how many of the first records were stored.
    */
   uploadMany(
     jurisdiction: Jurisdiction,

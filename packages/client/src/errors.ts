@@ -88,7 +88,11 @@ export interface RefusedRecord {
  */
 export class BulkUploadError extends ServiceError {
   override readonly name: string = 'BulkUploadError'
-  /** Records stored by the earlier requests of the same call: the first `stored` records given. */
+  /**
+   * Records stored by the earlier requests of the same call: the first `stored` records given. Requests
+   * after the refused one that were in flight alongside it may have stored theirs too; sending those
+   * records again replaces them with the same.
+   */
   readonly stored: number
   /** The refused records the service listed (at most its first 100 of the request), with their index. */
   readonly refused: RefusedRecord[]

@@ -131,8 +131,19 @@ describe('SDK uploadMany: the bulk upload when the service offers it', () => {
     assert.equal(outcome.created, 1_500)
   })
 
-  it('a later record with the same UID replaces an earlier one, across requests too', async () => {
-    const sdk = sdkFor(t.baseUrl, rto, { limits: { recordsPerRequest: 2 } })
+  it('a later record with the same UID replaces an earlier one, across requests too, even when the earlier request is slower', async () => {
+    // The first request is held back: sent alongside it, the second would be stored first and then replaced.
+    let first = true
+    const sdk = sdkFor(t.baseUrl, rto, {
+      limits: { recordsPerRequest: 2 },
+      fetch: async (input, init) => {
+        if (first && bulkPath.test(new URL(String(input)).pathname)) {
+          first = false
+          await new Promise((resolve) => setTimeout(resolve, 300))
+        }
+        return fetch(input, init)
+      },
+    })
     const { transactionBatchToken } = await sdk.createBatch('NSW')
     const [a, b] = students(2, 3_000)
     const outcome = await sdk.uploadMany('NSW', transactionBatchToken, [
@@ -145,12 +156,75 @@ describe('SDK uploadMany: the bulk upload when the service offers it', () => {
     assert.equal(stored.changeTrackingIdentifier, 'a2')
   })
 
+  it('bulk requests go bulkConcurrency at a time (default 3), each answered, and all records stored', async () => {
+    let inFlight = 0
+    let most = 0
+    const fetcher: typeof fetch = async (input, init) => {
+      if (!bulkPath.test(new URL(String(input)).pathname)) return fetch(input, init)
+      most = Math.max(most, ++inFlight)
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        return await fetch(input, init)
+      } finally {
+        inFlight--
+      }
+    }
+    for (const [bulkConcurrency, expected] of [
+      [undefined, 3],
+      [1, 1],
+      [5, 5],
+    ] as const) {
+      most = 0
+      const sdk = sdkFor(t.baseUrl, rto, { limits: { recordsPerRequest: 50 }, fetch: fetcher })
+      const { transactionBatchToken } = await sdk.createBatch('NSW')
+      const outcome = await sdk.uploadMany('NSW', transactionBatchToken, students(500, 20_000), { bulkConcurrency })
+      assert.deepEqual(
+        [outcome.requests, outcome.created, most],
+        [10, 500, expected],
+        `bulkConcurrency ${bulkConcurrency}`,
+      )
+      assert.equal((await batchCounts(sdk, transactionBatchToken)).Student, 500)
+    }
+    const sdk = sdkFor(t.baseUrl, rto)
+    const { transactionBatchToken } = await sdk.createBatch('NSW')
+    await assert.rejects(
+      sdk.uploadMany('NSW', transactionBatchToken, students(2), { bulkConcurrency: 0 }),
+      /bulkConcurrency/,
+    )
+  })
+
+  it('a refused request with others in flight: BulkUploadError counts the records stored before it, and none of the refused request is stored', async () => {
+    const sdk = sdkFor(t.baseUrl, rto, { limits: { recordsPerRequest: 300 } })
+    const { transactionBatchToken } = await sdk.createBatch('NSW')
+    const records: ResourceRecord[] = students(1_500, 30_000)
+    records[650] = { ...students(1, 39_999)[0]!, gender: 'Neither' } as unknown as ResourceRecord
+    const error = await sdk.uploadMany('NSW', transactionBatchToken, records).then(
+      () => assert.fail('expected a refusal'),
+      (caught: unknown) => caught,
+    )
+    assert.ok(error instanceof BulkUploadError, String(error))
+    assert.equal(error.stored, 600)
+    assert.deepEqual(
+      error.refused.map((r) => r.index),
+      [650],
+    )
+    // Requests 1 and 2 are stored and request 3 (records 600 to 899) refused, none of it stored;
+    // requests 4 and 5 may have gone in the slots 1 and 2 freed before the refusal came back.
+    const count = (await batchCounts(sdk, transactionBatchToken)).Student
+    assert.ok([600, 900, 1_200].includes(count), `${count} stored`)
+    await assert.rejects(sdk.students.get('NSW', transactionBatchToken, studentNumber(30_610)), { status: 404 })
+    assert.equal(
+      (await sdk.students.get('NSW', transactionBatchToken, studentNumber(30_599))).studentUID,
+      studentNumber(30_599),
+    )
+  })
+
   it('a refused request throws BulkUploadError naming the refused records by index, with the earlier requests stored', async () => {
     const sdk = sdkFor(t.baseUrl, rto, { limits: { recordsPerRequest: 300 } })
     const { transactionBatchToken } = await sdk.createBatch('NSW')
     const records: ResourceRecord[] = students(1_000, 4_000)
     records[650] = { ...students(1, 9_999)[0]!, gender: 'Neither' } as unknown as ResourceRecord
-    const error = await sdk.uploadMany('NSW', transactionBatchToken, records).then(
+    const error = await sdk.uploadMany('NSW', transactionBatchToken, records, { bulkConcurrency: 1 }).then(
       () => assert.fail('expected a refusal'),
       (caught: unknown) => caught,
     )
