@@ -1,0 +1,176 @@
+// Reconciliation's index after each submission of a sequence that raises, lowers, moves, voids and
+// resubmits must equal a recount from scratch: this file's oracle reads every item and link of the RTO
+// and computes each derived activity date and day count the long way (docs/decisions.md, "Activity
+// dates"), and a few dates are also stated outright. The service recomputes only what a submission
+// touches; this is what any cheaper way of keeping the index (bench/results.md, the growth with the
+// RTO's held size) has to keep equal.
+import { randomUUID } from 'node:crypto'
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { sql } from 'kysely'
+import {
+  allOf,
+  newRto,
+  startTestService,
+  uploadsOf,
+  voided,
+  world,
+  type Rto,
+  type TestService,
+} from './support/index.ts'
+
+/** Whose dates a record's is the latest of, in the order they are computed (as the service keeps them). */
+const DATED_BY: [string, string[]][] = [
+  ['SubjectOffering', ['SubjectEnrolment']],
+  ['ProgramOffering', ['ProgramEnrolment', 'SubjectOffering']],
+  ['Subject', ['SubjectOffering']],
+  ['Program', ['ProgramOffering']],
+  ['Student', ['ProgramEnrolment', 'SubjectEnrolment']],
+  ['DeliveryLocation', ['SubjectEnrolment']],
+]
+
+interface Item {
+  type: string
+  uid: string
+  enrolmentDate: string | null
+  searchDate: string
+  submissionDay: string
+}
+
+describe('reconciliation index against a recount', () => {
+  let t: TestService
+  let rto: Rto
+  before(async () => {
+    t = await startTestService()
+    rto = await newRto(t)
+  })
+  after(() => t.close())
+
+  const itemsOf = async (): Promise<Map<string, Item>> => {
+    const { rows } = await sql<{ t: string; u: string; e: string | null; s: string; d: string }>`
+      SELECT resource_type AS t, resource_uid::text AS u, enrolment_activity_date::text AS e,
+             student_activity_date::text AS s, (submitted_at AT TIME ZONE 'UTC')::date::text AS d
+        FROM reconciliation_item WHERE rto_id = ${rto.rto}`.execute(t.service.database.db)
+    return new Map(
+      rows.map((r) => [
+        `${r.t}/${r.u}`,
+        { type: r.t, uid: r.u, enrolmentDate: r.e, searchDate: r.s, submissionDay: r.d },
+      ]),
+    )
+  }
+
+  /** Every item's dates and every day count as a recount from scratch computes them, against the index. */
+  const assertIndexIsARecount = async (step: string) => {
+    const db = t.service.database.db
+    const items = await itemsOf()
+    const { rows: links } = await sql<{ st: string; su: string; tt: string; tu: string }>`
+      SELECT source_type AS st, source_uid::text AS su, target_type AS tt, target_uid::text AS tu
+        FROM held_link WHERE rto_id = ${rto.rto}`.execute(db)
+    const expected = new Map<string, string | null>()
+    for (const item of items.values())
+      if (item.type.endsWith('Enrolment')) expected.set(`${item.type}/${item.uid}`, item.enrolmentDate)
+    for (const [type, sources] of DATED_BY) {
+      for (const item of items.values()) {
+        if (item.type !== type) continue
+        let latest: string | null = null
+        for (const link of links) {
+          if (link.tt !== type || link.tu !== item.uid || !sources.includes(link.st)) continue
+          const date = expected.get(`${link.st}/${link.su}`) ?? null
+          if (date !== null && (latest === null || date > latest)) latest = date
+        }
+        expected.set(`${type}/${item.uid}`, latest)
+      }
+    }
+    const counts = new Map<string, number>()
+    for (const [key, item] of items) {
+      const latest = expected.get(key) ?? null
+      assert.equal(item.enrolmentDate, latest, `${step}: enrolment activity date of ${key}`)
+      assert.equal(item.searchDate, latest ?? item.submissionDay, `${step}: searched-by date of ${key}`)
+      const day = `${item.type} ${item.searchDate}`
+      counts.set(day, (counts.get(day) ?? 0) + 1)
+    }
+    const { rows: stored } = await sql<{ t: string; d: string; n: number }>`
+      SELECT resource_type AS t, student_activity_date::text AS d, items AS n
+        FROM reconciliation_day_count WHERE rto_id = ${rto.rto}`.execute(db)
+    assert.deepEqual(
+      new Map(stored.map((row) => [`${row.t} ${row.d}`, row.n])),
+      counts,
+      `${step}: day counts are the items' counts`,
+    )
+  }
+
+  const dateOf = async (type: string, uid: string) => (await itemsOf()).get(`${type}/${uid}`)?.searchDate
+
+  it('raise, lower to another holder, move, void and resubmit: after each, every date and day count equals a recount', async () => {
+    const a = await world()
+    a.subjectOffering.programOfferingUID = a.programOffering.programOfferingUID
+    const b = await world()
+    const cancelled = (date: string) => ({
+      studentStatus: 'Cancelled',
+      studentActivityDate: date,
+      studentStatusReason: 'Formal_withdrawal',
+    })
+    // A second enrolment in a's offering, whose date (20 October) is the offering's latest at first.
+    const second = {
+      ...structuredClone(a.subjectEnrolment),
+      subjectEnrolmentUID: randomUUID(),
+      changeTrackingIdentifier: 'second-1',
+      lifecycle: [...a.subjectEnrolment.lifecycle, cancelled('2026-10-20')],
+    }
+    const SE = 'subjectenrolment'
+    await rto.reporter.submitted([...allOf(a), ...allOf(b), { segment: SE, body: second }])
+    await assertIndexIsARecount('first submission')
+    assert.equal(await dateOf('SubjectOffering', a.subjectOffering.subjectOfferingUID), '2026-10-20')
+
+    // Raise: a's enrolment cancelled on 2 November moves everything above it.
+    const raised = {
+      ...a.subjectEnrolment,
+      changeTrackingIdentifier: 'first-2',
+      lifecycle: [...a.subjectEnrolment.lifecycle, cancelled('2026-11-02')],
+    }
+    await rto.reporter.submitted([{ segment: SE, body: raised }])
+    await assertIndexIsARecount('raise')
+    assert.equal(await dateOf('DeliveryLocation', a.location.deliveryLocationUID), '2026-11-02')
+    assert.equal(await dateOf('Program', a.program.programUID), '2026-11-02')
+
+    // Lower: a's enrolment moves to b's offering and location. a's offering held 2 November through it,
+    // so it is read again and falls to the second enrolment's 20 October; b's rises to 2 November.
+    const toB = (body: Record<string, any>, changeTrackingIdentifier: string) => ({
+      ...body,
+      changeTrackingIdentifier,
+      subjectOfferingUID: b.subjectOffering.subjectOfferingUID,
+      locations: [{ ...body.locations[0], deliveryLocationUID: b.location.deliveryLocationUID }],
+    })
+    const movedFirst = toB(raised, 'first-3')
+    await rto.reporter.submitted([{ segment: SE, body: movedFirst }])
+    await assertIndexIsARecount('lower')
+    assert.equal(await dateOf('SubjectOffering', a.subjectOffering.subjectOfferingUID), '2026-10-20')
+    assert.equal(await dateOf('Subject', a.subject.subjectUID), '2026-10-20')
+    assert.equal(await dateOf('SubjectOffering', b.subjectOffering.subjectOfferingUID), '2026-11-02')
+
+    // Move the other holder too: a's offering falls to its last enrolment's 5 October.
+    await rto.reporter.submitted([{ segment: SE, body: toB(second, 'second-2') }])
+    await assertIndexIsARecount('move')
+    assert.equal(await dateOf('SubjectOffering', a.subjectOffering.subjectOfferingUID), '2026-10-05')
+    assert.equal(await dateOf('DeliveryLocation', b.location.deliveryLocationUID), '2026-11-02')
+
+    // Void: b's offering loses the enrolment that held its latest date, and falls to 20 October.
+    await rto.reporter.submitted([
+      { segment: SE, body: voided({ ...movedFirst, changeTrackingIdentifier: 'first-4' }) },
+    ])
+    await assertIndexIsARecount('void')
+    assert.equal(await dateOf('SubjectOffering', b.subjectOffering.subjectOfferingUID), '2026-10-20')
+    assert.equal(await dateOf('Student', a.student.studentUID), '2026-10-20')
+
+    // Resubmit records that are only referenced: their dates stay those of their enrolments, not the
+    // day of this submission.
+    const again = uploadsOf(a, 'location', 'subject', 'student', 'subjectOffering').map((upload) => ({
+      ...upload,
+      body: { ...upload.body, changeTrackingIdentifier: `${upload.body.changeTrackingIdentifier}-again` },
+    }))
+    await rto.reporter.submitted(again)
+    await assertIndexIsARecount('resubmit referenced records')
+    assert.equal(await dateOf('DeliveryLocation', a.location.deliveryLocationUID), '2026-10-05')
+    assert.equal(await dateOf('Student', a.student.studentUID), '2026-10-20')
+  })
+})
