@@ -155,7 +155,7 @@ function shapeOf(schema: JsonSchema): Shape {
     shape = {
       isEnum: isEnum(schema),
       isInteger: schema.type === 'integer',
-      optional: optionalPropertiesOf(schema) ?? new Set(),
+      optional: optionalPropertiesOf(schema),
       declared,
       items: items.shape,
       undeclared: (key) => lazyShape(() => schemaFor(schema, (s) => propertyIn(s, key))),
@@ -236,22 +236,12 @@ export function textProblem(value: string): string | undefined {
   return undefined
 }
 
-// The properties an object schema knows but does not require; undefined when the schema says nothing.
-// Cached per schema object: the same resource schema serves every upload.
-const optionalCache = new WeakMap<JsonSchema, Set<string> | undefined>()
-function optionalPropertiesOf(schema: JsonSchema | undefined): Set<string> | undefined {
-  if (!schema) return undefined
-  if (optionalCache.has(schema)) return optionalCache.get(schema)
+// The properties an object schema knows but does not require (none when it declares none). Worked
+// out once per schema node, with the rest of its shape.
+function optionalPropertiesOf(schema: JsonSchema): Set<string> {
   const properties = schemaFor(schema, (s) => (s.properties ? s : undefined))
-  const optional = properties?.properties
-    ? new Set(
-        Object.keys(properties.properties).filter(
-          (key) => !((properties.required as string[] | undefined) ?? []).includes(key),
-        ),
-      )
-    : undefined
-  optionalCache.set(schema, optional)
-  return optional
+  const required = (properties?.required as string[] | undefined) ?? []
+  return new Set(Object.keys(properties?.properties ?? {}).filter((key) => !required.includes(key)))
 }
 
 function isEnum(schema: JsonSchema | undefined): boolean {
