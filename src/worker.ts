@@ -9,7 +9,7 @@ import { closeOnSignals } from './platform/lifecycle.ts'
 import { exitOnStartupFailure } from './platform/startup.ts'
 
 try {
-  const config = loadConfig()
+  const config = loadConfig(process.env, { signsTokens: false })
   if (config.database.kind !== 'postgres') {
     throw new ConfigError([
       'DATABASE_URL: npm run worker needs it; the embedded database belongs to one process, which runs its own workers (npm start)',

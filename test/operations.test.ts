@@ -162,8 +162,9 @@ describe('production safety and the admin CLI', () => {
     }
   })
 
-  it('clients add prints a secret once that then obtains a token; list never shows secrets', async () => {
-    const env = { ...process.env, ...database.env, LOG_LEVEL: 'silent' }
+  it('clients add prints a secret once that then obtains a token; list never shows secrets (the CLI in production needs no signing key)', async () => {
+    const { AUTH_SIGNING_KEY: _key, AUTH_SIGNING_KEY_FILE: _keyFile, ...inherited } = process.env
+    const env = { ...inherited, ...database.env, SERVICE_MODE: 'production', LOG_LEVEL: 'silent' }
     const added = await run(
       process.execPath,
       ['src/cli/main.ts', 'clients', 'add', 'sms-vendor-a', '--rto', '91234', '--scopes', 'vet:report,vet:read'],

@@ -78,6 +78,14 @@ describe('the signing key: production requires one from the environment', () => 
     assert.match(`${outcome.stdout}${outcome.stderr}`, /AUTH_SIGNING_KEY/)
   })
 
+  it('production: the worker, the admin CLI and the seed, which neither sign nor verify tokens, need no key; a key they are given is still checked', () => {
+    assert.equal(loadConfig({ SERVICE_MODE: 'production' }, { signsTokens: false }).auth.signingKeyPem, undefined)
+    assert.throws(
+      () => loadConfig({ SERVICE_MODE: 'production', AUTH_SIGNING_KEY: 'not a key' }, { signsTokens: false }),
+      (error: unknown) => error instanceof ConfigError && /AUTH_SIGNING_KEY: not a PKCS#8 PEM/.test(error.message),
+    )
+  })
+
   it('development without a key is still valid configuration (the key is generated)', () => {
     assert.equal(loadConfig({}).auth.signingKeyPem, undefined)
   })

@@ -369,16 +369,18 @@ describe('npm run example:submit', () => {
 })
 
 describe('npm run worker with WORKER_METRICS_PORT', () => {
-  it('the worker serves its own /metrics (behind METRICS_TOKEN) and /health/live, and stops on SIGTERM', {
+  it('the worker, in production without a signing key (it never signs or verifies tokens), serves its own /metrics (behind METRICS_TOKEN) and /health/live, and stops on SIGTERM', {
     skip: onPostgres ? false : 'a worker process needs PostgreSQL (TEST_DATABASE=postgres)',
   }, async () => {
     const database = await createTestDatabase()
     const port = await freePort()
     const token = 'worker-metrics-token-of-at-least-32-characters'
+    const { AUTH_SIGNING_KEY: _key, AUTH_SIGNING_KEY_FILE: _keyFile, ...inherited } = process.env
     const worker = spawn(process.execPath, ['src/worker.ts'], {
       env: {
-        ...process.env,
+        ...inherited,
         ...database.env,
+        SERVICE_MODE: 'production',
         LOG_LEVEL: 'warn',
         HOST: '127.0.0.1',
         WORKER_METRICS_PORT: String(port),

@@ -15,7 +15,7 @@ import { datasets, loadReleaseFile, ReleaseFileError } from '../modules/referenc
 
 // Every command but migrate brings the schema up to date first; migrate does it itself, to report it.
 async function withDatabase(action: (db: Db) => Promise<void>, { migrate = true } = {}): Promise<void> {
-  const handle = await openDatabase(loadConfig().database)
+  const handle = await openDatabase(loadConfig(process.env, { signsTokens: false }).database)
   try {
     if (migrate) await migrateToLatest(handle.db)
     await action(handle.db)

@@ -74,7 +74,7 @@ async function seedHeldDataset(options: HeldOptions): Promise<void> {
       import('../platform/db/migrate.ts'),
       import('./synthetic-data.ts'),
     ])
-  const handle = await openDatabase(loadConfig().database)
+  const handle = await openDatabase(loadConfig(process.env, { signsTokens: false }).database)
   try {
     await migrateToLatest(handle.db)
     const rtos = options.rtos

@@ -216,8 +216,17 @@ export class ConfigError extends Error {
   }
 }
 
+/** What the process reading the configuration does with it. */
+export interface ConfigUse {
+  /**
+   * False for processes that neither sign nor verify access tokens (the worker, the admin CLI, the
+   * synthetic seed): production does not ask them for a signing key. A key given is still checked.
+   */
+  signsTokens?: boolean
+}
+
 /** Reads configuration from an environment-like record; throws ConfigError listing every problem. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(env: Record<string, string | undefined> = process.env, use: ConfigUse = {}): Config {
   const known = Object.fromEntries(
     Object.keys(EnvironmentSchema.properties)
       .filter((name) => env[name] !== undefined && env[name] !== '')
@@ -232,7 +241,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     return first ? [`${name}: ${describeProblem(schema, first.message)} (got ${shownValue(name, known[name])})`] : []
   })
   problems.push(...crossFieldProblems(value))
-  const signingKey = signingKeyOf(value)
+  const signingKey = signingKeyOf(value, use.signsTokens ?? true)
   problems.push(...signingKey.problems)
   if (problems.length > 0) throw new ConfigError([...new Set(problems)])
   return toConfig(value, signingKey.pem)
@@ -240,11 +249,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /**
  * The token signing key from AUTH_SIGNING_KEY or AUTH_SIGNING_KEY_FILE, checked now so that a bad key
- * stops start-up with the other problems. Production must be given one: the generated key is kept
- * in the database in clear, and whoever can read the database could then sign tokens. Problems never
- * quote the key.
+ * stops start-up with the other problems. Production must give one to every process that signs or
+ * verifies tokens (`required`): the generated key is kept in the database in clear, and whoever can
+ * read the database could then sign tokens. Problems never quote the key.
  */
-function signingKeyOf(env: Environment): { pem: string | undefined; problems: string[] } {
+function signingKeyOf(env: Environment, required: boolean): { pem: string | undefined; problems: string[] } {
   if (env.AUTH_SIGNING_KEY && env.AUTH_SIGNING_KEY_FILE) {
     return { pem: undefined, problems: ['AUTH_SIGNING_KEY and AUTH_SIGNING_KEY_FILE: set one of them, not both'] }
   }
@@ -263,7 +272,7 @@ function signingKeyOf(env: Environment): { pem: string | undefined; problems: st
     }
   }
   if (pem === undefined) {
-    return env.SERVICE_MODE === 'production'
+    return env.SERVICE_MODE === 'production' && required
       ? {
           pem,
           problems: [
