@@ -12,6 +12,7 @@
 import { spawn } from 'node:child_process'
 import { globSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
+import { fileURLToPath } from 'node:url'
 import { preparePgliteTemplate, preparePostgresTemplate, type Template } from '../test/support/database-templates.ts'
 
 const files = globSync(['test/**/*.test.ts', 'src/**/*.test.ts', 'packages/*/test/**/*.test.ts']).sort()
@@ -90,6 +91,70 @@ interface Job {
 /** Jobs that failed, named again in the summary: their reports may be far up the output. */
 const failedJobs: string[] = []
 
+const PROGRESS_REPORTER = fileURLToPath(new URL('./test-progress-reporter.ts', import.meta.url))
+/** Seconds between two progress lines while jobs run (a shard's own report comes only when it ends). */
+const PROGRESS_SECONDS = 30
+
+/**
+ * Progress while jobs run: every PROGRESS_SECONDS, the tests finished so far in every job (from each
+ * job's progress file, written test by test), a failure named as soon as a tick sees it, and which
+ * jobs are still running. Without it a CI log stays silent for minutes, and a failure early in a
+ * long shard is seen only when the shard ends.
+ */
+class Progress {
+  /** Each job's progress file, and the job's name. */
+  readonly #files = new Map<string, string>()
+  readonly #running = new Set<string>()
+  readonly #started = performance.now()
+  readonly #timer: NodeJS.Timeout
+  readonly #failuresShown = new Set<string>()
+  #last = ''
+
+  constructor() {
+    this.#timer = setInterval(() => this.#tick(), PROGRESS_SECONDS * 1000)
+  }
+
+  started(job: string, file: string): void {
+    this.#files.set(file, job)
+    this.#running.add(job)
+  }
+
+  ended(job: string): void {
+    this.#running.delete(job)
+  }
+
+  stop(): void {
+    clearInterval(this.#timer)
+  }
+
+  #tick(): void {
+    const counts = { pass: 0, fail: 0, skip: 0 }
+    const failures: string[] = []
+    for (const [file, job] of this.#files) {
+      let text = ''
+      try {
+        text = readFileSync(file, 'utf8')
+      } catch {} // not written yet
+      for (const line of text.split('\n')) {
+        const outcome = line.slice(0, 4) as keyof typeof counts
+        if (!(outcome in counts)) continue
+        counts[outcome]++
+        if (outcome === 'fail') failures.push(`failed in ${job}: ${line.slice(5)}`)
+      }
+    }
+    for (const failure of failures) {
+      if (this.#failuresShown.has(failure)) continue
+      this.#failuresShown.add(failure)
+      process.stdout.write(`!! ${failure}\n`)
+    }
+    const minutes = ((performance.now() - this.#started) / 60_000).toFixed(1)
+    const line = `${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped so far; running: ${[...this.#running].join(', ') || 'none'}`
+    if (line !== this.#last) process.stdout.write(`.. ${minutes} min: ${line}\n`)
+    this.#last = line
+  }
+}
+const progress = new Progress()
+
 /**
  * Runs a job's files with node's test runner, in one process: its spec report is kept and printed
  * whole when the job ends (so reports of jobs running side by side do not interleave), its TAP report
@@ -97,6 +162,9 @@ const failedJobs: string[] = []
  */
 function runJob({ half, files, name }: Job): Promise<Counts> {
   const tap = `${results}/${half.database}--${name.replaceAll('/', '_')}.tap`
+  const progressFile = tap.replace(/\.tap$/, '.progress')
+  const label = `${name} (${half.database === 'pglite' ? 'PGlite' : 'PostgreSQL'})`
+  progress.started(label, progressFile)
   const started = performance.now()
   const output: Buffer[] = []
   const child = spawn(
@@ -109,6 +177,8 @@ function runJob({ half, files, name }: Job): Promise<Counts> {
       '--test-reporter-destination=stdout',
       '--test-reporter=tap',
       `--test-reporter-destination=${tap}`,
+      `--test-reporter=${PROGRESS_REPORTER}`,
+      `--test-reporter-destination=${progressFile}`,
       ...extraArgs,
       ...files,
     ],
@@ -118,6 +188,7 @@ function runJob({ half, files, name }: Job): Promise<Counts> {
   child.stderr.on('data', (chunk: Buffer) => output.push(chunk))
   return new Promise((resolve) => {
     child.on('close', (code) => {
+      progress.ended(label)
       const seconds = ((performance.now() - started) / 1000).toFixed(1)
       process.stdout.write(`\n── ${name} (${half.name}, ${seconds} s): ${files.join(' ')}\n${Buffer.concat(output)}`)
       let summary = ''
@@ -220,6 +291,7 @@ try {
     )
   }
 } finally {
+  progress.stop()
   await Promise.all(templates.map((template) => template.remove()))
 }
 
