@@ -148,8 +148,10 @@ export async function indexSubmission(
     SELECT b.rto_id, b.resource_type, b.resource_uid, coalesce(own.date, ${submissionDay(sql`${p.submittedAt}::timestamptz`)}), own.date,
            ${p.submittedAt}::timestamptz, b.change_tracking_identifier
       FROM batch_record b
+      -- OFFSET 0 keeps the subquery whole: flattened, its date was worked out (and the body read) once per use above.
       CROSS JOIN LATERAL (SELECT CASE WHEN b.resource_type IN (${sql.join(ENROLMENTS)})
-                                      THEN (SELECT max(l.value->>'studentActivityDate') FROM jsonb_array_elements(b.body->'lifecycle') AS l(value))::date END AS date) AS own
+                                      THEN (SELECT max(l.value->>'studentActivityDate') FROM jsonb_array_elements(b.body->'lifecycle') AS l(value))::date END AS date
+                          OFFSET 0) AS own
      WHERE ${inBatch} AND NOT b.is_voided
      ORDER BY b.resource_type COLLATE "C", b.resource_uid -- as the primary key is, as above
     ON CONFLICT (rto_id, resource_type, resource_uid) DO UPDATE
