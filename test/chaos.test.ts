@@ -65,7 +65,7 @@ describe('npm run chaos -- --short', { skip, timeout: RUN_LIMIT_MS + 30_000 }, (
     assert.equal(code, 0, tail)
 
     // Faults of every kind were injected and each recovered from.
-    for (const kind of ['kill-api', 'kill-worker', 'db-cut', 'kill-redis'])
+    for (const kind of ['kill-api', 'kill-worker', 'db-cut', 'kill-redis', 'replica-cut'])
       assert.ok(summary.faults.byKind[kind] >= 1, `no ${kind} injected: ${JSON.stringify(summary.faults)}`)
     assert.deepEqual(
       summary.faults.list.filter((f: { error?: string }) => f.error),

@@ -357,10 +357,15 @@ function classify(observations: Observation[], faults: Fault[], graceMs: number)
     const fromBalancer = o.servedBy === null
     if (o.status === 503) {
       const cut = during(['db-cut'], graceMs)
+      // Only the service answers for the replica: readiness does not depend on it, so HAProxy keeps every API process.
+      const replicaCut = fromBalancer ? undefined : during(['replica-cut'], graceMs)
       if (cut) {
         classification = fromBalancer
           ? 'database cut: no API process ready (HAProxy)'
           : 'database cut: the service could not reach its database'
+        allowed = true
+      } else if (replicaCut) {
+        classification = 'replica cut: a read routed to the replica could not reach it'
         allowed = true
       } else
         classification = fromBalancer

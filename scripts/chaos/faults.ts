@@ -6,6 +6,9 @@
 //                and the primary stops (open connections cut, new ones refused) for a few seconds, then
 //                listens again
 //   kill-redis   SIGKILL the cluster's Redis, restart it on its port
+//   replica-cut  the loopback TCP proxy between the API processes and the replica (replicaproxy)
+//                stops for a few seconds, as db-cut does for the primary; the replica itself keeps
+//                streaming from the primary
 // Each fault's window runs from its start until the load balancer has every API process UP again
 // (HAProxy's checks: rise 2 at 1 s), which is what "during the fault" means in the latency figures and
 // in the classification of 5xx answers.
@@ -13,7 +16,7 @@ import type { Cluster } from '../cluster/cluster.ts'
 import { serverStates } from '../cluster/haproxy.ts'
 import type { Random } from './records.ts'
 
-export const FAULT_KINDS = ['kill-api', 'kill-worker', 'db-cut', 'kill-redis'] as const
+export const FAULT_KINDS = ['kill-api', 'kill-worker', 'db-cut', 'kill-redis', 'replica-cut'] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
 
 export interface Fault {
@@ -74,14 +77,15 @@ async function inject(
   log: (line: string) => void,
   submitsInFlight: (() => number) | undefined,
 ): Promise<Fault> {
-  const downMs = kind === 'db-cut' ? random.int(2000, 6000) : random.int(0, 3000)
+  const cut = kind === 'db-cut' || kind === 'replica-cut'
+  const downMs = cut ? random.int(2000, 6000) : random.int(0, 3000)
   const fault: Fault = { kind, target: '', start: clock(), undone: 0, recovered: 0, downMs }
   try {
-    if (kind === 'db-cut') {
-      const proxy = cluster.databaseProxy
-      if (!proxy) throw new Error('the cluster has no database proxy')
-      fault.target = `database proxy 127.0.0.1:${proxy.port}`
-      log(`fault: cutting the database for ${(downMs / 1000).toFixed(1)} s`)
+    if (cut) {
+      const [proxy, what] = kind === 'db-cut' ? [cluster.databaseProxy, 'database'] : [cluster.replicaProxy, 'replica']
+      if (!proxy) throw new Error(`the cluster has no ${what} proxy`)
+      fault.target = `${what} proxy 127.0.0.1:${proxy.port}`
+      log(`fault: cutting the ${what} for ${(downMs / 1000).toFixed(1)} s`)
       fault.start = clock()
       await proxy.cut()
       await sleep(downMs)

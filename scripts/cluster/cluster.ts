@@ -56,8 +56,9 @@ export interface ClusterOptions {
   onUnexpectedExit?: (process: ManagedProcess, how: string) => void
   /**
    * Put a loopback TCP proxy (a process of its own, `dbproxy`) between the service processes (API and
-   * worker) and the primary, so that the database can be cut for them without touching PostgreSQL (the
-   * chaos run). The replica keeps streaming from the primary directly. Default false.
+   * worker) and the primary, and another (`replicaproxy`) between the API processes and the replica, so
+   * that either database can be cut for them without touching PostgreSQL (the chaos run). The replica
+   * keeps streaming from the primary directly. Default false.
    */
   databaseProxy?: boolean
 }
@@ -81,6 +82,8 @@ export interface Cluster {
   serviceEnv: NodeJS.ProcessEnv
   /** With `databaseProxy`: the proxy in front of the primary; cut() cuts the database, restore() brings it back. */
   databaseProxy: DatabaseProxy | undefined
+  /** With `databaseProxy`: the proxy between the API processes and the replica (their DATABASE_READ_URL). */
+  replicaProxy: DatabaseProxy | undefined
   /**
    * Starts the named process again (api1, worker1, redis...) with the same command, settings and port,
    * once its previous instance has ended (kill it first), and waits until it is ready.
@@ -214,6 +217,7 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
     return start(spec)
   }
   let databaseProxy: DatabaseProxy | undefined
+  let replicaProxy: DatabaseProxy | undefined
 
   const ports: number[] = []
   let stopped: Promise<StopReport> | undefined
@@ -253,9 +257,17 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
   }
 
   try {
-    const [primaryPort, replicaPort, redisPort, statsPort, lbFree, proxyPort, ...servicePorts] = (await freePorts(
-      6 + options.apis + options.workers,
-    )) as [number, number, number, number, number, number, ...number[]]
+    const [primaryPort, replicaPort, redisPort, statsPort, lbFree, proxyPort, replicaProxyPort, ...servicePorts] =
+      (await freePorts(7 + options.apis + options.workers)) as [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        ...number[],
+      ]
     const apiPorts = servicePorts.slice(0, options.apis)
     // Each worker's own listener for /metrics and /health/live (WORKER_METRICS_PORT).
     const workerPorts = servicePorts.slice(options.apis)
@@ -318,39 +330,42 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
       ready: () => redisCommand(redisPort, 'PING').then((answer) => answer === '+PONG'),
     })
 
-    // The service processes reach the primary through the proxy when there is one.
-    if (options.databaseProxy) {
-      ports.push(proxyPort)
+    /** A loopback TCP proxy process in front of a database server, cut and restored by signals. */
+    const startProxy = async (name: string, target: number, port: number): Promise<DatabaseProxy> => {
+      ports.push(port)
       await start({
-        name: 'dbproxy',
+        name,
         command: process.execPath,
-        args: ['src/start.mjs', 'scripts/cluster/db-proxy.ts', String(primary.port), String(proxyPort)],
+        args: ['src/start.mjs', 'scripts/cluster/db-proxy.ts', String(target), String(port)],
         env: { PATH: process.env.PATH },
         cwd: REPO_ROOT,
-        logFile: join(logs, 'dbproxy.log'),
+        logFile: join(logs, `${name}.log`),
         stopLadder: [['SIGTERM', 5000]],
         startTimeoutMs: 30_000,
-        port: proxyPort,
-        url: `tcp://127.0.0.1:${proxyPort}`,
-        ready: () => portInUse(proxyPort),
+        port,
+        url: `tcp://127.0.0.1:${port}`,
+        ready: () => portInUse(port),
       })
-      const proxyProcess = () => processes.find((p) => p.spec.name === 'dbproxy')
       const change = async (signal: NodeJS.Signals, listening: boolean) => {
-        const proxy = proxyProcess()
-        if (!proxy?.running) throw new Error('the database proxy is not running')
+        const proxy = processes.find((p) => p.spec.name === name)
+        if (!proxy?.running) throw new Error(`the ${name} process is not running`)
         proxy.signal(signal)
-        await waitUntil(`the database proxy is ${listening ? 'listening' : 'cut'}`, abort, 10_000, async () =>
-          listening ? await portInUse(proxyPort) : !(await portInUse(proxyPort)),
+        await waitUntil(`${name} ${listening ? 'listening' : 'cut'}`, abort, 10_000, async () =>
+          listening ? await portInUse(port) : !(await portInUse(port)),
         )
       }
-      databaseProxy = {
-        port: proxyPort,
-        cut: () => change('SIGUSR1', false),
-        restore: () => change('SIGUSR2', true),
-      }
+      return { port, cut: () => change('SIGUSR1', false), restore: () => change('SIGUSR2', true) }
+    }
+    // The service processes reach the primary, and the API processes the replica, through a proxy each
+    // when asked.
+    if (options.databaseProxy) {
+      databaseProxy = await startProxy('dbproxy', primary.port, proxyPort)
+      replicaProxy = await startProxy('replicaproxy', replica.port, replicaProxyPort)
     }
     const throughProxy = new URL(primary.dsn)
     throughProxy.port = String(proxyPort)
+    const replicaThroughProxy = new URL(replica.dsn)
+    replicaThroughProxy.port = String(replicaProxyPort)
     const env = serviceEnvironment({
       DATABASE_URL: databaseProxy ? throughProxy.toString() : primary.dsn,
       REDIS_URL: redisUrl,
@@ -399,7 +414,12 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
         command: process.execPath,
         args: ['src/start.mjs', 'src/main.ts'],
         // API processes read the endpoints that may lag from the replica; workers only write and need none.
-        env: { ...env, PORT: String(port), HOST: '127.0.0.1', DATABASE_READ_URL: replica.dsn },
+        env: {
+          ...env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATABASE_READ_URL: replicaProxy ? replicaThroughProxy.toString() : replica.dsn,
+        },
         cwd: REPO_ROOT,
         logFile: join(logs, `api${i + 1}.log`),
         stopLadder: serviceStop(env),
@@ -447,6 +467,7 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
       migrations,
       serviceEnv: env,
       databaseProxy,
+      replicaProxy,
       restart,
       stop,
     }
