@@ -24,15 +24,7 @@ import type { ClientCommand, ClientResult } from './bulk-client.ts'
 import { withFreshPostgres } from './fresh-postgres.ts'
 import { table } from './table.ts'
 import { createBatch } from './student.ts'
-
-function positiveInteger(name: string, fallback: number, maximum: number): number {
-  const raw = process.env[name]
-  if (raw === undefined || raw === '') return fallback
-  const value = Number(raw)
-  if (!Number.isInteger(value) || value < 1 || value > maximum)
-    throw new Error(`${name} must be an integer from 1 to ${maximum} (got ${JSON.stringify(raw)})`)
-  return value
-}
+import { median, positiveInteger } from './settings.ts'
 
 const settings = {
   runs: positiveInteger('BENCH_RUNS', 3, 50),
@@ -119,12 +111,6 @@ interface DatabaseFigures {
   /** PostgreSQL only: its CPU per record to take the same Students as text, and to parse them into jsonb. */
   parse: { receiveUs: number; jsonbUs: number } | undefined
   problems: string[]
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
 async function measure(database: DatabaseFigures['database'], env: Record<string, string>): Promise<DatabaseFigures> {

@@ -28,15 +28,7 @@ import { readSeedReferenceData } from '../src/modules/reference-data/index.ts'
 import type { NatClientCommand, NatClientResult } from './nat-import-client.ts'
 import { withFreshPostgres } from './fresh-postgres.ts'
 import { table } from './table.ts'
-
-function positiveInteger(name: string, fallback: number, maximum: number): number {
-  const raw = process.env[name]
-  if (raw === undefined || raw === '') return fallback
-  const value = Number(raw)
-  if (!Number.isInteger(value) || value < 1 || value > maximum)
-    throw new Error(`${name} must be an integer from 1 to ${maximum} (got ${JSON.stringify(raw)})`)
-  return value
-}
+import { median, positiveInteger } from './settings.ts'
 
 type Mode = NatClientCommand['mode']
 const MODES: readonly Mode[] = ['cli', 'service']
@@ -121,12 +113,6 @@ interface DatabaseFigures {
   database: 'pglite' | 'postgres'
   modes: ModeFigures[]
   problems: string[]
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
 const loadAverage = async () => Number((await readFile('/proc/loadavg', 'utf8')).split(' ')[0])

@@ -12,18 +12,9 @@ import { table } from './table.ts'
 import { UID_PLACEHOLDER, sampleBody } from './record.ts'
 import { sampleStudentBody } from './student.ts'
 import { startBare, startService, startUpload, type Target } from './targets.ts'
+import { median, positiveInteger } from './settings.ts'
 
 // ---- settings -------------------------------------------------------------------------------------
-
-function positiveInteger(name: string, fallback: number, maximum: number): number {
-  const raw = process.env[name]
-  if (raw === undefined || raw === '') return fallback
-  const value = Number(raw)
-  if (!Number.isInteger(value) || value < 1 || value > maximum) {
-    throw new Error(`${name} must be an integer from 1 to ${maximum} (got ${JSON.stringify(raw)})`)
-  }
-  return value
-}
 
 const settings = {
   runs: positiveInteger('BENCH_RUNS', 3, 50),
@@ -153,12 +144,6 @@ interface DatabaseFigures {
   /** The Student upload (U) against the same bare route (B), both at settings.uploadConnections. */
   upload: { U: Figures; B: Figures; ratio: Ratio; pass: boolean }
   problems: string[]
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
 function figures(runs: Run[]): Figures {
