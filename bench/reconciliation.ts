@@ -22,9 +22,9 @@ const RTOS = ['90001', '90002', '91001', '91002', '91003']
 const adminUrl = process.env.DATABASE_URL || undefined
 const PG_RECORDS = Number(process.env.BENCH_RECONCILIATION_PG_RECORDS ?? 1_000_000)
 const PGLITE_RECORDS = Number(process.env.BENCH_RECONCILIATION_PGLITE_RECORDS ?? 50_000)
-// Records per seeded batch. Each batch's reconciliation indexing recomputes the dates of every shared
-// target it links to (locations, offerings) from all their links, which grows with the held data, so
-// a national-size seed goes faster in larger batches (bench/results.md, 2026-11-25, at 10M).
+// Records per seeded batch. A national-size seed goes faster in larger batches: the 10M entry of
+// bench/results.md (2026-11-25) used 250,000, when each batch's indexing still recomputed every shared
+// target it touched from all its links.
 const BATCH_RECORDS = Number(process.env.BENCH_RECONCILIATION_BATCH_RECORDS ?? 20_000)
 
 const watchdog = setTimeout(

@@ -72,8 +72,15 @@ function linksOf(): RawBuilder<unknown> {
   return sql`LATERAL (${sql.join(branches, sql` UNION ALL `)}) AS t(target_type, target_uid)`
 }
 
-/** From this many records, the statements below run with hash joins only (as validation's set rules do). */
-const LARGE_BATCH = 2000
+/**
+ * Analyses a table whose statistics were taken with fewer rows than `rows` (or never): the rows this
+ * transaction wrote are then counted too. Bounded: ANALYZE reads a sample, not the table.
+ */
+async function analyseWhenStale(db: Executor, table: 'held_link' | 'reconciliation_item', rows: number): Promise<void> {
+  const stale = await sql<{ stale: boolean }>`
+    SELECT reltuples < ${rows} AS stale FROM pg_class WHERE oid = ${table}::regclass`.execute(db)
+  if (stale.rows[0]?.stale) await sql`ANALYZE ${sql.table(table)}`.execute(db)
+}
 
 export async function indexSubmission(
   db: Executor,
@@ -83,23 +90,30 @@ export async function indexSubmission(
   await sql`CREATE TEMP TABLE reconciliation_affected (resource_type text, resource_uid uuid, PRIMARY KEY (resource_type, resource_uid)) ON COMMIT DROP`.execute(
     db,
   )
+  // The links the batch's records made before this submission: a target one of them held the latest
+  // date of may have to be read again in full (below).
+  await sql`CREATE TEMP TABLE reconciliation_dropped_link (target_type text, target_uid uuid, source_type text, source_uid uuid) ON COMMIT DROP`.execute(
+    db,
+  )
   // The table is new and the batch holds a record once: nothing to check for conflicts.
   const batchSize =
     await sql`INSERT INTO reconciliation_affected SELECT b.resource_type, b.resource_uid FROM batch_record b WHERE ${inBatch}`.execute(
       db,
     )
-  // The planner has no statistics for rows this transaction wrote (the batch's new versions and
-  // links): with a large batch its guesses would pick nested loops that grow with the square of it.
-  const large = Number(batchSize.numAffectedRows ?? 0) >= LARGE_BATCH
-  if (large) await sql`SET LOCAL enable_nestloop = off`.execute(db)
+  const records = Number(batchSize.numAffectedRows ?? 0)
   await sql`SET LOCAL jit = off`.execute(db) // compiling these statements costs more than running them
+  // The tables read here are in memory on any server that keeps up with its submissions: a random read
+  // costs about what a sequential one does, and the default (4) made the planner read every link of
+  // the RTO rather than look up the few thousand the batch touches.
+  await sql`SET LOCAL random_page_cost = 1.1`.execute(db)
 
   // Links: the batch's records drop the links of their previous versions and add their own (a void adds none).
   await sql`
     WITH old AS (
       DELETE FROM held_link l USING batch_record b
        WHERE ${inBatch} AND l.rto_id = b.rto_id AND l.source_type = b.resource_type AND l.source_uid = b.resource_uid
-      RETURNING l.target_type, l.target_uid)
+      RETURNING l.target_type, l.target_uid, l.source_type, l.source_uid),
+    kept AS (INSERT INTO reconciliation_dropped_link SELECT target_type, target_uid, source_type, source_uid FROM old)
     INSERT INTO reconciliation_affected SELECT DISTINCT target_type, target_uid FROM old ON CONFLICT DO NOTHING`.execute(
     db,
   )
@@ -120,6 +134,13 @@ export async function indexSubmission(
     INSERT INTO reconciliation_affected SELECT DISTINCT target_type, target_uid FROM added ON CONFLICT DO NOTHING`.execute(
     db,
   )
+  // The statements below reach the RTO's links and items through their indexes from the affected
+  // records, so that their cost follows what the batch touches rather than what the RTO holds. The
+  // planner needs statistics for that: of the temporary tables, and of links and items when what they
+  // were last analysed with is fewer rows than this batch alone (a new database, or an RTO's first
+  // large submission), or it takes them for tiny tables and reads them whole for every target.
+  await sql`ANALYZE reconciliation_affected`.execute(db)
+  await analyseWhenStale(db, 'held_link', records)
   // An offering's date feeds its subject, program offering and program: two steps up.
   for (let step = 0; step < 2; step++) {
     await sql`
@@ -131,11 +152,20 @@ export async function indexSubmission(
       ON CONFLICT DO NOTHING`.execute(db)
   }
 
-  // The days whose counts may change: every affected item's date before and after.
-  await sql`CREATE TEMP TABLE reconciliation_touched_day (resource_type text, day date, PRIMARY KEY (resource_type, day)) ON COMMIT DROP`.execute(
-    db,
+  // What every affected record's item said before this submission: the dates the new ones start
+  // from, and the days whose counts they leave.
+  await sql`
+    CREATE TEMP TABLE reconciliation_before ON COMMIT DROP AS
+    SELECT r.resource_type, r.resource_uid, r.enrolment_activity_date, r.student_activity_date
+      FROM reconciliation_affected a JOIN reconciliation_item r
+        ON r.rto_id = ${p.rto} AND r.resource_type = a.resource_type AND r.resource_uid = a.resource_uid`.execute(db)
+  await sql`ALTER TABLE reconciliation_before ADD PRIMARY KEY (resource_type, resource_uid)`.execute(db)
+  // The types of which some affected record had an item: only their dates can start from a previous one.
+  const existed = new Set(
+    (
+      await sql<{ resource_type: string }>`SELECT DISTINCT resource_type FROM reconciliation_before`.execute(db)
+    ).rows.map((row) => row.resource_type),
   )
-  await noteTouchedDays(db, p.rto)
 
   // Items: a void removes the record's item; every other record of the batch gets its latest version's.
   await sql`
@@ -159,50 +189,114 @@ export async function indexSubmission(
            submitted_at = excluded.submitted_at, change_tracking_identifier = excluded.change_tracking_identifier`.execute(
     db,
   )
+  await sql`ANALYZE reconciliation_affected, reconciliation_before, reconciliation_dropped_link`.execute(db)
+  await analyseWhenStale(db, 'reconciliation_item', records)
 
-  await sql`ANALYZE reconciliation_affected`.execute(db)
-
-  // Derived dates, in dependency order, for the affected records only: the latest enrolment activity
-  // of what references them, or their own submission day when there is none.
+  // Derived dates, in dependency order, for the affected records only (docs/decisions.md, "Activity
+  // dates kept incrementally"): a record's latest enrolment activity is its previous one raised by
+  // what its changed sources say now, so a busy delivery location is not read link by link for every
+  // submission that touches it. It is read again in full only when it is new, or when a source that
+  // may have held its previous date lost that date or its link to it; with no enrolment activity at
+  // all a record is searched by its own submission day.
   for (const [type, sources] of DATED_BY) {
+    const ofSources = sql`(${sql.join([...sources])})`
     const searchedBy = sql`coalesce(d.latest, ${submissionDay(sql`r.submitted_at`)})`
     await sql`
+      -- The affected sources' links now to targets that had an item before (a new one is read in full
+      -- anyway): each source's date now, and before this submission. The inner query is planned on its
+      -- own (OFFSET 0), so that it starts from the affected sources: joined with the targets first, it
+      -- read every link of a busy delivery location to find the few the batch made.
+      WITH source AS (
+        ${
+          existed.has(type)
+            ? sql`SELECT x.uid, x.date, x.before
+                    FROM (SELECT l.target_uid AS uid, c.enrolment_activity_date AS date, bs.enrolment_activity_date AS before
+                            FROM reconciliation_affected s
+                            JOIN held_link l ON l.rto_id = ${p.rto} AND l.source_type = s.resource_type AND l.source_uid = s.resource_uid AND l.target_type = ${type}
+                            JOIN reconciliation_item c ON c.rto_id = l.rto_id AND c.resource_type = l.source_type AND c.resource_uid = l.source_uid
+                            LEFT JOIN reconciliation_before bs ON bs.resource_type = s.resource_type AND bs.resource_uid = s.resource_uid
+                           WHERE s.resource_type IN ${ofSources}
+                          OFFSET 0) AS x
+                    JOIN reconciliation_before bt ON bt.resource_type = ${type} AND bt.resource_uid = x.uid`
+            : sql`SELECT NULL::uuid AS uid, NULL::date AS date, NULL::date AS before WHERE false`
+        }),
+      -- Per target: the latest of those dates now, and the latest date a source linked now had and no
+      -- longer has (from which the target may have to fall).
+      gained AS (
+        SELECT uid, max(date) AS latest, max(before) FILTER (WHERE date IS NULL OR date < before) AS fell_from
+          FROM source GROUP BY uid),
+      -- Per target: the latest date a source of the batch had when it linked to the target and no
+      -- longer links to it (moved away, or voided).
+      dropped AS (
+        SELECT d.target_uid AS uid, max(bs.enrolment_activity_date) AS lost_from
+          FROM reconciliation_dropped_link d
+          JOIN reconciliation_before bs ON bs.resource_type = d.source_type AND bs.resource_uid = d.source_uid
+         WHERE d.target_type = ${type} AND d.source_type IN ${ofSources}
+           AND NOT EXISTS (SELECT 1 FROM held_link l
+                            WHERE l.rto_id = ${p.rto} AND l.target_type = d.target_type AND l.target_uid = d.target_uid
+                              AND l.source_type = d.source_type AND l.source_uid = d.source_uid)
+         GROUP BY d.target_uid),
+      -- The targets to read in full: new ones, and those a source may have held up (above).
+      recount AS MATERIALIZED (
+        SELECT a.resource_uid AS uid
+          FROM reconciliation_affected a
+          LEFT JOIN reconciliation_before bx ON bx.resource_type = a.resource_type AND bx.resource_uid = a.resource_uid
+          LEFT JOIN gained g ON g.uid = a.resource_uid
+          LEFT JOIN dropped dr ON dr.uid = a.resource_uid
+         WHERE a.resource_type = ${type}
+           AND (bx.resource_uid IS NULL OR g.fell_from >= bx.enrolment_activity_date OR dr.lost_from >= bx.enrolment_activity_date)),
+      counted AS (
+        SELECT n.uid, max(c.enrolment_activity_date) AS latest
+          FROM recount n
+          JOIN held_link l ON l.rto_id = ${p.rto} AND l.target_type = ${type} AND l.target_uid = n.uid AND l.source_type IN ${ofSources}
+          JOIN reconciliation_item c ON c.rto_id = l.rto_id AND c.resource_type = l.source_type AND c.resource_uid = l.source_uid
+         GROUP BY n.uid),
+      -- Materialised: its date is used four times below.
+      d AS MATERIALIZED (
+        SELECT a.resource_uid AS uid,
+               CASE WHEN n.uid IS NOT NULL THEN k.latest ELSE greatest(bx.enrolment_activity_date, g.latest) END AS latest
+          FROM reconciliation_affected a
+          LEFT JOIN reconciliation_before bx ON bx.resource_type = a.resource_type AND bx.resource_uid = a.resource_uid
+          LEFT JOIN gained g ON g.uid = a.resource_uid
+          LEFT JOIN recount n ON n.uid = a.resource_uid
+          LEFT JOIN counted k ON k.uid = a.resource_uid
+         WHERE a.resource_type = ${type})
       UPDATE reconciliation_item r
          SET enrolment_activity_date = d.latest, student_activity_date = ${searchedBy}
-        FROM (SELECT a.resource_uid, max(c.enrolment_activity_date) AS latest
-                FROM reconciliation_affected a
-                LEFT JOIN held_link l
-                  ON l.rto_id = ${p.rto} AND l.target_type = ${type} AND l.target_uid = a.resource_uid AND l.source_type IN (${sql.join([...sources])})
-                LEFT JOIN reconciliation_item c
-                  ON c.rto_id = l.rto_id AND c.resource_type = l.source_type AND c.resource_uid = l.source_uid
-               WHERE a.resource_type = ${type}
-               GROUP BY a.resource_uid) AS d
-       WHERE r.rto_id = ${p.rto} AND r.resource_type = ${type} AND r.resource_uid = d.resource_uid
+        FROM d
+       WHERE r.rto_id = ${p.rto} AND r.resource_type = ${type} AND r.resource_uid = d.uid
          AND (r.enrolment_activity_date IS DISTINCT FROM d.latest OR r.student_activity_date IS DISTINCT FROM ${searchedBy})`.execute(
       db,
     )
   }
-  await noteTouchedDays(db, p.rto)
+  // Day counts move by what the affected items left and took: each of them counted off the day it
+  // had, and on the day it has now (a voided record's item is gone, a new record's was not there).
+  // A count is never stored below one: a day left empty is deleted.
   await sql`
-    DELETE FROM reconciliation_day_count c USING reconciliation_touched_day t
-     WHERE c.rto_id = ${p.rto} AND c.resource_type = t.resource_type AND c.student_activity_date = t.day`.execute(db)
+    CREATE TEMP TABLE reconciliation_day_change ON COMMIT DROP AS
+    SELECT m.resource_type, m.day, sum(m.items)::int AS items
+      FROM (SELECT resource_type, student_activity_date AS day, -1 AS items FROM reconciliation_before
+            UNION ALL
+            SELECT r.resource_type, r.student_activity_date, 1
+              FROM reconciliation_affected a JOIN reconciliation_item r
+                ON r.rto_id = ${p.rto} AND r.resource_type = a.resource_type AND r.resource_uid = a.resource_uid) AS m
+     GROUP BY m.resource_type, m.day
+    HAVING sum(m.items) <> 0`.execute(db)
+  const fewer = sql`c.rto_id = ${p.rto} AND c.resource_type = d.resource_type AND c.student_activity_date = d.day AND d.items < 0`
   await sql`
-    INSERT INTO reconciliation_day_count (rto_id, resource_type, student_activity_date, items)
-    SELECT ${p.rto}, t.resource_type, t.day, n.items
-      FROM reconciliation_touched_day t
-      CROSS JOIN LATERAL (SELECT count(*)::int AS items FROM reconciliation_item r
-                           WHERE r.rto_id = ${p.rto} AND r.resource_type = t.resource_type AND r.student_activity_date = t.day) AS n
-     WHERE n.items > 0`.execute(db)
-  if (large) await sql`SET LOCAL enable_nestloop = on`.execute(db)
-}
-
-async function noteTouchedDays(db: Executor, rto: string): Promise<void> {
+    DELETE FROM reconciliation_day_count c USING reconciliation_day_change d WHERE ${fewer} AND c.items + d.items <= 0`.execute(
+    db,
+  )
   await sql`
-    INSERT INTO reconciliation_touched_day
-    SELECT DISTINCT r.resource_type, r.student_activity_date
-      FROM reconciliation_affected a JOIN reconciliation_item r
-        ON r.rto_id = ${rto} AND r.resource_type = a.resource_type AND r.resource_uid = a.resource_uid
-    ON CONFLICT DO NOTHING`.execute(db)
+    UPDATE reconciliation_day_count c SET items = c.items + d.items FROM reconciliation_day_change d WHERE ${fewer}`.execute(
+    db,
+  )
+  await sql`
+    INSERT INTO reconciliation_day_count AS c (rto_id, resource_type, student_activity_date, items)
+    SELECT ${p.rto}, d.resource_type, d.day, d.items FROM reconciliation_day_change d WHERE d.items > 0
+    ON CONFLICT (rto_id, resource_type, student_activity_date) DO UPDATE SET items = c.items + excluded.items`.execute(
+    db,
+  )
 }
 
 /** The activity date reconciliation searches a record by, if it has an item. */
