@@ -1,9 +1,10 @@
 // `npm run chaos -- --short`, run once as a real process: the cluster of `npm run cluster` with a
-// database proxy, simulated SMS clients for several RTOs driving every workflow through the load
-// balancer, and API and worker processes SIGKILLed and restarted, the database cut and Redis killed on a
-// seeded schedule. Its own checks must all pass (nothing acknowledged lost or duplicated, reconciliation
-// equal to the held dataset, no 5xx but the ones a fault explains, every client finished), and faults of
-// every kind must have been injected, so that the run cannot pass by injecting nothing.
+// proxy in front of each database, simulated SMS clients for several RTOs driving every workflow
+// through the load balancer, and API and worker processes SIGKILLed and restarted, the primary or the
+// replica cut and Redis killed on a seeded schedule. Its own checks must all pass (nothing acknowledged
+// lost or duplicated, reconciliation equal to the held dataset, no 5xx but the ones a fault explains,
+// every client finished), and faults of every kind must have been injected, so that the run cannot
+// pass by injecting nothing.
 //
 // Needs HAProxy and the PostgreSQL server binaries (and redis-server); skipped, saying so, without them:
 //   apt-get install -y haproxy postgresql-15 redis-server
@@ -29,7 +30,7 @@ const RUN_LIMIT_MS = 420_000
 const SEED = process.env.CHAOS_SEED ?? '21'
 
 describe('npm run chaos -- --short', { skip, timeout: RUN_LIMIT_MS + 30_000 }, () => {
-  it('loses and duplicates nothing acknowledged while processes are killed, the database cut and Redis killed', async () => {
+  it('loses and duplicates nothing acknowledged while processes are killed, the primary or the replica cut and Redis killed', async () => {
     const child = spawn(process.execPath, ['src/start.mjs', 'scripts/chaos.ts', '--short', '--seed', SEED, '--json'], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
