@@ -5,15 +5,16 @@
 // another in one process (node --test --test-isolation=none): a file then costs what its tests cost,
 // not a Node.js start, the modules loaded and compiled again and an embedded database unpacked anew.
 // Files can share a process, and shards run side by side, because each file has databases of its own
-// (test/support/test-service.ts), each a copy of a template migrated once per run
-// (test/support/database-templates.ts). The few files whose assertions are about elapsed time run
+// (test/support/test-service.ts), each a copy of a migrated template (PGlite: cached by a hash of the
+// migrations, made once; PostgreSQL: made once per run,
+// test/support/database-templates.ts). The few files whose assertions are about elapsed time run
 // afterwards, each in a process of its own, on a machine the rest of the suite no longer loads.
 // docs/decisions.md, "Tests: fast where they can be".
 import { spawn } from 'node:child_process'
 import { globSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { preparePgliteTemplate, preparePostgresTemplate, type Template } from '../test/support/database-templates.ts'
+import { cachedPgliteRunTemplate, preparePostgresTemplate, type Template } from '../test/support/database-templates.ts'
 
 const files = globSync(['test/**/*.test.ts', 'src/**/*.test.ts', 'packages/*/test/**/*.test.ts']).sort()
 /**
@@ -248,7 +249,7 @@ const templates: Template[] = []
 const halves: Half[] = []
 try {
   const [pglite, postgres] = await Promise.all([
-    preparePgliteTemplate(`${results}/pglite-template.tar`),
+    cachedPgliteRunTemplate(),
     postgresUrl ? preparePostgresTemplate(postgresUrl) : undefined,
   ])
   templates.push(pglite, ...(postgres ? [postgres] : []))

@@ -4,9 +4,14 @@
 // of it, instead of paying for initdb (PGlite), fifteen migrations and the seed again. Nothing else is
 // in it: no clients, no signing key, no queue, so a service started on a copy is one starting on a
 // migrated database, and production mode works on it. A test file run on its own (node --test
-// test/x.test.ts) has no template: its databases start empty and the service migrates them.
-import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+// test/x.test.ts) on the embedded database uses the PGlite template cached under
+// node_modules/.cache by a hash of what makes it (cachedPgliteTemplate), made on the first such run:
+// one file then runs in seconds instead of migrating PGlite from scratch.
+import { createHash, randomBytes } from 'node:crypto'
+import { globSync, readFileSync } from 'node:fs'
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { loadConfig } from '../../src/config/config.ts'
@@ -65,12 +70,60 @@ export async function preparePostgresTemplate(adminUrl: string): Promise<Templat
   return { env: { [POSTGRES_TEMPLATE_ENV]: name }, remove }
 }
 
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
+/**
+ * Everything the migrated, seeded template is made of: the migrations, the reference data module and
+ * its seed files, and the PGlite version. A change to any of them gives another key, so a cached
+ * template is never one an older migration made.
+ */
+export function templateKey(): string {
+  const hash = createHash('sha256')
+  const files = globSync(['src/platform/db/migrations/**/*.*', 'src/modules/reference-data/**/*.*'], { cwd: ROOT })
+  for (const file of [...files.sort(), 'node_modules/@electric-sql/pglite/package.json'])
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(join(ROOT, file)))
+      .update('\0')
+  return hash.digest('hex').slice(0, 16)
+}
+
+/**
+ * The PGlite template for the current migrations, made once and kept in node_modules/.cache: written
+ * to a file of its own and renamed into place, so two processes making it at once both end with a
+ * whole file, never a half-written one.
+ */
+export async function cachedPgliteTemplate(): Promise<string> {
+  const path = join(ROOT, 'node_modules/.cache/vetrs-tests', `pglite-template-${templateKey()}.tar`)
+  const exists = await stat(path).then(
+    (found) => found.size > 0,
+    () => false,
+  )
+  if (exists) return path
+  await mkdir(dirname(path), { recursive: true })
+  const partial = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`
+  await preparePgliteTemplate(partial)
+  await rename(partial, path)
+  return path
+}
+
+/** The cached PGlite template as a run's template (npm test): kept for the next run, not removed. */
+export async function cachedPgliteRunTemplate(): Promise<Template> {
+  return { env: { [PGLITE_TEMPLATE_ENV]: await cachedPgliteTemplate() }, remove: async () => {} }
+}
+
 let dump: Promise<Blob | undefined> | undefined
 
-/** The run's PGlite dump, when there is one: read once per test process. */
+/**
+ * The PGlite dump test databases start from, read once per test process: the run's (npm test), or,
+ * for a file run on its own, the cached one (made now if it is not there yet).
+ */
 export function pgliteTemplate(): Promise<Blob | undefined> {
-  const path = process.env[PGLITE_TEMPLATE_ENV]
-  dump ??= path ? readFile(path).then((bytes) => new Blob([bytes])) : Promise.resolve(undefined)
+  dump ??= (async () => {
+    const path = process.env[PGLITE_TEMPLATE_ENV] || (await cachedPgliteTemplate())
+    return new Blob([await readFile(path)])
+  })()
   return dump
 }
 
