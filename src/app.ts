@@ -33,6 +33,7 @@ import { assessmentRoutes } from './modules/assessment/index.ts'
 import { declarationRoutes } from './modules/declarations/index.ts'
 import { natBridgeRoutes } from './modules/nat-bridge/index.ts'
 import { CONSOLE_PREFIX, consoleRoutes } from './modules/console/index.ts'
+import { eventRoutes } from './modules/events/index.ts'
 
 export interface Service extends Core {
   app: FastifyInstance
@@ -131,6 +132,7 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
   await app.register(assessmentRoutes, { prefix, db, queue, job: jobs.assessment })
   await app.register(declarationRoutes, { prefix, db })
   await app.register(natBridgeRoutes, { prefix, db, limits: config.limits })
+  await app.register(eventRoutes, { prefix, db })
   // The web console (pages, not API operations): absent in production without an identity provider.
   if (config.console)
     await app.register(consoleRoutes, {

@@ -5,6 +5,7 @@ import type { Logger } from 'pino'
 import type { Db } from '../../platform/db/database.ts'
 import { firstDayOf, lastDayOf, utcToday } from '../../domain/reporting-period.ts'
 import type { AssessmentRule, AssessmentScope } from './assessment-rule.ts'
+import { recordEvent } from '../events/index.ts'
 import * as repo from './assessment.repo.ts'
 
 export interface AssessmentEngineDependencies {
@@ -57,7 +58,27 @@ export async function runAssessment(
       await deps.afterRule?.(rule.technicalRuleId, scope)
       if (!(await runs.checkpoint(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
     }
-    if (!(await runs.complete(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
+    // Completed and told in one transaction: the run is Completed exactly when its event is recorded.
+    const completed = await db.transaction().execute(async (tx) => {
+      if (!(await runs.complete(tx, rto, runId, attempt))) return false
+      const outcome = await repo.completedOutcome(tx, rto, runId)
+      await recordEvent(tx, {
+        rto,
+        type: 'au.gov.vetrs.assessment.completed',
+        subject: `reporting-period/${run.jurisdiction}/${run.reporting_period}/validate`,
+        jurisdiction: run.jurisdiction,
+        period: run.reporting_period,
+        data: {
+          assessmentRunId: runId,
+          assessmentStatus: 'Validated',
+          hasBlockingFailures: outcome.hasBlocking,
+          hasNonBlockingFailures: outcome.hasNonBlocking,
+          resultsByLevel: outcome.resultsByLevel,
+        },
+      })
+      return true
+    })
+    if (!completed) return abandoned(deps, log, rto, runId, attempt)
     log.info({ milliseconds: timings }, 'data quality assessment completed')
     return 'completed'
   } catch (error) {

@@ -124,10 +124,10 @@ export async function markSubmitted(db: Executor, rto: string, token: string, at
 export async function oldestUnreconciledBatch(
   db: Executor,
   rto: string,
-): Promise<{ token: string; submittedAt: Date } | undefined> {
+): Promise<{ token: string; jurisdiction: string; submittedAt: Date } | undefined> {
   const next = await db
     .selectFrom('transaction_batch')
-    .select(['transaction_batch_token', 'submitted_at'])
+    .select(['transaction_batch_token', 'jurisdiction', 'submitted_at'])
     .where('rto_id', '=', rto)
     .where('status', '=', 'Submitted')
     .where('reconciled_at', 'is', null)
@@ -135,7 +135,13 @@ export async function oldestUnreconciledBatch(
     .orderBy('transaction_batch_token')
     .limit(1)
     .executeTakeFirst()
-  return next && { token: next.transaction_batch_token, submittedAt: new Date(next.submitted_at!) }
+  return (
+    next && {
+      token: next.transaction_batch_token,
+      jurisdiction: next.jurisdiction,
+      submittedAt: new Date(next.submitted_at!),
+    }
+  )
 }
 
 export async function markReconciled(db: Executor, rto: string, token: string): Promise<void> {

@@ -6,6 +6,7 @@ import type { Actor } from '../../platform/auth/scopes.ts'
 import { ConflictError, NotFoundError } from '../../domain/errors.ts'
 import { offsetOf, toPage, type Page, type PageQuery } from '../../domain/page.ts'
 import { resourceTypes } from '../../domain/resource-types.ts'
+import { recordEvent } from '../events/index.ts'
 import * as batches from './batches.repo.ts'
 import * as records from './batch-records.repo.ts'
 import type { BatchDetail, BatchSummary } from './batches.schemas.ts'
@@ -21,13 +22,28 @@ export function newBatchToken(): string {
 }
 
 export async function createBatch(db: Db, actor: Actor, jurisdiction: string): Promise<BatchSummary> {
-  const row = await batches.insertBatch(db, {
-    rto: actor.rto,
-    token: newBatchToken(),
-    jurisdiction,
-    clientId: actor.clientId,
+  const row = await db.transaction().execute(async (tx) => {
+    const inserted = await batches.insertBatch(tx, {
+      rto: actor.rto,
+      token: newBatchToken(),
+      jurisdiction,
+      clientId: actor.clientId,
+    })
+    await recordEvent(tx, {
+      rto: actor.rto,
+      type: 'au.gov.vetrs.batch.created',
+      subject: batchSubject(jurisdiction, inserted.transaction_batch_token),
+      jurisdiction,
+      data: { transactionBatchToken: inserted.transaction_batch_token, clientId: actor.clientId },
+    })
+    return inserted
   })
   return toSummary(row)
+}
+
+/** The subject of a batch's events: its path under the API, after the prefix. */
+export function batchSubject(jurisdiction: string, token: string): string {
+  return `${jurisdiction}/transaction-batch/${token}`
 }
 
 export async function getBatch(db: Db, actor: Actor, ref: BatchRef): Promise<BatchDetail> {
@@ -66,6 +82,13 @@ export async function discardBatch(db: Db, actor: Actor, ref: BatchRef): Promise
   await db.transaction().execute(async (tx) => {
     const batch = await lockOpenBatch(tx, actor, ref)
     await batches.deleteBatch(tx, actor.rto, batch.transaction_batch_token)
+    await recordEvent(tx, {
+      rto: actor.rto,
+      type: 'au.gov.vetrs.batch.discarded',
+      subject: batchSubject(batch.jurisdiction, batch.transaction_batch_token),
+      jurisdiction: batch.jurisdiction,
+      data: { transactionBatchToken: batch.transaction_batch_token, clientId: actor.clientId },
+    })
   })
 }
 
@@ -115,7 +138,10 @@ export async function markBatchSubmitted(tx: Tx, rto: string, token: string, at:
 }
 
 /** The RTO's oldest submitted batch that reconciliation does not reflect yet, if any. */
-export function nextBatchToReconcile(tx: Tx, rto: string): Promise<{ token: string; submittedAt: Date } | undefined> {
+export function nextBatchToReconcile(
+  tx: Tx,
+  rto: string,
+): Promise<{ token: string; jurisdiction: string; submittedAt: Date } | undefined> {
   return batches.oldestUnreconciledBatch(tx, rto)
 }
 

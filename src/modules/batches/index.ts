@@ -12,6 +12,7 @@ export {
   nextBatchToReconcile,
   markBatchReconciled,
   isBatchReconciled,
+  batchSubject,
   type BatchRef,
 } from './batches.service.ts'
 export {

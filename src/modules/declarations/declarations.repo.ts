@@ -48,20 +48,22 @@ const DECLARATION_ROW = [
 export async function insertCurrent(
   db: Executor,
   row: Omit<DeclarationTable, 'is_current' | 'declared_at'>,
-): Promise<DeclarationRow> {
-  await db
+): Promise<{ saved: DeclarationRow; superseded: string[] }> {
+  const superseded = await db
     .updateTable('declaration')
     .set({ is_current: false })
     .where('rto_id', '=', row.rto_id)
     .where('jurisdiction', '=', row.jurisdiction)
     .where('reporting_period', '=', row.reporting_period)
     .where('is_current', '=', true)
+    .returning('declaration_id')
     .execute()
-  return db
+  const saved = await db
     .insertInto('declaration')
     .values({ ...row, is_current: true, declared_at: sql`clock_timestamp()` })
     .returningAll()
     .executeTakeFirstOrThrow()
+  return { saved, superseded: superseded.map((r) => r.declaration_id) }
 }
 
 export async function declarationsOf(

@@ -10,6 +10,7 @@ import { toPage, type Page } from '../../domain/page.ts'
 import { jurisdictions as jurisdictionsInSpecOrder } from '../../domain/jurisdictions.ts'
 import { declarationReadiness, type PeriodRef } from '../assessment/index.ts'
 import { jurisdictionsSubmittedUnder, submissionsAcrossRtos } from '../holdings/index.ts'
+import { recordEvent } from '../events/index.ts'
 import {
   FIRST_REPORTING_PERIOD,
   firstDayOf,
@@ -100,7 +101,7 @@ async function save(
     const readiness = await declarationReadiness(tx, ref) // holds the period's lock against assessment requests
     if ('refusal' in readiness) throw readiness.refusal
     if (body.declarationType === 'Nil_activity_report') await refuseNilWithActivity(tx, ref)
-    return repo.insertCurrent(tx, {
+    const { saved, superseded } = await repo.insertCurrent(tx, {
       rto_id: actor.rto,
       declaration_id: randomUUID(),
       jurisdiction,
@@ -112,6 +113,29 @@ async function save(
       declared_by_client: actor.clientId,
       assessment_run_id: readiness.run.run_id,
     })
+    // The events last: the RTO's event number is locked from here until the commit. Identifiers and
+    // the type only: the person's name and e-mail address stay out of events.
+    const subject = `reporting-period/${jurisdiction}/${period}/declaration`
+    const told = { rto: actor.rto, subject, jurisdiction, period }
+    for (const declarationId of superseded)
+      await recordEvent(tx, {
+        ...told,
+        type: 'au.gov.vetrs.declaration.superseded',
+        data: { declarationId, supersededBy: saved.declaration_id },
+      })
+    await recordEvent(tx, {
+      ...told,
+      type: 'au.gov.vetrs.declaration.made',
+      data: {
+        declarationId: saved.declaration_id,
+        declarationType: saved.declaration_type,
+        declaredAt: new Date(saved.declared_at).toISOString(),
+        supersedes: superseded,
+        assessmentRunId: saved.assessment_run_id,
+        clientId: actor.clientId,
+      },
+    })
+    return saved
   })
   const declaration = toRecord({ ...row, date_of_last_reportable_activity: lastActivity ?? null })
   const kind = declaration.declarationType === 'Declaration' ? 'Declaration' : 'Nil activity report'

@@ -15,7 +15,7 @@ export async function submitWithoutValidation(
     await holdings.lockRtoForSubmission(tx, batch.rto)
     const submission = await holdings.nextSubmission(tx)
     const promotion = { ...batch, submissionSeq: submission.seq, submittedAt: submission.at }
-    const count = await holdings.promoteBatch(tx, promotion)
+    const { records: count } = await holdings.promoteBatch(tx, promotion)
     await holdings.recordReportingPeriods(tx, promotion, FIRST_REPORTING_PERIOD)
     await markBatchSubmitted(tx, batch.rto, batch.token, submission.at)
     // Indexed now (with any submission still waiting before it): synthetic loads have no queue to wait for.

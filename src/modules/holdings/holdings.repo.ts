@@ -74,7 +74,10 @@ export interface Promotion {
  * batch_record directly, set-based, instead of copying every record through the batches module
  * (docs/decisions.md, "Architecture: shared kernel and module boundaries").
  */
-export async function promoteBatch(db: Executor, p: Promotion): Promise<number> {
+export async function promoteBatch(
+  db: Executor,
+  p: Promotion,
+): Promise<{ records: number; voidedByType: Record<string, number> }> {
   await sql`
     UPDATE held_record h SET is_current = false
       FROM batch_record b
@@ -82,7 +85,8 @@ export async function promoteBatch(db: Executor, p: Promotion): Promise<number> 
        AND h.rto_id = b.rto_id AND h.resource_type = b.resource_type AND h.resource_uid = b.resource_uid AND h.is_current`.execute(
     db,
   )
-  const inserted = await sql`
+  const inserted = await sql<{ records: number; voided_by_type: unknown }>`
+    WITH promoted AS (
     INSERT INTO held_record (rto_id, resource_type, resource_uid, submission_seq, is_current, state_in_submission, voided_reason,
       jurisdiction, transaction_batch_token, submitted_by_client, submitted_at, change_tracking_identifier, student_activity_date, body)
     SELECT b.rto_id, b.resource_type, b.resource_uid, ${p.submissionSeq}::bigint, true,
@@ -93,8 +97,19 @@ export async function promoteBatch(db: Executor, p: Promotion): Promise<number> 
               CASE WHEN jsonb_typeof(b.body->'lifecycle') = 'array' THEN b.body->'lifecycle' ELSE '[]'::jsonb END) AS l(value))::date,
            b.body
       FROM batch_record b
-     WHERE b.rto_id = ${p.rto} AND b.transaction_batch_token = ${p.token}`.execute(db)
-  return Number(inserted.numAffectedRows ?? 0)
+     WHERE b.rto_id = ${p.rto} AND b.transaction_batch_token = ${p.token}
+    RETURNING resource_type, state_in_submission)
+    SELECT count(*)::int AS records,
+           coalesce((SELECT jsonb_object_agg(v.resource_type, v.n)
+                       FROM (SELECT resource_type, count(*)::int AS n FROM promoted
+                              WHERE state_in_submission = 'Voided in submission' GROUP BY 1) v), '{}'::jsonb) AS voided_by_type
+      FROM promoted`.execute(db)
+  const row = inserted.rows[0]!
+  const voided = row.voided_by_type
+  return {
+    records: row.records,
+    voidedByType: (typeof voided === 'string' ? JSON.parse(voided) : voided) as Record<string, number>,
+  }
 }
 
 /**

@@ -5,7 +5,8 @@
 // the submission for reconciliation is queued in the same transaction and follows within moments.
 import type { Db } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
-import { lockOpenBatch, markBatchSubmitted, type BatchRef } from '../batches/index.ts'
+import { batchSubject, lockOpenBatch, markBatchSubmitted, type BatchRef } from '../batches/index.ts'
+import { recordEvent } from '../events/index.ts'
 import { submitBlocker } from '../validation/index.ts'
 import { FIRST_REPORTING_PERIOD } from '../../domain/reporting-period.ts'
 import * as holdings from './holdings.repo.ts'
@@ -41,10 +42,36 @@ export async function submitBatch(
       submissionSeq: submission.seq,
       submittedAt: submission.at,
     }
-    const numberOfRecords = await holdings.promoteBatch(tx, promotion)
+    const promoted = await holdings.promoteBatch(tx, promotion)
     await holdings.recordReportingPeriods(tx, promotion, FIRST_REPORTING_PERIOD)
     await queue.enqueue(tx, reconcileJob, { rto: actor.rto })
     const submitted = await markBatchSubmitted(tx, actor.rto, token, submission.at)
-    return { ...submitted, numberOfRecordsSubmitted: numberOfRecords }
+    // The events last: the RTO's event number is locked from here until the commit.
+    const subject = batchSubject(batch.jurisdiction, token)
+    const told = { rto: actor.rto, subject, jurisdiction: batch.jurisdiction }
+    await recordEvent(tx, {
+      ...told,
+      type: 'au.gov.vetrs.batch.submitted',
+      data: {
+        transactionBatchToken: token,
+        submissionNumber: submission.seq,
+        submittedAt: submitted.submittedAt,
+        numberOfRecordsSubmitted: promoted.records,
+        clientId: actor.clientId,
+      },
+    })
+    const voided = Object.values(promoted.voidedByType).reduce((sum, n) => sum + n, 0)
+    if (voided > 0)
+      await recordEvent(tx, {
+        ...told,
+        type: 'au.gov.vetrs.records.voided',
+        data: {
+          transactionBatchToken: token,
+          submissionNumber: submission.seq,
+          numberOfRecordsVoided: voided,
+          voidedByResourceType: promoted.voidedByType,
+        },
+      })
+    return { ...submitted, numberOfRecordsSubmitted: promoted.records }
   })
 }

@@ -5,7 +5,8 @@
 import { sql } from 'kysely'
 import type { Db, Tx } from '../../platform/db/database.ts'
 import type { JobDefinition } from '../../platform/queue/queue.ts'
-import { markBatchReconciled, nextBatchToReconcile } from '../batches/index.ts'
+import { batchSubject, markBatchReconciled, nextBatchToReconcile } from '../batches/index.ts'
+import { recordEvent } from '../events/index.ts'
 import { indexSubmission } from './reconciliation-index.repo.ts'
 
 export interface ReconcileJobData {
@@ -33,6 +34,13 @@ export async function indexNextSubmission(tx: Tx, rto: string): Promise<boolean>
   if (!next) return false
   await indexSubmission(tx, { rto, token: next.token, submittedAt: next.submittedAt })
   await markBatchReconciled(tx, rto, next.token)
+  await recordEvent(tx, {
+    rto,
+    type: 'au.gov.vetrs.batch.reconciled',
+    subject: batchSubject(next.jurisdiction, next.token),
+    jurisdiction: next.jurisdiction,
+    data: { transactionBatchToken: next.token, submittedAt: next.submittedAt.toISOString() },
+  })
   return true
 }
 

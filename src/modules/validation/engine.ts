@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { Db } from '../../platform/db/database.ts'
 import type { ReferenceLookup } from '../reference-data/index.ts'
-import { recordsOfBatch, type RecordChunkRow } from '../batches/index.ts'
+import { batchSubject, recordsOfBatch, type RecordChunkRow } from '../batches/index.ts'
+import { recordEvent } from '../events/index.ts'
 import type { ResourceType } from '../../domain/resource-types.ts'
 import { rules } from './rules/index.ts'
 import type { RecordContext, RecordRule, SetRule } from './rule.ts'
@@ -104,7 +105,26 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
     timings[rule.technicalRuleId] = Math.round(performance.now() - ruleStarted)
     if (!(await runs.checkpoint(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
   }
-  if (!(await runs.complete(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
+  // Completed and told in one transaction: the run is Validated exactly when its event is recorded.
+  const completed = await db.transaction().execute(async (tx) => {
+    if (!(await runs.complete(tx, rto, runId, attempt))) return false
+    const outcome = await repo.completedOutcome(tx, rto, runId)
+    await recordEvent(tx, {
+      rto,
+      type: 'au.gov.vetrs.batch.validated',
+      subject: batchSubject(outcome.jurisdiction, token),
+      jurisdiction: outcome.jurisdiction,
+      data: {
+        transactionBatchToken: token,
+        validationRunId: runId,
+        hasBlockingValidationFailures: outcome.hasBlocking,
+        hasNonBlockingValidationFailures: outcome.hasNonBlocking,
+        resultsByLevel: outcome.resultsByLevel,
+      },
+    })
+    return true
+  })
+  if (!completed) return abandoned(deps, log, rto, runId, attempt)
   log.info({ records, milliseconds: timings }, 'batch validated')
   return 'validated'
 }

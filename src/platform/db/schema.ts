@@ -15,6 +15,8 @@
 //   declaration                                          modules/declarations
 //   housekeeping_run                                     modules/housekeeping
 //   nat_import                                           modules/nat-bridge
+//   event_outbox, event_stream, event_relay_position     modules/events (written through recordEvent by
+//                                                          the owner of each change, in its transaction)
 //   api_client, token_issuance, signing_key              platform/auth
 //   the pgboss schema                                    platform/queue (pg-boss)
 // Reads of another module's table are allowed only set-based, for speed, and each says so where it
@@ -62,6 +64,9 @@ export const TABLE_PLACEMENT = {
   assessment_run: 'hot',
   assessment_result: 'hot',
   declaration: 'hot',
+  event_outbox: 'hot',
+  event_stream: 'hot',
+  event_relay_position: 'hot',
   reference_record_version: 'reference',
   api_client: 'local',
   console_session: 'local',

@@ -2007,6 +2007,30 @@ export interface paths {
       };
     };
   };
+  "/vet-provider/v1/events": {
+    /**
+     * The RTO's events after a cursor (the change feed)
+     * @description An extension (issue 33). Every change that matters (a batch created, discarded, validated, submitted, reconciled; records voided in a submission; an assessment completed; a declaration made or superseded) is an event, written in the same transaction as the change. This returns the caller's RTO's events whose sequence is after `after`, in sequence order, at most pageSize, and nextCursor: store it once the page is handled and give it as `after` to read on. Delivery is at least once (a reader that stops before storing its cursor reads the page again: drop events by id); an event is never skipped, since an RTO's events commit in sequence order. An empty page means the reader is up to date.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description a cursor: the sequence of the last event already handled (a page's nextCursor); 0 or left out for the RTO's first event */
+          after?: string;
+          /** @description events per page, at most 500 */
+          pageSize?: number;
+        };
+      };
+      responses: {
+        /** @description a page of the RTO's events after a cursor, in order */
+        200: {
+          content: {
+            "application/json": components["schemas"]["EventFeedPage"];
+          };
+        };
+      };
+    };
+  };
 }
 
 export type webhooks = Record<string, never>;
@@ -2245,6 +2269,44 @@ export interface components {
       numberOfRules: number;
       rules: components["schemas"]["BusinessRule"][];
     };
+    /** @description an event: a CloudEvents 1.0 envelope in JSON with the RTO, sequence, jurisdiction and period extensions */
+    CloudEvent: {
+      /**
+       * @description CloudEvents version
+       * @enum {string}
+       */
+      specversion: "1.0";
+      /**
+       * Format: uuid
+       * @description the event id, unique: a consumer seeing it again drops it
+       */
+      id: string;
+      /** @description where the event came from: /vet-provider/v1 */
+      source: string;
+      /** @description the kind of change: au.gov.vetrs.batch.created, au.gov.vetrs.batch.discarded, au.gov.vetrs.batch.validated, au.gov.vetrs.batch.submitted, au.gov.vetrs.records.voided, au.gov.vetrs.batch.reconciled, au.gov.vetrs.assessment.completed, au.gov.vetrs.declaration.made, au.gov.vetrs.declaration.superseded */
+      type: string;
+      /** @description what changed, as a path under the API, e.g. NSW/transaction-batch/{token} */
+      subject: string;
+      /**
+       * Format: utc-date-time
+       * @description when the change was made (its transaction)
+       */
+      time: string;
+      /** @enum {string} */
+      datacontenttype: "application/json";
+      /** @description the RTO the event belongs to */
+      rtoid: string;
+      /** @description the event's place in its RTO's feed, from 1, without gaps between committed events */
+      sequence: string;
+      /** @description the jurisdiction, where the change is of one */
+      jurisdiction?: string | null;
+      /** @description the reporting period {year}{quarter}, where the change is of one */
+      reportingperiod?: number | null;
+      /** @description the change's identifiers and counts (never personal data); fields per type in the guide */
+      data: {
+        [key: string]: unknown;
+      };
+    };
     /** @description a declaration as recorded */
     DeclarationRecord: {
       /** Format: uuid */
@@ -2392,6 +2454,12 @@ export interface components {
       /** @description maximum results per page */
       pageSize: number;
       results: components["schemas"]["DeliveryLocation"][];
+    };
+    /** @description a page of the RTO's events after a cursor, in order */
+    EventFeedPage: {
+      events: components["schemas"]["CloudEvent"][];
+      /** @description give it as `after` to read on: the last event's sequence, or the same cursor when no event followed it */
+      nextCursor: string;
     };
     /** @description one structural failure of a request */
     FieldError: {

@@ -1,0 +1,85 @@
+// The outbox's use cases: recording an event in the transaction of the change it tells of, and reading
+// an RTO's events after a cursor (the change feed). Events are CloudEvents 1.0 in JSON.
+import { randomUUID } from 'node:crypto'
+import type { Executor, Tx } from '../../platform/db/database.ts'
+import type { Actor } from '../../platform/auth/scopes.ts'
+import { EVENT_SOURCE, type EventType } from './event-types.ts'
+import * as repo from './events.repo.ts'
+
+/** What the owner of a change says happened: the rest of the envelope is the outbox's. */
+export interface NewEvent {
+  rto: string
+  type: EventType
+  /** What the event is about, a path under the API: `NSW/transaction-batch/{token}`. */
+  subject: string
+  jurisdiction?: string | undefined
+  /** The reporting period, {year}{quarter}, where the change is of one. */
+  period?: number | undefined
+  /** Identifiers and counts only: no personal data, no record bodies. */
+  data: Record<string, unknown>
+}
+
+/**
+ * Records the event in the outbox, in the caller's transaction: it commits with the change or not at
+ * all. Call it last in the transaction (after every other lock): it takes the RTO's event number,
+ * whose lock other event-writing transactions of the RTO wait on until this one ends.
+ */
+export async function recordEvent(tx: Tx, event: NewEvent): Promise<{ id: string; sequence: string }> {
+  const id = randomUUID()
+  const { sequence } = await repo.insertEvent(tx, {
+    rto: event.rto,
+    eventId: id,
+    type: event.type,
+    subject: event.subject,
+    jurisdiction: event.jurisdiction ?? null,
+    period: event.period ?? null,
+    data: event.data,
+  })
+  return { id, sequence }
+}
+
+/** An event as published: a CloudEvents 1.0 JSON envelope, with the RTO, its sequence and, where they apply, jurisdiction and period. */
+export interface CloudEvent {
+  specversion: '1.0'
+  id: string
+  source: string
+  type: string
+  subject: string
+  time: string
+  datacontenttype: 'application/json'
+  rtoid: string
+  sequence: string
+  jurisdiction?: string
+  reportingperiod?: number
+  data: Record<string, unknown>
+}
+
+export function toCloudEvent(row: repo.EventRow): CloudEvent {
+  return {
+    specversion: '1.0',
+    id: row.event_id,
+    source: EVENT_SOURCE,
+    type: row.type,
+    subject: row.subject,
+    time: new Date(row.time).toISOString(),
+    datacontenttype: 'application/json',
+    rtoid: row.rto_id,
+    sequence: row.sequence,
+    ...(row.jurisdiction === null ? {} : { jurisdiction: row.jurisdiction }),
+    ...(row.reporting_period === null ? {} : { reportingperiod: row.reporting_period }),
+    data: (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as Record<string, unknown>,
+  }
+}
+
+export interface EventPage {
+  events: CloudEvent[]
+  /** Give it as `after` for the next page: the last event's sequence, or `after` again when there was none. */
+  nextCursor: string
+}
+
+/** The caller's RTO's events after the cursor, in sequence order (the change feed). */
+export async function eventsAfter(db: Executor, actor: Actor, after: string, pageSize: number): Promise<EventPage> {
+  const rows = await repo.eventsAfter(db, actor.rto, BigInt(after), pageSize)
+  const events = rows.map(toCloudEvent)
+  return { events, nextCursor: events.at(-1)?.sequence ?? BigInt(after).toString() }
+}
