@@ -15,7 +15,7 @@ import {
   type UploadManyOptions,
   type UploadManyOutcome,
 } from './workflows/upload-many.ts'
-import { abortable } from './request-options.ts'
+import { abortable, sleep } from './request-options.ts'
 import {
   heldDataset,
   heldRecords,
@@ -71,7 +71,22 @@ export type NatFinding = Ok<
   '/vet-provider/v1/{jurisdiction}/transaction-batch/{transactionBatchToken}/nat-import/findings',
   'get'
 >['results'][number]
+export type EventPage = Ok<'/vet-provider/v1/events', 'get'>
+/** An event of the change feed: a CloudEvents 1.0 envelope with the RTO's `sequence` (the cursor). */
+export type VetrsEvent = EventPage['events'][number]
 export type { HeldState, Jurisdiction, RecordOf, UploadResult }
+
+/** How `events()` reads the change feed. */
+export interface EventsOptions extends RequestOptions {
+  /** Events per request (1 to 500; default the client's page size). */
+  pageSize?: number
+  /**
+   * Keep waiting for new events once caught up, asking again every `pollIntervalMs` (default 5 000
+   * ms), until `signal` aborts. Without it the iterator ends at the first empty page.
+   */
+  follow?: boolean
+  pollIntervalMs?: number
+}
 
 export interface ClientOptions {
   /** The service root, e.g. https://vetrs.example.gov.au (no /vet-provider/v1). */
@@ -459,6 +474,32 @@ export class VetrsOperations {
         query: { ...query, pageNumber, pageSize: Math.min(100, this.limits.pageSize) },
       }),
     )
+  }
+
+  // The change feed (an extension, issue 33): the RTO's events after a cursor, in order.
+
+  /** One page of the RTO's events after the cursor (an event's `sequence`; '0' for the first). */
+  eventPage(after: string, pageSize: number = this.limits.pageSize, options: RequestOptions = {}): Promise<EventPage> {
+    return this.#http.send('get', `${V1}/events`, { ...options, query: { after, pageSize: Math.min(500, pageSize) } })
+  }
+
+  /**
+   * The RTO's events after the cursor, in order, page after page. Store an event's `sequence` once it
+   * is handled and give it as `after` to resume there; delivery is at least once (an event handled but
+   * not stored comes again: drop it by `id`).
+   */
+  async *events(after = '0', options: EventsOptions = {}): AsyncGenerator<VetrsEvent, void, undefined> {
+    const { pageSize = this.limits.pageSize, follow = false, pollIntervalMs = 5_000, ...request } = options
+    let cursor = after
+    for (;;) {
+      const page = await this.eventPage(cursor, pageSize, request)
+      yield* page.events
+      cursor = page.nextCursor
+      if (page.events.length === 0) {
+        if (!follow) return
+        await sleep(pollIntervalMs, request.signal)
+      }
+    }
   }
 
   // Reference data (spec: Reference data synchronisation). A dataset name `classification/<name>`
