@@ -2,7 +2,7 @@
 // routes) built on the core (src/core.ts: database, queue, jobs).
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Config } from './config/config.ts'
-import { createCore, type Core, type CoreOptions } from './core.ts'
+import { createCore, startBackgroundWork, type Core, type CoreOptions } from './core.ts'
 import { prepareDemoClients } from './platform/auth/clients.service.ts'
 import { loadSigningKey } from './platform/auth/signing-key.ts'
 import { createTokenVerifier } from './platform/auth/tokens.ts'
@@ -51,7 +51,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   try {
     const app = await createHttpApp(core)
     await app.ready()
-    if (options.workers ?? config.runWorkers) await core.queue.startWorkers()
+    if (options.workers ?? config.runWorkers) await startBackgroundWork(core)
     return { ...core, app }
   } catch (error) {
     await core.close().catch(() => {})

@@ -15,6 +15,7 @@ import { createReferenceLookup, seedReferenceData, type ReferenceLookup } from '
 import { validationJob } from './modules/validation/index.ts'
 import { reconciliationJob } from './modules/reconciliation/index.ts'
 import { assessmentJob, assessmentRules } from './modules/assessment/index.ts'
+import { startNatsRelay } from './modules/events/index.ts'
 
 export interface Core {
   config: Config
@@ -129,4 +130,19 @@ export async function createCore(
     await resources.closeAll().catch(() => {})
     throw error
   }
+}
+
+/**
+ * Starts the background work of a process that runs workers: the queue's workers and, with NATS_URL,
+ * the relay publishing the event outbox to NATS JetStream (a loop of its own: a slow or absent broker
+ * holds no job and no request). Both stop with the core.
+ */
+export async function startBackgroundWork(core: Core): Promise<void> {
+  await core.queue.startWorkers()
+  const { natsUrl, natsStream } = core.config.events
+  if (natsUrl !== undefined)
+    core.resources.add(
+      startNatsRelay({ db: core.database.db, logger: core.logger, url: natsUrl, stream: natsStream }),
+      (relay) => relay.stop(),
+    )
 }

@@ -3,7 +3,7 @@
 // the core alone (database, queue, jobs): no HTTP app, signing key or API clients.
 // Started through src/start.mjs (npm run worker), which checks the Node.js version first.
 import { ConfigError, loadConfig } from './config/config.ts'
-import { createCore } from './core.ts'
+import { createCore, startBackgroundWork } from './core.ts'
 import { startWorkerListener } from './platform/http/worker-listener.ts'
 import { closeOnSignals } from './platform/lifecycle.ts'
 import { exitOnStartupFailure } from './platform/startup.ts'
@@ -26,7 +26,7 @@ try {
     )
     core.logger.info({ url: listener.url }, 'worker metrics and liveness listening')
   }
-  await core.queue.startWorkers().catch(async (error: unknown) => {
+  await startBackgroundWork(core).catch(async (error: unknown) => {
     await core.close().catch(() => {})
     throw error
   })

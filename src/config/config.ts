@@ -42,6 +42,18 @@ export const EnvironmentSchema = Type.Object({
     pattern: '^[A-Za-z0-9_.-]+$',
     description: "prefix of this deployment's keys in a shared Redis",
   }),
+  NATS_URL: Type.Optional(
+    Type.String({
+      pattern: '^(nats|tls)://',
+      description:
+        'a NATS server with JetStream: the relay publishes the event outbox to it (issue 33); absent, events stay in the outbox and the change feed',
+    }),
+  ),
+  NATS_STREAM: Type.String({
+    default: 'VETRS_EVENTS',
+    pattern: '^[A-Za-z0-9_-]{1,64}$',
+    description: 'the JetStream stream the relay publishes to (created when missing)',
+  }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   RUN_WORKERS: Type.Boolean({ default: true, description: 'run queue workers inside the HTTP server process' }),
   WORKER_METRICS_PORT: Type.Optional(
@@ -149,6 +161,8 @@ export interface Config {
         connectTimeoutSeconds: number
       }
   redis: { url: string | undefined; namespace: string }
+  /** NATS_URL and NATS_STREAM: where the relay publishes the outbox; no url, no relay. */
+  events: { natsUrl: string | undefined; natsStream: string }
   logLevel: Environment['LOG_LEVEL']
   runWorkers: boolean
   shutdownTimeoutSeconds: number
@@ -322,11 +336,15 @@ export function withoutPassword(connectionString: string): string {
 
 function crossFieldProblems(env: Environment): string[] {
   const problems: string[] = []
-  for (const name of ['DATABASE_URL', 'DATABASE_READ_URL', 'REDIS_URL'] as const) {
+  for (const name of ['DATABASE_URL', 'DATABASE_READ_URL', 'REDIS_URL', 'NATS_URL'] as const) {
     const url = env[name]
     if (url === undefined || !Value.Check(EnvironmentSchema.properties[name], url)) continue // a wrong scheme is reported above
     const example =
-      name === 'REDIS_URL' ? 'redis://user:password@host:6379' : 'postgres://user:password@host:5432/database'
+      name === 'REDIS_URL'
+        ? 'redis://user:password@host:6379'
+        : name === 'NATS_URL'
+          ? 'nats://host:4222'
+          : 'postgres://user:password@host:5432/database'
     if (!URL.canParse(url))
       problems.push(`${name}: is not a valid URL such as ${example} (got ${shownValue(name, url)})`)
   }
@@ -388,6 +406,7 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
         }
       : { kind: 'pglite', dataDir: env.DATA_DIR },
     redis: { url: env.REDIS_URL, namespace: env.REDIS_NAMESPACE },
+    events: { natsUrl: env.NATS_URL, natsStream: env.NATS_STREAM },
     logLevel: env.LOG_LEVEL,
     runWorkers: env.RUN_WORKERS,
     shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,

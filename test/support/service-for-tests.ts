@@ -3,7 +3,7 @@
 // registered with the platform's security and limits, and instrumented data quality assessments.
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../../src/config/config.ts'
-import { coreJobs, createCore, type JobDependencies } from '../../src/core.ts'
+import { coreJobs, createCore, startBackgroundWork, type JobDependencies } from '../../src/core.ts'
 import { createHttpApp, type Service, type ServiceOptions } from '../../src/app.ts'
 import type { Db } from '../../src/platform/db/database.ts'
 import {
@@ -37,7 +37,7 @@ export async function createServiceForTests(
     const app = await createHttpApp(core)
     hooks.extraRoutes?.(app, core.database.db)
     await app.ready()
-    if (options.workers ?? config.runWorkers) await core.queue.startWorkers()
+    if (options.workers ?? config.runWorkers) await startBackgroundWork(core)
     return { ...core, app }
   } catch (error) {
     await core.close().catch(() => {})

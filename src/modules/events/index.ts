@@ -4,3 +4,4 @@
 export { eventRoutes } from './events.routes.ts'
 export { recordEvent, toCloudEvent, type CloudEvent, type NewEvent } from './events.service.ts'
 export { eventTypes, type EventType } from './event-types.ts'
+export { startNatsRelay, type NatsRelay, type NatsRelayOptions } from './nats-relay.ts'
