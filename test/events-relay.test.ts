@@ -13,7 +13,21 @@ import { join } from 'node:path'
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream'
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import { startNatsRelay } from '../src/modules/events/index.ts'
-import { freePort, newRto, startTestService, V1, waitFor, type TestService } from './support/index.ts'
+import {
+  createTestDatabase,
+  freePort,
+  newRto,
+  onPostgres,
+  Reporter,
+  startChildService,
+  startTestService,
+  tokenFor,
+  V1,
+  pause,
+  waitFor,
+  type ChildService,
+  type TestService,
+} from './support/index.ts'
 
 const NATS_SERVER = '/usr/sbin/nats-server'
 const STREAM = 'VETRS_EVENTS_TEST'
@@ -59,10 +73,14 @@ interface Published {
 }
 
 async function streamMessages(jsm: JetStreamManager): Promise<Published[]> {
-  const info = await jsm.streams.info(STREAM)
+  return streamMessagesOf(jsm, STREAM)
+}
+
+async function streamMessagesOf(jsm: JetStreamManager, stream: string): Promise<Published[]> {
+  const info = await jsm.streams.info(stream)
   const messages: Published[] = []
   for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
-    const message = await jsm.streams.getMessage(STREAM, { seq })
+    const message = await jsm.streams.getMessage(stream, { seq })
     if (!message) continue
     messages.push({ subject: message.subject, msgId: message.header.get('Nats-Msg-Id'), event: message.json() })
   }
@@ -186,6 +204,66 @@ describe('events: the relay to NATS JetStream', () => {
       await relay.stop()
       await lateConnection?.close()
       await late?.stop()
+    }
+  })
+
+  it('after kill -9 of the service mid-publish, the restarted relay resumes from its stored position: every event in the stream exactly once, in order', async () => {
+    const EVENTS = 3000
+    const stream = 'VETRS_EVENTS_CRASH'
+    // A broker of its own: a stream's subjects may not overlap another's on the same server.
+    const broker = await startNatsServer(await freePort())
+    const brokerConnection = await connect({ servers: broker.url })
+    const brokerJsm = await jetstreamManager(brokerConnection)
+    const dataDir = await mkdtemp(join(tmpdir(), 'vetrs-relay-crash-'))
+    const database = await createTestDatabase(onPostgres ? 'memory://' : dataDir)
+    const env = { ...database.env, RATE_LIMIT_MAX: '0' }
+    const children: ChildService[] = []
+    try {
+      // The events first, with no relay: then a relay with a backlog to publish, to be killed in.
+      const first = await startChildService(env)
+      children.push(first)
+      const r = new Reporter(first.baseUrl, await tokenFor(first.baseUrl))
+      for (let i = 0; i < EVENTS; i += 20) await Promise.all(Array.from({ length: 20 }, () => r.newBatch()))
+      const events: Record<string, any>[] = []
+      for (let after = '0'; ; ) {
+        const page = await r.request('GET', `${V1}/events?after=${after}&pageSize=500`)
+        if (page.json.events.length === 0) break
+        events.push(...page.json.events)
+        after = page.json.nextCursor
+      }
+      assert.equal(events.length, EVENTS)
+      await first.stop()
+
+      const count = async () => (await brokerJsm.streams.info(stream).catch(() => undefined))?.state.messages ?? 0
+      const relayEnv = { ...env, NATS_URL: broker.url, NATS_STREAM: stream }
+      const killed = await startChildService(relayEnv)
+      children.push(killed)
+      await waitFor('the relay published nothing', async () => ((await count()) > 0 ? true : undefined), {
+        timeoutMs: 30_000,
+        intervalMs: 2,
+      })
+      await killed.crash()
+      const atKill = await count()
+      assert.ok(atKill > 0 && atKill < EVENTS, `killed mid-publish (${atKill} of ${EVENTS} in the stream)`)
+
+      const restarted = await startChildService(relayEnv)
+      children.push(restarted)
+      await waitFor('the relay did not catch up', async () => ((await count()) >= EVENTS ? true : undefined), {
+        timeoutMs: 60_000,
+      })
+      await pause(300) // anything more it would publish (a duplicate it failed to drop) would show now
+      const messages = await streamMessagesOf(brokerJsm, stream)
+      assert.deepEqual(
+        messages.map((m) => m.msgId),
+        events.map((e) => e.id),
+        'each event once, in sequence order',
+      )
+    } finally {
+      for (const child of children) await child.crash()
+      await brokerConnection.close()
+      await broker.stop()
+      await database.drop()
+      await rm(dataDir, { recursive: true, force: true })
     }
   })
 })
