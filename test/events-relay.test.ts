@@ -87,7 +87,7 @@ async function streamMessagesOf(jsm: JetStreamManager, stream: string): Promise<
   return messages
 }
 
-async function rtoEvents(t: TestService, rto: Awaited<ReturnType<typeof newRto>>): Promise<Record<string, any>[]> {
+async function rtoEvents(rto: Awaited<ReturnType<typeof newRto>>): Promise<Record<string, any>[]> {
   const page = await rto.reporter.request('GET', `${V1}/events?pageSize=500`)
   assert.equal(page.status, 200, page.text)
   return page.json.events
@@ -114,7 +114,7 @@ describe('events: the relay to NATS JetStream', () => {
     const rto = await newRto(t)
     const batches = [await rto.reporter.newBatch(), await rto.reporter.newBatch()]
     assert.equal((await rto.reporter.request('DELETE', rto.reporter.batchPath(batches[0]!))).status, 204)
-    const events = await rtoEvents(t, rto)
+    const events = await rtoEvents(rto)
     const ofRto = async () => (await streamMessages(jsm)).filter((m) => m.event.rtoid === rto.rto)
     const published = await waitFor(
       'events not all published',
@@ -176,7 +176,7 @@ describe('events: the relay to NATS JetStream', () => {
       await rto.reporter.newBatch()
       await rto.reporter.newBatch()
       assert.ok(performance.now() - started < 5_000, 'changes answered without waiting for the broker')
-      const events = await rtoEvents(t, rto)
+      const events = await rtoEvents(rto)
       assert.equal(events.length, 2)
 
       late = await startNatsServer(port)
