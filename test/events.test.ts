@@ -3,7 +3,9 @@
 // RTO's events in order after a cursor, resumes from a stored cursor, and shows no other RTO's events.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { recordEvent } from '../src/modules/events/index.ts'
+import { COLLECTOR_STREAM, recordEvent, toCloudEvent } from '../src/modules/events/index.ts'
+import { loadRelease } from '../src/modules/reference-data/index.ts'
+import { parseReleaseFile } from '../src/modules/reference-data/release-file.ts'
 import { addClient } from '../src/platform/auth/clients.service.ts'
 import {
   allOf,
@@ -238,5 +240,40 @@ describe('events: the outbox and the change feed', () => {
     const reportOnly = await t.token(clientId, secret)
     const response = await fetch(`${t.baseUrl}${V1}/events`, { headers: { authorization: `Bearer ${reportOnly}` } })
     assert.equal(response.status, 403)
+  })
+
+  // Last: it replaces a seeded dataset, which the tests above validate against.
+  it("a reference-data release published writes one collector-wide event, in no RTO's feed; the same release again, or the seed, writes none", async () => {
+    const db = t.service.database.db
+    const collectorEvents = async () =>
+      (
+        await db
+          .selectFrom('event_outbox')
+          .selectAll()
+          .select((eb) => [eb.cast<string>('sequence', 'text').as('sequence')])
+          .where('rto_id', '=', COLLECTOR_STREAM)
+          .orderBy('event_outbox.sequence')
+          .execute()
+      ).map((row) => toCloudEvent({ ...row, event_id: String(row.event_id) }))
+    assert.deepEqual(await collectorEvents(), [], 'seeding a new database is not a release')
+    const release = () => parseReleaseFile('code\tdescription\nA\tAlpha\nB\tBravo\n', 'x.tsv')
+    const loaded = await loadRelease(db, 'study-reason', release())
+    await loadRelease(db, 'study-reason', release()) // unchanged: no version, no event
+    const events = await collectorEvents()
+    assert.equal(events.length, 1)
+    const [event] = events
+    assert.deepEqual(
+      [event!.type, event!.subject, event!.rtoid, event!.sequence],
+      ['au.gov.vetrs.reference-data.published', 'reference-data/study-reason', undefined, '1'],
+    )
+    assert.deepEqual(event!.data, {
+      dataset: 'study-reason',
+      created: 2,
+      updated: 0,
+      endDated: loaded.endDated,
+      sysEffectiveFrom: loaded.sysEffectiveFrom,
+    })
+    const rto = await newRto(t)
+    assert.deepEqual((await feed(rto)).events, [])
   })
 })

@@ -12,6 +12,7 @@ export const eventTypes = [
   'au.gov.vetrs.assessment.completed',
   'au.gov.vetrs.declaration.made',
   'au.gov.vetrs.declaration.superseded',
+  'au.gov.vetrs.reference-data.published',
 ] as const
 
 export type EventType = (typeof eventTypes)[number]

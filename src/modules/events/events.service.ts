@@ -6,9 +6,16 @@ import type { Actor } from '../../platform/auth/scopes.ts'
 import { EVENT_SOURCE, type EventType } from './event-types.ts'
 import * as repo from './events.repo.ts'
 
+/**
+ * The stream of events that belong to no RTO (a reference-data release published): numbered like an
+ * RTO's, published by the relay, in no RTO's feed. Not a valid RTO identifier, so never one's.
+ */
+export const COLLECTOR_STREAM = '*'
+
 /** What the owner of a change says happened: the rest of the envelope is the outbox's. */
 export interface NewEvent {
-  rto: string
+  /** The RTO whose feed the event is in; undefined for a collector-wide event (see COLLECTOR_STREAM). */
+  rto: string | undefined
   type: EventType
   /** What the event is about, a path under the API: `NSW/transaction-batch/{token}`. */
   subject: string
@@ -27,7 +34,7 @@ export interface NewEvent {
 export async function recordEvent(tx: Tx, event: NewEvent): Promise<{ id: string; sequence: string }> {
   const id = randomUUID()
   const { sequence } = await repo.insertEvent(tx, {
-    rto: event.rto,
+    rto: event.rto ?? COLLECTOR_STREAM,
     eventId: id,
     type: event.type,
     subject: event.subject,
@@ -47,7 +54,8 @@ export interface CloudEvent {
   subject: string
   time: string
   datacontenttype: 'application/json'
-  rtoid: string
+  /** Absent on a collector-wide event. */
+  rtoid?: string
   sequence: string
   jurisdiction?: string
   reportingperiod?: number
@@ -63,7 +71,7 @@ export function toCloudEvent(row: repo.EventRow): CloudEvent {
     subject: row.subject,
     time: new Date(row.time).toISOString(),
     datacontenttype: 'application/json',
-    rtoid: row.rto_id,
+    ...(row.rto_id === COLLECTOR_STREAM ? {} : { rtoid: row.rto_id }),
     sequence: row.sequence,
     ...(row.jurisdiction === null ? {} : { jurisdiction: row.jurisdiction }),
     ...(row.reporting_period === null ? {} : { reportingperiod: row.reporting_period }),
@@ -72,7 +80,8 @@ export function toCloudEvent(row: repo.EventRow): CloudEvent {
 }
 
 export interface EventPage {
-  events: CloudEvent[]
+  /** An RTO's events: rtoid always there. */
+  events: (CloudEvent & { rtoid: string })[]
   /** Give it as `after` for the next page: the last event's sequence, or `after` again when there was none. */
   nextCursor: string
 }
@@ -80,6 +89,6 @@ export interface EventPage {
 /** The caller's RTO's events after the cursor, in sequence order (the change feed). */
 export async function eventsAfter(db: Executor, actor: Actor, after: string, pageSize: number): Promise<EventPage> {
   const rows = await repo.eventsAfter(db, actor.rto, BigInt(after), pageSize)
-  const events = rows.map(toCloudEvent)
+  const events = rows.map((row) => ({ ...toCloudEvent(row), rtoid: row.rto_id }))
   return { events, nextCursor: events.at(-1)?.sequence ?? BigInt(after).toString() }
 }

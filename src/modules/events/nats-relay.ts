@@ -42,9 +42,11 @@ export interface NatsRelay {
 const DUPLICATE_WINDOW_MS = 10 * 60_000
 const RETRY_MS = [200, 500, 1_000, 2_000, 5_000]
 
+/** `<prefix>.<rto>.<type without au.gov.vetrs.>`; a collector-wide event's RTO token is `collector`. */
 export function subjectOf(prefix: string, event: Pick<CloudEvent, 'rtoid' | 'type'>): string {
   const token = (value: string) => value.replace(/[^A-Za-z0-9_-]/g, '_') || '_'
-  return `${prefix}.${token(event.rtoid)}.${event.type.startsWith(EVENT_TYPE_PREFIX) ? event.type.slice(EVENT_TYPE_PREFIX.length) : token(event.type)}`
+  const type = event.type.startsWith(EVENT_TYPE_PREFIX) ? event.type.slice(EVENT_TYPE_PREFIX.length) : token(event.type)
+  return `${prefix}.${event.rtoid === undefined ? 'collector' : token(event.rtoid)}.${type}`
 }
 
 export function startNatsRelay(options: NatsRelayOptions): NatsRelay {

@@ -7,6 +7,7 @@ import { NotFoundError } from '../../domain/errors.ts'
 import { offsetOf, toPage, type Page, type PageQuery } from '../../domain/page.ts'
 import { datasets, type DatasetDefinition } from './datasets.ts'
 import { parseReleaseFile, type ReleaseRecord } from './release-file.ts'
+import { recordEvent } from '../events/index.ts'
 import * as repo from './reference-data.repo.ts'
 import type { SyncPageCache } from './sync-page-cache.ts'
 
@@ -120,6 +121,20 @@ export async function loadRelease(
     if (versions.length > 0) {
       await repo.addVersions(tx, dataset, stamp, versions)
       summary.sysEffectiveFrom = stamp
+      // A release published (not the seed a new database starts from): told to the collector's stream.
+      if (!options.onlyIfEmpty)
+        await recordEvent(tx, {
+          rto: undefined,
+          type: 'au.gov.vetrs.reference-data.published',
+          subject: `reference-data/${dataset}`,
+          data: {
+            dataset,
+            created: summary.created,
+            updated: summary.updated,
+            endDated: summary.endDated,
+            sysEffectiveFrom: stamp,
+          },
+        })
     }
     return summary
   })
