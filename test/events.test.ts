@@ -3,7 +3,8 @@
 // RTO's events in order after a cursor, resumes from a stored cursor, and shows no other RTO's events.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { COLLECTOR_STREAM, recordEvent, toCloudEvent } from '../src/modules/events/index.ts'
+import { COLLECTOR_STREAM, recordClientChange, recordEvent, toCloudEvent } from '../src/modules/events/index.ts'
+import { addClient as registerClient, rotateSecret, setEnabled } from '../src/platform/auth/clients.service.ts'
 import { loadRelease } from '../src/modules/reference-data/index.ts'
 import { parseReleaseFile } from '../src/modules/reference-data/release-file.ts'
 import { addClient } from '../src/platform/auth/clients.service.ts'
@@ -240,6 +241,31 @@ describe('events: the outbox and the change feed', () => {
     const reportOnly = await t.token(clientId, secret)
     const response = await fetch(`${t.baseUrl}${V1}/events`, { headers: { authorization: `Bearer ${reportOnly}` } })
     assert.equal(response.status, 403)
+  })
+
+  it("a client registered, its secret rotated, disabled and enabled (as the CLI and the console do them): one event each in its RTO's feed, never the secret; a refused registration none", async () => {
+    const rto = await newRto(t)
+    const db = t.service.database.db
+    const clientId = `sms-${rto.rto}`
+    const { secret } = await registerClient(db, { clientId, rto: rto.rto, scopes: ['vet:report'] }, recordClientChange)
+    await assert.rejects(
+      registerClient(db, { clientId, rto: rto.rto, scopes: ['vet:read'] }, recordClientChange),
+      /already exists/,
+    )
+    const rotated = await rotateSecret(db, clientId, recordClientChange)
+    await setEnabled(db, clientId, false, recordClientChange)
+    await setEnabled(db, clientId, true, recordClientChange)
+    const { events } = await feed(rto)
+    assert.deepEqual(
+      events.map((e) => [e.type, e.subject, e.data]),
+      ['registered', 'secret-rotated', 'disabled', 'enabled'].map((kind) => [
+        `au.gov.vetrs.client.${kind}`,
+        `clients/${clientId}`,
+        { clientId, scopes: ['vet:report'] },
+      ]),
+    )
+    const text = JSON.stringify(events)
+    assert.ok(!text.includes(secret) && !text.includes(rotated.secret), 'no secret in events')
   })
 
   // Last: it replaces a seeded dataset, which the tests above validate against.

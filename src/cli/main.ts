@@ -12,6 +12,7 @@ import { StartupError } from '../platform/startup.ts'
 import * as clients from '../platform/auth/clients.service.ts'
 import { ALL_SCOPES } from '../platform/auth/scopes.ts'
 import { datasets, loadReleaseFile, ReleaseFileError } from '../modules/reference-data/index.ts'
+import { recordClientChange } from '../modules/events/index.ts'
 
 // Every command but migrate brings the schema up to date first; migrate does it itself, to report it.
 async function withDatabase(action: (db: Db) => Promise<void>, { migrate = true } = {}): Promise<void> {
@@ -54,11 +55,15 @@ clientCommand
   .option('--scopes <scopes>', `comma-separated scopes (${ALL_SCOPES.join(', ')})`, ALL_SCOPES.join(','))
   .action((clientId: string, options: { rto: string; scopes: string }) =>
     withDatabase(async (db) => {
-      const { secret } = await clients.addClient(db, {
-        clientId,
-        rto: options.rto,
-        scopes: options.scopes.split(',').map((s) => s.trim()),
-      })
+      const { secret } = await clients.addClient(
+        db,
+        {
+          clientId,
+          rto: options.rto,
+          scopes: options.scopes.split(',').map((s) => s.trim()),
+        },
+        recordClientChange,
+      )
       console.log(
         `client_id:     ${clientId}\nclient_secret: ${secret}\nStore the secret now: it is kept only as a hash and cannot be shown again.`,
       )
@@ -79,7 +84,7 @@ clientCommand
   .description('refuse tokens and requests of a client')
   .action((clientId: string) =>
     withDatabase(async (db) => {
-      await clients.setEnabled(db, clientId, false)
+      await clients.setEnabled(db, clientId, false, recordClientChange)
       console.log(`client ${clientId} disabled`)
     }),
   )
@@ -89,7 +94,7 @@ clientCommand
   .description('allow a disabled client again')
   .action((clientId: string) =>
     withDatabase(async (db) => {
-      await clients.setEnabled(db, clientId, true)
+      await clients.setEnabled(db, clientId, true, recordClientChange)
       console.log(`client ${clientId} enabled`)
     }),
   )
@@ -99,7 +104,7 @@ clientCommand
   .description('issue a new secret; the old one stops working')
   .action((clientId: string) =>
     withDatabase(async (db) => {
-      const { secret } = await clients.rotateSecret(db, clientId)
+      const { secret } = await clients.rotateSecret(db, clientId, recordClientChange)
       console.log(
         `client_id:     ${clientId}\nclient_secret: ${secret}\nStore the secret now: it is kept only as a hash and cannot be shown again.`,
       )

@@ -33,6 +33,7 @@ import {
   type ValidationStatus,
 } from '../validation/index.ts'
 import { heldState, periodSubmissions, submitBatch, type HeldState } from '../holdings/index.ts'
+import { recordClientChange } from '../events/index.ts'
 import {
   importNatSet,
   natFindings,
@@ -326,9 +327,9 @@ export async function jobsView(queue: Queue): Promise<JobsView> {
 export const smsClients = {
   scopes: ALL_SCOPES,
   list: (db: Db): Promise<ClientSummary[]> => listClients(db),
-  add: (db: Db, input: { clientId: string; rto: string; scopes: string[] }) => addClient(db, input),
-  rotate: (db: Db, clientId: string) => rotateSecret(db, clientId),
-  setEnabled: (db: Db, clientId: string, enabled: boolean) => setEnabled(db, clientId, enabled),
+  add: (db: Db, input: { clientId: string; rto: string; scopes: string[] }) => addClient(db, input, recordClientChange),
+  rotate: (db: Db, clientId: string) => rotateSecret(db, clientId, recordClientChange),
+  setEnabled: (db: Db, clientId: string, enabled: boolean) => setEnabled(db, clientId, enabled, recordClientChange),
   InputError: ClientInputError,
 }
 

@@ -13,6 +13,10 @@ export const eventTypes = [
   'au.gov.vetrs.declaration.made',
   'au.gov.vetrs.declaration.superseded',
   'au.gov.vetrs.reference-data.published',
+  'au.gov.vetrs.client.registered',
+  'au.gov.vetrs.client.secret-rotated',
+  'au.gov.vetrs.client.disabled',
+  'au.gov.vetrs.client.enabled',
 ] as const
 
 export type EventType = (typeof eventTypes)[number]

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Executor, Tx } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
+import type { ClientChangeRecorder } from '../../platform/auth/clients.service.ts'
 import { EVENT_SOURCE, type EventType } from './event-types.ts'
 import * as repo from './events.repo.ts'
 
@@ -91,4 +92,18 @@ export async function eventsAfter(db: Executor, actor: Actor, after: string, pag
   const rows = await repo.eventsAfter(db, actor.rto, BigInt(after), pageSize)
   const events = rows.map((row) => ({ ...toCloudEvent(row), rtoid: row.rto_id }))
   return { events, nextCursor: events.at(-1)?.sequence ?? BigInt(after).toString() }
+}
+
+/**
+ * An API client registered, its secret rotated, disabled or enabled (platform/auth calls it in the
+ * change's transaction when the CLI or the console passes it): an event in the client's RTO's feed.
+ * Never the secret or its hash.
+ */
+export const recordClientChange: ClientChangeRecorder = async (tx, change) => {
+  await recordEvent(tx, {
+    rto: change.rto,
+    type: `au.gov.vetrs.client.${change.kind}`,
+    subject: `clients/${change.clientId}`,
+    data: { clientId: change.clientId, scopes: change.scopes },
+  })
 }

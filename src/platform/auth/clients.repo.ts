@@ -59,22 +59,32 @@ export async function insertClient(
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1
 }
 
-export async function setClientEnabled(db: Executor, clientId: string, enabled: boolean): Promise<boolean> {
-  const result = await db
+/** The client's RTO and scopes once changed; undefined when there is no such client. */
+export async function setClientEnabled(
+  db: Executor,
+  clientId: string,
+  enabled: boolean,
+): Promise<{ rto_id: string; scopes: string[] } | undefined> {
+  return db
     .updateTable('api_client')
     .set({ enabled, disabled_at: enabled ? null : new Date() })
     .where('client_id', '=', clientId)
+    .returning(['rto_id', 'scopes'])
     .executeTakeFirst()
-  return Number(result.numUpdatedRows) === 1
 }
 
-export async function replaceClientSecret(db: Executor, clientId: string, secretHash: string): Promise<boolean> {
-  const result = await db
+/** The client's RTO and scopes once changed; undefined when there is no such client. */
+export async function replaceClientSecret(
+  db: Executor,
+  clientId: string,
+  secretHash: string,
+): Promise<{ rto_id: string; scopes: string[] } | undefined> {
+  return db
     .updateTable('api_client')
     .set({ secret_hash: secretHash, secret_rotated_at: new Date() })
     .where('client_id', '=', clientId)
+    .returning(['rto_id', 'scopes'])
     .executeTakeFirst()
-  return Number(result.numUpdatedRows) === 1
 }
 
 export async function countDemoClients(db: Executor): Promise<number> {

@@ -1,5 +1,5 @@
 // Registration and credentials of API clients (the student management systems acting for an RTO).
-import type { Db } from '../db/database.ts'
+import type { Db, Tx } from '../db/database.ts'
 import { ALL_SCOPES, isScope } from './scopes.ts'
 import { generateSecret, hashSecret, verifySecret } from './secrets.ts'
 import * as repo from './clients.repo.ts'
@@ -23,9 +23,23 @@ const RTO_ID = /^[0-9A-Za-z]{1,10}$/ // AVETMISS training organisation identifie
 
 export class ClientInputError extends Error {}
 
+/** A change to an API client, told to whoever records it, in the change's own transaction. */
+export interface ClientChange {
+  kind: 'registered' | 'secret-rotated' | 'disabled' | 'enabled'
+  clientId: string
+  rto: string
+  scopes: string[]
+}
+/**
+ * Records a client change in its transaction: the events module's recordClientChange, which the CLI
+ * and the console pass (the platform imports no module). Absent (tests, demo clients), nothing is told.
+ */
+export type ClientChangeRecorder = (tx: Tx, change: ClientChange) => Promise<void>
+
 export async function addClient(
   db: Db,
   input: { clientId: string; rto: string; scopes: string[] },
+  record?: ClientChangeRecorder,
 ): Promise<{ secret: string }> {
   if (!CLIENT_ID.test(input.clientId))
     throw new ClientInputError('client id: 3 to 64 letters, digits, dot, underscore or hyphen')
@@ -34,14 +48,18 @@ export async function addClient(
   if (unknown.length > 0 || input.scopes.length === 0)
     throw new ClientInputError(`scopes must be some of: ${ALL_SCOPES.join(', ')}`)
   const secret = generateSecret()
-  const inserted = await repo.insertClient(db, {
-    clientId: input.clientId,
-    rto: input.rto,
-    secretHash: await hashSecret(secret),
-    scopes: input.scopes,
-    isDemo: false,
+  const secretHash = await hashSecret(secret)
+  await db.transaction().execute(async (tx) => {
+    const inserted = await repo.insertClient(tx, {
+      clientId: input.clientId,
+      rto: input.rto,
+      secretHash,
+      scopes: input.scopes,
+      isDemo: false,
+    })
+    if (!inserted) throw new ClientInputError(`client ${input.clientId} already exists`)
+    await record?.(tx, { kind: 'registered', clientId: input.clientId, rto: input.rto, scopes: input.scopes })
   })
-  if (!inserted) throw new ClientInputError(`client ${input.clientId} already exists`)
   return { secret }
 }
 
@@ -55,14 +73,32 @@ export async function listClients(db: Db): Promise<ClientSummary[]> {
   }))
 }
 
-export async function setEnabled(db: Db, clientId: string, enabled: boolean): Promise<void> {
-  if (!(await repo.setClientEnabled(db, clientId, enabled))) throw new ClientInputError(`no client ${clientId}`)
+export async function setEnabled(
+  db: Db,
+  clientId: string,
+  enabled: boolean,
+  record?: ClientChangeRecorder,
+): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    const client = await repo.setClientEnabled(tx, clientId, enabled)
+    if (!client) throw new ClientInputError(`no client ${clientId}`)
+    const kind = enabled ? 'enabled' : 'disabled'
+    await record?.(tx, { kind, clientId, rto: client.rto_id, scopes: client.scopes })
+  })
 }
 
-export async function rotateSecret(db: Db, clientId: string): Promise<{ secret: string }> {
+export async function rotateSecret(
+  db: Db,
+  clientId: string,
+  record?: ClientChangeRecorder,
+): Promise<{ secret: string }> {
   const secret = generateSecret()
-  if (!(await repo.replaceClientSecret(db, clientId, await hashSecret(secret))))
-    throw new ClientInputError(`no client ${clientId}`)
+  const secretHash = await hashSecret(secret)
+  await db.transaction().execute(async (tx) => {
+    const client = await repo.replaceClientSecret(tx, clientId, secretHash)
+    if (!client) throw new ClientInputError(`no client ${clientId}`)
+    await record?.(tx, { kind: 'secret-rotated', clientId, rto: client.rto_id, scopes: client.scopes })
+  })
   return { secret }
 }
 
