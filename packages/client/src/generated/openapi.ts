@@ -2010,7 +2010,7 @@ export interface paths {
   "/vet-provider/v1/events": {
     /**
      * The RTO's events after a cursor (the change feed)
-     * @description An extension (issue 33). Every change that matters (a batch created, discarded, validated, submitted, reconciled; records voided in a submission; an assessment completed; a declaration made or superseded) is an event, written in the same transaction as the change. This returns the caller's RTO's events whose sequence is after `after`, in sequence order, at most pageSize, and nextCursor: store it once the page is handled and give it as `after` to read on. Delivery is at least once (a reader that stops before storing its cursor reads the page again: drop events by id); an event is never skipped, since an RTO's events commit in sequence order. An empty page means the reader is up to date.
+     * @description An extension (issue 33). Every change that matters (a batch created, discarded, validated, submitted, reconciled; records voided in a submission; an assessment completed; a declaration made or superseded; one of the RTO's API clients registered, its secret rotated, disabled or enabled) is an event, written in the same transaction as the change. This returns the caller's RTO's events whose sequence is after `after`, in sequence order, at most pageSize, and nextCursor: store it once the page is handled and give it as `after` to read on. Delivery is at least once (a reader that stops before storing its cursor reads the page again: drop events by id); an event is never skipped, since an RTO's events commit in sequence order. An empty page means the reader is up to date.
      */
     get: {
       parameters: {
@@ -2283,7 +2283,7 @@ export interface components {
       id: string;
       /** @description where the event came from: /vet-provider/v1 */
       source: string;
-      /** @description the kind of change: au.gov.vetrs.batch.created, au.gov.vetrs.batch.discarded, au.gov.vetrs.batch.validated, au.gov.vetrs.batch.submitted, au.gov.vetrs.records.voided, au.gov.vetrs.batch.reconciled, au.gov.vetrs.assessment.completed, au.gov.vetrs.declaration.made, au.gov.vetrs.declaration.superseded */
+      /** @description the kind of change: au.gov.vetrs.batch.created, au.gov.vetrs.batch.discarded, au.gov.vetrs.batch.validated, au.gov.vetrs.batch.submitted, au.gov.vetrs.records.voided, au.gov.vetrs.batch.reconciled, au.gov.vetrs.assessment.completed, au.gov.vetrs.declaration.made, au.gov.vetrs.declaration.superseded, au.gov.vetrs.reference-data.published, au.gov.vetrs.client.registered, au.gov.vetrs.client.secret-rotated, au.gov.vetrs.client.disabled, au.gov.vetrs.client.enabled */
       type: string;
       /** @description what changed, as a path under the API, e.g. NSW/transaction-batch/{token} */
       subject: string;
