@@ -242,15 +242,37 @@ describe('dates over HTTP', () => {
     const batch = await r.batchWith(allOf(w))
     const { status, results } = await r.validate(batch)
     assert.equal(status.validationStatus, 'Validated')
-    const blocking = results.filter((x) => x.validationMessageLevel === 'Error')
+    assert.deepEqual(
+      results.filter((x) => x.validationMessageLevel === 'Error'),
+      [],
+    )
     const submitted = await r.submit(batch)
-    if (blocking.length === 0) {
-      assert.equal(submitted.status, 200, submitted.text)
-      await r.waitForReconciled(batch)
-      const held = await r.heldState('subjectenrolment', w.subjectEnrolment.subjectEnrolmentUID)
-      assert.equal(held.stateInSubmission, 'In submission', JSON.stringify(held))
-    } else {
-      assert.fail(`blocking results: ${JSON.stringify(blocking)}`)
+    assert.equal(submitted.status, 200, submitted.text)
+    await r.waitForReconciled(batch)
+    const held = await r.heldState('subjectenrolment', w.subjectEnrolment.subjectEnrolmentUID)
+    assert.equal(held.stateInSubmission, 'In submission', JSON.stringify(held))
+  })
+
+  it('lifecycle dates at either end of the range never fail a submit: it is submitted, or refused with a 409 for its blocking results, never a 500', async () => {
+    for (const date of [EARLIEST_DATE, LATEST_DATE]) {
+      const w = await world()
+      w.subjectEnrolment.activityStartDate = date
+      w.subjectEnrolment.activityEndDate = date
+      w.subjectEnrolment.lifecycle = [{ studentStatus: 'Commenced', studentActivityDate: date }]
+      w.programEnrolment.lifecycle = [{ ...w.programEnrolment.lifecycle[0], studentActivityDate: date }]
+      const batch = await r.batchWith(allOf(w))
+      const { results } = await r.validate(batch)
+      const blocking = results.some((x) => x.validationMessageLevel === 'Error')
+      const submitted = await r.submit(batch)
+      assert.equal(submitted.status, blocking ? 409 : 200, `${date}: ${submitted.text}`)
+      if (!blocking) await r.waitForReconciled(batch)
     }
+    // The day before the range is not taken at all.
+    const w = await world()
+    const outside = await r.request('POST', r.batchPath(await r.newBatch(), '/subjectenrolment'), {
+      ...w.subjectEnrolment,
+      lifecycle: [{ studentStatus: 'Commenced', studentActivityDate: '1899-12-31' }],
+    })
+    assert.equal(outside.status, 400, outside.text)
   })
 })
