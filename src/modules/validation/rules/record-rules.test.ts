@@ -12,7 +12,7 @@ import { recordRuleResults } from '../engine.ts'
 import { rules } from '../index.ts'
 import type { RecordContext, RecordRule } from '../rule.ts'
 import { toValidationResult } from '../validation.service.ts'
-import { assertRuleResults, goldenCases, type GoldenCase } from '../../../../test/golden/cases.ts'
+import { assertFailingCase, goldenCases, type GoldenCase } from '../../../../test/golden/cases.ts'
 // Not the support index: this test starts no service.
 import { seededReference, storedBatch } from '../../../../test/support/stored-batch.ts'
 import { world } from '../../../../test/support/world.ts'
@@ -49,8 +49,7 @@ describe('record rules, directly on their golden cases', () => {
       for (const golden of cases.failing) {
         it(`${rule.technicalRuleId} fails: ${golden.name}`, async () => {
           const { w, results } = await resultsOf(rule, golden)
-          assertRuleResults(rule, results, results)
-          golden.expect?.(results, w)
+          assertFailingCase(golden, results, results, w)
         })
       }
     })
