@@ -453,7 +453,44 @@ export const goldenCases: Record<string, GoldenCases> = {
         name: 'voiding the only subject enrolment of a held program enrolment',
         held: (w) => allOf(w),
         batch: (w) => [{ segment: 'subjectenrolment', body: voided(w.subjectEnrolmentInProgram) }],
-        expect: (results) => assert.equal(results[0].dataSource, 'Previously_submitted_data'),
+        // The void that caused it belongs to the group: two results, one validationGroupingId.
+        expect: (results, w) => {
+          const program = results.find((r) => r.resourceType === 'ProgramEnrolment')
+          const void_ = results.find((r) => r.resourceType === 'SubjectEnrolment')
+          assert.equal(program.dataSource, 'Previously_submitted_data')
+          assert.equal(program.resourceUID, uidOf(w.programEnrolment))
+          assert.deepEqual(
+            [void_.resourceUID, void_.accessPath, void_.dataSource],
+            [uidOf(w.subjectEnrolmentInProgram), ['$.isVoided'], 'Transaction_batch'],
+          )
+          assert.equal(void_.validationGroupingId, program.validationGroupingId)
+          assert.deepEqual(
+            results.map((r) => r.relatedValidationResultCount),
+            [2, 2],
+          )
+        },
+      },
+      {
+        name: 'a held subject enrolment moved to another program enrolment leaves its old one without any',
+        held: (w) => allOf(w),
+        batch: (w) => {
+          const other = { ...w.programEnrolment, programEnrolmentUID: randomUUID(), changeTrackingIdentifier: 'other' }
+          return [
+            { segment: 'programenrolment', body: other },
+            enrolmentWith(w, 'subjectEnrolmentInProgram', { programEnrolmentUID: other.programEnrolmentUID }),
+          ]
+        },
+        expect: (results, w) => {
+          assert.deepEqual(
+            results
+              .map((r) => `${r.resourceType} ${r.resourceUID} ${r.accessPath} ${r.relatedValidationResultCount}`)
+              .sort(),
+            [
+              `ProgramEnrolment ${uidOf(w.programEnrolment)} $.programEnrolmentUID 2`,
+              `SubjectEnrolment ${uidOf(w.subjectEnrolmentInProgram)} $.programEnrolmentUID 2`,
+            ],
+          )
+        },
       },
     ],
   },
