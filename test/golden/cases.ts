@@ -147,30 +147,6 @@ export const goldenCases: Record<string, GoldenCases> = {
       },
     ],
   },
-  BRTS01230: {
-    passing: [
-      {
-        name: 'No_value where nothing shows the value',
-        batch: (w) => [
-          student(w, {
-            highestSchoolLevelCompleted: 'No_value',
-            highestSchoolLevelCompletedYear: undefined,
-            postalAddress: { ...w.student.postalAddress, postcode: '0000', state: 'No_value' },
-          }),
-        ],
-      },
-    ],
-    failing: [
-      {
-        name: 'state No_value with a NSW postcode',
-        batch: (w) => [student(w, { permanentAddress: { ...w.student.permanentAddress, state: 'No_value' } })],
-      },
-      {
-        name: 'school level No_value with the year completed',
-        batch: (w) => [student(w, { highestSchoolLevelCompleted: 'No_value' })],
-      },
-    ],
-  },
   BRTS01240: {
     passing: [{ name: 'codes of the shipped datasets', batch: (w) => allOf(w) }],
     failing: [
