@@ -1,4 +1,5 @@
-// Module boundaries, checked by `npm run lint` (docs/decisions.md, "Architecture: shared kernel and
+// Module boundaries and import cycles of the service and of every workspace (packages/*, tools/*),
+// checked by `npm run lint` (docs/decisions.md, "Architecture: shared kernel and
 // module boundaries"). Parsed with swc: TypeScript 7's package has no compiler API for the tsc parser.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -69,9 +70,18 @@ module.exports = {
     {
       name: 'nat-library-imports-nothing-of-ours',
       severity: 'error',
-      comment: '@vetrs/avetmiss is a library of its own: it imports nothing of the service, the SDK or the CLI.',
-      from: { path: '^packages/avetmiss/' },
+      comment:
+        "@vetrs/avetmiss is a library of its own: it imports nothing of the service, the SDK or the CLI. Its tests may check what it writes against the service's own schemas and rules.",
+      from: { path: '^packages/avetmiss/src/' },
       to: { path: '^(src|packages/(client|cli))/' },
+    },
+    {
+      name: 'packages-import-no-service',
+      severity: 'error',
+      comment:
+        'The SDK, the CLI and the NAT library are published packages: their source imports nothing of the service (src/), only each other through their package names.',
+      from: { path: '^packages/[^/]+/src/' },
+      to: { path: '^src/' },
     },
     {
       name: 'no-orphans',

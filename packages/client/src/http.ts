@@ -8,7 +8,15 @@ import { gzip as gzipCallback } from 'node:zlib'
 import type { paths } from './generated/openapi.ts'
 import { NetworkError, ServiceError, TimeoutError, UsageError, type ProblemDetails } from './errors.ts'
 import { defaultLimits, type Limits } from './limits.ts'
-import { causeOf, defaultRetryPolicy, delayBeforeRetry, isRetryable, type Outcome, type RetryPolicy } from './retry.ts'
+import {
+  causeOf,
+  defaultRetryPolicy,
+  delayBeforeRetry,
+  isRetryable,
+  type Outcome,
+  type RetryNotice,
+  type RetryPolicy,
+} from './retry.ts'
 import {
   abortable,
   attemptSignal,
@@ -55,15 +63,6 @@ export interface UntypedArgs extends RequestOptions {
    */
   encoded?: { bytes: Uint8Array; contentType: string; contentEncoding?: 'gzip' | 'identity' }
   idempotent?: boolean
-}
-
-export interface RetryNotice {
-  method: string
-  path: string
-  attempt: number
-  delayMs: number
-  /** The status answered, 'network' for no answer at all, 'timeout' for none within timeoutMs. */
-  cause: number | 'network' | 'timeout'
 }
 
 export interface HttpOptions {

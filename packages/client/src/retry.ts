@@ -60,3 +60,13 @@ export function causeOf(outcome: Outcome): number | 'network' | 'timeout' {
   if ('status' in outcome) return outcome.status
   return outcome.timedOut ? 'timeout' : 'network'
 }
+
+/** Told before each wait between attempts (a token request's included). */
+export interface RetryNotice {
+  method: string
+  path: string
+  attempt: number
+  delayMs: number
+  /** The status answered, 'network' for no answer at all, 'timeout' for none within timeoutMs. */
+  cause: number | 'network' | 'timeout'
+}

@@ -3,9 +3,16 @@
 // share one token request, so it is not stopped by any one caller's signal: each attempt has the
 // client's timeout instead, and a caller stops waiting for it when its own signal aborts.
 import { NetworkError, ServiceError, TimeoutError, type ProblemDetails } from './errors.ts'
-import { causeOf, defaultRetryPolicy, delayBeforeRetry, isRetryable, type Outcome, type RetryPolicy } from './retry.ts'
+import {
+  causeOf,
+  defaultRetryPolicy,
+  delayBeforeRetry,
+  isRetryable,
+  type Outcome,
+  type RetryNotice,
+  type RetryPolicy,
+} from './retry.ts'
 import { abortable, attemptSignal, DEFAULT_TIMEOUT_MS, sleep } from './request-options.ts'
-import type { RetryNotice } from './http.ts'
 
 export interface Credentials {
   clientId: string
