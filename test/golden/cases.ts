@@ -156,34 +156,6 @@ export const goldenCases: Record<string, GoldenCases> = {
       },
     ],
   },
-  BRTS01230: {
-    passing: [
-      {
-        name: 'No_value where nothing shows the value',
-        batch: (w) => [
-          student(w, {
-            highestSchoolLevelCompleted: 'No_value',
-            highestSchoolLevelCompletedYear: undefined,
-            postalAddress: { ...w.student.postalAddress, postcode: '0000', state: 'No_value' },
-          }),
-        ],
-      },
-    ],
-    failing: [
-      {
-        name: 'state No_value with a NSW postcode',
-        results: (w) => [['Student', uidOf(w.student), '$.permanentAddress.state', '$.permanentAddress.postcode']],
-        batch: (w) => [student(w, { permanentAddress: { ...w.student.permanentAddress, state: 'No_value' } })],
-      },
-      {
-        name: 'school level No_value with the year completed',
-        results: (w) => [
-          ['Student', uidOf(w.student), '$.highestSchoolLevelCompleted', '$.highestSchoolLevelCompletedYear'],
-        ],
-        batch: (w) => [student(w, { highestSchoolLevelCompleted: 'No_value' })],
-      },
-    ],
-  },
   BRTS01240: {
     passing: [{ name: 'codes of the shipped datasets', batch: (w) => allOf(w) }],
     failing: [
@@ -492,10 +464,49 @@ export const goldenCases: Record<string, GoldenCases> = {
       },
       {
         name: 'voiding the only subject enrolment of a held program enrolment',
-        results: (w) => [['ProgramEnrolment', uidOf(w.programEnrolment), '$.programEnrolmentUID']],
+        results: (w) => [
+          ['ProgramEnrolment', uidOf(w.programEnrolment), '$.programEnrolmentUID'],
+          ['SubjectEnrolment', uidOf(w.subjectEnrolmentInProgram), '$.isVoided'],
+        ],
         held: (w) => allOf(w),
         batch: (w) => [{ segment: 'subjectenrolment', body: voided(w.subjectEnrolmentInProgram) }],
-        expect: (results) => assert.equal(results[0].dataSource, 'Previously_submitted_data'),
+        // The void that caused it belongs to the group: two results, one validationGroupingId.
+        expect: (results, w) => {
+          const program = results.find((r) => r.resourceType === 'ProgramEnrolment')
+          const void_ = results.find((r) => r.resourceType === 'SubjectEnrolment')
+          assert.equal(program.dataSource, 'Previously_submitted_data')
+          assert.equal(program.resourceUID, uidOf(w.programEnrolment))
+          assert.deepEqual(
+            [void_.resourceUID, void_.accessPath, void_.dataSource],
+            [uidOf(w.subjectEnrolmentInProgram), ['$.isVoided'], 'Transaction_batch'],
+          )
+          assert.equal(void_.validationGroupingId, program.validationGroupingId)
+          assert.deepEqual(
+            results.map((r) => r.relatedValidationResultCount),
+            [2, 2],
+          )
+        },
+      },
+      {
+        name: 'a held subject enrolment moved to another program enrolment leaves its old one without any',
+        held: (w) => allOf(w),
+        batch: (w) => {
+          const other = { ...w.programEnrolment, programEnrolmentUID: randomUUID(), changeTrackingIdentifier: 'other' }
+          return [
+            { segment: 'programenrolment', body: other },
+            enrolmentWith(w, 'subjectEnrolmentInProgram', { programEnrolmentUID: other.programEnrolmentUID }),
+          ]
+        },
+        results: (w) => [
+          ['ProgramEnrolment', uidOf(w.programEnrolment), '$.programEnrolmentUID'],
+          ['SubjectEnrolment', uidOf(w.subjectEnrolmentInProgram), '$.programEnrolmentUID'],
+        ],
+        // One group: the subject enrolment that moved away is the cause.
+        expect: (results) =>
+          assert.deepEqual(
+            results.map((r) => r.relatedValidationResultCount),
+            [2, 2],
+          ),
       },
     ],
   },

@@ -2,13 +2,13 @@
 // against the rule's check. A record rule sees one record of the batch at a time and nothing else, so
 // a case needs no service: the batch is held as the service would hold it (test/support/stored-batch.ts:
 // each upload checked as the upload route checks a body, the records in validation's order, the
-// shipped reference data), and the engine's own code turns the rule's findings into results as the API
-// answers them.
+// shipped reference data), and the engine's own code shows each record to the rule (rulesView) and turns
+// the rule's findings into results as the API answers them.
 // test/business-rules.test.ts runs the set rules' cases, and a few record rules', through HTTP.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { utcToday } from '../../../domain/reporting-period.ts'
-import { recordRuleResults } from '../engine.ts'
+import { recordRuleResults, rulesView } from '../engine.ts'
 import { rules } from '../index.ts'
 import type { RecordContext, RecordRule } from '../rule.ts'
 import { toValidationResult } from '../validation.service.ts'
@@ -24,7 +24,9 @@ async function resultsOf(rule: RecordRule, golden: GoldenCase) {
   const w = await world()
   const results = storedBatch(golden.batch(w))
     .filter((record) => (rule.resourceTypes as readonly string[]).includes(record.resource_type))
-    .flatMap((record) => recordRuleResults(rule, record, context, { rto_id: 'rto', run_id: 'run', attempt: 1 }))
+    .flatMap((record) =>
+      recordRuleResults(rule, rulesView(record), context, { rto_id: 'rto', run_id: 'run', attempt: 1 }),
+    )
     .map(toValidationResult)
   return { w, results }
 }
