@@ -20,7 +20,11 @@ module.exports = {
         'No cycle between modules either (folders under src/modules): validation and assessment met in a cycle through the rule catalogue.',
       scope: 'folder',
       from: { path: '^src/modules/([^/]+)' },
-      to: { path: '^src/modules/', pathNot: '^src/modules/$1(/|$)', circular: true },
+      to: {
+        path: '^src/modules/',
+        pathNot: '^src/modules/$1(/|$)',
+        circular: true,
+      },
     },
     {
       name: 'module-through-its-index',
@@ -96,6 +100,9 @@ module.exports = {
   ],
   options: {
     parser: 'swc',
+    // The service's test support (test/) starts the whole service: a test beside a rule that imports it
+    // would make every module reach every other. It is not part of the service's graph.
+    exclude: { path: '^test/' },
     doNotFollow: { path: 'node_modules' },
   },
 }
