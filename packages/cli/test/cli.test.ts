@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { promisify } from 'node:util'
 import { newRto, startTestService, type TestRto, type TestService } from '../../client/test/support/service.ts'
-import { world } from '../../../test/support/index.ts'
+import { freePort, world } from '../../../test/support/index.ts'
 
 const run = promisify(execFile)
 const BIN = new URL('../bin/vetrs.js', import.meta.url).pathname
@@ -264,6 +264,38 @@ describe('vetrs CLI', () => {
     }
     const [cli, sdk] = await Promise.all([versionOf(CLI_PACKAGE), versionOf(SDK_PACKAGE)])
     assert.deepEqual([...agents], [`vetrs-client/${sdk} node/${process.versions.node} vetrs-cli/${cli}`])
+  })
+
+  it('login with a wrong secret says once, plainly, that the service refused the credentials and what to check (exit 1)', async () => {
+    const { rto, vetrs } = await user()
+    const login = await vetrs('login', '--url', t.baseUrl, '--client-id', rto.clientId, '--client-secret', 'wrong')
+    assert.equal(login.code, 1)
+    assert.equal(login.stdout, '')
+    const [first, second] = login.stderr.split('\n')
+    assert.equal(
+      first,
+      `error: the service at ${t.baseUrl} refused the client credentials (POST /oauth2/token answered 401: Client authentication failed)`,
+    )
+    assert.match(
+      second ?? '',
+      /^ {2}check the client ID and secret \(--client-id and --client-secret, or VETRS_CLIENT_ID/,
+    )
+    assert.equal(login.stderr.split('Client authentication failed').length - 1, 1, login.stderr)
+  })
+
+  it('login with a URL where nothing listens says the connection was refused, at once, without retrying (exit 1)', async () => {
+    const { rto, vetrs } = await user()
+    const url = `http://127.0.0.1:${await freePort()}`
+    const started = Date.now()
+    const login = await vetrs('login', '--url', url, '--client-id', rto.clientId, '--client-secret', rto.clientSecret)
+    assert.equal(login.code, 1)
+    assert.equal(
+      login.stderr.split('\n')[0],
+      `error: POST ${url}/oauth2/token got no answer: the connection to ${url} was refused (nothing listens there)`,
+    )
+    assert.match(login.stderr, /check the URL \(--url or VETRS_URL/)
+    assert.doesNotMatch(login.stderr, /retrying|fetch failed/)
+    assert.ok(Date.now() - started < 5000, 'no back-off')
   })
 
   it('exit codes: 2 for usage and configuration errors, 1 for service errors', async () => {
