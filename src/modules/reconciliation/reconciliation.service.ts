@@ -184,7 +184,9 @@ const TRAVERSALS: Partial<Record<ResourceType, readonly repo.TraversalSet[]>> = 
     { name: 'subject', type: 'Subject', from: [t('so')] },
     { name: 'pe', type: 'ProgramEnrolment', from: [t('start')] },
     { name: 'dl', type: 'DeliveryLocation', from: [t('start')] },
-    { name: 'po', type: 'ProgramOffering', from: [t('so')] },
+    // The table lists Program Offering and Program for a subject enrolment: reached through its
+    // subject offering, and, inside a program, through its program enrolment (as from a student).
+    { name: 'po', type: 'ProgramOffering', from: [t('so'), t('pe')] },
     { name: 'program', type: 'Program', from: [t('po')] },
   ],
 }
