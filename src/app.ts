@@ -102,9 +102,10 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
   installBodyLimits(app, config.limits)
   installBodyParsers(app)
   await installCompression(app) // before the routes: it attaches itself to each route as it is added
-  installAuthentication(app, verifier) // first: its route guard must see every route, the docs' too
+  // Rate limiting is checked by authentication, once it knows the caller and before it refuses one.
+  const limit = await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })
+  installAuthentication(app, verifier, { limit }) // first route hook: its route guard must see every route, the docs' too
   await installOpenApi(app, config.http.publicBaseUrl)
-  await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })
   installRequestMetrics(app, metrics, config.metrics)
   if (config.mode === 'production' && !config.metrics.token)
     logger.warn('METRICS_TOKEN is not set: /metrics answers 401 to every request')
