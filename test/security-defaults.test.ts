@@ -273,7 +273,7 @@ describe('logs never carry credentials sent in a query string, nor database clie
       assert.equal(secretInQuery.status, 200)
       const urls = capture
         .entries()
-        .filter((entry) => entry.msg === 'incoming request')
+        .filter((entry) => entry.msg === 'request completed')
         .map((entry) => entry.req.url as string)
       assert.ok(urls.includes('/probe/records?pageSize=5&access_token=[REDACTED]'), urls.join(', '))
       assert.ok(urls.includes('/oauth2/token?client_secret=[REDACTED]'), urls.join(', '))
