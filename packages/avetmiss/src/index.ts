@@ -16,8 +16,16 @@ export { NOT_STATED_DATE } from './dates.ts'
 export { natFileIdOf, natFileName } from './file-names.ts'
 export { DEFAULT_MAX_PROBLEMS, type NatProblem } from './problems.ts'
 export { fileSetOf, type NatFileSet, type NatRecord, type NatRecordSet } from './records.ts'
-export { type NatTextReadResult, readNatText } from './parse-file.ts'
-export { type NatEntry, type NatReadOptions, type NatReadResult, readNatEntries } from './read-file-set.ts'
+export { type NatFileReading, type NatTextReadResult, readNatText } from './parse-file.ts'
+export { natRecordIdentity } from './identity.ts'
+export { MAX_STATE_EXTENSION } from './read-layouts.ts'
+export {
+  type NatEntry,
+  type NatReadOptions,
+  type NatReadResult,
+  type NatUnreadable,
+  readNatEntries,
+} from './read-file-set.ts'
 export { readNatFolder } from './read-folder.ts'
 export { NatZipTooLargeError, type NatZipReadOptions, readNatZip } from './read-zip.ts'
 export { formatNatFile, formatNatRecord, NAT_LINE_END, NatWriteError } from './format-file.ts'
