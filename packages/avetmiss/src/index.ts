@@ -51,6 +51,7 @@ export {
   type RecordOrigin,
 } from './mapping/origin.ts'
 export { type NatPlace, natPlaceOf, natPlaceOfProblem, natPlacesOf } from './mapping/places.ts'
+export { inNatTerms, type NatTerms, natTermsOf, plainFieldMessage } from './mapping/terms.ts'
 export * from './mapping/resource-records.ts'
 export { resourcesToNat, type ResourcesToNatOptions, type ResourcesToNatResult } from './mapping/resources-to-nat.ts'
 export type { ResourceProblem } from './mapping/to-nat/context.ts'

@@ -5,7 +5,7 @@
 // A set with lines that could not be read or mapped is still uploaded and validated, so one run shows
 // every problem, the files' and the service's; it is never submitted: a submission would report the
 // RTO's activity without those lines (docs/decisions.md, "NAT bridge: import and export").
-import { natToResources, originIndexOf, type MappedRecord, type NatReadResult } from '@vetrs/avetmiss'
+import { natTermsOf, natToResources, originIndexOf, type MappedRecord, type NatReadResult } from '@vetrs/avetmiss'
 import {
   BulkUploadError,
   UsageError,
@@ -59,6 +59,7 @@ export async function natImport(context: Context, path: string, options: NatImpo
   const client = context.client()
   const jurisdiction = context.jurisdiction
   output.say(`Read ${recordCount(read)} records from ${read.files.length} NAT files in ${path}.`)
+  for (const { file, layout } of read.files) output.say(`  ${file}: ${layout}`)
 
   const reading = output.progress('codes', 1)
   const codes = await codeTranslatorFromService(client, (done, total) => reading.update(done, total))
@@ -108,6 +109,7 @@ async function report(
   outcome.transactionBatchToken = token
   await context.setCurrentBatch(token)
   const origins = originIndexOf(records)
+  const terms = natTermsOf(records)
 
   const uploading = output.progress('upload', records.length)
   try {
@@ -123,7 +125,7 @@ async function report(
   } catch (error) {
     if (!(error instanceof BulkUploadError)) throw error
     outcome.findings.push(
-      ...error.refused.flatMap((refused) => refusalFindings(origins, refused, records[refused.index]!)),
+      ...error.refused.flatMap((refused) => refusalFindings(origins, refused, records[refused.index]!, terms)),
     )
     return
   } finally {
@@ -141,7 +143,7 @@ async function report(
     nonBlocking: validated.nonBlocking.length,
   }
   for (const group of [...validated.blocking, ...validated.nonBlocking])
-    for (const result of group.results) outcome.findings.push(validationFinding(origins, result))
+    for (const result of group.results) outcome.findings.push(validationFinding(origins, result, terms))
 
   if (options.submit && !blocks(outcome)) {
     outcome.submitted = await client.submitBatch(jurisdiction, token)

@@ -21,14 +21,18 @@ export function printFindings(output: Output, findings: readonly Finding[]): voi
     })),
     ['level', 'rule', 'where', 'message'],
   )
+  // A rule's corrective action is the same for every result, so it is said once; a read or mapping
+  // problem's says what to change in the SMS for that record, so each is said at its place.
   const actions = new Map<string, string>()
-  for (const finding of findings)
-    if (finding.rule && finding.correctiveAction && !actions.has(finding.rule))
-      actions.set(finding.rule, finding.correctiveAction)
+  for (const finding of findings) {
+    if (!finding.correctiveAction) continue
+    const key = finding.rule ?? whereOf(finding)
+    if (!actions.has(key)) actions.set(key, finding.correctiveAction)
+  }
   if (actions.size > 0) {
     output.say()
     output.say('Corrective actions:')
-    for (const [rule, action] of actions) output.say(`  ${rule}: ${action}`)
+    for (const [where, action] of actions) output.say(`  ${where}: ${action}`)
   }
 }
 
@@ -43,6 +47,7 @@ export const CSV_COLUMNS = [
   'fieldLabel',
   'where',
   'value',
+  'record',
   'message',
   'correctiveAction',
   'resourceType',
@@ -58,6 +63,7 @@ export function csvRowsOf(findings: readonly Finding[]): Record<(typeof CSV_COLU
       level: finding.level,
       rule: finding.rule ?? '',
       value: finding.value ?? '',
+      record: finding.record ?? '',
       message: finding.message,
       correctiveAction: finding.correctiveAction ?? '',
       resourceType: finding.resourceType ?? '',
