@@ -4,11 +4,14 @@
 // (nat-set.worker.ts) so that reading and mapping a large set never holds up the service's requests.
 import {
   codeTranslatorFrom,
+  inNatTerms,
   type MappedRecord,
   type NatPlace,
   type NatProblem,
   natPlaceOfProblem,
   natPlacesOf,
+  type NatTerms,
+  natTermsOf,
   natToResources,
   NatZipTooLargeError,
   type OriginIndex,
@@ -27,7 +30,11 @@ export interface NatSetProblem {
   stage: NatProblemStage
   nat: NatPlace[]
   value?: string
+  /** The record in the files' identifiers (`client C0001, subject BSBWHS411, ...`). */
+  record?: string
   message: string
+  /** What to change in the SMS that wrote the files. */
+  correctiveAction?: string
   resourceType?: string
   resourceUID?: string
   accessPath?: string
@@ -45,7 +52,8 @@ export interface NatSetOptions {
 }
 
 export interface NatSetSummary {
-  files: { fileId: string; file: string }[]
+  /** The NAT files read, and the layout each was read as. */
+  files: { fileId: string; file: string; layout: string }[]
   ignoredFiles: string[]
   /** The reader's and the mapping's problems, the first maxProblems. */
   problems: NatSetProblem[]
@@ -64,6 +72,7 @@ export interface OpenedNatSet {
   summary: NatSetSummary
   records: MappedRecord[]
   origins: OriginIndex
+  terms: NatTerms
 }
 
 /** A mapped record as it travels to the service's thread: type, UID and the upload body. */
@@ -97,7 +106,7 @@ export async function openNatSet(zip: Uint8Array, options: NatSetOptions): Promi
   for (const { resourceType } of mapped.records) recordsByType[resourceType] = (recordsByType[resourceType] ?? 0) + 1
   return {
     summary: {
-      files: read.files.map(({ fileId, file }) => ({ fileId, file })),
+      files: read.files.map(({ fileId, file, layout }) => ({ fileId, file, layout })),
       ignoredFiles: read.ignoredFiles,
       problems,
       problemCount: read.problemCount + mapped.problems.length,
@@ -106,6 +115,7 @@ export async function openNatSet(zip: Uint8Array, options: NatSetOptions): Promi
     },
     records: mapped.records,
     origins: originIndexOf(mapped.records),
+    terms: natTermsOf(mapped.records),
   }
 }
 
@@ -114,7 +124,9 @@ function problemOf(stage: 'read' | 'map', problem: NatProblem): NatSetProblem {
     stage,
     nat: [natPlaceOfProblem(problem)],
     ...(problem.value === undefined ? {} : { value: problem.value }),
+    ...(problem.record === undefined ? {} : { record: problem.record }),
     message: problem.message,
+    ...(problem.correctiveAction === undefined ? {} : { correctiveAction: problem.correctiveAction }),
   }
 }
 
@@ -131,4 +143,26 @@ export interface LocateRequest {
  */
 export function placesOf(origins: OriginIndex, request: LocateRequest): NatPlace[] {
   return natPlacesOf(origins, request.resourceType, request.uid, request.paths)
+}
+
+/** A text about a record (a validation result's message or corrective action), to be told in the files' terms. */
+export interface DescribeRequest {
+  resourceType: string
+  uid: string
+  texts: readonly string[]
+}
+
+/** The record in the files' identifiers, and each text with its UIDs, JSON paths and API field names told as the files name them. */
+export interface NatDescription {
+  record?: string
+  texts: string[]
+}
+
+export function describe(set: Pick<OpenedNatSet, 'origins' | 'terms'>, request: DescribeRequest): NatDescription {
+  const about = { resourceType: request.resourceType, uid: request.uid }
+  const record = set.terms.get(request.uid.toLowerCase())
+  return {
+    ...(record === undefined ? {} : { record }),
+    texts: request.texts.map((text) => inNatTerms(text, set.terms, set.origins, about)),
+  }
 }

@@ -2497,6 +2497,12 @@ export interface components {
        * @enum {string}
        */
       dataSource: "Transaction_batch" | "Previously_submitted_data";
+      /** @description the result's record in the files' identifiers (program BSB40120, client C0001) */
+      natRecord?: string;
+      /** @description the message in the files' terms: UIDs told as the records the files name, JSON paths and API field names as the NAT fields' published names */
+      natMessage?: string;
+      /** @description the corrective action in the files' terms */
+      natCorrectiveAction?: string;
       /** @description where the record's fields named by accessPath came from in the NAT files, one per distinct place (the record's line when no path has a place of its own); empty for a record the zip did not give (held data a set rule names) */
       nat: components["schemas"]["NatPlace"][];
     };
@@ -2521,10 +2527,12 @@ export interface components {
       rtoCode: string;
       /** Format: date-time */
       importedAt: string;
-      /** @description the NAT files read, with the names found in the zip */
+      /** @description the NAT files read, with the names found in the zip and the layout each was read as */
       files: {
           fileId: string;
           file: string;
+          /** @description the published layout the file was read as: AVETMISS 8.0 NAT00030, 114 characters (national); AVETMISS NAT00030, 130 characters (...); ... with state extension columns 159-170 (read, not carried); AVETMISS release 7.0 (not read) */
+          layout?: string;
         }[];
       /** @description other files in the zip, not read */
       ignoredFiles: string[];
@@ -2572,7 +2580,12 @@ export interface components {
       nat: components["schemas"]["NatPlace"][];
       /** @description the offending text, as found */
       value?: string;
+      /** @description the record in the files' identifiers: client C000077777, subject BSBWHS411, program BSB40120, location CBD01, starting 02/02/2026 */
+      record?: string;
+      /** @description what is wrong, in plain words, with the value */
       message: string;
+      /** @description what to change in the student management system (SMS) that wrote the files */
+      correctiveAction?: string;
       /** @description upload: the refused record */
       resourceType?: string;
       resourceUID?: string;
