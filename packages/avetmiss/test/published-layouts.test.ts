@@ -159,5 +159,10 @@ describe('one run shows every problem of every line, and follow-ons name the lin
       assert.ok(problem.correctiveAction, `${problem.file} line ${problem.line}: ${problem.message}`)
       assert.doesNotMatch(`${problem.message} ${problem.correctiveAction}`, /[0-9a-f]{8}-[0-9a-f]{4}-|\$\./)
     }
+    const schoolType = mapCase(read).problems.find((problem) => problem.field === 'schoolTypeIdentifier')!
+    assert.equal(
+      schoolType.correctiveAction,
+      "In the SMS, set School type identifier of client C000077777, subject BSBWHS411, program BSB40120, location CBD01, starting 02/02/2026 to a code of the AVETMISS 8.0 list (the service's reference data school-type), and export the NAT files again.",
+    )
   })
 })
