@@ -18,6 +18,14 @@ export { DEFAULT_MAX_PROBLEMS, type NatProblem } from './problems.ts'
 export { fileSetOf, type NatFileSet, type NatRecord, type NatRecordSet } from './records.ts'
 export { type NatFileReading, type NatTextReadResult, readNatText } from './parse-file.ts'
 export { natRecordIdentity } from './identity.ts'
+export {
+  checkNatSet,
+  NAT_CHECKS,
+  type NatCheck,
+  type NatCheckFinding,
+  type NatCheckLevel,
+  type NatCheckOptions,
+} from './checks/nat-checks.ts'
 export { MAX_STATE_EXTENSION } from './read-layouts.ts'
 export {
   type NatEntry,

@@ -5,6 +5,7 @@
 import {
   inNatTerms,
   locate,
+  type NatCheckFinding,
   type NatPlace,
   type NatProblem,
   type NatTerms,
@@ -17,13 +18,13 @@ import type { RefusedRecord, ValidationResult } from '@vetrs/client'
 
 export type { NatPlace }
 
-export type FindingStage = 'read' | 'map' | 'upload' | 'validation'
+export type FindingStage = 'read' | 'map' | 'check' | 'upload' | 'validation'
 
 export interface Finding {
   stage: FindingStage
   /** Error blocks submission; Warning does not. Every read, mapping and upload problem is an Error. */
   level: 'Error' | 'Warning'
-  /** The validation rule (errorNumber), for validation results. */
+  /** The validation rule (errorNumber), for validation results; the NAT check's name, for NAT checks. */
   rule?: string
   /** Where in the NAT files; empty when the record is not from these files (held data it refers to). */
   nat: NatPlace[]
@@ -51,6 +52,11 @@ export function problemFinding(stage: 'read' | 'map', problem: NatProblem): Find
     message: problem.message,
     ...(problem.correctiveAction === undefined ? {} : { correctiveAction: problem.correctiveAction }),
   }
+}
+
+/** A NAT check's finding: its check's name as the rule, its level, and what to change in the SMS. */
+export function checkFinding(finding: NatCheckFinding): Finding {
+  return { ...problemFinding('map', finding), stage: 'check', level: finding.level, rule: finding.check }
 }
 
 /**

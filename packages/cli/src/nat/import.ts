@@ -5,7 +5,14 @@
 // A set with lines that could not be read or mapped is still uploaded and validated, so one run shows
 // every problem, the files' and the service's; it is never submitted: a submission would report the
 // RTO's activity without those lines (docs/decisions.md, "NAT bridge: import and export").
-import { natTermsOf, natToResources, originIndexOf, type MappedRecord, type NatReadResult } from '@vetrs/avetmiss'
+import {
+  checkNatSet,
+  natTermsOf,
+  natToResources,
+  originIndexOf,
+  type MappedRecord,
+  type NatReadResult,
+} from '@vetrs/avetmiss'
 import {
   BulkUploadError,
   UsageError,
@@ -17,7 +24,7 @@ import {
 } from '@vetrs/client'
 import type { Context } from '../context.ts'
 import { ExitCode } from '../output.ts'
-import { problemFinding, refusalFindings, validationFinding, type Finding } from './findings.ts'
+import { checkFinding, problemFinding, refusalFindings, validationFinding, type Finding } from './findings.ts'
 import { readNatSet } from './read-set.ts'
 import { codeTranslatorFromService } from './reference-codes.ts'
 import { printFindings, writeCsvReport } from './report.ts'
@@ -68,6 +75,8 @@ export async function natImport(context: Context, path: string, options: NatImpo
   const natFindings = [
     ...read.problems.map((problem) => problemFinding('read', problem)),
     ...mapped.problems.map((problem) => problemFinding('map', problem)),
+    // Contradictions across lines that NCVER's validation software finds, before anything is uploaded.
+    ...checkNatSet(read).map(checkFinding),
   ]
   const outcome: NatImportOutcome = {
     jurisdiction,

@@ -5,7 +5,13 @@ import { stringify } from 'csv-stringify/sync'
 import type { Output } from '../output.ts'
 import { whereOf, type Finding } from './findings.ts'
 
-const STAGE_NAMES = { read: 'NAT read', map: 'NAT mapping', upload: 'upload', validation: 'validation' } as const
+const STAGE_NAMES = {
+  read: 'NAT read',
+  map: 'NAT mapping',
+  check: 'NAT check',
+  upload: 'upload',
+  validation: 'validation',
+} as const
 
 export function printFindings(output: Output, findings: readonly Finding[]): void {
   output.table(
@@ -21,14 +27,17 @@ export function printFindings(output: Output, findings: readonly Finding[]): voi
     })),
     ['level', 'rule', 'where', 'message'],
   )
-  // A rule's corrective action is the same for every result, so it is said once; a read or mapping
-  // problem's says what to change in the SMS for that record, so each is said at its place.
+  // A rule's corrective action is the same for every result, so it is said once, rules first; a read,
+  // mapping or check problem's says what to change in the SMS for that record, so each is said at its place.
   const actions = new Map<string, string>()
+  const byPlace = new Map<string, string>()
   for (const finding of findings) {
     if (!finding.correctiveAction) continue
-    const key = finding.rule ?? whereOf(finding)
-    if (!actions.has(key)) actions.set(key, finding.correctiveAction)
+    if (finding.stage === 'validation' && finding.rule) {
+      if (!actions.has(finding.rule)) actions.set(finding.rule, finding.correctiveAction)
+    } else if (!byPlace.has(whereOf(finding))) byPlace.set(whereOf(finding), finding.correctiveAction)
   }
+  for (const [where, action] of byPlace) actions.set(where, action)
   if (actions.size > 0) {
     output.say()
     output.say('Corrective actions:')
