@@ -393,6 +393,39 @@ describe('NAT import in the service (POST .../nat-import, application/zip)', () 
     assert.equal(programs.json.results[0].programFieldOfEducation, '0803')
   })
 
+  it('the NAT checks run on the zip: each finding at its file, line and field, with its level; the records are stored', async () => {
+    const rtoCode = a.rto.rto
+    const ownRto = (entry: NatEntry): NatEntry =>
+      /^NAT00(010|020|120|130)/.test(entry.name)
+        ? {
+            name: entry.name,
+            bytes: Buffer.from(
+              Buffer.from(entry.bytes)
+                .toString('latin1')
+                .replace(/^90001 {5}/gm, rtoCode.padEnd(10, ' ')),
+              'latin1',
+            ),
+          }
+        : entry
+    const response = await importZip(natZipBytes(publishedLayoutCase('checks-broken').map(ownRto)))
+    assert.equal(response.status, 201, response.text)
+    const { natChecks, natCheckCount, natProblemCount } = response.json
+    assert.equal(natProblemCount, 0, response.text)
+    assert.equal(natCheckCount, natChecks.length)
+    const age = natChecks.find((c: { check: string }) => c.check === 'implausible-age')
+    assert.equal(age.level, 'Error')
+    assert.equal(age.nat[0].text, 'NAT00080 line 3 field Date of birth')
+    assert.equal(age.record, 'client C000077779')
+    assert.match(age.correctiveAction, /^In the SMS, correct the client's date of birth/)
+    const disability = natChecks.find((c: { check: string }) => c.check === 'disability-without-flag')
+    assert.equal(disability.nat[0].text, 'NAT00090 line 1 field Client identifier')
+    // Stored as the files give them: the student with a disability type and flag N is in the batch.
+    const again = await call(t.baseUrl, 'GET', batchPath(response.json.transactionBatchToken, '/nat-import'), {
+      token: a.token,
+    })
+    assert.deepEqual(again.json.natChecks, natChecks)
+  })
+
   it('the SDK imports a zip (natImport), reads the import back (natImportOf) and its findings (natImportFindings), as the HTTP calls answer them', async () => {
     const vetrs = new Vetrs({
       baseUrl: t.baseUrl,

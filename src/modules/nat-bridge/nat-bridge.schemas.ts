@@ -53,6 +53,31 @@ export const NatProblem = named(
   ),
 )
 
+export const NatCheckFinding = named(
+  'NatCheckFinding',
+  Type.Object(
+    {
+      check: Type.String({
+        description:
+          'the NAT check (packages/avetmiss README, "NAT checks before upload"): flag-without-disability, ...',
+      }),
+      level: StringEnum(['Error', 'Warning'] as const, {
+        description:
+          'Error: a contradiction the held data would keep, correct it before submitting; Warning: worth a look',
+      }),
+      nat: Type.Array(NatPlace, { description: 'where, in the NAT files' }),
+      value: Type.Optional(Type.String({ description: 'the value found' })),
+      record: Type.Optional(Type.String({ description: "the record in the files' identifiers" })),
+      message: Type.String(),
+      correctiveAction: Type.Optional(Type.String({ description: 'what to change in the SMS' })),
+    },
+    {
+      description:
+        "a contradiction across the NAT files' lines that NCVER's validation software reports (the records are stored as mapped)",
+    },
+  ),
+)
+
 const RecordsByType = Type.Object(
   Object.fromEntries(resourceTypes.map((type) => [type, Type.Integer({ minimum: 0 })])),
   { additionalProperties: false, description: 'records stored, by resource type, every type listed' },
@@ -90,6 +115,18 @@ export const NatImportResult = named(
         description:
           'the first 1000 NAT problems, read, then map, then upload, each in file and line order. What they name is not in the batch: while there is one, the batch does not report all of the files, and should not be submitted.',
       }),
+      natCheckCount: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          description: 'every NAT check finding (absent in answers of imports before the checks)',
+        }),
+      ),
+      natChecks: Type.Optional(
+        Type.Array(NatCheckFinding, {
+          description:
+            'the first 1000 NAT check findings, in file and line order: contradictions across lines; an Error should be corrected in the SMS before the batch is submitted',
+        }),
+      ),
     },
     { description: 'a NAT file set imported into a new transaction batch' },
   ),

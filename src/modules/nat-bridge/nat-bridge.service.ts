@@ -23,7 +23,7 @@ import { listFailedResults, type ValidationResult } from '../validation/index.ts
 import * as repo from './nat-bridge.repo.ts'
 import { NatSetReader, oneSetAtATime } from './nat-set-reader.ts'
 import { plainFieldMessage } from './avetmiss.ts'
-import type { LocateRequest, NatPlace, NatSetProblem } from './nat-set.ts'
+import type { LocateRequest, NatPlace, NatSetCheck, NatSetProblem } from './nat-set.ts'
 
 /** NAT problems listed in an answer; natProblemCount counts them all. */
 export const LISTED_NAT_PROBLEMS = 1000
@@ -58,6 +58,10 @@ export interface NatImportResult {
   natProblemCount: number
   /** The first LISTED_NAT_PROBLEMS of them, in the order read, map, upload. */
   natProblems: NatSetProblem[]
+  /** The NAT checks' findings (contradictions across lines; the records are stored), all counted. */
+  natCheckCount?: number
+  /** The first LISTED_NAT_PROBLEMS of them, in file and line order. */
+  natChecks?: NatSetCheck[]
 }
 
 /**
@@ -135,6 +139,8 @@ export function importNatSet(
           recordsByType,
           natProblemCount,
           natProblems: [...summary.problems, ...uploadProblems],
+          natCheckCount: summary.checkCount,
+          natChecks: summary.checks,
         }
         await repo.insertNatImport(db, {
           rto: actor.rto,

@@ -3,6 +3,7 @@
 // or one of its fields came from. Pure library work on @vetrs/avetmiss, run in a worker thread
 // (nat-set.worker.ts) so that reading and mapping a large set never holds up the service's requests.
 import {
+  checkNatSet,
   codeTranslatorFrom,
   inNatTerms,
   type MappedRecord,
@@ -40,6 +41,17 @@ export interface NatSetProblem {
   accessPath?: string
 }
 
+/** A NAT check's finding: a contradiction across lines that NCVER's validation software reports; the records are stored. */
+export interface NatSetCheck {
+  check: string
+  level: 'Error' | 'Warning'
+  nat: NatPlace[]
+  value?: string
+  record?: string
+  message: string
+  correctiveAction?: string
+}
+
 export interface NatSetOptions {
   /** The RTO's code: part of every record's UID. */
   rtoCode: string
@@ -58,6 +70,9 @@ export interface NatSetSummary {
   /** The reader's and the mapping's problems, the first maxProblems. */
   problems: NatSetProblem[]
   problemCount: number
+  /** The NAT checks' findings, the first maxProblems, and how many there were. */
+  checks: NatSetCheck[]
+  checkCount: number
   recordCount: number
   recordsByType: Record<string, number>
 }
@@ -102,6 +117,16 @@ export async function openNatSet(zip: Uint8Array, options: NatSetOptions): Promi
       problems.push(problemOf(stage, problem))
     }
   }
+  const checked = checkNatSet(read)
+  const checks: NatSetCheck[] = checked.slice(0, options.maxProblems).map((finding) => ({
+    check: finding.check,
+    level: finding.level,
+    nat: [natPlaceOfProblem(finding)],
+    ...(finding.value === undefined ? {} : { value: finding.value }),
+    ...(finding.record === undefined ? {} : { record: finding.record }),
+    message: finding.message,
+    ...(finding.correctiveAction === undefined ? {} : { correctiveAction: finding.correctiveAction }),
+  }))
   const recordsByType: Record<string, number> = {}
   for (const { resourceType } of mapped.records) recordsByType[resourceType] = (recordsByType[resourceType] ?? 0) + 1
   return {
@@ -110,6 +135,8 @@ export async function openNatSet(zip: Uint8Array, options: NatSetOptions): Promi
       ignoredFiles: read.ignoredFiles,
       problems,
       problemCount: read.problemCount + mapped.problems.length,
+      checks,
+      checkCount: checked.length,
       recordCount: mapped.records.length,
       recordsByType,
     },

@@ -2457,6 +2457,25 @@ export interface components {
       /** @description versions submitted so far, voids included (history is kept for audit) */
       numberOfVersions: number;
     };
+    /** @description a contradiction across the NAT files' lines that NCVER's validation software reports (the records are stored as mapped) */
+    NatCheckFinding: {
+      /** @description the NAT check (packages/avetmiss README, "NAT checks before upload"): flag-without-disability, ... */
+      check: string;
+      /**
+       * @description Error: a contradiction the held data would keep, correct it before submitting; Warning: worth a look
+       * @enum {string}
+       */
+      level: "Error" | "Warning";
+      /** @description where, in the NAT files */
+      nat: components["schemas"]["NatPlace"][];
+      /** @description the value found */
+      value?: string;
+      /** @description the record in the files' identifiers */
+      record?: string;
+      message: string;
+      /** @description what to change in the SMS */
+      correctiveAction?: string;
+    };
     /** @description a failed validation result (as failed-validation-results answers it) with its NAT places */
     NatFinding: {
       /** @description identical for all results of one execution of one rule; read them together */
@@ -2553,6 +2572,10 @@ export interface components {
       natProblemCount: number;
       /** @description the first 1000 NAT problems, read, then map, then upload, each in file and line order. What they name is not in the batch: while there is one, the batch does not report all of the files, and should not be submitted. */
       natProblems: components["schemas"]["NatProblem"][];
+      /** @description every NAT check finding (absent in answers of imports before the checks) */
+      natCheckCount?: number;
+      /** @description the first 1000 NAT check findings, in file and line order: contradictions across lines; an Error should be corrected in the SMS before the batch is submitted */
+      natChecks?: components["schemas"]["NatCheckFinding"][];
     };
     /** @description a place in the NAT files: the file, line and field to correct */
     NatPlace: {
