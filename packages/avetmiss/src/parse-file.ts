@@ -48,9 +48,16 @@ export interface NatFileReading {
 /** What a caller can learn beyond the records: how the file was read, and the lines that could not be. */
 export interface NatParseSink<F extends NatFileId> {
   reading?: NatFileReading
-  /** Each line with a problem, with the values that did read (its identifiers, mostly). */
+  /**
+   * Each line with a problem, with the values that did read (its identifiers, mostly): the first
+   * MAX_UNREADABLE_LINES of the file, the others counted in `unreadableOmitted`.
+   */
   unreadable?: NatRecord<F>[]
+  unreadableOmitted?: number
 }
+
+/** Unreadable lines kept per file for follow-on messages: a file of a million broken lines stays bounded. */
+export const MAX_UNREADABLE_LINES = 10_000
 
 function actionFor(field: FieldLayout, value: string, identity: string | undefined): string {
   const forRecord = identity ? ` for ${identity}` : ''
@@ -83,10 +90,7 @@ export function parseNatText<F extends NatFileId>(
 ): NatRecord<F>[] {
   const lines = withoutEndOfFileByte(text).split(/\r?\n/)
   while (lines.length > 0 && lines.at(-1)!.trim() === '') lines.pop()
-  // Only spaces are trailing padding; any other character past the record length is data.
-  const contents = lines.map(withoutTrailingSpaces)
-  const widths = lines.map((line) => (line.endsWith('\r') ? line.length - 1 : line.length))
-  const layout = readLayoutOf(fileId, contents, widths)
+  const layout = readLayoutOf(fileId, lines)
   if (isRelease7(layout)) {
     sink.reading = { layout: 'AVETMISS release 7.0 (not read)', release7: true }
     problems.add({
@@ -100,8 +104,10 @@ export function parseNatText<F extends NatFileId>(
   sink.reading = lines.length === 0 ? { layout: 'empty (no line)', empty: true } : { layout: layout.name }
 
   const records: NatRecord<F>[] = []
-  for (const [index, content] of contents.entries()) {
+  for (const [index, raw] of lines.entries()) {
     const line = index + 1
+    // Only spaces are trailing padding; any other character past the record length is data.
+    const content = withoutTrailingSpaces(raw)
     if (content === '') {
       problems.add({
         file,
@@ -113,7 +119,8 @@ export function parseNatText<F extends NatFileId>(
     }
     const record = readLine(fileId, file, line, content, layout, problems)
     if (record.valid) records.push(record.record)
-    else sink.unreadable?.push(record.record)
+    else if (sink.unreadable && sink.unreadable.length < MAX_UNREADABLE_LINES) sink.unreadable.push(record.record)
+    else if (sink.unreadable) sink.unreadableOmitted = (sink.unreadableOmitted ?? 0) + 1
   }
   return records
 }

@@ -42,6 +42,8 @@ export interface NatReadResult {
 
 export interface NatUnreadable {
   lines: NatRecordSet
+  /** Unreadable lines not kept in `lines` (past MAX_UNREADABLE_LINES of a file), by file identifier. */
+  omitted: Partial<Record<NatFileId, number>>
   files: NatFileId[]
 }
 
@@ -54,7 +56,7 @@ export function readNatEntries(entries: Iterable<NatEntry>, options: NatReadOpti
   const records = emptyRecordSet()
   const files: NatReadResult['files'] = []
   const ignoredFiles: string[] = []
-  const unreadable: NatUnreadable = { lines: emptyRecordSet(), files: [] }
+  const unreadable: NatUnreadable = { lines: emptyRecordSet(), omitted: {}, files: [] }
 
   // By code unit, not locale: the same set reads in the same order (and keeps the same duplicate) anywhere.
   const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
@@ -78,6 +80,7 @@ export function readNatEntries(entries: Iterable<NatEntry>, options: NatReadOpti
     const read = parseNatText(fileId, entry.name, decodeNatBytes(entry.bytes), problems, sink)
     files.push({ fileId, file: entry.name, ...sink.reading! })
     if (sink.reading?.release7) unreadable.files.push(fileId)
+    if (sink.unreadableOmitted) unreadable.omitted[fileId] = sink.unreadableOmitted
     for (const record of read) (records[fileId] as NatRecord[]).push(record)
   }
 

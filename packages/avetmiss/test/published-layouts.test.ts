@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { readNatEntries } from '../src/index.ts'
 import { FIXTURES, mapCase, readCase, summaryOf } from './support/published-layouts.ts'
 
 const golden = JSON.parse(readFileSync(join(FIXTURES, 'golden.json'), 'utf8')) as Record<string, unknown>
@@ -149,6 +150,37 @@ describe('one run shows every problem of every line, and follow-ons name the lin
       'Line 2 of NAT00080 (client C000077778) could not be read; the activity is carried and refers to it',
     )
     assert.doesNotMatch(mapped.problems.map((problem) => problem.message).join('\n'), /is not in NAT00080/)
+  })
+
+  it('unreadable lines are kept for follow-ons up to a bound, and past it the follow-on still blames the unreadable lines', () => {
+    // 10,005 NAT00080 lines with an impossible date of birth: only the first 10,000 are kept.
+    const lines = Array.from({ length: 10_005 }, (_, index) => {
+      const id = `C${String(index).padStart(9, '0')}`
+      return `${id}${' '.repeat(60)}12F31021990`
+    })
+    const big = readNatEntries([
+      ...['NAT00010.txt', 'NAT00020.txt', 'NAT00030.txt', 'NAT00060.txt', 'NAT00085.txt'].map((name) => ({
+        name,
+        bytes: readFileSync(join(FIXTURES, 'national', name)),
+      })),
+      { name: 'NAT00080.txt', bytes: Buffer.from(lines.join('\r\n'), 'latin1') },
+      {
+        name: 'NAT00120.txt',
+        bytes: Buffer.from(
+          readFileSync(join(FIXTURES, 'national', 'NAT00120.txt'), 'latin1').replace(/C000077777/g, 'C000010004'),
+          'latin1',
+        ),
+      },
+    ])
+    assert.equal(big.unreadable.lines.NAT00080.length, 10_000)
+    assert.equal(big.unreadable.omitted.NAT00080, 5)
+    const followOn = mapCase(big).problems.find(
+      (problem) => problem.file === 'NAT00120.txt' && problem.value === 'C000010004',
+    )!
+    assert.equal(
+      followOn.message,
+      'Client C000010004 is not on a line of NAT00080 that could be read, and 10005 of its lines could not be read; the activity is carried and refers to it',
+    )
   })
 
   it('every problem names its record by the file identifiers and says what to change in the SMS', () => {

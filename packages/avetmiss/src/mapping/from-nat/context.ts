@@ -100,7 +100,16 @@ export function missingBecauseUnread(
   what: string,
 ): { message: string; action: string } | undefined {
   const line = unreadLineOf(context, fileIds, field, what.split(' ').at(-1)!)
-  if (!line) return undefined
+  if (!line) {
+    // Past the unreadable lines kept, the line that named it may be one of those only counted.
+    const omitted = fileIds.reduce((sum, fileId) => sum + (context.unreadable?.omitted[fileId] ?? 0), 0)
+    if (omitted === 0) return undefined
+    const unread = fileIds.reduce((sum, fileId) => sum + (context.unreadable?.lines[fileId].length ?? 0), omitted)
+    return {
+      message: `${what[0]!.toUpperCase()}${what.slice(1)} is not on a line of ${fileIds.join(' or ')} that could be read, and ${unread} of its lines could not be read`,
+      action: `Correct the lines of ${fileIds.join(' or ')} that could not be read, as their own problems say.`,
+    }
+  }
   return {
     message: `Line ${line.line} of ${line.fileId} (${what}) could not be read`,
     action: `Correct line ${line.line} of ${line.fileId} (${line.file}) as its own problems say; this line then reads with it.`,
