@@ -68,4 +68,10 @@ export {
   type GenerateNatFileSetOptions,
   generateNatFileSet,
 } from './generate/generate-file-set.ts'
-export { NAT_FAULT_KINDS, type NatFaultKind, type NatFaultRequest, type PlantedNatFault } from './generate/faults.ts'
+export {
+  NAT_CHECK_FAULT_KINDS,
+  NAT_FAULT_KINDS,
+  type NatFaultKind,
+  type NatFaultRequest,
+  type PlantedNatFault,
+} from './generate/faults.ts'

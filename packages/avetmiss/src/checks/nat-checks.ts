@@ -6,6 +6,7 @@
 import { natRecordIdentity } from '../identity.ts'
 import { natFieldLabel } from '../mapping/origin.ts'
 import type { NatProblem } from '../problems.ts'
+import type { NatUnreadable } from '../read-file-set.ts'
 import type { NatRecord, NatRecordSet } from '../records.ts'
 
 export type NatCheckLevel = 'Error' | 'Warning'
@@ -115,9 +116,28 @@ function ageOn(birth: string, day: string): number {
 
 const isDate = (value: string | undefined): value is string => value !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(value)
 
-/** Every finding of every check, in file and line order. */
-export function checkNatSet(set: { records: NatRecordSet }, options: NatCheckOptions = {}): NatCheckFinding[] {
+/**
+ * Every finding of every check, in file and line order. A line the reader could not read (`unreadable`,
+ * as `readNatEntries` gives it) counts as there for what refers to it: its own problems say what is
+ * wrong, and a check does not blame its absence on another line.
+ */
+export function checkNatSet(
+  set: { records: NatRecordSet; unreadable?: NatUnreadable },
+  options: NatCheckOptions = {},
+): NatCheckFinding[] {
   const { records } = set
+  const unread = <F extends keyof NatRecordSet>(fileId: F): NatRecordSet[F] =>
+    (set.unreadable?.lines[fileId] ?? []) as NatRecordSet[F]
+  /**
+   * Whether what refers to this file cannot be judged: the file was not read, lines of it were not even
+   * kept as unreadable, or an unreadable line of it lost the identifier (`key`) that says whose it is.
+   */
+  const unknowable = (fileId: keyof NatRecordSet, key: string) =>
+    (set.unreadable?.omitted[fileId] ?? 0) > 0 ||
+    (set.unreadable?.files.includes(fileId) ?? false) ||
+    (unread(fileId) as readonly NatRecord[]).some(
+      (row) => (row.values as Record<string, string | undefined>)[key] === undefined,
+    )
   const asOf = options.asOf ?? todayIso()
   const findings: NatCheckFinding[] = []
   const add = (check: NatCheck, row: NatRecord, field: string | undefined, message: string, action: string) => {
@@ -140,8 +160,10 @@ export function checkNatSet(set: { records: NatRecordSet }, options: NatCheckOpt
 
   const clients = new Map<string, NatRecord<'NAT00080'>>()
   for (const row of records.NAT00080) if (row.values.clientIdentifier) clients.set(row.values.clientIdentifier, row)
-  const withDisability = new Set(records.NAT00090.map((row) => row.values.clientIdentifier))
-  const withAchievement = new Set(records.NAT00100.map((row) => row.values.clientIdentifier))
+  const withDisability = new Set([...records.NAT00090, ...unread('NAT00090')].map((row) => row.values.clientIdentifier))
+  const withAchievement = new Set(
+    [...records.NAT00100, ...unread('NAT00100')].map((row) => row.values.clientIdentifier),
+  )
 
   // A client's flags and the tables they announce.
   for (const [table, flagField, linesCheck, flagCheck, what] of [
@@ -173,6 +195,7 @@ export function checkNatSet(set: { records: NatRecordSet }, options: NatCheckOpt
       )
     }
     const listed = table === records.NAT00090 ? withDisability : withAchievement
+    if (unknowable(table === records.NAT00090 ? 'NAT00090' : 'NAT00100', 'clientIdentifier')) continue
     for (const client of records.NAT00080) {
       const values = client.values as Record<string, string | undefined>
       if (values[flagField] !== 'Y' || listed.has(client.values.clientIdentifier)) continue
@@ -260,7 +283,14 @@ export function checkNatSet(set: { records: NatRecordSet }, options: NatCheckOpt
         firstStart.set(v.clientIdentifier, { start: v.activityStartDate, row })
     }
   }
-  for (const row of records.NAT00130) if (row.values.programIdentifier) used.programs.add(row.values.programIdentifier)
+  for (const row of [...records.NAT00130, ...unread('NAT00130')])
+    if (row.values.programIdentifier) used.programs.add(row.values.programIdentifier)
+  for (const { values: v } of unread('NAT00120')) {
+    if (v.clientIdentifier) used.clients.add(v.clientIdentifier)
+    if (v.subjectIdentifier) used.subjects.add(v.subjectIdentifier)
+    if (v.deliveryLocationIdentifier) used.locations.add(v.deliveryLocationIdentifier)
+    if (v.programIdentifier) used.programs.add(v.programIdentifier)
+  }
 
   // Ages, at each client's first activity.
   for (const [clientIdentifier, { start, row: activity }] of firstStart) {
@@ -296,6 +326,7 @@ export function checkNatSet(set: { records: NatRecordSet }, options: NatCheckOpt
     [records.NAT00030A, 'programIdentifier', used.programs, NAT_CHECKS.orphanProgram, 'program'],
   ] as const
   for (const [rows, field, usedSet, check, what] of orphans) {
+    if (unknowable('NAT00120', field)) continue
     for (const row of rows as readonly NatRecord[]) {
       const id = (row.values as Record<string, string | undefined>)[field]
       if (id === undefined || usedSet.has(id)) continue
