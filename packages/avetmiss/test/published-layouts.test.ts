@@ -152,6 +152,20 @@ describe('one run shows every problem of every line, and follow-ons name the lin
     assert.doesNotMatch(mapped.problems.map((problem) => problem.message).join('\n'), /is not in NAT00080/)
   })
 
+  it('a completion whose activity line could not be read names that line, not a missing activity', () => {
+    const read = readCase('completion-unread')
+    assert.deepEqual(
+      read.problems.map(({ file, line, field }) => ({ file, line, field })),
+      [{ file: 'NAT00120.txt', line: 1, field: 'activityStartDate' }],
+    )
+    const [followOn] = mapCase(read).problems
+    assert.equal(
+      followOn!.message,
+      'Line 1 of NAT00120 (client C000077777 in program BSB40120) could not be read, so the completion has no subject enrolment to belong to and is not carried',
+    )
+    assert.equal(followOn!.file, 'NAT00130.txt')
+  })
+
   it('unreadable lines are kept for follow-ons up to a bound, and past it the follow-on still blames the unreadable lines', () => {
     // 10,005 NAT00080 lines with an impossible date of birth: only the first 10,000 are kept.
     const lines = Array.from({ length: 10_005 }, (_, index) => {
