@@ -294,6 +294,7 @@ describe('NAT import in the service (POST .../nat-import, application/zip)', () 
         ({
           nat: _nat,
           natRecord: _record,
+          natValue: _value,
           natMessage: _message,
           natCorrectiveAction: _action,
           ...result
@@ -319,6 +320,8 @@ describe('NAT import in the service (POST .../nat-import, application/zip)', () 
     // In the files' terms: the client by its identifier, the field by its published name, no UID or JSON path.
     const client = readNatEntries(entries).records.NAT00080.find((row) => row.line === line)!.values.clientIdentifier
     assert.equal(usi.natRecord, `client ${client}`)
+    assert.match(usi.natValue, /^[0-9A-Z]{10}$/)
+    assert.ok(usi.message.includes(usi.natValue), usi.message)
     assert.match(usi.natMessage, /^Unique student identifier \S+ does not end in a valid check character/)
     for (const result of findings.json.results)
       assert.doesNotMatch(

@@ -86,9 +86,14 @@ describe('vetrs nat import: findings at their NAT places', () => {
   it('a validation result on a mapped record names the NAT line and field of each access path; one on a held record says so', async () => {
     const { records } = await mappedSet()
     const origins = originIndexOf(records)
-    const student = records.find((r) => r.resourceType === 'Student')!
+    const student = records.find(
+      (r) => r.resourceType === 'Student' && (r.record as { uniqueStudentIdentifier?: string }).uniqueStudentIdentifier,
+    )!
     const terms = natTermsOf(records)
-    const finding = validationFinding(origins, result({ resourceUID: student.uid.toUpperCase() }), terms)
+    const bodies = new Map<string, unknown>(records.map((r) => [r.uid.toLowerCase(), r.record]))
+    const finding = validationFinding(origins, result({ resourceUID: student.uid.toUpperCase() }), terms, bodies)
+    assert.match(finding.value!, /^[0-9A-Z]{10}$/)
+    assert.equal(finding.value, (student.record as { uniqueStudentIdentifier?: string }).uniqueStudentIdentifier)
     const line = student.origin.lines[0]!.line
     assert.equal(whereOf(finding), `NAT00080 line ${line} field Unique student identifier`)
     assert.equal(finding.rule, 'BRTS01200')

@@ -140,6 +140,11 @@ export const NatFinding = named(
       natRecord: Type.Optional(
         Type.String({ description: "the result's record in the files' identifiers (program BSB40120, client C0001)" }),
       ),
+      natValue: Type.Optional(
+        Type.String({
+          description: 'the value of the first field the result names, as the files gave it to the service',
+        }),
+      ),
       natMessage: Type.Optional(
         Type.String({
           description:

@@ -71,6 +71,7 @@ export interface NatImportResult {
 export type NatFinding = ValidationResult & {
   nat: NatPlace[]
   natRecord?: string
+  natValue?: string
   natMessage?: string
   natCorrectiveAction?: string
 }
@@ -328,6 +329,7 @@ export async function natFindings(
           resourceType: result.resourceType,
           uid: result.resourceUID,
           texts: [result.message, result.correctiveAction],
+          ...(result.accessPath[0] === undefined ? {} : { path: result.accessPath[0] }),
         })),
       )
       return { places, descriptions }
@@ -343,6 +345,7 @@ export async function natFindings(
         ...result,
         nat: places[index] ?? [],
         ...(description?.record === undefined ? {} : { natRecord: description.record }),
+        ...(description?.value === undefined ? {} : { natValue: description.value }),
         ...(description ? { natMessage: description.texts[0], natCorrectiveAction: description.texts[1] } : {}),
       }
     }),

@@ -177,19 +177,50 @@ export interface DescribeRequest {
   resourceType: string
   uid: string
   texts: readonly string[]
+  /** The access path whose value to give (a validation result's first). */
+  path?: string
 }
 
 /** The record in the files' identifiers, and each text with its UIDs, JSON paths and API field names told as the files name them. */
 export interface NatDescription {
   record?: string
   texts: string[]
+  /** The value at `path` in the record as mapped, when it is text, a number or a flag. */
+  value?: string
 }
 
-export function describe(set: Pick<OpenedNatSet, 'origins' | 'terms'>, request: DescribeRequest): NatDescription {
+const bodiesOf = new WeakMap<object, Map<string, unknown>>()
+
+/** The value at a JSON path of a record (`$.locations[0].deliveryLocationUID`), or undefined. */
+function valueAt(body: unknown, path: string): unknown {
+  let at: unknown = body
+  for (const part of path
+    .replace(/^\$\.?/, '')
+    .split(/\.|\[(\d+)\]/)
+    .filter((piece) => piece)) {
+    if (at === null || typeof at !== 'object') return undefined
+    at = (at as Record<string, unknown>)[part]
+  }
+  return at
+}
+
+export function describe(
+  set: Pick<OpenedNatSet, 'origins' | 'terms' | 'records'>,
+  request: DescribeRequest,
+): NatDescription {
   const about = { resourceType: request.resourceType, uid: request.uid }
   const record = set.terms.get(request.uid.toLowerCase())
+  let bodies = bodiesOf.get(set)
+  if (!bodies) {
+    bodies = new Map(set.records.map((mapped) => [mapped.uid.toLowerCase(), mapped.record]))
+    bodiesOf.set(set, bodies)
+  }
+  const found = request.path === undefined ? undefined : valueAt(bodies.get(request.uid.toLowerCase()), request.path)
+  const value =
+    typeof found === 'string' || typeof found === 'number' || typeof found === 'boolean' ? String(found) : undefined
   return {
     ...(record === undefined ? {} : { record }),
     texts: request.texts.map((text) => inNatTerms(text, set.terms, set.origins, about)),
+    ...(value === undefined ? {} : { value }),
   }
 }

@@ -63,14 +63,24 @@ export function checkFinding(finding: NatCheckFinding): Finding {
  * A failed validation result, told as the NAT file, line and field of each attribute it names, with its
  * UIDs and JSON paths told in the files' identifiers and field names (`terms`).
  */
-export function validationFinding(origins: OriginIndex, result: ValidationResult, terms: NatTerms): Finding {
+export function validationFinding(
+  origins: OriginIndex,
+  result: ValidationResult,
+  terms: NatTerms,
+  bodies?: ReadonlyMap<string, unknown>,
+): Finding {
   const about = { resourceType: result.resourceType, uid: result.resourceUID }
   const record = terms.get(result.resourceUID.toLowerCase())
+  const path = result.accessPath[0]
+  const found = path === undefined ? undefined : valueAt(bodies?.get(result.resourceUID.toLowerCase()), path)
+  const value =
+    typeof found === 'string' || typeof found === 'number' || typeof found === 'boolean' ? String(found) : undefined
   return {
     stage: 'validation',
     level: result.validationMessageLevel,
     rule: result.errorNumber,
     nat: natPlacesOf(origins, result.resourceType, result.resourceUID, result.accessPath),
+    ...(value === undefined ? {} : { value }),
     ...(record === undefined ? {} : { record }),
     message: inNatTerms(result.message, terms, origins, about),
     correctiveAction: inNatTerms(result.correctiveAction, terms, origins, about),
@@ -112,7 +122,7 @@ export function refusalFindings(
 }
 
 /** The value at a JSON path of a record (`$.locations[0].deliveryLocationUID`), or undefined. */
-function valueAt(body: unknown, path: string): unknown {
+export function valueAt(body: unknown, path: string): unknown {
   let at: unknown = body
   for (const part of path
     .replace(/^\$\.?/, '')

@@ -119,6 +119,7 @@ async function report(
   await context.setCurrentBatch(token)
   const origins = originIndexOf(records)
   const terms = natTermsOf(records)
+  const bodies = new Map<string, unknown>(records.map((mapped) => [mapped.uid.toLowerCase(), mapped.record]))
 
   const uploading = output.progress('upload', records.length)
   try {
@@ -152,7 +153,7 @@ async function report(
     nonBlocking: validated.nonBlocking.length,
   }
   for (const group of [...validated.blocking, ...validated.nonBlocking])
-    for (const result of group.results) outcome.findings.push(validationFinding(origins, result, terms))
+    for (const result of group.results) outcome.findings.push(validationFinding(origins, result, terms, bodies))
 
   if (options.submit && !blocks(outcome)) {
     outcome.submitted = await client.submitBatch(jurisdiction, token)

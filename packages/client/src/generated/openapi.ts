@@ -2518,6 +2518,8 @@ export interface components {
       dataSource: "Transaction_batch" | "Previously_submitted_data";
       /** @description the result's record in the files' identifiers (program BSB40120, client C0001) */
       natRecord?: string;
+      /** @description the value of the first field the result names, as the files gave it to the service */
+      natValue?: string;
       /** @description the message in the files' terms: UIDs told as the records the files name, JSON paths and API field names as the NAT fields' published names */
       natMessage?: string;
       /** @description the corrective action in the files' terms */
