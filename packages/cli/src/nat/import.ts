@@ -58,6 +58,7 @@ export interface NatImportOutcome {
 export async function natImport(context: Context, path: string, options: NatImportOptions): Promise<void> {
   const { output } = context
   const read = await readNatSet(path)
+  if (recordCount(read) === 0) return nothingRead(context, path, read)
   const rtoCode = options.rto ?? read.records.NAT00010[0]?.values.trainingOrganisationIdentifier
   if (!rtoCode)
     throw new UsageError(
@@ -102,6 +103,35 @@ export async function natImport(context: Context, path: string, options: NatImpo
   if (options.csv) await writeCsvReport(options.csv, outcome.findings)
   output.result(outcome, () => printOutcome(context, outcome, read, options))
   process.exitCode = exitCodeOf(outcome)
+}
+
+/**
+ * No line of the set could be read (every file empty, release 7.0 files, every line broken): the
+ * reader's problems say why, without the service, and the command fails (exit 3), never "nothing to
+ * report" with success.
+ */
+function nothingRead(context: Context, path: string, read: NatReadResult): void {
+  const { output } = context
+  const findings = read.problems.map((problem) => problemFinding('read', problem))
+  output.result(
+    {
+      files: read.files.map(({ file, layout }) => ({ file, layout })),
+      ignoredFiles: read.ignoredFiles,
+      natProblemCount: read.problemCount,
+      records: 0,
+      findings,
+      submitted: null,
+    },
+    () => {
+      output.say(`Read no record from the ${read.files.length} NAT files in ${path}.`)
+      for (const { file, layout } of read.files) output.say(`  ${file}: ${layout}`)
+      output.say()
+      printFindings(output, findings)
+      output.say()
+      output.say('Nothing was imported: correct what is named above and import again.')
+    },
+  )
+  process.exitCode = ExitCode.validationFailures
 }
 
 /** Batch, upload, validate, and submit when asked and nothing blocks; each step's outcome goes into `outcome`. */
