@@ -101,6 +101,14 @@ describe('NAT checks before upload', () => {
           value: '3',
         },
         {
+          check: 'specific-funding-without-specific-purpose',
+          level: 'Warning',
+          file: 'NAT00120.txt',
+          line: 2,
+          field: 'specificFundingIdentifier',
+          value: 'SF001',
+        },
+        {
           check: 'continuing-already-ended',
           level: 'Warning',
           file: 'NAT00120.txt',

@@ -81,6 +81,12 @@ export const NAT_CHECKS = {
     level: 'Error',
     title: 'An activity whose VET in schools flag is Y has no school type',
   },
+  specificFundingWithoutSpecificPurpose: {
+    name: 'specific-funding-without-specific-purpose',
+    level: 'Warning',
+    title:
+      'A specific funding identifier on an activity whose national funding source is not a specific purpose program (13 or 15)',
+  },
   scheduledHoursFarFromNominal: {
     name: 'scheduled-hours-far-from-nominal',
     level: 'Warning',
@@ -101,6 +107,8 @@ export const NAT_CHECKS = {
 } as const satisfies Record<string, NatCheck>
 
 const COMMENCING_OR_CONTINUING = new Set(['3', '4'])
+/** Funding source national 13 (Commonwealth) and 15 (state) specific purpose programs: what a specific funding identifier names. */
+const SPECIFIC_PURPOSE = new Set(['13', '15'])
 const CREDIT_OUTCOMES = new Set(['51', '52', '60'])
 const CONTINUING = '70'
 const YOUNGEST = 10
@@ -263,6 +271,15 @@ export function checkNatSet(
         'schoolTypeIdentifier',
         'VET in schools flag is Y and the school type identifier is blank',
         "In the SMS, record the type of the student's school, or set the VET in schools flag to N.",
+      )
+    }
+    if (v.specificFundingIdentifier !== undefined && !SPECIFIC_PURPOSE.has(v.fundingSourceNational ?? '')) {
+      add(
+        NAT_CHECKS.specificFundingWithoutSpecificPurpose,
+        row,
+        'specificFundingIdentifier',
+        `Specific funding identifier ${v.specificFundingIdentifier} names a specific purpose program, but the funding source - national is ${v.fundingSourceNational ?? 'blank'} (not 13 or 15)`,
+        'In the SMS, check the funding source of the activity, or clear its specific funding identifier.',
       )
     }
     const subject = subjects.get(v.subjectIdentifier)
