@@ -13,6 +13,8 @@ import {
   defaultRetryPolicy,
   delayBeforeRetry,
   isRetryable,
+  unreachableAtFirstContact,
+  type Contact,
   type Outcome,
   type RetryNotice,
   type RetryPolicy,
@@ -90,6 +92,8 @@ export class Http {
   readonly tokens: TokenSource
   readonly #fetch: typeof fetch
   readonly #onRetry: ((notice: RetryNotice) => void) | undefined
+  /** Whether the service has answered yet (a refused connection before that is not retried); the token source shares it. */
+  readonly #contact: Contact = { answered: false }
 
   constructor(options: HttpOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
@@ -104,6 +108,7 @@ export class Http {
       retry: this.retry,
       timeoutMs: this.timeoutMs,
       userAgent: this.userAgent,
+      contact: this.#contact,
       ...(this.#onRetry ? { onRetry: this.#onRetry } : {}),
     })
   }
@@ -153,6 +158,7 @@ export class Http {
           signal: timer.signal,
           ...(body ? { body: body as Uint8Array<ArrayBuffer> } : {}),
         })
+        this.#contact.answered = true
         outcome = { status: response.status, retryAfter: response.headers.get('retry-after') }
         // The answer is read inside the attempt's time too: a body that stalls is no answer.
         if (response.ok) text = await response.text()
@@ -161,7 +167,12 @@ export class Http {
         // A token request the service refused (bad credentials) is the caller's answer, not a lost connection.
         if (error instanceof ServiceError || (error instanceof NetworkError && token === undefined)) throw error
         response = undefined
-        outcome = { networkError: error, timedOut: timer.timedOut(), notSent: token === undefined }
+        outcome = {
+          networkError: error,
+          timedOut: timer.timedOut(),
+          notSent: token === undefined,
+          unreachableAtFirstContact: unreachableAtFirstContact(this.#contact, error),
+        }
       } finally {
         timer.done()
       }
@@ -184,7 +195,7 @@ export class Http {
         const { networkError, timedOut } = outcome as { networkError: unknown; timedOut?: boolean }
         throw timedOut
           ? new TimeoutError(verb, path, timeoutMs, networkError)
-          : new NetworkError(verb, path, networkError)
+          : new NetworkError(verb, path, networkError, undefined, `${this.baseUrl}${path}`)
       }
       throw new ServiceError(verb, path, response.status, await this.#problemOf(response, signal, timeoutMs))
     }
@@ -203,6 +214,7 @@ export class Http {
         headers: { accept: 'application/json', 'user-agent': this.userAgent },
         signal: timer.signal,
       })
+      this.#contact.answered = true
       if (!response.ok) {
         await response.body?.cancel()
         return undefined
@@ -210,7 +222,9 @@ export class Http {
       return await response.json()
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason
-      throw timer.timedOut() ? new TimeoutError('GET', path, timeoutMs, error) : new NetworkError('GET', path, error)
+      throw timer.timedOut()
+        ? new TimeoutError('GET', path, timeoutMs, error)
+        : new NetworkError('GET', path, error, undefined, `${this.baseUrl}${path}`)
     } finally {
       timer.done()
     }

@@ -150,6 +150,13 @@ export function markBatchReconciled(tx: Tx, rto: string, token: string): Promise
   return batches.markReconciled(tx, rto, token)
 }
 
+/** The jurisdiction a batch of the RTO was created under (for events of a batch another module tells of). */
+export async function jurisdictionOfBatch(db: Reader, rto: string, token: string): Promise<string> {
+  const batch = await batches.findBatch(db, rto, token)
+  if (!batch) throw new NotFoundError(`No transaction batch ${token} for this RTO.`)
+  return batch.jurisdiction
+}
+
 /** Whether reconciliation reflects the submission of the batch yet (its reconciledAt is set). */
 export async function isBatchReconciled(db: Reader, rto: string, token: string): Promise<boolean> {
   const batch = await batches.findBatch(db, rto, token)

@@ -13,6 +13,7 @@ export {
   markBatchReconciled,
   isBatchReconciled,
   batchSubject,
+  jurisdictionOfBatch,
   type BatchRef,
 } from './batches.service.ts'
 export {

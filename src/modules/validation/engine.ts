@@ -5,13 +5,14 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { Db } from '../../platform/db/database.ts'
 import type { ReferenceLookup } from '../reference-data/index.ts'
-import { batchSubject, recordsOfBatch, type RecordChunkRow } from '../batches/index.ts'
+import { batchSubject, jurisdictionOfBatch, recordsOfBatch, type RecordChunkRow } from '../batches/index.ts'
 import { recordEvent } from '../events/index.ts'
 import type { ResourceType } from '../../domain/resource-types.ts'
 import { rules } from './rules/index.ts'
 import type { RecordContext, RecordRule, SetRule } from './rule.ts'
 import { utcToday } from '../../domain/reporting-period.ts'
 import * as repo from './validation.repo.ts'
+import { asRulesSeeIt } from './no-value.ts'
 
 export interface EngineDependencies {
   db: Db
@@ -26,7 +27,13 @@ const CHUNK_SIZE = 2000
 const LARGE_BATCH = 2000
 const WRITE_BATCH = 1000
 
-/** The results of one record rule on one batch record: each finding a group of its own (no other resource is involved). */
+/** A batch record as record rules see it: No_value taken out, as if those fields were left out (no-value.ts). */
+export function rulesView(row: RecordChunkRow): RecordChunkRow {
+  const body = asRulesSeeIt(row.resource_type, row.body)
+  return body === row.body ? row : { ...row, body }
+}
+
+/** The results of one record rule on one batch record (as rulesView gives it): each finding a group of its own (no other resource is involved). */
 export function recordRuleResults(
   rule: RecordRule,
   row: RecordChunkRow,
@@ -82,7 +89,8 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   for (;;) {
     const chunk = await recordsOfBatch(db, rto, token, after, deps.chunkSize ?? CHUNK_SIZE)
     if (chunk.length === 0) break
-    for (const row of chunk) {
+    for (const stored of chunk) {
+      const row = rulesView(stored)
       for (const rule of recordRulesByType.get(row.resource_type) ?? []) {
         for (const result of recordRuleResults(rule, row, context, { rto_id: rto, run_id: runId, attempt })) {
           pending.push(result)
@@ -109,11 +117,12 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   const completed = await db.transaction().execute(async (tx) => {
     if (!(await runs.complete(tx, rto, runId, attempt))) return false
     const outcome = await repo.completedOutcome(tx, rto, runId)
+    const jurisdiction = await jurisdictionOfBatch(tx, rto, token)
     await recordEvent(tx, {
       rto,
       type: 'au.gov.vetrs.batch.validated',
-      subject: batchSubject(outcome.jurisdiction, token),
-      jurisdiction: outcome.jurisdiction,
+      subject: batchSubject(jurisdiction, token),
+      jurisdiction,
       data: {
         transactionBatchToken: token,
         validationRunId: runId,
