@@ -236,6 +236,12 @@ export async function insertRuleResults(
 ): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await sql`SET LOCAL jit = off`.execute(tx) // see validation.repo insertSetRuleResults
+    // The rules join held records on UIDs read from bodies (jsonb), whose matches the planner cannot
+    // estimate: it guessed a row or two and ran a look-up of a whole record type per enrolment, growing
+    // with the square of the period's records (124 s for 3,000 outcomes on the embedded database;
+    // issue 30). An assessment always reads a whole period, so nested loops are off for every rule,
+    // leaving hash and merge joins, which grow linearly (laterals over a record's own arrays still nest).
+    await sql`SET LOCAL enable_nestloop = off`.execute(tx)
     await sql`
       INSERT INTO assessment_result (rto_id, run_id, attempt, assessment_grouping_id, technical_rule_id, rule_id, message_level,
         corrective_action, message, resource_type, resource_uid, change_tracking_identifier, submitted_by_client)

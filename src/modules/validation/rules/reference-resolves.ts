@@ -14,23 +14,33 @@ export default defineSetRule({
   description:
     'Every UID a record references (studentUID, programOfferingUID, locations[].deliveryLocationUID, ...) names a record of that type in this transaction batch or in the data previously submitted for the RTO, and not voided.',
   correctiveAction: 'Upload the referenced record in this batch, or correct the UID to one that exists.',
+  // Each field's references are gathered first, in a materialised CTE, and then looked for in the batch
+  // and the held data by anti joins over the whole set. Written as one correlated query, the planner
+  // ran the look-up of a record's references per record (locations[] made it a scan of the batch for
+  // each subject enrolment): 42 s for a 10,000-record batch on the embedded database (issue 30).
   query: (scope) => {
-    const selects = resourceTypes.flatMap((source) =>
-      referenceFields[source].map(
-        ({ field, references }) => sql<SetFindingRow>`
-      SELECT r.uid::text || ${`:${field}:`}::text || ref.path AS group_key, ${source}::text AS resource_type, r.uid AS resource_uid,
-             ARRAY[ref.path] AS access_path, r.ctid AS change_tracking_identifier, 'Transaction_batch' AS data_source,
-             format('%s %s is not in this transaction batch nor in the data previously submitted for this RTO (or it is voided there).',
-                    ref.path, ref.target) AS message
+    const fields = resourceTypes.flatMap((source) =>
+      referenceFields[source].map(({ field, references }) => ({ source, field, references })),
+    )
+    const gathered = fields.map(
+      ({ source, field }, i) => sql`${sql.raw(`refs_${i}`)} AS MATERIALIZED (
+      SELECT r.uid, r.ctid, ref.target, ref.path
         FROM ${batchRecordsOf(scope, source)} AS r CROSS JOIN ${referencesOf('r', field, 'ref')}
-       WHERE NOT r.is_voided
-         AND NOT EXISTS (
+       WHERE NOT r.is_voided)`,
+    )
+    const selects = fields.map(
+      ({ source, field, references }, i) => sql<SetFindingRow>`
+      SELECT f.uid::text || ${`:${field}:`}::text || f.path AS group_key, ${source}::text AS resource_type, f.uid AS resource_uid,
+             ARRAY[f.path] AS access_path, f.ctid AS change_tracking_identifier, 'Transaction_batch' AS data_source,
+             format('%s %s is not in this transaction batch nor in the data previously submitted for this RTO (or it is voided there).',
+                    f.path, f.target) AS message
+        FROM ${sql.raw(`refs_${i}`)} AS f
+       WHERE NOT EXISTS (
            SELECT 1 FROM batch_record t
             WHERE t.rto_id = ${scope.rto} AND t.transaction_batch_token = ${scope.token}
-              AND t.resource_type = ${references} AND t.resource_uid = ref.target)
-         AND NOT ${heldInSubmission(scope, references, sql`ref.target`)}`,
-      ),
+              AND t.resource_type = ${references} AND t.resource_uid = f.target)
+         AND NOT ${heldInSubmission(scope, references, sql`f.target`)}`,
     )
-    return sql.join(selects, sql` UNION ALL `) as never
+    return sql`WITH ${sql.join(gathered)} ${sql.join(selects, sql` UNION ALL `)}` as never
   },
 })
