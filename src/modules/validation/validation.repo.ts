@@ -1,5 +1,5 @@
 // SQL for validation runs and their results. Every statement is scoped by the caller's RTO.
-import { sql, type Generated, type Selectable } from 'kysely'
+import { sql, type Generated, type RawBuilder, type Selectable } from 'kysely'
 import type { Db, Executor } from '../../platform/db/database.ts'
 import { nameBasedUuid } from '../../platform/db/uuid.ts'
 import { createRunLifecycle } from '../../platform/runs/run-lifecycle.ts'
@@ -196,20 +196,25 @@ export async function insertSetRuleResults(
   largeBatch: boolean,
 ): Promise<void> {
   await db.transaction().execute(async (tx) => {
-    await sql`SET LOCAL jit = off`.execute(tx)
-    if (largeBatch) await sql`SET LOCAL enable_nestloop = off`.execute(tx)
-    await insertSetRuleResultsWith(tx, rule, scope, runId, attempt)
+    await setRuleSessionSettings(tx, largeBatch)
+    await setRuleResultsStatement(rule, scope, runId, attempt).execute(tx)
   })
 }
 
-async function insertSetRuleResultsWith(
-  db: Executor,
+/** The settings a set rule's statement runs under, inside its transaction (above). */
+export async function setRuleSessionSettings(tx: Executor, largeBatch: boolean): Promise<void> {
+  await sql`SET LOCAL jit = off`.execute(tx)
+  if (largeBatch) await sql`SET LOCAL enable_nestloop = off`.execute(tx)
+}
+
+/** The one statement that runs a set rule's query and stores its rows as results. */
+export function setRuleResultsStatement(
   rule: SetRule,
   scope: RunScope,
   runId: string,
   attempt: number,
-): Promise<void> {
-  await sql`
+): RawBuilder<unknown> {
+  return sql`
     INSERT INTO validation_result (rto_id, run_id, attempt, validation_grouping_id, related_validation_result_count, error_number, rule_id,
       technical_rule_id, validation_message_level, corrective_action, message, resource_type, resource_uid, access_path,
       change_tracking_identifier, data_source)
@@ -218,7 +223,7 @@ async function insertSetRuleResultsWith(
            ${rule.level}::text, ${rule.correctiveAction}::text, f.message, f.resource_type, f.resource_uid, f.access_path,
            f.change_tracking_identifier, f.data_source
       FROM (${rule.query(scope)}) AS f
-     ORDER BY f.group_key, f.data_source DESC, f.resource_type, f.resource_uid`.execute(db)
+     ORDER BY f.group_key, f.data_source DESC, f.resource_type, f.resource_uid`
 }
 
 /** Narrows a run's results: to one rule, one resource type, or both. */
