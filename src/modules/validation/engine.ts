@@ -100,7 +100,8 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   const timings: Record<string, number> = { records: Math.round(performance.now() - started) }
   for (const rule of setRules) {
     const ruleStarted = performance.now()
-    await repo.insertSetRuleResults(db, rule, scope, runId, attempt, records >= LARGE_BATCH)
+    for (const query of rule.queryParts?.(scope) ?? [rule.query(scope)])
+      await repo.insertSetRuleResults(db, rule, scope, runId, attempt, records >= LARGE_BATCH, query)
     timings[rule.technicalRuleId] = Math.round(performance.now() - ruleStarted)
     if (!(await runs.checkpoint(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
   }

@@ -4,7 +4,7 @@ import type { Db, Executor } from '../../platform/db/database.ts'
 import { nameBasedUuid } from '../../platform/db/uuid.ts'
 import { createRunLifecycle } from '../../platform/runs/run-lifecycle.ts'
 import type { MessageLevel } from '../../domain/rules.ts'
-import type { DataSource, RunScope, SetRule } from './rule.ts'
+import type { DataSource, RunScope, SetFindingRow, SetRule } from './rule.ts'
 
 export type RunStatus = 'Queued' | 'InProgress' | 'Validated' | 'Cancelled'
 
@@ -194,10 +194,11 @@ export async function insertSetRuleResults(
   runId: string,
   attempt: number,
   largeBatch: boolean,
+  query: RawBuilder<SetFindingRow> = rule.query(scope),
 ): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await setRuleSessionSettings(tx, largeBatch)
-    await setRuleResultsStatement(rule, scope, runId, attempt).execute(tx)
+    await setRuleResultsStatement(rule, scope, runId, attempt, query).execute(tx)
   })
 }
 
@@ -213,6 +214,7 @@ export function setRuleResultsStatement(
   scope: RunScope,
   runId: string,
   attempt: number,
+  query: RawBuilder<SetFindingRow> = rule.query(scope),
 ): RawBuilder<unknown> {
   return sql`
     INSERT INTO validation_result (rto_id, run_id, attempt, validation_grouping_id, related_validation_result_count, error_number, rule_id,
@@ -222,7 +224,7 @@ export function setRuleResultsStatement(
            count(*) OVER (PARTITION BY f.group_key), ${rule.technicalRuleId}::text, ${rule.ruleId}::text, ${rule.technicalRuleId}::text,
            ${rule.level}::text, ${rule.correctiveAction}::text, f.message, f.resource_type, f.resource_uid, f.access_path,
            f.change_tracking_identifier, f.data_source
-      FROM (${rule.query(scope)}) AS f
+      FROM (${query}) AS f
      ORDER BY f.group_key, f.data_source DESC, f.resource_type, f.resource_uid`
 }
 
