@@ -2,6 +2,7 @@
 // however large the batch); set rules run one after another as SQL inside the database. Results are
 // written per attempt, so a worker that dies part-way leaves nothing a reader or the retry will use.
 import { randomUUID } from 'node:crypto'
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import type { Db } from '../../platform/db/database.ts'
 import type { ReferenceLookup } from '../reference-data/index.ts'
@@ -24,6 +25,7 @@ const CHUNK_SIZE = 2000
 /** From this many records, set rules run with hash joins only (see insertSetRuleResults). */
 const LARGE_BATCH = 2000
 const WRITE_BATCH = 1000
+const YIELD_EVERY = 200
 
 /** The results of one record rule on one batch record: each finding a group of its own (no other resource is involved). */
 export function recordRuleResults(
@@ -81,7 +83,11 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   for (;;) {
     const chunk = await recordsOfBatch(db, rto, token, after, deps.chunkSize ?? CHUNK_SIZE)
     if (chunk.length === 0) break
-    for (const row of chunk) {
+    for (const [index, row] of chunk.entries()) {
+      // The record rules are plain JavaScript on the service's thread: a chunk of 2,000 records held
+      // it for about a second on a busy machine. Other requests go first every YIELD_EVERY records
+      // (issue 30); on the embedded database they also need the thread to reach the connection.
+      if (index > 0 && index % YIELD_EVERY === 0) await yieldToEventLoop()
       for (const rule of recordRulesByType.get(row.resource_type) ?? []) {
         for (const result of recordRuleResults(rule, row, context, { rto_id: rto, run_id: runId, attempt })) {
           pending.push(result)
