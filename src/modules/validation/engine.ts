@@ -106,8 +106,12 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   const timings: Record<string, number> = { records: Math.round(performance.now() - started) }
   for (const rule of setRules) {
     const ruleStarted = performance.now()
-    for (const query of rule.queryParts?.(scope) ?? [rule.query(scope)])
+    for (const query of rule.queryParts?.(scope) ?? [rule.query(scope)]) {
+      // Requests that arrived during the last statement go first: on the embedded database statements
+      // run on this thread, and one awaited after another would leave it no turn to read them.
+      await yieldToEventLoop()
       await repo.insertSetRuleResults(db, rule, scope, runId, attempt, records >= LARGE_BATCH, query)
+    }
     timings[rule.technicalRuleId] = Math.round(performance.now() - ruleStarted)
     if (!(await runs.checkpoint(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
   }
