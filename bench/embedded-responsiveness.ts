@@ -1,6 +1,6 @@
 // `npm run bench` (embedded responsiveness, issue 30): does the embedded database (PGlite: one process,
 // one connection, statements run on the service's own thread) keep answering while long work runs?
-// The service runs as a child process on PGlite in memory and loads BENCH_RESPONSIVE_RECORDS (100,000)
+// The service runs as a child process on PGlite (in a temporary data directory, as `npm start` has one; BENCH_RESPONSIVE_DATA_DIR=memory:// for none) and loads BENCH_RESPONSIVE_RECORDS (100,000)
 // records straight into a batch (bench/batch-loader.ts: students, program and subject enrolments, the
 // shared offerings). This process then samples every 50 ms (one request outstanding at a time, the ticks
 // it delays counted from when they fell due) GET /health/ready and a console page (the RTO's landing
@@ -12,6 +12,9 @@
 // (default 1; each a fresh service), medians when more.
 import { fork, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { launchChromium, signIn, CHROMIUM_PATH } from '../test/console/browser.ts'
 import { freePort } from '../test/support/index.ts'
 import { demoAuth } from './demo-auth.ts'
@@ -24,7 +27,7 @@ const PERIOD = 202604 // the examples' activity (October 2026)
 const TARGET_P99_MS = 200
 const TARGET_RSS_MB = 400
 
-/** The child: the service on PGlite in memory, a batch loaded, then its token told to the parent. */
+/** The child: the service on PGlite, a batch loaded, then its token told to the parent. */
 async function serve(): Promise<void> {
   const { loadConfig } = await import('../src/config/config.ts')
   const { createService } = await import('../src/app.ts')
@@ -35,7 +38,7 @@ async function serve(): Promise<void> {
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
       PORT: String(port),
       RATE_LIMIT_MAX: '0',
-      DATA_DIR: 'memory://',
+      DATA_DIR: process.env.BENCH_DATA_DIR!,
       DATABASE_URL: '',
     }),
     { workers: true },
@@ -187,8 +190,10 @@ async function until<T>(what: string, read: () => Promise<T | undefined>, timeou
 async function measureOnce(): Promise<Run> {
   const port = await freePort() // the built-in identity provider's issuer names the port
   const baseUrl = `http://127.0.0.1:${port}`
+  // A data directory of its own, as `npm start` has (BENCH_RESPONSIVE_DATA_DIR=memory:// for none).
+  const dataDir = process.env.BENCH_RESPONSIVE_DATA_DIR || (await mkdtemp(join(tmpdir(), 'vetrs-bench-responsive-')))
   const child: ChildProcess = fork(new URL(import.meta.url).pathname, ['serve'], {
-    env: { ...process.env, PORT: String(port) },
+    env: { ...process.env, PORT: String(port), BENCH_DATA_DIR: dataDir },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
   const exited = new Promise<never>((_, reject) =>
@@ -299,6 +304,7 @@ async function measureOnce(): Promise<Run> {
       await gone
       clearTimeout(stuck)
     }
+    if (!process.env.BENCH_RESPONSIVE_DATA_DIR) await rm(dataDir, { recursive: true, force: true })
   }
 }
 
@@ -324,7 +330,7 @@ async function main(): Promise<void> {
   const m = (pick: (r: Run) => number) => median(runs.map(pick))
   const f = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(0))
   console.log(
-    `\nEmbedded database (PGlite in memory) responsiveness during long work: ${runs[0]!.records} records, medians of ${runs.length} run(s); a request due every ${INTERVAL_MS} ms, one outstanding, the ticks it delayed counted from when they fell due (target: p99 under ${TARGET_P99_MS} ms during validation and assessment; the service's peak RSS under ${TARGET_RSS_MB} MB)\n`,
+    `\nEmbedded database (PGlite, ${process.env.BENCH_RESPONSIVE_DATA_DIR === 'memory://' ? 'in memory' : 'a data directory'}) responsiveness during long work: ${runs[0]!.records} records, medians of ${runs.length} run(s); a request due every ${INTERVAL_MS} ms, one outstanding, the ticks it delayed counted from when they fell due (target: p99 under ${TARGET_P99_MS} ms during validation and assessment; the service's peak RSS under ${TARGET_RSS_MB} MB)\n`,
   )
   console.log(
     '| Phase | Job s | /health/ready p50 ms | p99 ms | max ms | Page p50 ms | p99 ms | max ms | Samples (health, page) | Not 200 |',
