@@ -178,7 +178,12 @@ function rssMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
 async function until<T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 30 * 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const value = await read()
+    // A connection the service closed while it was held (a keep-alive socket timed out meanwhile) is
+    // asked again, as an SMS would.
+    const value = await read().catch((error) => {
+      if (error instanceof TypeError && error.message === 'fetch failed') return undefined
+      throw error
+    })
     if (value !== undefined) return value
     if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`)
     // Once a second, as an SMS would poll: the status of a 100,000-record batch is itself a read of
