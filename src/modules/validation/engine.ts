@@ -12,6 +12,7 @@ import { rules } from './rules/index.ts'
 import type { RecordContext, RecordRule, SetRule } from './rule.ts'
 import { utcToday } from '../../domain/reporting-period.ts'
 import * as repo from './validation.repo.ts'
+import { asRulesSeeIt } from './no-value.ts'
 
 export interface EngineDependencies {
   db: Db
@@ -27,7 +28,13 @@ const LARGE_BATCH = 2000
 const WRITE_BATCH = 1000
 const YIELD_EVERY = 200
 
-/** The results of one record rule on one batch record: each finding a group of its own (no other resource is involved). */
+/** A batch record as record rules see it: No_value taken out, as if those fields were left out (no-value.ts). */
+export function rulesView(row: RecordChunkRow): RecordChunkRow {
+  const body = asRulesSeeIt(row.resource_type, row.body)
+  return body === row.body ? row : { ...row, body }
+}
+
+/** The results of one record rule on one batch record (as rulesView gives it): each finding a group of its own (no other resource is involved). */
 export function recordRuleResults(
   rule: RecordRule,
   row: RecordChunkRow,
@@ -83,11 +90,12 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   for (;;) {
     const chunk = await recordsOfBatch(db, rto, token, after, deps.chunkSize ?? CHUNK_SIZE)
     if (chunk.length === 0) break
-    for (const [index, row] of chunk.entries()) {
+    for (const [index, stored] of chunk.entries()) {
       // The record rules are plain JavaScript on the service's thread: a chunk of 2,000 records held
       // it for about a second on a busy machine. Other requests go first every YIELD_EVERY records
       // (issue 30); on the embedded database they also need the thread to reach the connection.
       if (index > 0 && index % YIELD_EVERY === 0) await yieldToEventLoop()
+      const row = rulesView(stored)
       for (const rule of recordRulesByType.get(row.resource_type) ?? []) {
         for (const result of recordRuleResults(rule, row, context, { rto_id: rto, run_id: runId, attempt })) {
           pending.push(result)

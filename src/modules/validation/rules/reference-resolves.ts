@@ -41,7 +41,7 @@ function partsOf(scope: RunScope): RawBuilder<SetFindingRow>[] {
                     f.path, f.target) AS message
         FROM refs AS f
        WHERE NOT EXISTS (
-           SELECT 1 FROM batch_record t
+           SELECT 1 FROM batch_content t
             WHERE t.rto_id = ${scope.rto} AND t.transaction_batch_token = ${scope.token}
               AND t.resource_type = ${references} AND t.resource_uid = f.target)
          AND NOT ${heldInSubmission(scope, references, sql`f.target`)}`,
