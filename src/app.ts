@@ -23,7 +23,8 @@ import { installRequestIds, requestIdOf } from './platform/http/request-id.ts'
 import { RequestLog } from './platform/http/request-log.ts'
 import { installClosingRefusal } from './platform/http/closing.ts'
 import { installRequestMetrics } from './platform/observability/metrics.ts'
-import { API_PREFIX, batchRoutes } from './modules/batches/index.ts'
+import { batchRoutes } from './modules/batches/index.ts'
+import { API_PREFIX } from './platform/http/api-prefix.ts'
 import { resourceRoutes } from './modules/resources/index.ts'
 import { referenceDataRoutes } from './modules/reference-data/index.ts'
 import { validationRoutes } from './modules/validation/index.ts'
@@ -61,22 +62,22 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
 /**
  * The HTTP app on a core, with every route registered, not yet ready (the caller calls app.ready()).
- * What it opens is added to core.resources, so core.close() closes it first.
+ * What it opens is added to core.handles, so core.close() closes it first.
  */
 export async function createHttpApp(core: Core): Promise<FastifyInstance> {
-  const { config, database, read, queue, jobs, metrics, logger, resources } = core
+  const { config, database, read, queue, jobs, metrics, logger, handles } = core
   const db = database.db
   // The read-only endpoints that may lag read through this (docs/decisions.md, "Read routing (issue 21)").
   const readDb = read.db
   await prepareDemoClients(db, config.mode)
   const redis = config.redis.url
-    ? resources.add(await connectRateLimitRedis(config.redis.url, logger), (r) => r.disconnect())
+    ? handles.add(await connectRateLimitRedis(config.redis.url, logger), (r) => r.disconnect())
     : undefined
 
   const key = await loadSigningKey(db, config.auth.signingKeyPem, config.mode !== 'production')
   const verifier = createTokenVerifier(db, key, config.auth)
 
-  const app = resources.add(
+  const app = handles.add(
     Fastify({
       loggerInstance: logger as FastifyBaseLogger,
       bodyLimit: config.limits.decodedBodyBytes + 1, // the body-limit hook answers first, with BRTS90400
@@ -98,7 +99,7 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
   installLegacyTwins(app) // the first onRoute hook: it copies routes as declared
   installSecurityHeaders(app, config.http.publicBaseUrl) // first, so early refusals carry them too
   installRequestIds(app)
-  resources.add(installClosingRefusal(app), (beginClosing) => beginClosing()) // closed first, before the HTTP server
+  handles.add(installClosingRefusal(app), (beginClosing) => beginClosing()) // closed first, before the HTTP server
   installRequestValidation(app)
   installErrorHandling(app)
   installBodyLimits(app, config.limits)
