@@ -21,6 +21,7 @@ import { installLegacyTwins } from './platform/http/legacy-twins.ts'
 import { answerMalformedHttp } from './platform/http/malformed-http.ts'
 import { installRequestIds, requestIdOf } from './platform/http/request-id.ts'
 import { installClosingRefusal } from './platform/http/closing.ts'
+import { installIdempotency } from './platform/http/idempotency.ts'
 import { installRequestMetrics } from './platform/observability/metrics.ts'
 import { API_PREFIX, batchRoutes } from './modules/batches/index.ts'
 import { resourceRoutes } from './modules/resources/index.ts'
@@ -103,6 +104,7 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
   installBodyParsers(app)
   await installCompression(app) // before the routes: it attaches itself to each route as it is added
   installAuthentication(app, verifier) // first: its route guard must see every route, the docs' too
+  installIdempotency(app, db) // before the OpenAPI description, which shows the header and its answers
   await installOpenApi(app, config.http.publicBaseUrl)
   await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })
   installRequestMetrics(app, metrics, config.metrics)

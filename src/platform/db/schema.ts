@@ -16,6 +16,7 @@
 //   housekeeping_run                                     modules/housekeeping
 //   nat_import                                           modules/nat-bridge
 //   api_client, token_issuance, signing_key              platform/auth
+//   idempotency_key                                      platform/idempotency
 //   the pgboss schema                                    platform/queue (pg-boss)
 // Reads of another module's table are allowed only set-based, for speed, and each says so where it
 // happens: validation's set rules and run fingerprint (batch_record, held_record, transaction_batch),
@@ -62,6 +63,7 @@ export const TABLE_PLACEMENT = {
   assessment_run: 'hot',
   assessment_result: 'hot',
   declaration: 'hot',
+  idempotency_key: 'hot',
   reference_record_version: 'reference',
   api_client: 'local',
   console_session: 'local',
