@@ -118,6 +118,7 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
       return true
     },
     replica: read.source === 'replica' ? read.ping : undefined,
+    home: config.console ? `${CONSOLE_PREFIX}/` : '/docs/',
   })
   registerAuthRoutes(app, { db, key, auth: config.auth })
   // Each module's routes are a plugin under the API prefix, registered in turn (awaited), so the

@@ -12,7 +12,7 @@ export {
   type NatValues,
   REQUIRED_FILE_GROUPS,
 } from './layouts/index.ts'
-export { NOT_STATED_DATE } from './dates.ts'
+export { EARLIEST_NAT_YEAR, LATEST_NAT_YEAR, NOT_STATED_DATE } from './dates.ts'
 export { natFileIdOf, natFileName } from './file-names.ts'
 export { DEFAULT_MAX_PROBLEMS, type NatProblem } from './problems.ts'
 export { fileSetOf, type NatFileSet, type NatRecord, type NatRecordSet } from './records.ts'

@@ -59,6 +59,15 @@ describe('reader strictness', () => {
     assert.equal(problemsOf([withColumns(53, '29021900')]).problems[0]?.field, 'activityStartDate')
   })
 
+  it("a date outside the service's range, 1900 to 9999 (01010000, 31121899), is refused as a date that does not exist", () => {
+    for (const date of ['01010000', '01010001', '31121899']) {
+      const { problems } = problemsOf([withColumns(53, date)])
+      assert.equal(problems[0]?.field, 'activityStartDate', date)
+      assert.match(problems[0]!.message, /must be a date that exists, from 1900 to 9999/)
+    }
+    assert.deepEqual(problemsOf([withColumns(53, '01011900'), withColumns(61, '31129999')]).problems, [])
+  })
+
   it('a blank required field is a problem; a blank optional one is not', () => {
     const noClient = withColumns(21, ' '.repeat(10))
     const noProgram = withColumns(43, ' '.repeat(10))

@@ -67,8 +67,11 @@ export class ServiceError extends VetrsError {
     problem: ProblemDetails | undefined,
     requestId?: string | undefined,
   ) {
+    // A detail that only repeats the title ("Client authentication failed.") is said once.
+    const repeats = (detail: string, title: string) =>
+      detail.replace(/\.$/, '').trim() === title.replace(/\.$/, '').trim()
     const what = problem
-      ? `${problem.title}${problem.detail ? `: ${problem.detail}` : ''}`
+      ? `${problem.title}${problem.detail && !repeats(problem.detail, problem.title) ? `: ${problem.detail}` : ''}`
       : 'no problem details (a protocol-level refusal)'
     const id = requestId ?? problem?.traceId
     super(`${method} ${path} answered ${status}: ${what}`)
@@ -126,13 +129,52 @@ export class BulkUploadError extends ServiceError {
 /** A request that never got an answer: connection refused or reset, or no answer in time (TimeoutError). */
 export class NetworkError extends VetrsError {
   override readonly name: string = 'NetworkError'
+  /** The system's code for what happened to the connection, when it gave one: ECONNREFUSED, ENOTFOUND, ECONNRESET... */
+  readonly code: string | undefined
   /** The X-Request-Id the client sent (every attempt of one call sends the same): the service logged it if the request arrived. */
   readonly requestId: string | undefined
-  constructor(method: string, path: string, cause: unknown, message?: string, requestId?: string) {
-    const text = message ?? `${method} ${path} got no answer: ${cause instanceof Error ? cause.message : String(cause)}`
-    super(text, { cause })
+  /**
+   * @param url where the request went, absolute (`path` may be relative to the service root); its
+   *   origin is what a refused connection names.
+   */
+  constructor(method: string, path: string, cause: unknown, message?: string, url: string = path, requestId?: string) {
+    const code = networkErrorCode(cause)
+    super(message ?? `${method} ${path} got no answer: ${describeNetworkFailure(cause, code, url)}`, { cause })
+    this.code = code
     this.requestId = requestId
   }
+}
+
+/**
+ * The system error code under a failed fetch (undici wraps it: TypeError "fetch failed", its cause
+ * the socket's error, or an AggregateError of one per address tried), or undefined.
+ */
+export function networkErrorCode(error: unknown, depth = 0): string | undefined {
+  if (depth > 5 || typeof error !== 'object' || error === null) return undefined
+  const { code, cause, errors } = error as { code?: unknown; cause?: unknown; errors?: unknown }
+  if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code
+  if (Array.isArray(errors) && errors.length > 0) return networkErrorCode(errors[0], depth + 1)
+  return networkErrorCode(cause, depth + 1)
+}
+
+/** What happened, in words: "fetch failed" names nothing a person can act on. */
+function describeNetworkFailure(cause: unknown, code: string | undefined, url: string): string {
+  const origin = URL.canParse(url) ? new URL(url).origin : url
+  switch (code) {
+    case 'ECONNREFUSED':
+      return `the connection to ${origin} was refused (nothing listens there)`
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `the host of ${origin} was not found (${code})`
+    case 'ECONNRESET':
+      return `the connection to ${origin} was reset (ECONNRESET)`
+    case 'ETIMEDOUT':
+      return `the connection to ${origin} timed out (ETIMEDOUT)`
+  }
+  let innermost = cause
+  while (innermost instanceof Error && innermost.cause instanceof Error) innermost = innermost.cause
+  const message = innermost instanceof Error ? innermost.message : String(innermost)
+  return code && !message.includes(code) ? `${message} (${code})` : message
 }
 
 /**
@@ -143,7 +185,7 @@ export class TimeoutError extends NetworkError {
   override readonly name: string = 'TimeoutError'
   readonly timeoutMs: number
   constructor(method: string, path: string, timeoutMs: number, cause?: unknown, requestId?: string) {
-    super(method, path, cause, `${method} ${path} got no answer within ${timeoutMs} ms`, requestId)
+    super(method, path, cause, `${method} ${path} got no answer within ${timeoutMs} ms`, path, requestId)
     this.timeoutMs = timeoutMs
   }
 }

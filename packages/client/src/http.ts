@@ -16,6 +16,8 @@ import {
   defaultRetryPolicy,
   delayBeforeRetry,
   isRetryable,
+  unreachableAtFirstContact,
+  type Contact,
   type Outcome,
   type RetryNotice,
   type RetryPolicy,
@@ -102,6 +104,8 @@ export class Http {
   readonly tokens: TokenSource
   readonly #fetch: typeof fetch
   readonly #onRetry: ((notice: RetryNotice) => void) | undefined
+  /** Whether the service has answered yet (a refused connection before that is not retried); the token source shares it. */
+  readonly #contact: Contact = { answered: false }
 
   constructor(options: HttpOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
@@ -117,6 +121,7 @@ export class Http {
       retry: this.retry,
       timeoutMs: this.timeoutMs,
       userAgent: this.userAgent,
+      contact: this.#contact,
       ...(this.#onRetry ? { onRetry: this.#onRetry } : {}),
     })
   }
@@ -177,6 +182,7 @@ export class Http {
           signal: timer.signal,
           ...(body ? { body: body as Uint8Array<ArrayBuffer> } : {}),
         })
+        this.#contact.answered = true
         outcome = { status: response.status, retryAfter: response.headers.get('retry-after') }
         // The answer is read inside the attempt's time too: a body that stalls is no answer.
         if (response.ok) text = await response.text()
@@ -185,7 +191,12 @@ export class Http {
         // A token request the service refused (bad credentials) is the caller's answer, not a lost connection.
         if (error instanceof ServiceError || (error instanceof NetworkError && token === undefined)) throw error
         response = undefined
-        outcome = { networkError: error, timedOut: timer.timedOut(), notSent: token === undefined }
+        outcome = {
+          networkError: error,
+          timedOut: timer.timedOut(),
+          notSent: token === undefined,
+          unreachableAtFirstContact: unreachableAtFirstContact(this.#contact, error),
+        }
       } finally {
         timer.done()
       }
@@ -218,7 +229,7 @@ export class Http {
         const { networkError, timedOut } = outcome as { networkError: unknown; timedOut?: boolean }
         throw timedOut
           ? new TimeoutError(verb, path, attemptMs, networkError, requestId)
-          : new NetworkError(verb, path, networkError, undefined, requestId)
+          : new NetworkError(verb, path, networkError, undefined, `${this.baseUrl}${path}`, requestId)
       }
       problem ??= await this.#problemOf(response, signal, timeoutMs)
       throw new ServiceError(
@@ -244,6 +255,7 @@ export class Http {
         headers: { accept: 'application/json', 'user-agent': this.userAgent },
         signal: timer.signal,
       })
+      this.#contact.answered = true
       if (!response.ok) {
         await response.body?.cancel()
         return undefined
@@ -251,7 +263,9 @@ export class Http {
       return await response.json()
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason
-      throw timer.timedOut() ? new TimeoutError('GET', path, timeoutMs, error) : new NetworkError('GET', path, error)
+      throw timer.timedOut()
+        ? new TimeoutError('GET', path, timeoutMs, error)
+        : new NetworkError('GET', path, error, undefined, `${this.baseUrl}${path}`)
     } finally {
       timer.done()
     }

@@ -9,6 +9,8 @@ import {
   defaultRetryPolicy,
   delayBeforeRetry,
   isRetryable,
+  unreachableAtFirstContact,
+  type Contact,
   type Outcome,
   type RetryNotice,
   type RetryPolicy,
@@ -34,6 +36,8 @@ export interface TokenSourceOptions {
   /** Longest wait for one attempt of the token request. */
   timeoutMs?: number
   userAgent?: string
+  /** Shared with the client's other requests: whether the service has answered yet. */
+  contact?: Contact
 }
 
 export class TokenSource {
@@ -44,6 +48,7 @@ export class TokenSource {
   readonly #onRetry: ((notice: RetryNotice) => void) | undefined
   readonly #timeoutMs: number
   readonly #userAgent: string | undefined
+  readonly #contact: Contact
   #current: { token: string; refreshAt: number } | undefined
   #pending: Promise<string> | undefined
 
@@ -55,6 +60,7 @@ export class TokenSource {
     this.#onRetry = options.onRetry
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
     this.#userAgent = options.userAgent
+    this.#contact = options.contact ?? { answered: false }
   }
 
   /** A token valid for a while yet; concurrent callers share one token request, each stops waiting when its signal aborts. */
@@ -92,11 +98,16 @@ export class TokenSource {
       const timer = attemptSignal(undefined, this.#timeoutMs)
       try {
         response = await this.#fetch(this.#tokenUrl, { method: 'POST', headers, body: form, signal: timer.signal })
+        this.#contact.answered = true
         outcome = { status: response.status, retryAfter: response.headers.get('retry-after') }
         if (attempt >= this.#retry.maxAttempts || !isRetryable(outcome, true)) text = await response.text()
       } catch (error) {
         response = undefined
-        outcome = { networkError: error, timedOut: timer.timedOut() }
+        outcome = {
+          networkError: error,
+          timedOut: timer.timedOut(),
+          unreachableAtFirstContact: unreachableAtFirstContact(this.#contact, error),
+        }
       } finally {
         timer.done()
       }
@@ -105,7 +116,7 @@ export class TokenSource {
           const { networkError, timedOut } = outcome as { networkError: unknown; timedOut?: boolean }
           throw timedOut
             ? new TimeoutError('POST', this.#tokenUrl, this.#timeoutMs, networkError, requestId)
-            : new NetworkError('POST', this.#tokenUrl, networkError, undefined, requestId)
+            : new NetworkError('POST', this.#tokenUrl, networkError, undefined, this.#tokenUrl, requestId)
         }
         break
       }

@@ -1212,9 +1212,9 @@ export interface paths {
         query: {
           /** @description watermark, inclusive: versions stamped at or after it are returned; 1901-01-01T00:00:00Z for a full load */
           changedSince: string;
-          /** @description default 1 */
+          /** @description page to return, from 1 */
           PageNumber?: number;
-          /** @description default 500 */
+          /** @description records per page, at most 500 */
           PageSize?: number;
         };
         path: {
@@ -1243,9 +1243,9 @@ export interface paths {
           classification: string;
           /** @description watermark, inclusive: versions stamped at or after it are returned; 1901-01-01T00:00:00Z for a full load */
           changedSince: string;
-          /** @description default 1 */
+          /** @description page to return, from 1 */
           PageNumber?: number;
-          /** @description default 500 */
+          /** @description records per page, at most 500 */
           PageSize?: number;
         };
       };
@@ -1832,7 +1832,7 @@ export interface paths {
   "/vet-provider/v1/declaration": {
     /**
      * Declarations of reporting periods, with due dates
-     * @description Give reportingPeriodNumber (1 to 10, comma-separated) or startDate with endDate. One row per period and jurisdiction (the jurisdiction asked for, or every jurisdiction the RTO has submitted data under or declared for): its current declaration, or null with declarationDueDate. pageNumber and pageSize default 1 and 10, at most 100 each. Maturity level 2 (experimental): caveats and changes are possible (spec: Versioning 3).
+     * @description Give reportingPeriodNumber (1 to 10, comma-separated) or startDate with endDate. One row per period and jurisdiction (the jurisdiction asked for, or every jurisdiction the RTO has submitted data under or declared for): its current declaration, or null with declarationDueDate. Maturity level 2 (experimental): caveats and changes are possible (spec: Versioning 3).
      */
     get: {
       parameters: {
@@ -2168,35 +2168,35 @@ export interface components {
     };
     /** @description One line of the NDJSON body: {"resourceType": "<Student, DeliveryLocation, ...>", "record": <the record, exactly as the single upload of that type takes it>} */
     BulkUploadLine: {
-      /** @enum {string} */
+      /** @constant */
       resourceType: "Student";
       record: components["schemas"]["Student"];
     } | {
-      /** @enum {string} */
+      /** @constant */
       resourceType: "DeliveryLocation";
       record: components["schemas"]["DeliveryLocation"];
     } | {
-      /** @enum {string} */
+      /** @constant */
       resourceType: "Program";
       record: components["schemas"]["Program"];
     } | {
-      /** @enum {string} */
+      /** @constant */
       resourceType: "ProgramOffering";
       record: components["schemas"]["ProgramOffering"];
     } | {
-      /** @enum {string} */
+      /** @constant */
       resourceType: "ProgramEnrolment";
       record: components["schemas"]["ProgramEnrolment"];
     } | {
-      /** @enum {string} */
+      /** @constant */
       resourceType: "Subject";
       record: components["schemas"]["Subject"];
     } | {
-      /** @enum {string} */
+      /** @constant */
       resourceType: "SubjectOffering";
       record: components["schemas"]["SubjectOffering"];
     } | {
-      /** @enum {string} */
+      /** @constant */
       resourceType: "SubjectEnrolment";
       record: components["schemas"]["SubjectEnrolment"];
     };
@@ -2259,7 +2259,7 @@ export interface components {
       declarationType: "Declaration" | "Nil_activity_report";
       /**
        * Format: date
-       * @description calendar date, YYYY-MM-DD
+       * @description calendar date, YYYY-MM-DD, from 1900-01-01 to 9999-12-31
        */
       dateOfLastReportableActivity: string | null;
       RTOAcceptanceOfDeclaration: boolean;
@@ -2298,8 +2298,11 @@ export interface components {
        * @description YYYY-MM-DD; required for a Nil_activity_report and earlier than the first day of the period; not given for a Declaration
        */
       dateOfLastReportableActivity?: string | null;
-      /** @description must be true: the RTO accepts the declaration */
-      RTOAcceptanceOfDeclaration: boolean;
+      /**
+       * @description must be true: the RTO accepts the declaration
+       * @constant
+       */
+      RTOAcceptanceOfDeclaration: true;
       /** @description the authorised person making the declaration, at most 80 characters */
       RTOUserName: string;
       /** @description their email address, at most 320 characters, with an @ */
@@ -2597,8 +2600,11 @@ export interface components {
        * @description YYYY-MM-DD; required for a Nil_activity_report and earlier than the first day of the period; not given for a Declaration
        */
       dateOfLastReportableActivity?: string | null;
-      /** @description must be true: the RTO accepts the declaration */
-      RTOAcceptanceOfDeclaration: boolean;
+      /**
+       * @description must be true: the RTO accepts the declaration
+       * @constant
+       */
+      RTOAcceptanceOfDeclaration: true;
       /** @description the authorised person making the declaration, at most 80 characters */
       RTOUserName: string;
       /** @description their email address, at most 320 characters, with an @ */
@@ -2897,9 +2903,15 @@ export interface components {
       description: string;
       /** @description the AVETMISS 8.0 code of a word, where there is one */
       avetmissCode: string | null;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description calendar date, YYYY-MM-DD, from 1900-01-01 to 9999-12-31
+       */
       businessEffectiveFrom: string | null;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description calendar date, YYYY-MM-DD, from 1900-01-01 to 9999-12-31
+       */
       businessEffectiveTo: string | null;
       /** @enum {string} */
       status: "Active" | "Inactive";
@@ -3394,7 +3406,7 @@ export interface components {
     /** @description an access token (RFC 6749 section 5.1) */
     TokenResponse: {
       access_token: string;
-      /** @enum {string} */
+      /** @constant */
       token_type: "Bearer";
       /** @description seconds until the token expires */
       expires_in: number;
@@ -3423,7 +3435,7 @@ export interface components {
        * @enum {string}
        */
       resourceType: "SubjectEnrolment" | "ProgramEnrolment" | "SubjectOffering" | "ProgramOffering" | "Subject" | "Program" | "Student";
-      /** @description reporting period {CalendarYear}{Quarter}: 202601 is January to March 2026, 202604 October to December */
+      /** @description reporting period {CalendarYear}{Quarter}, year 1900 to 9999 as dates are: 202601 is January to March 2026, 202604 October to December */
       reportingPeriod: string;
       /** @description 1 to 500 distinct UIDs */
       resourceUIDs: string[];

@@ -26,9 +26,9 @@ export default defineSetRule({
     dropped AS (
       SELECT (h.body->>'programEnrolmentUID')::uuid AS program_uid, b.resource_uid AS uid,
              b.change_tracking_identifier AS ctid, b.is_voided
-        FROM held_record h JOIN batch_record b
+        FROM held_current h JOIN batch_content b
           ON b.rto_id = h.rto_id AND b.transaction_batch_token = ${scope.token} AND b.resource_type = h.resource_type AND b.resource_uid = h.resource_uid
-       WHERE h.rto_id = ${scope.rto} AND h.resource_type = 'SubjectEnrolment' AND h.is_current AND h.body->>'programEnrolmentUID' IS NOT NULL
+       WHERE h.rto_id = ${scope.rto} AND h.resource_type = 'SubjectEnrolment' AND h.body->>'programEnrolmentUID' IS NOT NULL
          AND (b.is_voided OR b.body->>'programEnrolmentUID' IS DISTINCT FROM h.body->>'programEnrolmentUID')),
     failing AS (
       SELECT pe.uid, pe.ctid, pe.source
