@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
+import type { FastifyInstance } from 'fastify'
 import {
   call,
   declarationBody,
@@ -17,6 +18,7 @@ import {
   PERIOD,
   startTestService,
   V1,
+  waitFor,
   type Rto,
   type TestService,
 } from './support/index.ts'
@@ -31,10 +33,32 @@ import { ALL_SCOPES } from '../src/platform/auth/scopes.ts'
 
 const BATCHES = `${V1}/NSW/transaction-batch`
 
+/** Test-only routes: one that fails with a 500 the first time, one that runs until the test lets it answer. */
+const routes = {
+  flakyCalls: 0,
+  heldCalls: 0,
+  release: () => {},
+}
+function registerTestRoutes(app: FastifyInstance): void {
+  const config = { scope: 'vet:report' as const }
+  app.post('/test/flaky', { config }, async (_request, reply) => {
+    routes.flakyCalls++
+    if (routes.flakyCalls === 1) throw new Error('the first call fails')
+    return reply.code(201).send({ call: routes.flakyCalls })
+  })
+  app.post('/test/held', { config }, async (_request, reply) => {
+    routes.heldCalls++
+    await new Promise<void>((resolve) => {
+      routes.release = resolve
+    })
+    return reply.code(201).send({ call: routes.heldCalls })
+  })
+}
+
 describe('idempotency keys', () => {
   let t: TestService
   before(async () => {
-    t = await startTestService()
+    t = await startTestService({ extraRoutes: registerTestRoutes })
   })
   after(() => t.close())
 
@@ -164,6 +188,41 @@ describe('idempotency keys', () => {
     assert.equal(taken.status, 201, taken.text)
     assert.equal(await batchCount(rto), 1)
     assert.equal((await keyRow(rto, key))?.state, 'answered')
+  })
+
+  it('a request still running holds its key: the same key meanwhile is 409 with Retry-After; once it has answered, its answer', async () => {
+    const rto = await newRto(t)
+    const key = randomUUID()
+    routes.heldCalls = 0
+    const first = post(rto, '/test/held', key)
+    await waitFor('the first request running', async () => (routes.heldCalls === 1 ? true : undefined))
+    const meanwhile = await post(rto, '/test/held', key)
+    assert.equal(meanwhile.status, 409, meanwhile.text)
+    assert.equal(meanwhile.json.type, '/problems/idempotency-key-in-progress')
+    assert.ok(Number(meanwhile.headers.get('retry-after')) >= 1)
+    routes.release()
+    assert.equal((await first).status, 201)
+    const after = await post(rto, '/test/held', key)
+    assert.equal(after.status, 201)
+    assert.deepEqual(after.json, { call: 1 })
+    assert.equal(after.headers.get('idempotent-replayed'), 'true')
+    assert.equal(routes.heldCalls, 1, 'the work was done once')
+  })
+
+  it('a 5xx answer is not kept: the retry with the same key does the work, and its answer is kept', async () => {
+    const rto = await newRto(t)
+    const key = randomUUID()
+    routes.flakyCalls = 0
+    const failed = await post(rto, '/test/flaky', key)
+    assert.equal(failed.status, 500, failed.text)
+    assert.equal(await keyRow(rto, key), undefined, 'the key was released')
+    const retried = await post(rto, '/test/flaky', key)
+    assert.equal(retried.status, 201, retried.text)
+    assert.deepEqual(retried.json, { call: 2 })
+    const again = await post(rto, '/test/flaky', key)
+    assert.deepEqual(again.json, { call: 2 })
+    assert.equal(again.headers.get('idempotent-replayed'), 'true')
+    assert.equal(routes.flakyCalls, 2)
   })
 
   it('concurrent requests with one key: one does the work, the others get its answer or 409 in progress', async () => {
