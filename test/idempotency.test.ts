@@ -345,7 +345,7 @@ describe('the SDK and idempotency keys', () => {
     await t.close()
   })
 
-  it('a POST whose answer was lost is sent again with the same key: the first answer comes back and the work is done once', async () => {
+  it('a POST whose answer was lost is sent again with the same key: the first answer comes back and the work is done once; uploads go without a key', async () => {
     proxy.clear()
     proxy.injectTimes(1, 'drop-answer', (r) => r.method === 'POST' && r.path.endsWith('/transaction-batch'))
     const created = await sdk.createBatch('NSW')
@@ -361,7 +361,15 @@ describe('the SDK and idempotency keys', () => {
       'one batch, the one answered',
     )
     const token = created.transactionBatchToken
+    const sent = proxy.forwarded('POST', /\/transaction-batch$/).map((s) => s.idempotencyKey)
+    assert.ok(sent[0] && sent[1] === sent[0], 'one key on both attempts')
     await sdk.uploadMany('NSW', token, recordsOf(await unitRecord()))
+    const uploads = proxy.forwarded('POST', /\/records$/)
+    assert.ok(uploads.length > 0)
+    assert.ok(
+      uploads.every((s) => s.idempotencyKey === undefined),
+      'uploads are safe to repeat by UID: no key',
+    )
     proxy.injectTimes(1, 'drop-answer', (r) => r.method === 'POST' && r.path.endsWith('/validate'))
     await sdk.validate('NSW', token)
     proxy.injectTimes(1, 'drop-answer', (r) => r.method === 'POST' && r.path.endsWith('/submit'))

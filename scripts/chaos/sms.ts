@@ -1,8 +1,9 @@
 // One simulated student management system: an RTO's own client (its own credentials) driving the
 // standard workflows through the load balancer with the SDK, one after another, until its plan is done.
 // The SDK retries what it retries (429 always; 503, lost connections and timeouts for every request:
-// each POST carries one Idempotency-Key across its attempts, so a submit or a declaration whose answer
-// was lost is sent again and answered with its first answer, the work done once). Past that, the SMS
+// uploads are safe to repeat by UID, and every other POST carries one Idempotency-Key across its
+// attempts, so a submit or a declaration whose answer was lost is sent again and answered with its
+// first answer, the work done once). Past that, the SMS
 // repeats the call after a pause, as a new request: a submit that had committed then answers 409
 // batch-submitted, which counts as committed without an answer; a declaration repeated is the same
 // declaration again (the latest supersedes). It reads nothing back to find out what happened. What

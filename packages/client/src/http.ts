@@ -59,7 +59,7 @@ export interface RequestArgs<O> extends RequestOptions {
   body?: BodyOf<O>
   /** Safe to send again after a 502, 503 or 504, a lost connection or a timeout. GET, PUT, DELETE and POSTs sent with an idempotency key are. */
   idempotent?: boolean
-  /** false: send no Idempotency-Key (a POST that only reads, such as uid-match). Every other POST sends a fresh one. */
+  /** false: send no Idempotency-Key. A POST sends a fresh one unless it is `idempotent` already (uploads, uid-match). */
   idempotencyKey?: false
 }
 
@@ -151,10 +151,13 @@ export class Http {
     const verb = method.toUpperCase()
     const body = args.encoded?.bytes ?? (args.body === undefined ? undefined : await this.encode(verb, path, args.body))
     const contentType = args.encoded?.contentType ?? 'application/json'
-    // Every attempt of the call carries the same request id, and a POST the same idempotency key: the
-    // service then answers a repeated POST with its first answer, so any POST is safe to repeat.
+    // Every attempt of the call carries the same request id, and a POST not safe to repeat as it is
+    // the same idempotency key: the service then answers a repeated POST with its first answer, so
+    // any POST is safe to repeat. Uploads (create or replace by UID) and uid-match (a read) already
+    // are, and go without one: a key costs the service two more writes per request.
     const requestId = randomUUID()
-    const idempotencyKey = method === 'post' && args.idempotencyKey !== false ? randomUUID() : undefined
+    const idempotencyKey =
+      method === 'post' && args.idempotencyKey !== false && args.idempotent !== true ? randomUUID() : undefined
     const idempotent = args.idempotent ?? (method !== 'post' || idempotencyKey !== undefined)
     let renewedToken = false
     for (let attempt = 1; ; attempt++) {

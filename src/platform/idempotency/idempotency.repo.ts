@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import type { Executor } from '../db/database.ts'
+import { preparedAs } from '../db/prepared-statements.ts'
 
 declare module '../db/schema.ts' {
   interface Database {
@@ -73,7 +74,8 @@ export async function claimKey(
 ): Promise<Claim> {
   for (let round = 0; round < 3; round++) {
     const owner = randomUUID()
-    const claimed = await sql<{ owner: string }>`
+    // Prepared on PostgreSQL (every keyed POST runs it, uploads included).
+    const claimed = await sql<{ owner: string }>`${sql.raw(preparedAs('claim_idempotency_key'))}
       INSERT INTO idempotency_key
         (rto_id, client_id, idempotency_key, request_hash, owner, state, locked_until, expires_at)
       VALUES (${scope.rto}, ${scope.clientId}, ${scope.key}, ${requestHash}, ${owner}, 'in-progress',
@@ -123,19 +125,12 @@ export async function renewClaim(db: Executor, scope: KeyScope, owner: string, l
 
 /** Keeps the answer of the claimed request, for the key's remaining life. */
 export async function storeAnswer(db: Executor, scope: KeyScope, owner: string, answer: StoredAnswer): Promise<void> {
-  await db
-    .updateTable('idempotency_key')
-    .set({
-      state: 'answered',
-      status: answer.status,
-      headers: JSON.stringify(answer.headers) as never,
-      body: answer.body,
-    })
-    .where('rto_id', '=', scope.rto)
-    .where('client_id', '=', scope.clientId)
-    .where('idempotency_key', '=', scope.key)
-    .where('owner', '=', owner)
-    .execute()
+  await sql`${sql.raw(preparedAs('store_idempotent_answer'))}
+    UPDATE idempotency_key
+       SET state = 'answered', status = ${answer.status}, headers = ${JSON.stringify(answer.headers)}::jsonb,
+           body = ${answer.body}
+     WHERE rto_id = ${scope.rto} AND client_id = ${scope.clientId} AND idempotency_key = ${scope.key}
+       AND owner = ${owner}`.execute(db)
 }
 
 /** Gives the key up (the request failed with a 5xx or its answer cannot be kept): a retry does the work. */
