@@ -20,6 +20,7 @@ import { registerOperationalRoutes } from './platform/http/operational.routes.ts
 import { installLegacyTwins } from './platform/http/legacy-twins.ts'
 import { answerMalformedHttp } from './platform/http/malformed-http.ts'
 import { installRequestIds, requestIdOf } from './platform/http/request-id.ts'
+import { RequestLog } from './platform/http/request-log.ts'
 import { installClosingRefusal } from './platform/http/closing.ts'
 import { installIdempotency } from './platform/http/idempotency.ts'
 import { installRequestMetrics } from './platform/observability/metrics.ts'
@@ -81,6 +82,7 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
       loggerInstance: logger as FastifyBaseLogger,
       bodyLimit: config.limits.decodedBodyBytes + 1, // the body-limit hook answers first, with BRTS90400
       genReqId: requestIdOf,
+      logController: new RequestLog(), // one line per request instead of two; health checks at debug
       return503OnClosing: false, // answered by the closing refusal instead, as problem details
       clientErrorHandler: answerMalformedHttp,
       forceCloseConnections: 'idle',
@@ -103,10 +105,11 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
   installBodyLimits(app, config.limits)
   installBodyParsers(app)
   await installCompression(app) // before the routes: it attaches itself to each route as it is added
-  installAuthentication(app, verifier) // first: its route guard must see every route, the docs' too
+  // Rate limiting is checked by authentication, once it knows the caller and before it refuses one.
+  const limit = await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })
+  installAuthentication(app, verifier, { limit }) // first route hook: its route guard must see every route, the docs' too
   installIdempotency(app, db) // before the OpenAPI description, which shows the header and its answers
   await installOpenApi(app, config.http.publicBaseUrl)
-  await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })
   installRequestMetrics(app, metrics, config.metrics)
   if (config.mode === 'production' && !config.metrics.token)
     logger.warn('METRICS_TOKEN is not set: /metrics answers 401 to every request')

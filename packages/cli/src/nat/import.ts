@@ -5,7 +5,14 @@
 // A set with lines that could not be read or mapped is still uploaded and validated, so one run shows
 // every problem, the files' and the service's; it is never submitted: a submission would report the
 // RTO's activity without those lines (docs/decisions.md, "NAT bridge: import and export").
-import { natToResources, originIndexOf, type MappedRecord, type NatReadResult } from '@vetrs/avetmiss'
+import {
+  checkNatSet,
+  natTermsOf,
+  natToResources,
+  originIndexOf,
+  type MappedRecord,
+  type NatReadResult,
+} from '@vetrs/avetmiss'
 import {
   BulkUploadError,
   UsageError,
@@ -17,7 +24,7 @@ import {
 } from '@vetrs/client'
 import type { Context } from '../context.ts'
 import { ExitCode } from '../output.ts'
-import { problemFinding, refusalFindings, validationFinding, type Finding } from './findings.ts'
+import { checkFinding, problemFinding, refusalFindings, validationFinding, type Finding } from './findings.ts'
 import { readNatSet } from './read-set.ts'
 import { codeTranslatorFromService } from './reference-codes.ts'
 import { printFindings, writeCsvReport } from './report.ts'
@@ -51,6 +58,7 @@ export interface NatImportOutcome {
 export async function natImport(context: Context, path: string, options: NatImportOptions): Promise<void> {
   const { output } = context
   const read = await readNatSet(path)
+  if (recordCount(read) === 0) return nothingRead(context, path, read)
   const rtoCode = options.rto ?? read.records.NAT00010[0]?.values.trainingOrganisationIdentifier
   if (!rtoCode)
     throw new UsageError(
@@ -59,6 +67,7 @@ export async function natImport(context: Context, path: string, options: NatImpo
   const client = context.client()
   const jurisdiction = context.jurisdiction
   output.say(`Read ${recordCount(read)} records from ${read.files.length} NAT files in ${path}.`)
+  for (const { file, layout } of read.files) output.say(`  ${file}: ${layout}`)
 
   const reading = output.progress('codes', 1)
   const codes = await codeTranslatorFromService(client, (done, total) => reading.update(done, total))
@@ -67,6 +76,8 @@ export async function natImport(context: Context, path: string, options: NatImpo
   const natFindings = [
     ...read.problems.map((problem) => problemFinding('read', problem)),
     ...mapped.problems.map((problem) => problemFinding('map', problem)),
+    // Contradictions across lines that NCVER's validation software finds, before anything is uploaded.
+    ...checkNatSet(read).map(checkFinding),
   ]
   const outcome: NatImportOutcome = {
     jurisdiction,
@@ -94,6 +105,35 @@ export async function natImport(context: Context, path: string, options: NatImpo
   process.exitCode = exitCodeOf(outcome)
 }
 
+/**
+ * No line of the set could be read (every file empty, release 7.0 files, every line broken): the
+ * reader's problems say why, without the service, and the command fails (exit 3), never "nothing to
+ * report" with success.
+ */
+function nothingRead(context: Context, path: string, read: NatReadResult): void {
+  const { output } = context
+  const findings = read.problems.map((problem) => problemFinding('read', problem))
+  output.result(
+    {
+      files: read.files.map(({ file, layout }) => ({ file, layout })),
+      ignoredFiles: read.ignoredFiles,
+      natProblemCount: read.problemCount,
+      records: 0,
+      findings,
+      submitted: null,
+    },
+    () => {
+      output.say(`Read no record from the ${read.files.length} NAT files in ${path}.`)
+      for (const { file, layout } of read.files) output.say(`  ${file}: ${layout}`)
+      output.say()
+      printFindings(output, findings)
+      output.say()
+      output.say('Nothing was imported: correct what is named above and import again.')
+    },
+  )
+  process.exitCode = ExitCode.validationFailures
+}
+
 /** Batch, upload, validate, and submit when asked and nothing blocks; each step's outcome goes into `outcome`. */
 async function report(
   context: Context,
@@ -108,6 +148,8 @@ async function report(
   outcome.transactionBatchToken = token
   await context.setCurrentBatch(token)
   const origins = originIndexOf(records)
+  const terms = natTermsOf(records)
+  const bodies = new Map<string, unknown>(records.map((mapped) => [mapped.uid.toLowerCase(), mapped.record]))
 
   const uploading = output.progress('upload', records.length)
   try {
@@ -123,7 +165,7 @@ async function report(
   } catch (error) {
     if (!(error instanceof BulkUploadError)) throw error
     outcome.findings.push(
-      ...error.refused.flatMap((refused) => refusalFindings(origins, refused, records[refused.index]!)),
+      ...error.refused.flatMap((refused) => refusalFindings(origins, refused, records[refused.index]!, terms)),
     )
     return
   } finally {
@@ -141,7 +183,7 @@ async function report(
     nonBlocking: validated.nonBlocking.length,
   }
   for (const group of [...validated.blocking, ...validated.nonBlocking])
-    for (const result of group.results) outcome.findings.push(validationFinding(origins, result))
+    for (const result of group.results) outcome.findings.push(validationFinding(origins, result, terms, bodies))
 
   if (options.submit && !blocks(outcome)) {
     outcome.submitted = await client.submitBatch(jurisdiction, token)

@@ -2460,6 +2460,25 @@ export interface components {
       /** @description versions submitted so far, voids included (history is kept for audit) */
       numberOfVersions: number;
     };
+    /** @description a contradiction across the NAT files' lines that NCVER's validation software reports (the records are stored as mapped) */
+    NatCheckFinding: {
+      /** @description the NAT check (packages/avetmiss README, "NAT checks before upload"): flag-without-disability, ... */
+      check: string;
+      /**
+       * @description Error: a contradiction the held data would keep, correct it before submitting; Warning: worth a look
+       * @enum {string}
+       */
+      level: "Error" | "Warning";
+      /** @description where, in the NAT files */
+      nat: components["schemas"]["NatPlace"][];
+      /** @description the value found */
+      value?: string;
+      /** @description the record in the files' identifiers */
+      record?: string;
+      message: string;
+      /** @description what to change in the SMS */
+      correctiveAction?: string;
+    };
     /** @description a failed validation result (as failed-validation-results answers it) with its NAT places */
     NatFinding: {
       /** @description identical for all results of one execution of one rule; read them together */
@@ -2500,6 +2519,14 @@ export interface components {
        * @enum {string}
        */
       dataSource: "Transaction_batch" | "Previously_submitted_data";
+      /** @description the result's record in the files' identifiers (program BSB40120, client C0001) */
+      natRecord?: string;
+      /** @description the value of the first field the result names, as the files gave it to the service */
+      natValue?: string;
+      /** @description the message in the files' terms: UIDs told as the records the files name, JSON paths and API field names as the NAT fields' published names */
+      natMessage?: string;
+      /** @description the corrective action in the files' terms */
+      natCorrectiveAction?: string;
       /** @description where the record's fields named by accessPath came from in the NAT files, one per distinct place (the record's line when no path has a place of its own); empty for a record the zip did not give (held data a set rule names) */
       nat: components["schemas"]["NatPlace"][];
     };
@@ -2524,10 +2551,12 @@ export interface components {
       rtoCode: string;
       /** Format: date-time */
       importedAt: string;
-      /** @description the NAT files read, with the names found in the zip */
+      /** @description the NAT files read, with the names found in the zip and the layout each was read as */
       files: {
           fileId: string;
           file: string;
+          /** @description the published layout the file was read as: AVETMISS 8.0 NAT00030, 114 characters (national); AVETMISS NAT00030, 130 characters (...); ... with state extension columns 159-170 (read, not carried); AVETMISS release 7.0 (not read) */
+          layout?: string;
         }[];
       /** @description other files in the zip, not read */
       ignoredFiles: string[];
@@ -2548,6 +2577,10 @@ export interface components {
       natProblemCount: number;
       /** @description the first 1000 NAT problems, read, then map, then upload, each in file and line order. What they name is not in the batch: while there is one, the batch does not report all of the files, and should not be submitted. */
       natProblems: components["schemas"]["NatProblem"][];
+      /** @description every NAT check finding (absent in answers of imports before the checks) */
+      natCheckCount?: number;
+      /** @description the first 1000 NAT check findings, in file and line order: contradictions across lines; an Error should be corrected in the SMS before the batch is submitted */
+      natChecks?: components["schemas"]["NatCheckFinding"][];
     };
     /** @description a place in the NAT files: the file, line and field to correct */
     NatPlace: {
@@ -2575,7 +2608,12 @@ export interface components {
       nat: components["schemas"]["NatPlace"][];
       /** @description the offending text, as found */
       value?: string;
+      /** @description the record in the files' identifiers: client C000077777, subject BSBWHS411, program BSB40120, location CBD01, starting 02/02/2026 */
+      record?: string;
+      /** @description what is wrong, in plain words, with the value */
       message: string;
+      /** @description what to change in the student management system (SMS) that wrote the files */
+      correctiveAction?: string;
       /** @description upload: the refused record */
       resourceType?: string;
       resourceUID?: string;
