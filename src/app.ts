@@ -22,6 +22,7 @@ import { answerMalformedHttp } from './platform/http/malformed-http.ts'
 import { installRequestIds, requestIdOf } from './platform/http/request-id.ts'
 import { RequestLog } from './platform/http/request-log.ts'
 import { installClosingRefusal } from './platform/http/closing.ts'
+import { installIdempotency } from './platform/http/idempotency.ts'
 import { installRequestMetrics } from './platform/observability/metrics.ts'
 import { batchRoutes } from './modules/batches/index.ts'
 import { API_PREFIX } from './platform/http/api-prefix.ts'
@@ -108,6 +109,7 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
   // Rate limiting is checked by authentication, once it knows the caller and before it refuses one.
   const limit = await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })
   installAuthentication(app, verifier, { limit }) // first route hook: its route guard must see every route, the docs' too
+  installIdempotency(app, db) // before the OpenAPI description, which shows the header and its answers
   await installOpenApi(app, config.http.publicBaseUrl)
   installRequestMetrics(app, metrics, config.metrics)
   if (config.mode === 'production' && !config.metrics.token)

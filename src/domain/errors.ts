@@ -17,6 +17,8 @@ export type ErrorKind =
   | 'no-validation-run'
   | 'no-assessment-run'
   | 'conflict'
+  | 'idempotency-key-reused'
+  | 'idempotency-key-in-progress'
   | 'request-timeout'
   | 'payload-too-large'
   | 'too-many-records'

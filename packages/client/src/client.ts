@@ -79,6 +79,11 @@ export interface ClientOptions {
   credentials: HttpOptions['credentials']
   /** Longest wait for one attempt of a request, unless a call says otherwise. Default 60 000 ms (60 s). */
   timeoutMs?: number
+  /**
+   * Longest time for one call, all its retries and back-off included, unless a call says otherwise
+   * (RequestOptions.deadlineMs). Default: none (the retry policy and timeoutMs bound it).
+   */
+  deadlineMs?: number
   /** Your application (the SMS), added to the User-Agent: `vetrs-client/0.2.0 node/24.11.0 AcmeSMS/4.2 (+https://...)`. */
   appInfo?: AppInfo
   /** When and how often to retry (default 6 attempts, back-off from 250 ms, at most 30 s). */
@@ -292,7 +297,8 @@ export class VetrsOperations {
   /**
    * Imports a zip of AVETMISS 8.0 NAT files into a new batch: the service reads and maps them and
    * stores every record it can, answering the rest as NAT problems at their file, line and field
-   * (POST .../{jurisdiction}/nat-import). Not repeated after a lost answer: each import makes a batch.
+   * (POST .../{jurisdiction}/nat-import). Repeated after a lost answer with the same idempotency key,
+   * so the service answers the first import again instead of making a second batch.
    */
   natImport(jurisdiction: Jurisdiction, zip: Uint8Array, options: RequestOptions = {}): Promise<NatImportResult> {
     return this.#http.request('post', `${V1}/{jurisdiction}/nat-import`, {
@@ -377,7 +383,8 @@ export class VetrsOperations {
     body: { resourceType: SearchQuery['resourceType']; reportingPeriod: string; resourceUIDs: string[] },
     options: RequestOptions = {},
   ): Promise<UidMatch> {
-    return this.#http.send('post', `${V1}/uid-match`, { ...options, body, idempotent: true })
+    // A read: safe to repeat as it is, so it carries no idempotency key.
+    return this.#http.send('post', `${V1}/uid-match`, { ...options, body, idempotent: true, idempotencyKey: false })
   }
 
   relatedResources(

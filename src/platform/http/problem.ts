@@ -79,6 +79,18 @@ export const problemTypes = {
     description:
       "The operation is not allowed in the resource's current state; reason names the condition (for example batch-submitted, validation-stale, blocking-validation-failures) and detail says what to do.",
   },
+  'idempotency-key-reused': {
+    status: 422,
+    title: 'The Idempotency-Key was used for another request',
+    description:
+      'A request sent with an Idempotency-Key that this client used in the last 24 hours for a request with a different method, path or body. Nothing was done. A retry sends the same key with exactly the same request; a new request needs a new key.',
+  },
+  'idempotency-key-in-progress': {
+    status: 409,
+    title: 'A request with this Idempotency-Key is in progress',
+    description:
+      "The first request sent with this Idempotency-Key is still being processed (or its process stopped and its claim has not lapsed yet). Nothing was done. Send the same request with the same key again after Retry-After seconds: it then gets the first request's answer.",
+  },
   'request-timeout': {
     status: 408,
     title: 'The request did not arrive in time',
