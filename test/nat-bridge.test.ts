@@ -182,6 +182,49 @@ describe('NAT bridge: vetrs nat import and export through a real service', () =>
       assert.ok(rows.some((row) => row.includes(`,${fault.file},`) && row.includes(`,${fault.line},${fault.field},`)))
   })
 
+  it('a set naming another training organisation is refused before anything is uploaded: both codes named, no batch, exit 3', async () => {
+    const referenceData = await readSeedReferenceData()
+    const other = rtoCode === '90009' ? '90008' : '90009'
+    const folder = join(scratch, 'other-rto')
+    await writeNatFolder(folder, generateNatFileSet({ ...GENERATED, rtoCode: other, referenceData }).entries)
+    const batches = async () => {
+      let count = 0
+      for await (const _ of sdk.batches('VIC')) count++
+      return count
+    }
+    const [beforeBatches, beforeHeld] = [await batches(), countsOf(await held())]
+
+    const ran = await vetrs('nat', 'import', folder, '--jurisdiction', 'VIC', '--submit')
+    assert.equal(ran.code, 3, ran.stderr + ran.stdout)
+    // This set has no completion (NAT00130); the service's test has one.
+    for (const file of ['NAT00010', 'NAT00020', 'NAT00120'])
+      assert.match(
+        ran.stdout,
+        new RegExp(
+          `Error\\s+NAT organisation\\s+${file} line 1 field Training organisation identifier\\s+Training organisation identifier ${other} is not ${rtoCode}`,
+        ),
+      )
+    assert.match(
+      ran.stdout,
+      new RegExp(`for training organisation ${other}, not for RTO ${rtoCode}.*Nothing was uploaded`),
+    )
+    assert.equal(await batches(), beforeBatches, 'no batch made')
+    assert.deepEqual(countsOf(await held()), beforeHeld)
+
+    const json = await vetrs('nat', 'import', folder, '--jurisdiction', 'VIC', '--json', '--rto', rtoCode)
+    assert.equal(json.code, 3, json.stderr)
+    const outcome = JSON.parse(json.stdout)
+    assert.equal(outcome.transactionBatchToken, null)
+    assert.ok(
+      outcome.findings.every((f: { stage: string; value: string }) => f.stage === 'organisation' && f.value === other),
+    )
+    assert.equal(await batches(), beforeBatches)
+
+    const wrongRto = await vetrs('nat', 'import', clean(), '--jurisdiction', 'VIC', '--rto', other)
+    assert.equal(wrongRto.code, 2, wrongRto.stderr)
+    assert.match(wrongRto.stderr, new RegExp(`--rto ${other}, but you are logged in as RTO ${rtoCode}`))
+  })
+
   it("a record the service's validation refuses (a USI's check character) is printed at its NAT file, line and field", async () => {
     const folder = join(scratch, 'bad-usi')
     const set = await readNatFolder(clean())

@@ -24,6 +24,12 @@ export { formatNatFile, formatNatRecord, NAT_LINE_END, NatWriteError } from './f
 export { type NatFiles, natFileEntries, natZipBytes, writeNatFolder, writeNatZip } from './write-file-set.ts'
 export { natUid } from './nat-uid.ts'
 export {
+  ORGANISATION_FILES,
+  type OtherOrganisation,
+  otherOrganisationMessage,
+  otherOrganisations,
+} from './organisation-check.ts'
+export {
   type CodeTranslator,
   codeTranslatorFrom,
   type ReferenceDataRecord,

@@ -645,7 +645,12 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
           303,
         )
       } catch (error) {
-        if (error instanceof DomainError && (error.kind === 'nat-set-unreadable' || error.kind === 'nat-set-too-large'))
+        if (
+          error instanceof DomainError &&
+          (error.kind === 'nat-set-unreadable' ||
+            error.kind === 'nat-set-too-large' ||
+            error.kind === 'nat-organisation-mismatch')
+        )
           return natImportPage(
             request,
             reply,

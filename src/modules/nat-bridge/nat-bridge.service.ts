@@ -21,6 +21,7 @@ import { currentCodes } from '../reference-data/index.ts'
 import { createRecordCheck, type RecordCheck } from '../resources/index.ts'
 import { listFailedResults, type ValidationResult } from '../validation/index.ts'
 import * as repo from './nat-bridge.repo.ts'
+import { otherOrganisationMessage } from './avetmiss.ts'
 import { NatSetReader, oneSetAtATime } from './nat-set-reader.ts'
 import type { LocateRequest, NatPlace, NatSetProblem } from './nat-set.ts'
 
@@ -70,7 +71,8 @@ let recordCheck: RecordCheck | undefined
  * records the check refuses, are left out and answered as NAT problems at their file, line and field;
  * the rest is stored, in one transaction, with the zip. A body that is not a readable zip of NAT
  * files, or that gives no record, stores nothing (nat-set-unreadable); NAT files over the bound store
- * nothing (nat-set-too-large).
+ * nothing (nat-set-too-large); files naming a training organisation other than the caller's RTO store
+ * nothing (nat-organisation-mismatch).
  */
 export function importNatSet(
   db: Db,
@@ -98,6 +100,13 @@ export function importNatSet(
           `The zip holds no AVETMISS NAT file (NAT00010.txt ... NAT00130.txt)${
             summary.ignoredFiles.length > 0 ? `, only ${summary.ignoredFiles.slice(0, 5).join(', ')}` : ''
           }. Nothing was stored.`,
+        )
+      // Another RTO's files (or an SMS set up with another code) would add that RTO's data to the
+      // caller's under new UIDs: refused before a batch exists.
+      if (summary.otherOrganisations.length > 0)
+        throw new DomainError(
+          'nat-organisation-mismatch',
+          otherOrganisationMessage(summary.otherOrganisations, actor.rto),
         )
       if (summary.recordCount === 0) throw noRecord(summary.problemCount, summary.problems)
 

@@ -13,6 +13,8 @@ import {
   NatZipTooLargeError,
   type OriginIndex,
   originIndexOf,
+  type OtherOrganisation,
+  otherOrganisations,
   type ReferenceDatasets,
   readNatZip,
 } from './avetmiss.ts'
@@ -52,6 +54,8 @@ export interface NatSetSummary {
   problemCount: number
   recordCount: number
   recordsByType: Record<string, number>
+  /** Training organisation identifiers other than the RTO's (NAT00010, NAT00020, NAT00120, NAT00130): the import refuses the set. */
+  otherOrganisations: OtherOrganisation[]
 }
 
 /** Why a set could not be opened: not a zip that reads, or more than the bounds allow. */
@@ -103,6 +107,7 @@ export async function openNatSet(zip: Uint8Array, options: NatSetOptions): Promi
       problemCount: read.problemCount + mapped.problems.length,
       recordCount: mapped.records.length,
       recordsByType,
+      otherOrganisations: otherOrganisations(read.records, options.rtoCode),
     },
     records: mapped.records,
     origins: originIndexOf(mapped.records),

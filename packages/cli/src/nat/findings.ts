@@ -2,12 +2,19 @@
 // not read, a value the mapping could not carry, a record the upload refused, a failed validation
 // result. Each says where it is in the NAT files (file, line, field), which is what the user corrects:
 // the records the service saw are derived from those lines.
-import { type NatPlace, type NatProblem, natPlaceOfProblem, natPlacesOf, type OriginIndex } from '@vetrs/avetmiss'
+import {
+  type NatPlace,
+  type NatProblem,
+  natPlaceOfProblem,
+  natPlacesOf,
+  type OriginIndex,
+  type OtherOrganisation,
+} from '@vetrs/avetmiss'
 import type { RefusedRecord, ValidationResult } from '@vetrs/client'
 
 export type { NatPlace }
 
-export type FindingStage = 'read' | 'map' | 'upload' | 'validation'
+export type FindingStage = 'organisation' | 'read' | 'map' | 'upload' | 'validation'
 
 export interface Finding {
   stage: FindingStage
@@ -34,6 +41,20 @@ export function problemFinding(stage: 'read' | 'map', problem: NatProblem): Find
     nat: [natPlaceOfProblem(problem)],
     ...(problem.value === undefined ? {} : { value: problem.value }),
     message: problem.message,
+  }
+}
+
+/** A training organisation identifier that is not the caller's RTO: the set is refused before anything is uploaded. */
+export function organisationFinding(other: OtherOrganisation, rtoCode: string): Finding {
+  const more =
+    other.lines > 1 ? ` (and ${other.lines - 1} more ${other.lines === 2 ? 'line' : 'lines'} of ${other.fileId})` : ''
+  return {
+    stage: 'organisation',
+    level: 'Error',
+    nat: [natPlaceOfProblem({ file: other.file, line: other.line, field: other.field, message: '' })],
+    value: other.value,
+    message: `Training organisation identifier ${other.value} is not ${rtoCode}, the RTO you are logged in as${more}`,
+    correctiveAction: `Import these files logged in as RTO ${other.value}, or correct the training organisation identifier in the student management system to ${rtoCode} and write the files again.`,
   }
 }
 

@@ -5,7 +5,14 @@
 // A set with lines that could not be read or mapped is still uploaded and validated, so one run shows
 // every problem, the files' and the service's; it is never submitted: a submission would report the
 // RTO's activity without those lines (docs/decisions.md, "NAT bridge: import and export").
-import { natToResources, originIndexOf, type MappedRecord, type NatReadResult } from '@vetrs/avetmiss'
+import {
+  natToResources,
+  originIndexOf,
+  otherOrganisationMessage,
+  otherOrganisations,
+  type MappedRecord,
+  type NatReadResult,
+} from '@vetrs/avetmiss'
 import {
   BulkUploadError,
   UsageError,
@@ -17,13 +24,13 @@ import {
 } from '@vetrs/client'
 import type { Context } from '../context.ts'
 import { ExitCode } from '../output.ts'
-import { problemFinding, refusalFindings, validationFinding, type Finding } from './findings.ts'
+import { organisationFinding, problemFinding, refusalFindings, validationFinding, type Finding } from './findings.ts'
 import { readNatSet } from './read-set.ts'
 import { codeTranslatorFromService } from './reference-codes.ts'
 import { printFindings, writeCsvReport } from './report.ts'
 
 export interface NatImportOptions {
-  /** The RTO's code; default: NAT00010's training organisation identifier. */
+  /** The RTO's code, when given: it must be the RTO the client acts for. */
   rto?: string
   /** Write the findings to this CSV file too. */
   csv?: string
@@ -46,19 +53,35 @@ export interface NatImportOutcome {
   validation: { status: ValidationStatus; blocking: number; nonBlocking: number } | null
   findings: Finding[]
   submitted: SubmitResult | null
+  /** Why nothing was uploaded, when the set was refused before upload (another RTO's training organisation identifier). */
+  refused: string | null
 }
 
 export async function natImport(context: Context, path: string, options: NatImportOptions): Promise<void> {
   const { output } = context
   const read = await readNatSet(path)
-  const rtoCode = options.rto ?? read.records.NAT00010[0]?.values.trainingOrganisationIdentifier
-  if (!rtoCode)
-    throw new UsageError(
-      'no RTO code: give --rto <code>, or a NAT00010 file stating the training organisation identifier',
-    )
   const client = context.client()
+  // The RTO is the one the client acts for (every request is scoped to it), never the files' say.
+  const rtoCode = (await client.caller()).rto
+  if (options.rto !== undefined && options.rto !== rtoCode)
+    throw new UsageError(`--rto ${options.rto}, but you are logged in as RTO ${rtoCode}: log in as ${options.rto}`)
   const jurisdiction = context.jurisdiction
   output.say(`Read ${recordCount(read)} records from ${read.files.length} NAT files in ${path}.`)
+
+  // Another organisation's files would add its students and activity to this RTO's held data under new
+  // UIDs: refused before anything is uploaded, every file naming another code listed.
+  const others = otherOrganisations(read.records, rtoCode)
+  if (others.length > 0) {
+    const refused: NatImportOutcome = {
+      ...emptyOutcome(jurisdiction, rtoCode, read),
+      findings: others.map((other) => organisationFinding(other, rtoCode)),
+      refused: otherOrganisationMessage(others, rtoCode),
+    }
+    if (options.csv) await writeCsvReport(options.csv, refused.findings)
+    output.result(refused, () => printOutcome(context, refused, read, options))
+    process.exitCode = ExitCode.validationFailures
+    return
+  }
 
   const reading = output.progress('codes', 1)
   const codes = await codeTranslatorFromService(client, (done, total) => reading.update(done, total))
@@ -69,18 +92,11 @@ export async function natImport(context: Context, path: string, options: NatImpo
     ...mapped.problems.map((problem) => problemFinding('map', problem)),
   ]
   const outcome: NatImportOutcome = {
-    jurisdiction,
-    rtoCode,
-    files: read.files.map((file) => file.file),
-    ignoredFiles: read.ignoredFiles,
+    ...emptyOutcome(jurisdiction, rtoCode, read),
     natProblemCount: read.problemCount + mapped.problems.length,
     records: mapped.records.length,
     recordsByType: countByType(mapped.records),
-    transactionBatchToken: null,
-    upload: null,
-    validation: null,
     findings: natFindings,
-    submitted: null,
   }
   output.say(
     `Mapped ${outcome.records} records for RTO ${rtoCode} (${Object.entries(outcome.recordsByType)
@@ -92,6 +108,24 @@ export async function natImport(context: Context, path: string, options: NatImpo
   if (options.csv) await writeCsvReport(options.csv, outcome.findings)
   output.result(outcome, () => printOutcome(context, outcome, read, options))
   process.exitCode = exitCodeOf(outcome)
+}
+
+function emptyOutcome(jurisdiction: string, rtoCode: string, read: NatReadResult): NatImportOutcome {
+  return {
+    jurisdiction,
+    rtoCode,
+    files: read.files.map((file) => file.file),
+    ignoredFiles: read.ignoredFiles,
+    natProblemCount: read.problemCount,
+    records: 0,
+    recordsByType: {},
+    transactionBatchToken: null,
+    upload: null,
+    validation: null,
+    findings: [],
+    submitted: null,
+    refused: null,
+  }
 }
 
 /** Batch, upload, validate, and submit when asked and nothing blocks; each step's outcome goes into `outcome`. */
@@ -178,6 +212,7 @@ function printOutcome(context: Context, outcome: NatImportOutcome, read: NatRead
 }
 
 function nextStep(outcome: NatImportOutcome, options: NatImportOptions): string {
+  if (outcome.refused) return outcome.refused
   if (outcome.submitted)
     return `Submitted batch ${outcome.transactionBatchToken}: ${outcome.submitted.numberOfRecordsSubmitted} records are now held.`
   if (blocks(outcome))

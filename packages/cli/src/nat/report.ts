@@ -5,7 +5,13 @@ import { stringify } from 'csv-stringify/sync'
 import type { Output } from '../output.ts'
 import { whereOf, type Finding } from './findings.ts'
 
-const STAGE_NAMES = { read: 'NAT read', map: 'NAT mapping', upload: 'upload', validation: 'validation' } as const
+const STAGE_NAMES = {
+  organisation: 'NAT organisation',
+  read: 'NAT read',
+  map: 'NAT mapping',
+  upload: 'upload',
+  validation: 'validation',
+} as const
 
 export function printFindings(output: Output, findings: readonly Finding[]): void {
   output.table(
@@ -22,9 +28,10 @@ export function printFindings(output: Output, findings: readonly Finding[]): voi
     ['level', 'rule', 'where', 'message'],
   )
   const actions = new Map<string, string>()
-  for (const finding of findings)
-    if (finding.rule && finding.correctiveAction && !actions.has(finding.rule))
-      actions.set(finding.rule, finding.correctiveAction)
+  for (const finding of findings) {
+    const rule = finding.rule ?? (finding.stage === 'organisation' ? STAGE_NAMES.organisation : undefined)
+    if (rule && finding.correctiveAction && !actions.has(rule)) actions.set(rule, finding.correctiveAction)
+  }
   if (actions.size > 0) {
     output.say()
     output.say('Corrective actions:')

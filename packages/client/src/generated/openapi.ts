@@ -1927,7 +1927,7 @@ export interface paths {
      *
      * Limits: the zip at most 8 MiB on the wire and decoded (LIMIT_NAT_ZIP_BYTES, in place of the request limits: 413 with no body on the wire, 413 BRTS90400 decoded), its NAT files at most 48 MiB uncompressed as the zip states them (LIMIT_NAT_FILES_BYTES; 413 /problems/nat-set-too-large, before anything is inflated). One NAT set is read at a time per service process; a second import waits for the first.
      *
-     * Nothing is stored (no batch) when the body is empty, not a zip, a damaged zip, holds no NAT file, or gives no record (400 /problems/nat-set-unreadable), or is over a limit (413). Scope vet:report.
+     * Nothing is stored (no batch) when the body is empty, not a zip, a damaged zip, holds no NAT file, or gives no record (400 /problems/nat-set-unreadable), when its NAT00010, NAT00020, NAT00120 or NAT00130 lines name a training organisation other than the caller's RTO (400 /problems/nat-organisation-mismatch), or is over a limit (413). Scope vet:report.
      */
     post: {
       parameters: {
