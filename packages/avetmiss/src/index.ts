@@ -39,6 +39,14 @@ export type { MappedRecord, MappedRecordOf } from './mapping/mapped-record.ts'
 export { type ActivityKey, type NaturalKeys, naturalKeysOf } from './mapping/natural-keys.ts'
 export { natToResources, type NatToResourcesOptions, type NatToResourcesResult } from './mapping/nat-to-resources.ts'
 export {
+  carryForwardHeld,
+  type HeldEnrolment,
+  HISTORY_TYPES,
+  type HistoryType,
+  mergeHeldEnrolment,
+  mergeLifecycles,
+} from './mapping/held-history.ts'
+export {
   formatNatLocation,
   locate,
   type NatFieldSource,

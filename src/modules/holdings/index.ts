@@ -13,3 +13,4 @@ export {
 export type { SubmitDependencies } from './submit.service.ts'
 export type { HeldState } from './holdings.schemas.ts'
 export { submitWithoutValidation } from './bulk-load.ts'
+export { heldVersionsOf } from './held-records.service.ts'

@@ -13,6 +13,7 @@ export interface NatSetWorkerData {
 export type NatSetWorkerRequest =
   | { id: number; op: 'records'; size: number }
   | { id: number; op: 'locate'; requests: LocateRequest[] }
+  | { id: number; op: 'uids'; resourceTypes: string[] }
 
 const port = parentPort
 if (!port) throw new Error('nat-set.worker.ts runs as a worker thread')
@@ -37,6 +38,12 @@ function serve(set: OpenedNatSet): void {
           id: request.id,
           records: chunk.map(({ resourceType, uid, record }) => ({ resourceType, uid, record })),
         })
+      } else if (request.op === 'uids') {
+        const types = new Set(request.resourceTypes)
+        const uids = set.records
+          .filter((r) => types.has(r.resourceType))
+          .map(({ resourceType, uid }) => ({ resourceType, uid }))
+        port!.postMessage({ id: request.id, uids })
       } else {
         port!.postMessage({ id: request.id, places: request.requests.map((item) => placesOf(set.origins, item)) })
       }

@@ -25,6 +25,7 @@ import {
 import type { Context } from '../context.ts'
 import { ExitCode } from '../output.ts'
 import { organisationFinding, problemFinding, refusalFindings, validationFinding, type Finding } from './findings.ts'
+import { withHeldHistory } from './held-history.ts'
 import { readNatSet } from './read-set.ts'
 import { codeTranslatorFromService } from './reference-codes.ts'
 import { printFindings, writeCsvReport } from './report.ts'
@@ -52,6 +53,8 @@ export interface NatImportOutcome {
   upload: Omit<UploadManyOutcome, 'transactionBatchToken'> | null
   validation: { status: ValidationStatus; blocking: number; nonBlocking: number } | null
   findings: Finding[]
+  /** Enrolments already held whose held lifecycle history (and a program enrolment's first commencement) was carried forward. */
+  carriedForward: number
   submitted: SubmitResult | null
   /** Why nothing was uploaded, when the set was refused before upload (another RTO's training organisation identifier). */
   refused: string | null
@@ -104,7 +107,16 @@ export async function natImport(context: Context, path: string, options: NatImpo
       .join(', ')}); ${outcome.natProblemCount} NAT ${outcome.natProblemCount === 1 ? 'problem' : 'problems'}.`,
   )
 
-  if (mapped.records.length > 0) await report(context, client, mapped.records, outcome, options)
+  if (mapped.records.length > 0) {
+    // Continuing students: a NAT set carries one collection period, the held data the whole history.
+    const { records, carried } = await withHeldHistory(client, mapped.records)
+    outcome.carriedForward = carried
+    if (carried > 0)
+      output.say(
+        `Carried forward the held lifecycle history of ${carried} ${carried === 1 ? 'enrolment' : 'enrolments'} reported before (continuing students).`,
+      )
+    await report(context, client, records, outcome, options)
+  }
   if (options.csv) await writeCsvReport(options.csv, outcome.findings)
   output.result(outcome, () => printOutcome(context, outcome, read, options))
   process.exitCode = exitCodeOf(outcome)
@@ -123,6 +135,7 @@ function emptyOutcome(jurisdiction: string, rtoCode: string, read: NatReadResult
     upload: null,
     validation: null,
     findings: [],
+    carriedForward: 0,
     submitted: null,
     refused: null,
   }

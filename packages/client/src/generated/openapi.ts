@@ -1404,7 +1404,7 @@ export interface paths {
   "/vet-provider/v1/held-records": {
     /**
      * The caller's held records of one type, with their content (an extension, not in the specification)
-     * @description The latest submitted version of each held, not voided, record of resourceType of the caller's RTO, in UID order, pageSize at a time. Start without after; give each page's nextAfter as the next after until it is null. Another RTO's records never appear. Not part of the specification: its held-data and reconciliation endpoints never return record content, and an RTO needs it to take its data back out (the NAT export).
+     * @description The latest submitted version of each held, not voided, record of resourceType of the caller's RTO, in UID order, pageSize at a time. Start without after; give each page's nextAfter as the next after until it is null. Another RTO's records never appear. With resourceUID (at most 100), only those of the records named that are held: what an import reads to carry a continuing enrolment's held lifecycle forward (vetrs nat import). Not part of the specification: its held-data and reconciliation endpoints never return record content, and an RTO needs it to take its data back out (the NAT export).
      */
     get: {
       parameters: {
@@ -1415,6 +1415,8 @@ export interface paths {
           after?: string;
           /** @description records per page, at most 500 */
           pageSize?: number;
+          /** @description only these records (those of them held), at most 100: a repeated parameter (resourceUID=...&resourceUID=...), comma-separated, or both. What an import reads to carry a record's held history forward */
+          resourceUID?: string[];
         };
       };
       responses: {
