@@ -21,7 +21,7 @@ import {
   writeNatFolder,
 } from '../packages/avetmiss/src/index.ts'
 import { type HeldRecord, type ResourceRecord, Vetrs } from '../packages/client/src/index.ts'
-import { newRto, type TestRto } from '../packages/client/test/support/service.ts'
+import { newRto } from '../packages/client/test/support/service.ts'
 import { readSeedReferenceData } from '../src/modules/reference-data/index.ts'
 import { startTestService, type TestService } from './support/index.ts'
 import { natPeriods, type NatPeriods, SECOND_PERIOD_START } from './support/nat-periods.ts'
@@ -192,8 +192,7 @@ describe('NAT imports of two periods: continuing students keep and extend their 
   })
 
   it('POST .../nat-import: period 2 after period 1 validates with no blocking failure and submits, the history kept', async () => {
-    const { rto, sdk, periods, keys } = await rtoWithPeriods()
-    const token = await t.token(rto.clientId, rto.clientSecret)
+    const { sdk, periods, keys } = await rtoWithPeriods()
     const importAndSubmit = async (files: typeof periods.first) => {
       const imported = await sdk.natImport('VIC', natZipBytes(natFileEntries(files)))
       assert.equal(imported.natProblemCount, 0, JSON.stringify(imported.natProblems))
@@ -205,7 +204,6 @@ describe('NAT imports of two periods: continuing students keep and extend their 
       await sdk.submitBatch('VIC', imported.transactionBatchToken)
       await sdk.awaitReconciliation('VIC', imported.transactionBatchToken)
     }
-    assert.ok(token)
     await importAndSubmit(periods.first)
     await defer(sdk, keys, periods)
     const before = await heldByKey(sdk)

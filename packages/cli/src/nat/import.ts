@@ -24,7 +24,14 @@ import {
 } from '@vetrs/client'
 import type { Context } from '../context.ts'
 import { ExitCode } from '../output.ts'
-import { organisationFinding, problemFinding, refusalFindings, validationFinding, type Finding } from './findings.ts'
+import {
+  organisationFinding,
+  problemFinding,
+  refusalFindings,
+  validationFinding,
+  whereOf,
+  type Finding,
+} from './findings.ts'
 import { withHeldHistory } from './held-history.ts'
 import { readNatSet } from './read-set.ts'
 import { codeTranslatorFromService } from './reference-codes.ts'
@@ -151,9 +158,18 @@ async function report(
 ): Promise<void> {
   const { output } = context
   const jurisdiction = context.jurisdiction
+  const previous = context.config.currentBatch?.[jurisdiction]
   const token = (await client.createBatch(jurisdiction)).transactionBatchToken
   outcome.transactionBatchToken = token
   await context.setCurrentBatch(token)
+  // A batch that lacks lines the files have is submitted only when the user says, by number, that
+  // they know what it lacks (`vetrs submit --acknowledge-dropped <n>`).
+  const dropped = outcome.findings.filter((finding) => finding.stage === 'read' || finding.stage === 'map')
+  if (outcome.natProblemCount > 0)
+    await context.setImportNotice(token, {
+      dropped: outcome.natProblemCount,
+      first: dropped.slice(0, 5).map((finding) => `${whereOf(finding)}: ${finding.message}`),
+    })
   const origins = originIndexOf(records)
 
   const uploading = output.progress('upload', records.length)
@@ -168,6 +184,11 @@ async function report(
     })
     outcome.upload = upload
   } catch (error) {
+    // Nothing of the refused request was stored: the empty batch goes, and the current batch is what it was.
+    await client.discardBatch(jurisdiction, token).catch(() => {})
+    await context.setImportNotice(token, undefined)
+    await context.setCurrentBatch(previous)
+    outcome.transactionBatchToken = null
     if (!(error instanceof BulkUploadError)) throw error
     outcome.findings.push(
       ...error.refused.flatMap((refused) => refusalFindings(origins, refused, records[refused.index]!)),
@@ -193,6 +214,7 @@ async function report(
   if (options.submit && !blocks(outcome)) {
     outcome.submitted = await client.submitBatch(jurisdiction, token)
     await context.setCurrentBatch(undefined)
+    await context.setImportNotice(token, undefined)
     await client.awaitReconciliation(jurisdiction, token) // so reconciliation and export see it straight after
   }
 }
