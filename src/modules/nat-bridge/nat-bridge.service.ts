@@ -63,6 +63,8 @@ export interface NatImportResult {
   recordCount: number
   /** Records stored, by resource type, every type listed. */
   recordsByType: Record<ResourceType, number>
+  /** Held enrolments whose history the import carried forward (continuing students). */
+  carriedForward?: number
   /** Every NAT problem: lines the reader could not read, values the mapping could not carry, records the upload's check refused. */
   natProblemCount: number
   /** The first LISTED_NAT_PROBLEMS of them, in the order read, map, upload. */
@@ -146,6 +148,7 @@ export function importNatSet(
           ignoredFiles: summary.ignoredFiles,
           recordCount: Object.values(recordsByType).reduce((sum, n) => sum + n, 0),
           recordsByType,
+          carriedForward: carried.count,
           natProblemCount,
           natProblems: [...summary.problems, ...uploadProblems],
         }

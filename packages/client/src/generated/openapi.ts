@@ -2543,6 +2543,8 @@ export interface components {
         SubjectOffering: number;
         SubjectEnrolment: number;
       };
+      /** @description program and subject enrolments already held whose held lifecycle history (and a program enrolment's first commencement, answers and completion) the import carried forward: continuing students, since a NAT file carries one collection period. Absent from imports made before it was counted. */
+      carriedForward?: number;
       /** @description every NAT problem found */
       natProblemCount: number;
       /** @description the first 1000 NAT problems, read, then map, then upload, each in file and line order. What they name is not in the batch: while there is one, the batch does not report all of the files, and should not be submitted. */
