@@ -1,6 +1,9 @@
-// Module boundaries, checked by `npm run lint` (docs/decisions.md, "Architecture: shared kernel and
+// Module boundaries and import cycles of the service and of every workspace (packages/*, tools/*),
+// checked by `npm run lint` (docs/decisions.md, "Architecture: shared kernel and
 // module boundaries"). Parsed with swc: TypeScript 7's package has no compiler API for the tsc parser.
 /** @type {import('dependency-cruiser').IConfiguration} */
+// Tests beside their code (*.test.ts) are held to no boundary: a test may reach what it checks from
+// wherever it sits, and nothing imports a test. They may not form cycles either.
 module.exports = {
   forbidden: [
     {
@@ -17,21 +20,25 @@ module.exports = {
         'No cycle between modules either (folders under src/modules): validation and assessment met in a cycle through the rule catalogue.',
       scope: 'folder',
       from: { path: '^src/modules/([^/]+)' },
-      to: { path: '^src/modules/', pathNot: '^src/modules/$1(/|$)', circular: true },
+      to: {
+        path: '^src/modules/',
+        pathNot: '^src/modules/$1(/|$)',
+        circular: true,
+      },
     },
     {
       name: 'module-through-its-index',
       severity: 'error',
       comment:
         'A module reaches another only through its index.ts, which exports use cases; the files of one module import each other freely.',
-      from: { path: '^src/modules/([^/]+)/' },
+      from: { pathNot: '\\.test\\.ts$', path: '^src/modules/([^/]+)/' },
       to: { path: '^src/modules/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'] },
     },
     {
       name: 'outside-through-module-index',
       severity: 'error',
       comment: 'The composition root, the CLI and the platform reach a module only through its index.ts.',
-      from: { path: '^src/', pathNot: '^src/modules/' },
+      from: { path: '^src/', pathNot: ['^src/modules/', '\\.test\\.ts$'] },
       to: { path: '^src/modules/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
     },
     {
@@ -39,7 +46,7 @@ module.exports = {
       severity: 'error',
       comment:
         'src/domain is the shared kernel: every part may import it, and it imports nothing of ours outside it (npm packages are fine).',
-      from: { path: '^src/domain/' },
+      from: { pathNot: '\\.test\\.ts$', path: '^src/domain/' },
       to: { path: '^src/', pathNot: '^src/domain/' },
     },
     {
@@ -47,7 +54,7 @@ module.exports = {
       severity: 'error',
       comment:
         'The platform sits under the modules and never knows them; the composition root (src/app.ts) wires them together.',
-      from: { path: '^src/platform/' },
+      from: { pathNot: '\\.test\\.ts$', path: '^src/platform/' },
       to: { path: '^src/(modules|app\\.ts$)' },
     },
     {
@@ -55,7 +62,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Services, repos, rules and jobs know nothing of HTTP: domain errors and the page type are in src/domain. Only *.routes.ts and *.schemas.ts (*.schema.ts) files import platform/http.',
-      from: { path: '^src/modules/', pathNot: '\\.(routes|schemas?)\\.ts$' },
+      from: { path: '^src/modules/', pathNot: ['\\.(routes|schemas?)\\.ts$', '\\.test\\.ts$'] },
       to: { path: '^src/platform/http/' },
     },
     {
@@ -69,9 +76,18 @@ module.exports = {
     {
       name: 'nat-library-imports-nothing-of-ours',
       severity: 'error',
-      comment: '@vetrs/avetmiss is a library of its own: it imports nothing of the service, the SDK or the CLI.',
-      from: { path: '^packages/avetmiss/' },
+      comment:
+        "@vetrs/avetmiss is a library of its own: it imports nothing of the service, the SDK or the CLI. Its tests may check what it writes against the service's own schemas and rules.",
+      from: { path: '^packages/avetmiss/src/' },
       to: { path: '^(src|packages/(client|cli))/' },
+    },
+    {
+      name: 'packages-import-no-service',
+      severity: 'error',
+      comment:
+        'The SDK, the CLI and the NAT library are published packages: their source imports nothing of the service (src/), only each other through their package names.',
+      from: { path: '^packages/[^/]+/src/' },
+      to: { path: '^src/' },
     },
     {
       name: 'no-orphans',
@@ -84,6 +100,9 @@ module.exports = {
   ],
   options: {
     parser: 'swc',
+    // The service's test support (test/) starts the whole service: a test beside a rule that imports it
+    // would make every module reach every other. It is not part of the service's graph.
+    exclude: { path: '^test/' },
     doNotFollow: { path: 'node_modules' },
   },
 }

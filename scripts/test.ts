@@ -15,6 +15,7 @@ import { globSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { cachedPgliteRunTemplate, preparePostgresTemplate, type Template } from '../test/support/database-templates.ts'
+import { countsOfTap } from './test-counts.ts'
 
 const files = globSync(['test/**/*.test.ts', 'src/**/*.test.ts', 'packages/*/test/**/*.test.ts']).sort()
 /**
@@ -196,13 +197,7 @@ function runJob({ half, files, name }: Job): Promise<Counts> {
       try {
         summary = readFileSync(tap, 'utf8')
       } catch {} // no report at all: the exit code says it failed
-      const count = (label: string) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(summary)?.[1] ?? 0)
-      resolve({
-        passed: count('pass'),
-        failed: count('fail') + count('cancelled'),
-        skipped: count('skipped'),
-        exitCode: code ?? 1,
-      })
+      resolve({ ...countsOfTap(summary), exitCode: code ?? 1 }) // skipped suites counted too
     })
   })
 }

@@ -20,6 +20,7 @@ import { registerOperationalRoutes } from './platform/http/operational.routes.ts
 import { installLegacyTwins } from './platform/http/legacy-twins.ts'
 import { answerMalformedHttp } from './platform/http/malformed-http.ts'
 import { installRequestIds, requestIdOf } from './platform/http/request-id.ts'
+import { RequestLog } from './platform/http/request-log.ts'
 import { installClosingRefusal } from './platform/http/closing.ts'
 import { installRequestMetrics } from './platform/observability/metrics.ts'
 import { API_PREFIX, batchRoutes } from './modules/batches/index.ts'
@@ -80,6 +81,7 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
       loggerInstance: logger as FastifyBaseLogger,
       bodyLimit: config.limits.decodedBodyBytes + 1, // the body-limit hook answers first, with BRTS90400
       genReqId: requestIdOf,
+      logController: new RequestLog(), // one line per request instead of two; health checks at debug
       return503OnClosing: false, // answered by the closing refusal instead, as problem details
       clientErrorHandler: answerMalformedHttp,
       forceCloseConnections: 'idle',
@@ -102,9 +104,10 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
   installBodyLimits(app, config.limits)
   installBodyParsers(app)
   await installCompression(app) // before the routes: it attaches itself to each route as it is added
-  installAuthentication(app, verifier) // first: its route guard must see every route, the docs' too
+  // Rate limiting is checked by authentication, once it knows the caller and before it refuses one.
+  const limit = await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })
+  installAuthentication(app, verifier, { limit }) // first route hook: its route guard must see every route, the docs' too
   await installOpenApi(app, config.http.publicBaseUrl)
-  await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })
   installRequestMetrics(app, metrics, config.metrics)
   if (config.mode === 'production' && !config.metrics.token)
     logger.warn('METRICS_TOKEN is not set: /metrics answers 401 to every request')
@@ -116,6 +119,7 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
       return true
     },
     replica: read.source === 'replica' ? read.ping : undefined,
+    home: config.console ? `${CONSOLE_PREFIX}/` : '/docs/',
   })
   registerAuthRoutes(app, { db, key, auth: config.auth })
   // Each module's routes are a plugin under the API prefix, registered in turn (awaited), so the

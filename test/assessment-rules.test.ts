@@ -80,12 +80,15 @@ describe('data quality assessment rules', () => {
       for (const golden of cases.failing) {
         it(`fails: ${golden.name}`, async () => {
           const { w, extra, results } = await run(golden, rule.technicalRuleId)
-          assert.ok(results.length > 0, `${rule.technicalRuleId} reported nothing`)
-          for (const result of results) {
-            assert.equal(result.AssessmentMessageLevel, rule.level)
-            assert.equal(result.correctiveAction, rule.correctiveAction)
-            assert.equal(result.ruleId, rule.ruleId)
-          }
+          // Exactly the records the case names; the identifiers, level and corrective action are the
+          // rule's own, copied in by the engine, so they are not restated here.
+          assert.deepEqual(
+            results.map((result) => `${result.resourceType} ${result.resourceUID}`).sort(),
+            golden
+              .results(w, extra)
+              .map((outcome) => outcome.join(' '))
+              .sort(),
+          )
           golden.expect?.(results, w, extra)
         })
       }

@@ -3,6 +3,7 @@
 // The service runs as a real OS process on a database that outlives it, and is killed with SIGKILL.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { sql } from 'kysely'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -68,6 +69,25 @@ describe('crash recovery', () => {
     return { batch, students }
   }
 
+  /** The killed run is InProgress with some of its records' results written and not all: it died mid-run. */
+  const assertKilledMidRun = async (batch: string) => {
+    const look = await startTestService({ database, service: { workers: false } })
+    try {
+      const { rows } = await sql<{ status: string; results: number }>`
+        SELECT r.status, (SELECT count(*)::int FROM validation_result v WHERE v.run_id = r.run_id) AS results
+          FROM validation_run r WHERE r.transaction_batch_token = ${batch}`.execute(look.service.database.db)
+      assert.equal(rows.length, 1)
+      assert.equal(rows[0]!.status, 'InProgress', 'the run was killed before it ended')
+      assert.ok(rows[0]!.results > 0, 'the kill landed after the first results were written')
+      assert.ok(
+        rows[0]!.results < RECORDS,
+        `the kill landed before the last result (${rows[0]!.results} of ${RECORDS})`,
+      )
+    } finally {
+      await look.close()
+    }
+  }
+
   it('a worker killed mid-run: the run is retried and completes, never stuck InProgress, with no duplicated results', {
     timeout: 180_000,
   }, async () => {
@@ -87,10 +107,13 @@ describe('crash recovery', () => {
         },
         { intervalMs: 5 },
       )
-      await pause(20) // part of the results written: killed part-way through, not at its start
+      // One record a chunk, each committed with its result: a quarter of a second in, some of the 1,500
+      // are written and most are not. Checked below, so a kill that landed at the start or the end fails.
+      await pause(250)
     } finally {
       await first.crash()
     }
+    await assertKilledMidRun(batch)
 
     // The restarted service validates in large chunks: what is tested is the retry of the killed run.
     const second = await startChildService({ ...env, VALIDATION_CHUNK_SIZE: '2000' })
@@ -122,7 +145,8 @@ describe('crash recovery', () => {
       const submitting = r.submit(batch).catch(() => undefined) // the connection dies with the process
       await pause(Math.floor(Math.random() * 40)) // killed at a random point of the submit
       await first.crash()
-      await submitting
+      // The submit of 1,500 records outlasts 40 ms: an answer here means the kill came after it ended.
+      assert.equal(await submitting, undefined, 'the kill landed before the submit answered')
     } finally {
       await first.crash()
     }

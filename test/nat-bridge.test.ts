@@ -102,7 +102,13 @@ describe('NAT bridge: vetrs nat import and export through a real service', () =>
     const imported = await vetrs('nat', 'import', clean(), '--jurisdiction', 'VIC', '--submit', '--json')
     assert.equal(imported.code, 0, imported.stderr + imported.stdout)
     const outcome = JSON.parse(imported.stdout)
-    assert.deepEqual(outcome.findings, [])
+    // The NAT checks may warn (a generated set lists subjects no activity of this size uses); nothing else is found.
+    assert.deepEqual(
+      outcome.findings.filter(
+        (finding: { stage: string; level: string }) => finding.stage !== 'check' || finding.level !== 'Warning',
+      ),
+      [],
+    )
     assert.equal(outcome.submitted.status, 'Submitted')
 
     const original = natToResources(await readNatFolder(clean()), { rtoCode, codes })

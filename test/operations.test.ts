@@ -75,6 +75,17 @@ describe('OpenAPI, health and metrics', () => {
     assert.match(await response.text(), /swagger/i)
   })
 
+  it("GET / (what a browser asks first) redirects to the console's landing page, which answers", async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const response = await fetch(`${t.baseUrl}/`, { method, redirect: 'manual' })
+      assert.equal(response.status, 302, method)
+      assert.equal(response.headers.get('location'), '/console/', method)
+    }
+    const followed = await fetch(`${t.baseUrl}/`)
+    assert.equal(followed.status, 200)
+    assert.match(followed.headers.get('content-type') ?? '', /^text\/html/)
+  })
+
   it('liveness and readiness report the database and the queue', async () => {
     assert.deepEqual((await call(t.baseUrl, 'GET', '/health/live')).json, { status: 'ok' })
     const ready = await call(t.baseUrl, 'GET', '/health/ready')
@@ -157,6 +168,20 @@ describe('production safety and the admin CLI', () => {
         }),
       })
       assert.equal(response.status, 401)
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('production without a console: GET / redirects to the interactive documentation, which answers', async () => {
+    const t = await startTestService({ database, env: production })
+    try {
+      const response = await fetch(`${t.baseUrl}/`, { redirect: 'manual' })
+      assert.equal(response.status, 302)
+      assert.equal(response.headers.get('location'), '/docs/')
+      const followed = await fetch(`${t.baseUrl}/`)
+      assert.equal(followed.status, 200)
+      assert.match(await followed.text(), /swagger/i)
     } finally {
       await t.close()
     }

@@ -367,6 +367,35 @@ describe('reconciliation', () => {
     ])
   })
 
+  it('related-resources of a subject enrolment inside a program include the program offering and program of its program enrolment, when its subject offering names none', async () => {
+    const w = await world() // the published records: the subject offering names no program offering
+    assert.equal(w.subjectOffering.programOfferingUID, undefined)
+    await r.submitted(allOf(w))
+    const pairs = (response: { json: any }) =>
+      response.json.results.map((x: any) => `${x.resourceType}:${x.resourceUID}`).sort()
+    const p = (type: string, uid: string) => `${type}:${uid}`
+    const base = [
+      p('Student', w.student.studentUID),
+      p('SubjectOffering', w.subjectOffering.subjectOfferingUID),
+      p('Subject', w.subject.subjectUID),
+      p('DeliveryLocation', w.location.deliveryLocationUID),
+    ]
+    const inProgram = await related('subjectenrolment', w.subjectEnrolmentInProgram.subjectEnrolmentUID)
+    assert.equal(inProgram.status, 200, inProgram.text)
+    assert.deepEqual(
+      pairs(inProgram),
+      [
+        ...base,
+        p('ProgramEnrolment', w.programEnrolment.programEnrolmentUID),
+        p('ProgramOffering', w.programOffering.programOfferingUID),
+        p('Program', w.program.programUID),
+      ].sort(),
+    )
+    assert.equal(inProgram.json.numberOfResults, 7)
+    // A subject enrolment outside any program reaches no program.
+    assert.deepEqual(pairs(await related('subjectenrolment', w.subjectEnrolment.subjectEnrolmentUID)), base.sort())
+  })
+
   it("related-resources: another starting type is 400; an unknown, voided or other RTO's UID is 404", async () => {
     const w = await linkedWorld()
     await r.submitted(allOf(w))

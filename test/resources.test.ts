@@ -4,6 +4,8 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { call, loadExample, startTestService, V1, type TestService } from './support/index.ts'
 import { resourceDefinitions } from '../src/modules/resources/index.ts'
 
@@ -338,4 +340,70 @@ describe("the README's example", () => {
       await t.close()
     }
   })
+
+  it('every link of the README and of docs/ resolves: the file exists, and an anchor names one of its headings', () => {
+    const files = [
+      'README.md',
+      ...readdirSync('docs')
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => join('docs', f)),
+    ]
+    const broken: string[] = []
+    for (const file of files) {
+      for (const target of markdownLinks(readFileSync(file, 'utf8'))) {
+        if (/^[a-z]+:/i.test(target)) continue // https:, mailto:
+        const [path = '', anchor] = target.split('#')
+        const resolved = path === '' ? file : join(dirname(file), decodeURIComponent(path))
+        if (!existsSync(resolved)) broken.push(`${file}: ${target} (no ${resolved})`)
+        else if (anchor && resolved.endsWith('.md') && !headingSlugs(readFileSync(resolved, 'utf8')).has(anchor))
+          broken.push(`${file}: ${target} (no heading #${anchor} in ${resolved})`)
+      }
+    }
+    assert.deepEqual(broken, [])
+  })
+
+  it("the README's five-minute start comes first, names only npm scripts that exist, and points at nothing outside the repository", () => {
+    const readme = readFileSync('README.md', 'utf8')
+    const scripts = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).scripts)
+    const used = new Set([...readme.matchAll(/npm run ([a-z:-]+)/g)].map((m) => m[1]!))
+    for (const name of used) assert.ok(scripts.includes(name), `npm run ${name} is a script`)
+    const headings = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1])
+    assert.deepEqual(headings.slice(0, 2), ['Contents', 'Five-minute start'])
+    const start = readme.slice(
+      readme.indexOf('## Five-minute start'),
+      readme.indexOf('\n## ', readme.indexOf('## Five-minute start') + 5),
+    )
+    for (const step of [
+      'npm i -g --prefix ~/.node24 node@24',
+      'npm ci && npm start',
+      'npm run example:submit',
+      'staff-90001',
+    ])
+      assert.ok(start.includes(step), `the five-minute start has ${step}`)
+    assert.doesNotMatch(readme, /\.\.\/shared\/|\bissue \d+|later issue/i)
+  })
 })
+
+/** The targets of the inline links of a Markdown text, outside fenced code blocks and code spans. */
+function markdownLinks(markdown: string): string[] {
+  const prose = markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '')
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!)
+}
+
+/** The anchors GitHub gives a Markdown file's headings: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
+function headingSlugs(markdown: string): Set<string> {
+  const seen = new Map<string, number>()
+  const slugs = new Set<string>()
+  const prose = markdown.replace(/^```[\s\S]*?^```/gm, '')
+  for (const [, text] of prose.matchAll(/^#{1,6} (.+)$/gm)) {
+    const base = text!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-')
+    const count = seen.get(base) ?? 0
+    seen.set(base, count + 1)
+    slugs.add(count === 0 ? base : `${base}-${count}`)
+  }
+  return slugs
+}

@@ -20,8 +20,12 @@ describe('synthetic held dataset', () => {
       batchRecords: 100,
       busyStudentEnrolments: 12,
     })
-    assert.ok(summary.records > 2 * 80 * 5, `${summary.records} records`)
-    assert.ok(summary.voided > 0)
+    // Each RTO: 16 shared records (pools of 2 locations, 2 programs, 2 program offerings, 2 subjects and
+    // 8 subject offerings for 80 students), and per student the student, a program enrolment and 3
+    // subject enrolments (the first RTO's busy student 12): 425 and 416. Subject enrolment number 199
+    // (student 66's second) is voided in each, a version more: 426 + 417 = 843 rows, 2 voided.
+    assert.equal(summary.records, 843)
+    assert.equal(summary.voided, 2)
     const byRto = await t.service.database.db
       .selectFrom('held_record')
       .select(['rto_id', (eb) => eb.fn.countAll<string>().as('count')])
@@ -29,8 +33,11 @@ describe('synthetic held dataset', () => {
       .orderBy('rto_id')
       .execute()
     assert.deepEqual(
-      byRto.map((row) => row.rto_id),
-      ['90001', '90002'],
+      byRto.map((row) => [row.rto_id, Number(row.count)]),
+      [
+        ['90001', 426],
+        ['90002', 417],
+      ],
     )
     const voids = await t.service.database.db
       .selectFrom('held_record')
@@ -46,7 +53,8 @@ describe('synthetic held dataset', () => {
     assert.equal(search.status, 200)
     assert.equal(search.json.numberOfResults, 80)
     const related = await r.request('GET', `${V1}/student/${summary.busyStudentUID}/related-resources?pageSize=500`)
-    assert.ok(related.json.results.filter((item: any) => item.resourceType === 'SubjectEnrolment').length >= 11) // 12, less any voided
+    // The busy student's 12 subject enrolments are numbers 0 to 11, none of them voided.
+    assert.equal(related.json.results.filter((item: any) => item.resourceType === 'SubjectEnrolment').length, 12)
     // The per-day counts search-by-period totals and pages by agree with the items, after voids too.
     const { sql } = await import('kysely')
     const mismatches = await sql<{ n: string }>`

@@ -198,7 +198,7 @@ describe('batch validation', () => {
 
   it("failed-validation-results carries every field of the spec's Validation result table, paged in a stable order", async () => {
     const w = await world()
-    // Three records, each with a blocking failure.
+    // Two records with blocking failures: four results between them (below).
     const batch = await r.batchWith([
       { segment: 'student', body: { ...w.student, emailAddressPrimary: undefined } },
       { segment: 'subjectenrolment', body: { ...w.subjectEnrolment, activityEndDate: '2026-10-01' } },
@@ -206,7 +206,21 @@ describe('batch validation', () => {
     await r.request('POST', r.batchPath(batch, '/validate'))
     await runQueuedJobs()
     const all = await r.request('GET', r.batchPath(batch, '/failed-validation-results?pageSize=500'))
-    assert.ok(all.json.numberOfResults >= 3)
+    // Four: the student has no email while surveyAvailability asks for one (BRTS01180); the enrolment
+    // ends before it starts (BRTS01300) and names an offering and a location that neither the batch nor
+    // the held data has (BRTS02100 for each reference).
+    assert.deepEqual(
+      all.json.results
+        .map((x: any) => `${x.resourceType} ${x.errorNumber} ${x.validationMessageLevel} ${x.accessPath.join(' ')}`)
+        .sort(),
+      [
+        'Student BRTS01180 Error $.surveyAvailability $.emailAddressPrimary',
+        'SubjectEnrolment BRTS01300 Error $.activityStartDate $.activityEndDate',
+        'SubjectEnrolment BRTS02100 Error $.locations[0].deliveryLocationUID',
+        'SubjectEnrolment BRTS02100 Error $.subjectOfferingUID',
+      ],
+    )
+    assert.equal(all.json.numberOfResults, 4)
     const first = all.json.results[0]
     assert.deepEqual(Object.keys(first).sort(), [
       'accessPath',

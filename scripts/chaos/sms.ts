@@ -453,7 +453,7 @@ export class Sms {
       reportingPeriodNumber: period,
       jurisdiction: JURISDICTION,
       declarationType: 'Declaration' as const,
-      RTOAcceptanceOfDeclaration: true,
+      RTOAcceptanceOfDeclaration: true as const,
       RTOUserName: userName,
       RTOUserEmailAddress: 'chaos@example.edu.au',
     }

@@ -89,11 +89,30 @@ function format(value: unknown): string {
   return String(value)
 }
 
+/** Network failures that mean the URL points where no service is: retrying does not help, checking it does. */
+const WRONG_ADDRESS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'])
+
+const CREDENTIALS_TO_CHECK =
+  'the client ID and secret (--client-id and --client-secret, or VETRS_CLIENT_ID and VETRS_CLIENT_SECRET, with login; other commands use the ones `vetrs login` saved), and that the client has not been revoked. A service in development mode has the demo client demo-rto-1 with the secret demo-secret-1.'
+
+/** The token endpoint's refusal of the client ID and secret (401, spec: Authentication). */
+function refusedCredentials(error: ServiceError): boolean {
+  return (
+    error.status === 401 && error.method === 'POST' && /\/oauth2\/token$/.test(error.path) && URL.canParse(error.path)
+  )
+}
+
 /** Prints a failure the way a person needs it and answers the exit code. */
 export function reportFailure(output: Output, error: unknown): number {
   if (error instanceof ServiceError) {
     const problem = error.problem
-    output.warn(`error: ${error.message}`)
+    if (refusedCredentials(error)) {
+      const url = new URL(error.path)
+      output.warn(
+        `error: the service at ${url.origin} refused the client credentials (POST ${url.pathname} answered ${error.status}: ${problem?.title ?? 'no problem details'})`,
+      )
+      output.warn(`  check ${CREDENTIALS_TO_CHECK}`)
+    } else output.warn(`error: ${error.message}`)
     for (const failure of problem?.errors ?? []) output.warn(`  ${failure.accessPath}: ${failure.message}`)
     if (problem?.reason) output.warn(`  reason: ${problem.reason}`)
     if (problem?.traceId) output.warn(`  traceId: ${problem.traceId}`)
@@ -109,6 +128,10 @@ export function reportFailure(output: Output, error: unknown): number {
   }
   if (error instanceof NetworkError || error instanceof WorkflowError || error instanceof VetrsError) {
     output.warn(`error: ${error.message}`)
+    if (error instanceof NetworkError && error.code && WRONG_ADDRESS.has(error.code))
+      output.warn(
+        '  check the URL (--url or VETRS_URL with login; other commands use the one `vetrs login` saved) and that the service is running there (npm start)',
+      )
     return ExitCode.serviceError
   }
   output.warn(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)

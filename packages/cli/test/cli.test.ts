@@ -5,12 +5,14 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import type { IncomingMessage } from 'node:http'
+import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { spawnSync } from 'node:child_process'
 import { promisify } from 'node:util'
 import { newRto, startTestService, type TestRto, type TestService } from '../../client/test/support/service.ts'
-import { world } from '../../../test/support/index.ts'
+import { freePort, world } from '../../../test/support/index.ts'
 
 const run = promisify(execFile)
 const BIN = new URL('../bin/vetrs.js', import.meta.url).pathname
@@ -264,6 +266,38 @@ describe('vetrs CLI', () => {
     assert.deepEqual([...agents], [`vetrs-client/${sdk} node/${process.versions.node} vetrs-cli/${cli}`])
   })
 
+  it('login with a wrong secret says once, plainly, that the service refused the credentials and what to check (exit 1)', async () => {
+    const { rto, vetrs } = await user()
+    const login = await vetrs('login', '--url', t.baseUrl, '--client-id', rto.clientId, '--client-secret', 'wrong')
+    assert.equal(login.code, 1)
+    assert.equal(login.stdout, '')
+    const [first, second] = login.stderr.split('\n')
+    assert.equal(
+      first,
+      `error: the service at ${t.baseUrl} refused the client credentials (POST /oauth2/token answered 401: Client authentication failed)`,
+    )
+    assert.match(
+      second ?? '',
+      /^ {2}check the client ID and secret \(--client-id and --client-secret, or VETRS_CLIENT_ID/,
+    )
+    assert.equal(login.stderr.split('Client authentication failed').length - 1, 1, login.stderr)
+  })
+
+  it('login with a URL where nothing listens says the connection was refused, at once, without retrying (exit 1)', async () => {
+    const { rto, vetrs } = await user()
+    const url = `http://127.0.0.1:${await freePort()}`
+    const started = Date.now()
+    const login = await vetrs('login', '--url', url, '--client-id', rto.clientId, '--client-secret', rto.clientSecret)
+    assert.equal(login.code, 1)
+    assert.equal(
+      login.stderr.split('\n')[0],
+      `error: POST ${url}/oauth2/token got no answer: the connection to ${url} was refused (nothing listens there)`,
+    )
+    assert.match(login.stderr, /check the URL \(--url or VETRS_URL/)
+    assert.doesNotMatch(login.stderr, /retrying|fetch failed/)
+    assert.ok(Date.now() - started < 5000, 'no back-off')
+  })
+
   it('exit codes: 2 for usage and configuration errors, 1 for service errors', async () => {
     const { rto, vetrs } = await user()
     assert.equal((await vetrs('batch', 'list')).code, 2, 'not logged in')
@@ -277,4 +311,54 @@ describe('vetrs CLI', () => {
     const badLogin = await vetrs('login', '--url', t.baseUrl, '--client-id', rto.clientId, '--client-secret', 'wrong')
     assert.equal(badLogin.code, 1)
   })
+})
+
+describe('vetrs on a Node.js too old for it', () => {
+  const ROOT = new URL('../../../', import.meta.url).pathname
+  /** Runs a file with `node`, optionally made to report an older version (a preload replaces process.versions.node). */
+  function runOn(node: string, args: string[], fakeVersion?: string) {
+    const preload = fakeVersion
+      ? ['--import', `data:text/javascript,Object.defineProperty(process.versions,"node",{value:"${fakeVersion}"})`]
+      : []
+    return spawnSync(node, [...preload, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 })
+  }
+  const INSTALL_LINE = 'Get Node.js 24 with: npm i -g --prefix ~/.node24 node@24 && export PATH=~/.node24/bin:$PATH'
+
+  it('says which Node.js it needs and how to get it, exit 1, no stack and no registerHooks SyntaxError: the message npm start gives', async () => {
+    const engines = JSON.parse(await readFile(CLI_PACKAGE, 'utf8')).engines.node as string
+    const cli = runOn(process.execPath, [BIN, 'login', '--help'], '20.11.1')
+    assert.equal(cli.status, 1)
+    assert.equal(cli.stdout, '')
+    assert.doesNotMatch(cli.stderr, /SyntaxError|registerHooks|\n\s+at /)
+    const needs = `needs Node.js ${engines.replace('>=', '')} or later (24 LTS recommended); this is Node.js 20.11.1 (${process.execPath}).`
+    assert.equal(
+      cli.stderr,
+      `vetrs (the VET Reporting Service CLI) ${needs}\n${INSTALL_LINE}   (or: nvm install 24 && nvm use 24)\n`,
+    )
+    // npm start's launcher, under the same Node.js, says the same after its subject.
+    const start = runOn(process.execPath, ['src/start.mjs', 'src/main.ts'], '20.11.1')
+    assert.equal(start.status, 1)
+    assert.equal(start.stderr.replace(/^.*? needs /, ''), cli.stderr.replace(/^.*? needs /, ''))
+  })
+
+  it('on a real Node.js 20 (/usr/bin/node), the same message', {
+    skip: /^(1\d|20|21)\./.test(systemVersion()) ? false : `no Node.js older than 22 at /usr/bin/node`,
+  }, () => {
+    const cli = runOn('/usr/bin/node', [BIN, '--version'])
+    assert.equal(cli.status, 1)
+    assert.match(
+      cli.stderr,
+      new RegExp(
+        `^vetrs \\(the VET Reporting Service CLI\\) needs Node\\.js .* this is Node\\.js ${systemVersion().replaceAll('.', '\\.')} `,
+      ),
+    )
+    assert.ok(cli.stderr.includes(INSTALL_LINE))
+    assert.doesNotMatch(cli.stderr, /SyntaxError|registerHooks/)
+  })
+
+  function systemVersion(): string {
+    return existsSync('/usr/bin/node')
+      ? spawnSync('/usr/bin/node', ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim()
+      : ''
+  }
 })

@@ -1,7 +1,7 @@
-// The client: every operation of the service as a method typed from the generated OpenAPI types,
-// each resource's records under a property of their own (`vetrs.students.upload(...)`), and the
-// standard workflows as one call each. Paged endpoints are async iterators that run to the last
-// page. Every method takes RequestOptions (signal, timeoutMs) last.
+// The service's operations: each a method typed from the generated OpenAPI types, each resource's
+// records under a property of their own (`vetrs.students.upload(...)`). Paged endpoints are async
+// iterators that run to the last page. Every method takes RequestOptions (signal, timeoutMs) last.
+// The standard workflows are added in vetrs.ts.
 import { Http, type HttpOptions, type Operation, type Success } from './http.ts'
 import { allItems } from './paging.ts'
 import type { RequestOptions } from './request-options.ts'
@@ -9,38 +9,6 @@ import { Resource, type HeldState, type Jurisdiction, type RecordOf, type Upload
 import { kindOf, kindOfType, type ResourceRecord, type ResourceType, type Segment } from './resources.ts'
 import type { AppInfo } from './version.ts'
 import { WorkflowError } from './errors.ts'
-import {
-  awaitReconciliation,
-  groupedValidationResults,
-  submitRecords,
-  validate,
-  type GroupedResults,
-  type SubmitOptions,
-  type SubmitOutcome,
-  type ValidateOutcome,
-} from './workflows/submit.ts'
-import { voidRecords, type VoidOutcome, type VoidRequest } from './workflows/void.ts'
-import {
-  reconcile,
-  type ReconcileOptions,
-  type ReconcileOutcome,
-  type ReconcileRequest,
-} from './workflows/reconcile.ts'
-import {
-  assess,
-  assessAndDeclare,
-  groupedAssessmentResults,
-  type AssessAndDeclareOutcome,
-  type AssessAndDeclareRequest,
-  type AssessOutcome,
-} from './workflows/declare.ts'
-import {
-  syncReferenceData,
-  type ReferenceStore,
-  type SyncOptions,
-  type SyncOutcome,
-} from './workflows/reference-sync.ts'
-import type { WaitOptions } from './workflows/progress.ts'
 import {
   bulkUploadOfferIn,
   uploadMany,
@@ -124,7 +92,7 @@ export interface ClientOptions {
   onRetry?: HttpOptions['onRetry']
 }
 
-/** Who the service takes a client for (Vetrs.caller). */
+/** Who the service takes a client for (VetrsOperations.caller). */
 export interface Caller {
   clientId: string
   /** The RTO the client acts for: every request is scoped to it. */
@@ -144,8 +112,11 @@ function claimsOf(token: string): Record<string, unknown> | undefined {
   }
 }
 
-/** The VET Reporting Service client. */
-export class Vetrs {
+/**
+ * Every operation of the service, one method each. The standard workflows (vetrs.ts) are written
+ * against this class, and Vetrs adds them to it, so no workflow imports the class that calls it.
+ */
+export class VetrsOperations {
   readonly #http: Http
 
   /** Records in a batch, one resource type each: upload, get, delete, list, heldState. */
@@ -542,73 +513,5 @@ export class Vetrs {
     return classification === undefined
       ? this.#http.send('get', `${V1}/reference-data/{dataset}`, { ...options, path: { dataset }, query: page })
       : this.#http.send('get', `${V1}/classification`, { ...options, query: { ...page, classification } })
-  }
-
-  // The standard workflows, and the steps they are made of.
-
-  /** Standard workflows 1 and 2: batch, upload, validate, read results, submit when clean. */
-  submit(records: readonly ResourceRecord[], options: SubmitOptions): Promise<SubmitOutcome> {
-    return submitRecords(this, records, options)
-  }
-
-  /** Requests validation of the batch, waits until it is Validated and current, and reads every failed result, grouped. */
-  validate(
-    jurisdiction: Jurisdiction,
-    transactionBatchToken: string,
-    options: WaitOptions = {},
-  ): Promise<ValidateOutcome> {
-    return validate(this, jurisdiction, transactionBatchToken, options)
-  }
-
-  /** Every failed result of the batch's latest completed validation, blocking and not, grouped by validationGroupingId. */
-  groupedValidationResults(
-    jurisdiction: Jurisdiction,
-    transactionBatchToken: string,
-    options: RequestOptions = {},
-  ): Promise<GroupedResults<ValidationResult>> {
-    return groupedValidationResults(this, jurisdiction, transactionBatchToken, options)
-  }
-
-  /** Waits until a submitted batch shows in reconciliation (submit() does this unless told not to). */
-  awaitReconciliation(
-    jurisdiction: Jurisdiction,
-    transactionBatchToken: string,
-    options: WaitOptions = {},
-  ): Promise<void> {
-    return awaitReconciliation(this, jurisdiction, transactionBatchToken, options)
-  }
-
-  /** Standard workflow 3: void records (and their orphans) and confirm they are voided. */
-  voidRecords(request: VoidRequest, options: SubmitOptions): Promise<VoidOutcome> {
-    return voidRecords(this, request, options)
-  }
-
-  /** Compare the SMS's records of a period with what the service holds. */
-  reconcile(request: ReconcileRequest, options: ReconcileOptions = {}): Promise<ReconcileOutcome> {
-    return reconcile(this, request, options)
-  }
-
-  /** Requests the period's assessment (or joins the one running), waits for it, and reads every outcome, grouped. */
-  assess(jurisdiction: Jurisdiction, reportingPeriod: number, options: WaitOptions = {}): Promise<AssessOutcome> {
-    return assess(this, jurisdiction, reportingPeriod, options)
-  }
-
-  /** Every outcome of the period's latest completed assessment, blocking and not, grouped by AssessmentGroupingId. */
-  groupedAssessmentResults(
-    jurisdiction: Jurisdiction,
-    reportingPeriod: number | string,
-    options: RequestOptions = {},
-  ): Promise<GroupedResults<AssessmentResult>> {
-    return groupedAssessmentResults(this, jurisdiction, reportingPeriod, options)
-  }
-
-  /** Standard workflow 4: assess the period and declare when nothing blocks. */
-  assessAndDeclare(request: AssessAndDeclareRequest, options: WaitOptions = {}): Promise<AssessAndDeclareOutcome> {
-    return assessAndDeclare(this, request, options)
-  }
-
-  /** Bring a local copy of a reference dataset up to date from its stored watermark. */
-  syncReferenceData(dataset: string, store: ReferenceStore, options: SyncOptions = {}): Promise<SyncOutcome> {
-    return syncReferenceData(this, dataset, store, options)
   }
 }

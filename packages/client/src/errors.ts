@@ -56,8 +56,11 @@ export class ServiceError extends VetrsError {
   readonly path: string
   readonly problem: ProblemDetails | undefined
   constructor(method: string, path: string, status: number, problem: ProblemDetails | undefined) {
+    // A detail that only repeats the title ("Client authentication failed.") is said once.
+    const repeats = (detail: string, title: string) =>
+      detail.replace(/\.$/, '').trim() === title.replace(/\.$/, '').trim()
     const what = problem
-      ? `${problem.title}${problem.detail ? `: ${problem.detail}` : ''}`
+      ? `${problem.title}${problem.detail && !repeats(problem.detail, problem.title) ? `: ${problem.detail}` : ''}`
       : 'no problem details (a protocol-level refusal)'
     super(`${method} ${path} answered ${status}: ${what}`)
     this.status = status
@@ -113,11 +116,49 @@ export class BulkUploadError extends ServiceError {
 /** A request that never got an answer: connection refused or reset, or no answer in time (TimeoutError). */
 export class NetworkError extends VetrsError {
   override readonly name: string = 'NetworkError'
-  constructor(method: string, path: string, cause: unknown, message?: string) {
-    super(message ?? `${method} ${path} got no answer: ${cause instanceof Error ? cause.message : String(cause)}`, {
-      cause,
-    })
+  /** The system's code for what happened to the connection, when it gave one: ECONNREFUSED, ENOTFOUND, ECONNRESET... */
+  readonly code: string | undefined
+  /**
+   * @param url where the request went, absolute (`path` may be relative to the service root); its
+   *   origin is what a refused connection names.
+   */
+  constructor(method: string, path: string, cause: unknown, message?: string, url: string = path) {
+    const code = networkErrorCode(cause)
+    super(message ?? `${method} ${path} got no answer: ${describeNetworkFailure(cause, code, url)}`, { cause })
+    this.code = code
   }
+}
+
+/**
+ * The system error code under a failed fetch (undici wraps it: TypeError "fetch failed", its cause
+ * the socket's error, or an AggregateError of one per address tried), or undefined.
+ */
+export function networkErrorCode(error: unknown, depth = 0): string | undefined {
+  if (depth > 5 || typeof error !== 'object' || error === null) return undefined
+  const { code, cause, errors } = error as { code?: unknown; cause?: unknown; errors?: unknown }
+  if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code
+  if (Array.isArray(errors) && errors.length > 0) return networkErrorCode(errors[0], depth + 1)
+  return networkErrorCode(cause, depth + 1)
+}
+
+/** What happened, in words: "fetch failed" names nothing a person can act on. */
+function describeNetworkFailure(cause: unknown, code: string | undefined, url: string): string {
+  const origin = URL.canParse(url) ? new URL(url).origin : url
+  switch (code) {
+    case 'ECONNREFUSED':
+      return `the connection to ${origin} was refused (nothing listens there)`
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `the host of ${origin} was not found (${code})`
+    case 'ECONNRESET':
+      return `the connection to ${origin} was reset (ECONNRESET)`
+    case 'ETIMEDOUT':
+      return `the connection to ${origin} timed out (ETIMEDOUT)`
+  }
+  let innermost = cause
+  while (innermost instanceof Error && innermost.cause instanceof Error) innermost = innermost.cause
+  const message = innermost instanceof Error ? innermost.message : String(innermost)
+  return code && !message.includes(code) ? `${message} (${code})` : message
 }
 
 /** No answer within the request's timeoutMs (after the retries, where the request is safe to repeat). */

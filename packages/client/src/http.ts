@@ -8,7 +8,17 @@ import { gzip as gzipCallback } from 'node:zlib'
 import type { paths } from './generated/openapi.ts'
 import { NetworkError, ServiceError, TimeoutError, UsageError, type ProblemDetails } from './errors.ts'
 import { defaultLimits, type Limits } from './limits.ts'
-import { causeOf, defaultRetryPolicy, delayBeforeRetry, isRetryable, type Outcome, type RetryPolicy } from './retry.ts'
+import {
+  causeOf,
+  defaultRetryPolicy,
+  delayBeforeRetry,
+  isRetryable,
+  unreachableAtFirstContact,
+  type Contact,
+  type Outcome,
+  type RetryNotice,
+  type RetryPolicy,
+} from './retry.ts'
 import {
   abortable,
   attemptSignal,
@@ -57,15 +67,6 @@ export interface UntypedArgs extends RequestOptions {
   idempotent?: boolean
 }
 
-export interface RetryNotice {
-  method: string
-  path: string
-  attempt: number
-  delayMs: number
-  /** The status answered, 'network' for no answer at all, 'timeout' for none within timeoutMs. */
-  cause: number | 'network' | 'timeout'
-}
-
 export interface HttpOptions {
   /** The service root, e.g. https://vetrs.example.gov.au (no /vet-provider/v1). */
   baseUrl: string
@@ -91,6 +92,8 @@ export class Http {
   readonly tokens: TokenSource
   readonly #fetch: typeof fetch
   readonly #onRetry: ((notice: RetryNotice) => void) | undefined
+  /** Whether the service has answered yet (a refused connection before that is not retried); the token source shares it. */
+  readonly #contact: Contact = { answered: false }
 
   constructor(options: HttpOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
@@ -105,6 +108,7 @@ export class Http {
       retry: this.retry,
       timeoutMs: this.timeoutMs,
       userAgent: this.userAgent,
+      contact: this.#contact,
       ...(this.#onRetry ? { onRetry: this.#onRetry } : {}),
     })
   }
@@ -154,6 +158,7 @@ export class Http {
           signal: timer.signal,
           ...(body ? { body: body as Uint8Array<ArrayBuffer> } : {}),
         })
+        this.#contact.answered = true
         outcome = { status: response.status, retryAfter: response.headers.get('retry-after') }
         // The answer is read inside the attempt's time too: a body that stalls is no answer.
         if (response.ok) text = await response.text()
@@ -162,7 +167,12 @@ export class Http {
         // A token request the service refused (bad credentials) is the caller's answer, not a lost connection.
         if (error instanceof ServiceError || (error instanceof NetworkError && token === undefined)) throw error
         response = undefined
-        outcome = { networkError: error, timedOut: timer.timedOut(), notSent: token === undefined }
+        outcome = {
+          networkError: error,
+          timedOut: timer.timedOut(),
+          notSent: token === undefined,
+          unreachableAtFirstContact: unreachableAtFirstContact(this.#contact, error),
+        }
       } finally {
         timer.done()
       }
@@ -185,7 +195,7 @@ export class Http {
         const { networkError, timedOut } = outcome as { networkError: unknown; timedOut?: boolean }
         throw timedOut
           ? new TimeoutError(verb, path, timeoutMs, networkError)
-          : new NetworkError(verb, path, networkError)
+          : new NetworkError(verb, path, networkError, undefined, `${this.baseUrl}${path}`)
       }
       throw new ServiceError(verb, path, response.status, await this.#problemOf(response, signal, timeoutMs))
     }
@@ -204,6 +214,7 @@ export class Http {
         headers: { accept: 'application/json', 'user-agent': this.userAgent },
         signal: timer.signal,
       })
+      this.#contact.answered = true
       if (!response.ok) {
         await response.body?.cancel()
         return undefined
@@ -211,7 +222,9 @@ export class Http {
       return await response.json()
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason
-      throw timer.timedOut() ? new TimeoutError('GET', path, timeoutMs, error) : new NetworkError('GET', path, error)
+      throw timer.timedOut()
+        ? new TimeoutError('GET', path, timeoutMs, error)
+        : new NetworkError('GET', path, error, undefined, `${this.baseUrl}${path}`)
     } finally {
       timer.done()
     }

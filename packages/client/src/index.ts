@@ -1,33 +1,33 @@
 // @vetrs/client: a typed client for the VET Reporting Service, with each standard workflow as one call.
 // One class, Vetrs; everything else exported here is a type, an error class, or a helper it takes.
-export {
-  Vetrs,
-  type Caller,
-  type ClientOptions,
-  type Batch,
-  type BatchSummary,
-  type CreatedBatch,
-  type ValidationStatus,
-  type ValidationResult,
-  type SubmitResult,
-  type SearchQuery,
-  type ReconciliationItem,
-  type UidMatch,
-  type UidMatchItem,
-  type AssessmentStatus,
-  type AssessmentResult,
-  type DeclarationRequest,
-  type DeclarationSaved,
-  type DeclarationQuery,
-  type DeclarationRow,
-  type ReferenceRecord,
-  type ReferencePage,
-  type NatImportResult,
-  type NatFinding,
-  type HeldState,
-  type Jurisdiction,
-  type RecordOf,
-  type UploadResult,
+export { Vetrs } from './vetrs.ts'
+export type {
+  Caller,
+  ClientOptions,
+  Batch,
+  BatchSummary,
+  CreatedBatch,
+  ValidationStatus,
+  ValidationResult,
+  SubmitResult,
+  SearchQuery,
+  ReconciliationItem,
+  UidMatch,
+  UidMatchItem,
+  AssessmentStatus,
+  AssessmentResult,
+  DeclarationRequest,
+  DeclarationSaved,
+  DeclarationQuery,
+  DeclarationRow,
+  ReferenceRecord,
+  ReferencePage,
+  NatImportResult,
+  NatFinding,
+  HeldState,
+  Jurisdiction,
+  RecordOf,
+  UploadResult,
 } from './client.ts'
 export type { Resource } from './resource.ts'
 export {
@@ -63,7 +63,7 @@ export {
 } from './resources.ts'
 export { defaultLimits, type Limits } from './limits.ts'
 export { defaultRetryPolicy, type RetryPolicy } from './retry.ts'
-export type { RetryNotice } from './http.ts'
+export type { RetryNotice } from './retry.ts'
 export type { Credentials } from './token.ts'
 export { allItems, allPages, collect } from './paging.ts'
 export type { ProgressEvent, OnProgress, WaitOptions } from './workflows/progress.ts'

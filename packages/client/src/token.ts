@@ -3,9 +3,18 @@
 // share one token request, so it is not stopped by any one caller's signal: each attempt has the
 // client's timeout instead, and a caller stops waiting for it when its own signal aborts.
 import { NetworkError, ServiceError, TimeoutError, type ProblemDetails } from './errors.ts'
-import { causeOf, defaultRetryPolicy, delayBeforeRetry, isRetryable, type Outcome, type RetryPolicy } from './retry.ts'
+import {
+  causeOf,
+  defaultRetryPolicy,
+  delayBeforeRetry,
+  isRetryable,
+  unreachableAtFirstContact,
+  type Contact,
+  type Outcome,
+  type RetryNotice,
+  type RetryPolicy,
+} from './retry.ts'
 import { abortable, attemptSignal, DEFAULT_TIMEOUT_MS, sleep } from './request-options.ts'
-import type { RetryNotice } from './http.ts'
 
 export interface Credentials {
   clientId: string
@@ -26,6 +35,8 @@ export interface TokenSourceOptions {
   /** Longest wait for one attempt of the token request. */
   timeoutMs?: number
   userAgent?: string
+  /** Shared with the client's other requests: whether the service has answered yet. */
+  contact?: Contact
 }
 
 export class TokenSource {
@@ -36,6 +47,7 @@ export class TokenSource {
   readonly #onRetry: ((notice: RetryNotice) => void) | undefined
   readonly #timeoutMs: number
   readonly #userAgent: string | undefined
+  readonly #contact: Contact
   #current: { token: string; refreshAt: number } | undefined
   #pending: Promise<string> | undefined
 
@@ -47,6 +59,7 @@ export class TokenSource {
     this.#onRetry = options.onRetry
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
     this.#userAgent = options.userAgent
+    this.#contact = options.contact ?? { answered: false }
   }
 
   /** A token valid for a while yet; concurrent callers share one token request, each stops waiting when its signal aborts. */
@@ -80,11 +93,16 @@ export class TokenSource {
       const timer = attemptSignal(undefined, this.#timeoutMs)
       try {
         response = await this.#fetch(this.#tokenUrl, { method: 'POST', headers, body: form, signal: timer.signal })
+        this.#contact.answered = true
         outcome = { status: response.status, retryAfter: response.headers.get('retry-after') }
         if (attempt >= this.#retry.maxAttempts || !isRetryable(outcome, true)) text = await response.text()
       } catch (error) {
         response = undefined
-        outcome = { networkError: error, timedOut: timer.timedOut() }
+        outcome = {
+          networkError: error,
+          timedOut: timer.timedOut(),
+          unreachableAtFirstContact: unreachableAtFirstContact(this.#contact, error),
+        }
       } finally {
         timer.done()
       }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { ConflictReason, NetworkError, ServiceError, UsageError, collect, type RetryNotice } from '../src/index.ts'
 import { FaultProxy } from './support/fault-proxy.ts'
-import { call, V1, waitFor } from '../../../test/support/index.ts'
+import { call, TcpProxy, V1, waitFor } from '../../../test/support/index.ts'
 import {
   newRto,
   recordsOf,
@@ -187,6 +187,38 @@ describe('SDK resilience', () => {
       [429, 'dropped', 200],
     )
     proxy.clear()
+  })
+
+  it('a refused connection before the service ever answered (a wrong URL, a service not running) fails at once as a NetworkError naming it; after an answer, a refused connection (a restart) is retried', async () => {
+    const tcp = await new TcpProxy(Number(new URL(t.baseUrl).port)).start()
+    const url = `http://127.0.0.1:${tcp.port}`
+    try {
+      await tcp.stop()
+      const notices: RetryNotice[] = []
+      const started = Date.now()
+      const error = await sdkFor(url, rto, { onRetry: (n) => notices.push(n) })
+        .authenticate()
+        .catch((e: unknown) => e)
+      assert.ok(error instanceof NetworkError, String(error))
+      assert.equal(error.code, 'ECONNREFUSED')
+      assert.equal(
+        error.message,
+        `POST ${url}/oauth2/token got no answer: the connection to ${url} was refused (nothing listens there)`,
+      )
+      assert.equal(notices.length, 0, 'not retried')
+      assert.ok(Date.now() - started < 1000)
+
+      // The same client once the service has answered: the service restarting is waited for.
+      await tcp.start()
+      const sdk = sdkFor(url, rto, { onRetry: (n) => notices.push(n), retry: { baseDelayMs: 100, maxDelayMs: 200 } })
+      await sdk.authenticate()
+      await tcp.stop()
+      setTimeout(() => void tcp.start(), 300)
+      await collect(sdk.batches('NSW'))
+      assert.ok(notices.length > 0 && notices.every((n) => n.cause === 'network'), JSON.stringify(notices))
+    } finally {
+      await tcp.stop()
+    }
   })
 
   it('Authentication 2: on a 401 the client obtains a new token and retries the same request once, on the same batch', async () => {

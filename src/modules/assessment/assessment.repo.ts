@@ -5,6 +5,7 @@ import { nameBasedUuid } from '../../platform/db/uuid.ts'
 import { createRunLifecycle } from '../../platform/runs/run-lifecycle.ts'
 import type { MessageLevel } from '../../domain/rules.ts'
 import type { AssessmentRule, AssessmentScope } from './assessment-rule.ts'
+import type { HoldingsViews } from '../holdings/index.ts'
 
 export type RunStatus = 'Queued' | 'InProgress' | 'Completed' | 'Cancelled' | 'Fault'
 
@@ -130,13 +131,14 @@ export async function pendingRun(db: Executor, ref: PeriodRef): Promise<RunRow |
 }
 
 // Cross-module read, on purpose: the period's latest submission number (here and in the lifecycle's
-// claim basis below) is read from holdings' reporting_period_submission in the statement that needs it,
+// claim basis below) is read from the view holdings publishes for it (period_last_submission) in the statement that needs it,
 // so a claim and the basis it records are one snapshot (docs/decisions.md, "Architecture: shared kernel
 // and module boundaries").
 /** The number of the period's latest submission (0 when none): data submitted later makes a completed assessment stale. */
 export async function latestSubmissionSeq(db: Executor, ref: PeriodRef): Promise<string> {
   const row = await db
-    .selectFrom('reporting_period_submission')
+    .withTables<HoldingsViews>()
+    .selectFrom('period_last_submission')
     .select(sql<string>`last_submission_seq::text`.as('seq'))
     .where('rto_id', '=', ref.rto)
     .where('jurisdiction', '=', ref.jurisdiction)
@@ -191,7 +193,8 @@ export async function periodRunsOfRtos(
       .orderBy('run_id')
       .execute(),
     db
-      .selectFrom('reporting_period_submission')
+      .withTables<HoldingsViews>()
+      .selectFrom('period_last_submission')
       .select(['rto_id', sql<string>`last_submission_seq::text`.as('seq')])
       .$call(ofPeriod)
       .execute(),
@@ -221,7 +224,7 @@ export const assessmentRuns = createRunLifecycle({
   levelColumn: 'message_level',
   blockingLevel: 'Error',
   basis: {
-    set: sql`basis_submission_seq = coalesce((SELECT s.last_submission_seq FROM reporting_period_submission s
+    set: sql`basis_submission_seq = coalesce((SELECT s.last_submission_seq FROM period_last_submission s
                                              WHERE s.rto_id = r.rto_id AND s.jurisdiction = r.jurisdiction AND s.reporting_period = r.reporting_period), 0)`,
   },
 })

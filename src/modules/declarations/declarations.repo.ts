@@ -125,7 +125,7 @@ export interface HeldActivity {
  * Reportable activity the RTO holds for a period under a jurisdiction, as the assessment counts it:
  * enrolments in submission reported under the jurisdiction with a lifecycle state dated in the
  * period, subject enrolments whose training overlaps it, and program enrolments of those. The first
- * few by date, each with the total. Reads holdings' held_record through assessment's SQL blocks, one
+ * few by date, each with the total. Reads holdings' held_in_submission through assessment's SQL blocks, one
  * query (a cross-module read on purpose: docs/decisions.md, "Architecture: shared kernel and module
  * boundaries").
  */

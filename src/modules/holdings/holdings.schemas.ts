@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import { Jurisdiction, StringEnum, Strict } from '../../platform/http/types.ts'
+import { DateString, Jurisdiction, StringEnum, Strict } from '../../platform/http/types.ts'
 import { BatchSummary } from '../batches/index.ts'
 import { resourceTypes } from '../../domain/resource-types.ts'
 import { named } from '../../platform/http/schema-names.ts'
@@ -34,7 +34,7 @@ export const HeldState = named(
       submissionDateTime: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
         description: 'when the latest version was submitted (UTC)',
       }),
-      studentActivityDate: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+      studentActivityDate: Type.Union([DateString(), Type.Null()], {
         description:
           'the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt)',
       }),

@@ -28,11 +28,12 @@ import {
   type HistoryType,
   mergeHeldEnrolment,
   otherOrganisationMessage,
+  plainFieldMessage,
   type ProgramEnrolmentRecord,
   type SubjectEnrolmentRecord,
 } from './avetmiss.ts'
 import { NatSetReader, oneSetAtATime } from './nat-set-reader.ts'
-import type { LocateRequest, NatPlace, NatSetProblem, NatSetRecord } from './nat-set.ts'
+import type { LocateRequest, NatPlace, NatSetCheck, NatSetProblem, NatSetRecord } from './nat-set.ts'
 
 /** NAT problems listed in an answer; natProblemCount counts them all. */
 export const LISTED_NAT_PROBLEMS = 1000
@@ -55,8 +56,8 @@ export interface NatImportResult {
   /** The RTO code in every record's UID: the caller's RTO. */
   rtoCode: string
   importedAt: string
-  /** The NAT files read, with the names found in the zip. */
-  files: { fileId: string; file: string }[]
+  /** The NAT files read, with the names found in the zip and the layout each was read as. */
+  files: { fileId: string; file: string; layout?: string }[]
   /** Other files in the zip, not read. */
   ignoredFiles: string[]
   /** Records stored in the batch. */
@@ -69,10 +70,23 @@ export interface NatImportResult {
   natProblemCount: number
   /** The first LISTED_NAT_PROBLEMS of them, in the order read, map, upload. */
   natProblems: NatSetProblem[]
+  /** The NAT checks' findings (contradictions across lines; the records are stored), all counted. */
+  natCheckCount?: number
+  /** The first LISTED_NAT_PROBLEMS of them, in file and line order. */
+  natChecks?: NatSetCheck[]
 }
 
-/** A failed validation result of a NAT-imported batch, with where its record and fields came from. */
-export type NatFinding = ValidationResult & { nat: NatPlace[] }
+/**
+ * A failed validation result of a NAT-imported batch, with where its record and fields came from, and
+ * its record, message and corrective action in the files' terms (identifiers and field names, no UID).
+ */
+export type NatFinding = ValidationResult & {
+  nat: NatPlace[]
+  natRecord?: string
+  natValue?: string
+  natMessage?: string
+  natCorrectiveAction?: string
+}
 
 let recordCheck: RecordCheck | undefined
 
@@ -151,6 +165,8 @@ export function importNatSet(
           carriedForward: carried.count,
           natProblemCount,
           natProblems: [...summary.problems, ...uploadProblems],
+          natCheckCount: summary.checkCount,
+          natChecks: summary.checks,
         }
         await repo.insertNatImport(db, {
           rto: actor.rto,
@@ -176,7 +192,8 @@ export function importNatSet(
 interface Refused {
   resourceType: string
   uid: string
-  failures: { accessPath: string; message: string }[]
+  /** Each failure, with the value refused (as found in the record) when there is one. */
+  failures: { accessPath: string; message: string; value?: unknown }[]
 }
 
 /**
@@ -201,7 +218,11 @@ async function* checkedChunks(
       const type = resourceType as ResourceType
       const outcome = check(type, record)
       if (outcome.failures) {
-        refused.push({ resourceType, uid, failures: outcome.failures })
+        refused.push({
+          resourceType,
+          uid,
+          failures: outcome.failures.map((failure) => ({ ...failure, value: valueAt(record, failure.accessPath) })),
+        })
         continue
       }
       const { body } = outcome
@@ -294,14 +315,34 @@ async function problemsOfRefused(set: NatSetReader, refused: Refused[], room: nu
     paths: [failure.accessPath],
   }))
   const places = await set.locate(requests)
-  return failures.map(({ record, failure }, index) => ({
-    stage: 'upload',
-    nat: places[index] ?? [],
-    message: failure.message,
-    resourceType: record.resourceType,
-    resourceUID: record.uid,
-    accessPath: failure.accessPath,
-  }))
+  return failures.map(({ record, failure }, index) => {
+    const nat = places[index] ?? []
+    const label = nat[0]?.fieldLabel ?? failure.accessPath.replace(/^\$\.?/, '')
+    const value = failure.value
+    return {
+      stage: 'upload' as const,
+      nat,
+      ...(value === undefined ? {} : { value: typeof value === 'string' ? value : JSON.stringify(value) }),
+      message: plainFieldMessage(failure.message, label, value),
+      correctiveAction: `In the SMS, correct ${label}${nat[0] ? ` (${nat[0].text})` : ''}, and export the NAT files again.`,
+      resourceType: record.resourceType,
+      resourceUID: record.uid,
+      accessPath: failure.accessPath,
+    }
+  })
+}
+
+/** The value at a JSON path of a record (`$.locations[0].deliveryLocationUID`), or undefined. */
+function valueAt(body: unknown, path: string): unknown {
+  let at: unknown = body
+  for (const part of path
+    .replace(/^\$\.?/, '')
+    .split(/\.|\[(\d+)\]/)
+    .filter((piece) => piece)) {
+    if (at === null || typeof at !== 'object') return undefined
+    at = (at as Record<string, unknown>)[part]
+  }
+  return at
 }
 
 function noRecord(problemCount: number, problems: readonly NatSetProblem[]): DomainError {
@@ -359,7 +400,7 @@ export async function natFindings(
   const imported = await requireNatImport(db, actor, ref)
   const results = await listFailedResults(db, actor, ref, page)
   if (results.results.length === 0) return { ...results, results: [] }
-  const places = await oneSetAtATime(async () => {
+  const { places, descriptions } = await oneSetAtATime(async () => {
     const set = await NatSetReader.open(imported.zip, {
       rtoCode: imported.rtoCode,
       datasets: await currentCodes(db),
@@ -367,16 +408,37 @@ export async function natFindings(
       maxProblems: 0,
     })
     try {
-      return await set.locate(
+      const places = await set.locate(
         results.results.map((result) => ({
           resourceType: result.resourceType,
           uid: result.resourceUID,
           paths: result.accessPath,
         })),
       )
+      const descriptions = await set.describe(
+        results.results.map((result) => ({
+          resourceType: result.resourceType,
+          uid: result.resourceUID,
+          texts: [result.message, result.correctiveAction],
+          ...(result.accessPath[0] === undefined ? {} : { path: result.accessPath[0] }),
+        })),
+      )
+      return { places, descriptions }
     } finally {
       await set.close()
     }
   })
-  return { ...results, results: results.results.map((result, index) => ({ ...result, nat: places[index] ?? [] })) }
+  return {
+    ...results,
+    results: results.results.map((result, index) => {
+      const description = descriptions[index]
+      return {
+        ...result,
+        nat: places[index] ?? [],
+        ...(description?.record === undefined ? {} : { natRecord: description.record }),
+        ...(description?.value === undefined ? {} : { natValue: description.value }),
+        ...(description ? { natMessage: description.texts[0], natCorrectiveAction: description.texts[1] } : {}),
+      }
+    }),
+  }
 }

@@ -11,8 +11,8 @@
 // the UTC date of its own latest submission instead, so every record in submission has a date; that
 // fallback dates only the record itself, never the records above it.
 // Only what the batch touches is recomputed: its records, and what they referenced before or now.
-// Cross-module read, on purpose: indexing reads the submitted batch's records straight from batches'
-// batch_record table, set-based in the statements below, rather than one record at a time through
+// Cross-module read, on purpose: indexing reads the submitted batch's records from the view batches
+// publishes for it (batch_content, never its table), set-based in the statements below, rather than one record at a time through
 // the batches module (docs/decisions.md, "Architecture: shared kernel and module boundaries").
 import { sql, type RawBuilder } from 'kysely'
 import { readQuery, type Executor, type ReadDb } from '../../platform/db/database.ts'
@@ -97,7 +97,7 @@ export async function indexSubmission(
   )
   // The table is new and the batch holds a record once: nothing to check for conflicts.
   const batchSize =
-    await sql`INSERT INTO reconciliation_affected SELECT b.resource_type, b.resource_uid FROM batch_record b WHERE ${inBatch}`.execute(
+    await sql`INSERT INTO reconciliation_affected SELECT b.resource_type, b.resource_uid FROM batch_content b WHERE ${inBatch}`.execute(
       db,
     )
   const records = Number(batchSize.numAffectedRows ?? 0)
@@ -110,7 +110,7 @@ export async function indexSubmission(
   // Links: the batch's records drop the links of their previous versions and add their own (a void adds none).
   await sql`
     WITH old AS (
-      DELETE FROM held_link l USING batch_record b
+      DELETE FROM held_link l USING batch_content b
        WHERE ${inBatch} AND l.rto_id = b.rto_id AND l.source_type = b.resource_type AND l.source_uid = b.resource_uid
       RETURNING l.target_type, l.target_uid, l.source_type, l.source_uid),
     kept AS (INSERT INTO reconciliation_dropped_link SELECT target_type, target_uid, source_type, source_uid FROM old)
@@ -127,7 +127,7 @@ export async function indexSubmission(
     WITH added AS (
       INSERT INTO held_link (rto_id, source_type, source_uid, target_type, target_uid)
       SELECT b.rto_id, b.resource_type, b.resource_uid, t.target_type, t.target_uid
-        FROM batch_record b CROSS JOIN ${linksOf()}
+        FROM batch_content b CROSS JOIN ${linksOf()}
        WHERE ${inBatch} AND NOT b.is_voided
        ORDER BY t.target_type COLLATE "C", t.target_uid, b.resource_type COLLATE "C", b.resource_uid
       RETURNING target_type, target_uid)
@@ -169,7 +169,7 @@ export async function indexSubmission(
 
   // Items: a void removes the record's item; every other record of the batch gets its latest version's.
   await sql`
-    DELETE FROM reconciliation_item r USING batch_record b
+    DELETE FROM reconciliation_item r USING batch_content b
      WHERE ${inBatch} AND b.is_voided AND r.rto_id = b.rto_id AND r.resource_type = b.resource_type AND r.resource_uid = b.resource_uid`.execute(
     db,
   )
@@ -177,7 +177,7 @@ export async function indexSubmission(
     INSERT INTO reconciliation_item (rto_id, resource_type, resource_uid, student_activity_date, enrolment_activity_date, submitted_at, change_tracking_identifier)
     SELECT b.rto_id, b.resource_type, b.resource_uid, coalesce(own.date, ${submissionDay(sql`${p.submittedAt}::timestamptz`)}), own.date,
            ${p.submittedAt}::timestamptz, b.change_tracking_identifier
-      FROM batch_record b
+      FROM batch_content b
       -- OFFSET 0 keeps the subquery whole: flattened, its date was worked out (and the body read) once per use above.
       CROSS JOIN LATERAL (SELECT CASE WHEN b.resource_type IN (${sql.join(ENROLMENTS)})
                                       THEN (SELECT max(l.value->>'studentActivityDate') FROM jsonb_array_elements(b.body->'lifecycle') AS l(value))::date END AS date

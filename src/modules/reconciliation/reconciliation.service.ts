@@ -7,6 +7,7 @@ import { NotFoundError, StructuralError, type FieldError } from '../../domain/er
 import { offsetOf, toPage, type Page, type PageQuery } from '../../domain/page.ts'
 import { resourceTypes, segmentOf, type ResourceType } from '../../domain/resource-types.ts'
 import { firstDayOf, lastDayOf } from '../../domain/reporting-period.ts'
+import { REPORTING_PERIOD_PATTERN } from '../../domain/calendar.ts'
 import { isBatchReconciled } from '../batches/index.ts'
 import * as repo from './reconciliation.repo.ts'
 import { itemActivityDate } from './reconciliation-index.repo.ts'
@@ -18,7 +19,7 @@ import type {
 } from './reconciliation.schemas.ts'
 
 export const MAX_REPORTING_PERIODS = 10
-const PERIOD = /^(\d{4})0([1-4])$/
+const PERIOD = new RegExp(REPORTING_PERIOD_PATTERN)
 
 /** The dates of a reporting period: 202604 is 2026-10-01 to 2026-12-31. */
 export function periodRange(code: string): repo.DateRange {
@@ -183,7 +184,9 @@ const TRAVERSALS: Partial<Record<ResourceType, readonly repo.TraversalSet[]>> = 
     { name: 'subject', type: 'Subject', from: [t('so')] },
     { name: 'pe', type: 'ProgramEnrolment', from: [t('start')] },
     { name: 'dl', type: 'DeliveryLocation', from: [t('start')] },
-    { name: 'po', type: 'ProgramOffering', from: [t('so')] },
+    // The table lists Program Offering and Program for a subject enrolment: reached through its
+    // subject offering, and, inside a program, through its program enrolment (as from a student).
+    { name: 'po', type: 'ProgramOffering', from: [t('so'), t('pe')] },
     { name: 'program', type: 'Program', from: [t('po')] },
   ],
 }

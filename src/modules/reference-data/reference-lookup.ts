@@ -6,7 +6,12 @@ import * as repo from './reference-data.repo.ts'
 export interface ReferenceLookup {
   /** Reloads datasets changed since the last refresh (one small query when nothing changed). */
   refresh(): Promise<void>
-  /** Whether the code is an Active record of the dataset, in force on the date when one is given. */
+  /**
+   * Whether the code counts on the date: a record in force on it (its business dates hold the date),
+   * whatever its status now, since a release end-dates a code rather than deleting it and what was
+   * valid then stays valid. An Inactive record with no end date says nothing of when it stopped, so
+   * it never counts. With no date: an Active record.
+   */
   isValid(dataset: string, code: string, onDate?: string): boolean
 }
 
@@ -23,8 +28,9 @@ export function createReferenceLookup(db: Db): ReferenceLookup {
     },
     isValid(dataset, code, onDate) {
       const record = records.get(dataset)?.get(code)
-      if (record?.status !== 'Active') return false
-      if (onDate === undefined) return true
+      if (record === undefined) return false
+      if (onDate === undefined) return record.status === 'Active'
+      if (record.status !== 'Active' && !record.businessEffectiveTo) return false
       return (
         (!record.businessEffectiveFrom || record.businessEffectiveFrom <= onDate) &&
         (!record.businessEffectiveTo || onDate <= record.businessEffectiveTo)

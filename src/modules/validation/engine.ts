@@ -11,6 +11,7 @@ import { rules } from './rules/index.ts'
 import type { RecordContext, RecordRule, SetRule } from './rule.ts'
 import { utcToday } from '../../domain/reporting-period.ts'
 import * as repo from './validation.repo.ts'
+import { asRulesSeeIt } from './no-value.ts'
 
 export interface EngineDependencies {
   db: Db
@@ -25,7 +26,13 @@ const CHUNK_SIZE = 2000
 const LARGE_BATCH = 2000
 const WRITE_BATCH = 1000
 
-/** The results of one record rule on one batch record: each finding a group of its own (no other resource is involved). */
+/** A batch record as record rules see it: No_value taken out, as if those fields were left out (no-value.ts). */
+export function rulesView(row: RecordChunkRow): RecordChunkRow {
+  const body = asRulesSeeIt(row.resource_type, row.body)
+  return body === row.body ? row : { ...row, body }
+}
+
+/** The results of one record rule on one batch record (as rulesView gives it): each finding a group of its own (no other resource is involved). */
 export function recordRuleResults(
   rule: RecordRule,
   row: RecordChunkRow,
@@ -81,7 +88,8 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   for (;;) {
     const chunk = await recordsOfBatch(db, rto, token, after, deps.chunkSize ?? CHUNK_SIZE)
     if (chunk.length === 0) break
-    for (const row of chunk) {
+    for (const stored of chunk) {
+      const row = rulesView(stored)
       for (const rule of recordRulesByType.get(row.resource_type) ?? []) {
         for (const result of recordRuleResults(rule, row, context, { rto_id: rto, run_id: runId, attempt })) {
           pending.push(result)

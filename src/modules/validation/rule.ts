@@ -2,6 +2,7 @@
 // then its check. Record rules look at one record at a time and run in JavaScript over the batch in
 // chunks; set rules are one SQL query over the batch and the RTO's held dataset, for everything that
 // relates records to each other (references, orphans, duplicates, lifecycle against held history).
+// A record rule sees the record without any No_value (no-value.ts): the outcome of a left-out field.
 import type { RawBuilder } from 'kysely'
 import type { Static } from 'typebox'
 import type { ReferenceLookup } from '../reference-data/index.ts'

@@ -130,16 +130,14 @@ export async function pendingRuns(db: Executor, rto: string, token: string): Pro
 }
 
 // Cross-module read, on purpose: a batch's fingerprint (here and in the lifecycle's claim basis below)
-// is read from batches' transaction_batch and batch_record in the statement that needs it, so a claim
-// and the content it validates are one snapshot (docs/decisions.md, "Architecture: shared kernel and
-// module boundaries").
+// is read from the view batches publishes for it (batch_fingerprint) in the statement that needs it,
+// so a claim and the content it validates are one snapshot (docs/decisions.md, "Architecture: shared
+// kernel and module boundaries"; the view: migrations/0020_published_views.ts).
 export async function fingerprintOf(db: Executor, rto: string, token: string): Promise<Fingerprint | undefined> {
   const result = await sql<Fingerprint>`
-    SELECT b.content_version::text AS content_version, f.record_count::text AS record_count, f.change_seq_sum::text AS change_seq_sum
-      FROM transaction_batch b,
-           LATERAL (SELECT count(*) AS record_count, coalesce(sum(change_seq), 0) AS change_seq_sum
-                      FROM batch_record r WHERE r.rto_id = b.rto_id AND r.transaction_batch_token = b.transaction_batch_token) f
-     WHERE b.rto_id = ${rto} AND b.transaction_batch_token = ${token}`.execute(db)
+    SELECT content_version::text AS content_version, record_count::text AS record_count, change_seq_sum::text AS change_seq_sum
+      FROM batch_fingerprint
+     WHERE rto_id = ${rto} AND transaction_batch_token = ${token}`.execute(db)
   return result.rows[0]
 }
 
@@ -167,11 +165,9 @@ export const validationRuns = createRunLifecycle({
   levelColumn: 'validation_message_level',
   blockingLevel: 'Error',
   basis: {
-    set: sql`content_version = b.content_version, record_count = f.record_count, change_seq_sum = f.change_seq_sum`,
-    from: sql`transaction_batch b,
-           LATERAL (SELECT count(*) AS record_count, coalesce(sum(change_seq), 0) AS change_seq_sum
-                      FROM batch_record x WHERE x.rto_id = b.rto_id AND x.transaction_batch_token = b.transaction_batch_token) f`,
-    where: sql`b.rto_id = r.rto_id AND b.transaction_batch_token = r.transaction_batch_token`,
+    set: sql`content_version = f.content_version, record_count = f.record_count, change_seq_sum = f.change_seq_sum`,
+    from: sql`batch_fingerprint f`,
+    where: sql`f.rto_id = r.rto_id AND f.transaction_batch_token = r.transaction_batch_token`,
   },
 })
 

@@ -17,11 +17,11 @@
 //   nat_import                                           modules/nat-bridge
 //   api_client, token_issuance, signing_key              platform/auth
 //   the pgboss schema                                    platform/queue (pg-boss)
-// Reads of another module's table are allowed only set-based, for speed, and each says so where it
-// happens: validation's set rules and run fingerprint (batch_record, held_record, transaction_batch),
-// assessment's rules and run basis (held_record, reporting_period_submission), declarations' nil
-// activity check (held_record), holdings' promotion (batch_record) and reconciliation's index
-// (batch_record).
+// Another module's data is read in SQL only set-based, for speed, and only through a view its owner
+// publishes (migrations/0020_published_views.ts; test/sql-boundaries.test.ts checks it): batches
+// publishes batch_content and batch_fingerprint, holdings held_current, held_in_submission and
+// period_last_submission. Validation's set rules and run fingerprint, assessment's rules and run
+// basis, declarations' nil activity check, holdings' promotion and reconciliation's index read them.
 // biome-ignore lint/suspicious/noEmptyInterface: declaration merging needs an interface, and the modules fill it
 export interface Database {}
 

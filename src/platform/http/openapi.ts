@@ -1,7 +1,8 @@
 // OpenAPI 3.1 generated from the route schemas, served at /openapi.json with interactive docs at /docs.
 // Every route declares the problem responses it can give: protected routes 401, 403 and 429; routes
-// with a body 400, 413 and 415; routes with path parameters 404; every route 500. A route declares
-// its own 409. Every route may answer 503 (database unreachable, shutting down).
+// with a body, and every POST, PUT, PATCH or DELETE (which reads a body if one is sent), 400, 413
+// and 415; routes with path parameters 404; every route 500. A route declares its own 409. Every
+// route may answer 503 (database unreachable, shutting down).
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance, FastifySchema } from 'fastify'
@@ -40,6 +41,9 @@ const STANDARD_PROBLEMS = {
   ],
 } as const
 const standard = (name: keyof typeof STANDARD_PROBLEMS) => problem(STANDARD_PROBLEMS[name][1])
+
+/** The methods whose requests Fastify reads a body of (a GET's or HEAD's body is not parsed). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 type Json = Record<string, unknown>
 type Parameter = { in?: string; required?: boolean; schema?: Json; style?: string; explode?: boolean }
@@ -176,9 +180,14 @@ export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string
       responses['403'] ??= standard('InsufficientScope')
     }
     if (route.config?.rateLimit !== false) responses['429'] ??= standard('RateLimited')
-    if (schema.body || schema.querystring || schema.params) responses['400'] ??= standard('StructurallyInvalid')
+    // A POST, PUT, PATCH or DELETE that takes no body still reads one if it is sent: a body that is
+    // not empty is a 400, one too large once decompressed a 413, one of an unsupported type or
+    // encoding a 415. So those are declared on every such operation, not only on those with a body.
+    const readsBody = [route.method].flat().some((method) => BODY_METHODS.has(method))
+    if (schema.body || schema.querystring || schema.params || readsBody)
+      responses['400'] ??= standard('StructurallyInvalid')
     if (schema.params && scope) responses['404'] ??= standard('NotFound')
-    if (schema.body) {
+    if (schema.body || readsBody) {
       responses['413'] ??= standard('PayloadTooLarge')
       responses['415'] ??= standard('UnsupportedMediaType')
     }
@@ -187,6 +196,9 @@ export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string
   })
 
   await app.register(swagger, {
+    // The document is OpenAPI 3.1, whose schemas are JSON Schema: `const` stays `const` (a value that
+    // must be exactly true, RTOAcceptanceOfDeclaration), not the one-value enum OpenAPI 3.0 needed.
+    convertConstToEnum: false,
     transformObject: (document) =>
       'openapiObject' in document
         ? publishedDocument(document.openapiObject as OpenApiDocument)

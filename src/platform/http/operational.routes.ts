@@ -21,9 +21,16 @@ export function registerOperationalRoutes(
     queueReady: () => Promise<boolean>
     /** With a read replica (DATABASE_READ_URL): resolves when it answers. */
     replica: (() => Promise<void>) | undefined
+    /** Where `GET /` sends a browser: the console's landing page, or /docs when there is no console. */
+    home: string
   },
 ): void {
   const exempt = { public: true, rateLimit: false } as const
+  // The service root is what a browser (and a newcomer's first curl) asks for first: a 404 problem
+  // there says nothing, so it sends them on. 302: where home is may change with the configuration.
+  app.get('/', { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
+    reply.redirect(deps.home, 302),
+  )
   app.get(
     '/health/live',
     { config: exempt, schema: { tags: ['Operations'], summary: 'The process is running', response: { 200: Health } } },

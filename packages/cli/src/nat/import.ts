@@ -6,6 +6,8 @@
 // every problem, the files' and the service's; it is never submitted: a submission would report the
 // RTO's activity without those lines (docs/decisions.md, "NAT bridge: import and export").
 import {
+  checkNatSet,
+  natTermsOf,
   natToResources,
   originIndexOf,
   otherOrganisationMessage,
@@ -25,6 +27,7 @@ import {
 import type { Context } from '../context.ts'
 import { ExitCode } from '../output.ts'
 import {
+  checkFinding,
   organisationFinding,
   problemFinding,
   refusalFindings,
@@ -70,6 +73,7 @@ export interface NatImportOutcome {
 export async function natImport(context: Context, path: string, options: NatImportOptions): Promise<void> {
   const { output } = context
   const read = await readNatSet(path)
+  if (recordCount(read) === 0) return nothingRead(context, path, read)
   const client = context.client()
   // The RTO is the one the client acts for (every request is scoped to it), never the files' say.
   const rtoCode = (await client.caller()).rto
@@ -77,6 +81,7 @@ export async function natImport(context: Context, path: string, options: NatImpo
     throw new UsageError(`--rto ${options.rto}, but you are logged in as RTO ${rtoCode}: log in as ${options.rto}`)
   const jurisdiction = context.jurisdiction
   output.say(`Read ${recordCount(read)} records from ${read.files.length} NAT files in ${path}.`)
+  for (const { file, layout } of read.files) output.say(`  ${file}: ${layout}`)
 
   // Another organisation's files would add its students and activity to this RTO's held data under new
   // UIDs: refused before anything is uploaded, every file naming another code listed.
@@ -100,6 +105,8 @@ export async function natImport(context: Context, path: string, options: NatImpo
   const natFindings = [
     ...read.problems.map((problem) => problemFinding('read', problem)),
     ...mapped.problems.map((problem) => problemFinding('map', problem)),
+    // Contradictions across lines that NCVER's validation software finds, before anything is uploaded.
+    ...checkNatSet(read).map(checkFinding),
   ]
   const outcome: NatImportOutcome = {
     ...emptyOutcome(jurisdiction, rtoCode, read),
@@ -148,6 +155,35 @@ function emptyOutcome(jurisdiction: string, rtoCode: string, read: NatReadResult
   }
 }
 
+/**
+ * No line of the set could be read (every file empty, release 7.0 files, every line broken): the
+ * reader's problems say why, without the service, and the command fails (exit 3), never "nothing to
+ * report" with success.
+ */
+function nothingRead(context: Context, path: string, read: NatReadResult): void {
+  const { output } = context
+  const findings = read.problems.map((problem) => problemFinding('read', problem))
+  output.result(
+    {
+      files: read.files.map(({ file, layout }) => ({ file, layout })),
+      ignoredFiles: read.ignoredFiles,
+      natProblemCount: read.problemCount,
+      records: 0,
+      findings,
+      submitted: null,
+    },
+    () => {
+      output.say(`Read no record from the ${read.files.length} NAT files in ${path}.`)
+      for (const { file, layout } of read.files) output.say(`  ${file}: ${layout}`)
+      output.say()
+      printFindings(output, findings)
+      output.say()
+      output.say('Nothing was imported: correct what is named above and import again.')
+    },
+  )
+  process.exitCode = ExitCode.validationFailures
+}
+
 /** Batch, upload, validate, and submit when asked and nothing blocks; each step's outcome goes into `outcome`. */
 async function report(
   context: Context,
@@ -171,6 +207,8 @@ async function report(
       first: dropped.slice(0, 5).map((finding) => `${whereOf(finding)}: ${finding.message}`),
     })
   const origins = originIndexOf(records)
+  const terms = natTermsOf(records)
+  const bodies = new Map<string, unknown>(records.map((mapped) => [mapped.uid.toLowerCase(), mapped.record]))
 
   const uploading = output.progress('upload', records.length)
   try {
@@ -191,7 +229,7 @@ async function report(
     outcome.transactionBatchToken = null
     if (!(error instanceof BulkUploadError)) throw error
     outcome.findings.push(
-      ...error.refused.flatMap((refused) => refusalFindings(origins, refused, records[refused.index]!)),
+      ...error.refused.flatMap((refused) => refusalFindings(origins, refused, records[refused.index]!, terms)),
     )
     return
   } finally {
@@ -209,7 +247,7 @@ async function report(
     nonBlocking: validated.nonBlocking.length,
   }
   for (const group of [...validated.blocking, ...validated.nonBlocking])
-    for (const result of group.results) outcome.findings.push(validationFinding(origins, result))
+    for (const result of group.results) outcome.findings.push(validationFinding(origins, result, terms, bodies))
 
   if (options.submit && !blocks(outcome)) {
     outcome.submitted = await client.submitBatch(jurisdiction, token)

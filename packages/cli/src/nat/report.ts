@@ -9,6 +9,7 @@ const STAGE_NAMES = {
   organisation: 'NAT organisation',
   read: 'NAT read',
   map: 'NAT mapping',
+  check: 'NAT check',
   upload: 'upload',
   validation: 'validation',
 } as const
@@ -27,15 +28,21 @@ export function printFindings(output: Output, findings: readonly Finding[]): voi
     })),
     ['level', 'rule', 'where', 'message'],
   )
+  // A rule's corrective action is the same for every result, so it is said once, rules first; a read,
+  // mapping or check problem's says what to change in the SMS for that record, so each is said at its place.
   const actions = new Map<string, string>()
+  const byPlace = new Map<string, string>()
   for (const finding of findings) {
-    const rule = finding.rule ?? (finding.stage === 'organisation' ? STAGE_NAMES.organisation : undefined)
-    if (rule && finding.correctiveAction && !actions.has(rule)) actions.set(rule, finding.correctiveAction)
+    if (!finding.correctiveAction) continue
+    if (finding.stage === 'validation' && finding.rule) {
+      if (!actions.has(finding.rule)) actions.set(finding.rule, finding.correctiveAction)
+    } else if (!byPlace.has(whereOf(finding))) byPlace.set(whereOf(finding), finding.correctiveAction)
   }
+  for (const [where, action] of byPlace) actions.set(where, action)
   if (actions.size > 0) {
     output.say()
     output.say('Corrective actions:')
-    for (const [rule, action] of actions) output.say(`  ${rule}: ${action}`)
+    for (const [where, action] of actions) output.say(`  ${where}: ${action}`)
   }
 }
 
@@ -50,6 +57,7 @@ export const CSV_COLUMNS = [
   'fieldLabel',
   'where',
   'value',
+  'record',
   'message',
   'correctiveAction',
   'resourceType',
@@ -65,6 +73,7 @@ export function csvRowsOf(findings: readonly Finding[]): Record<(typeof CSV_COLU
       level: finding.level,
       rule: finding.rule ?? '',
       value: finding.value ?? '',
+      record: finding.record ?? '',
       message: finding.message,
       correctiveAction: finding.correctiveAction ?? '',
       resourceType: finding.resourceType ?? '',

@@ -7,7 +7,7 @@ import type {
   DeclarationRequest,
   DeclarationSaved,
   Jurisdiction,
-  Vetrs,
+  VetrsOperations,
 } from '../client.ts'
 import { ConflictReason, ServiceError, WorkflowError } from '../errors.ts'
 import { collect } from '../paging.ts'
@@ -43,7 +43,7 @@ const PENDING = ['Queued', 'In Progress']
  * new data made it Required meanwhile), and reads every outcome, grouped. A Fault is a WorkflowError.
  */
 export async function assess(
-  client: Vetrs,
+  client: VetrsOperations,
   jurisdiction: Jurisdiction,
   reportingPeriod: number,
   options: WaitOptions = {},
@@ -85,7 +85,7 @@ export async function assess(
 
 /** Every outcome of the period's latest completed assessment, grouped by AssessmentGroupingId. */
 export async function groupedAssessmentResults(
-  client: Vetrs,
+  client: VetrsOperations,
   jurisdiction: Jurisdiction,
   reportingPeriod: number | string,
   options: RequestOptions = {},
@@ -99,7 +99,7 @@ export async function groupedAssessmentResults(
 }
 
 export async function assessAndDeclare(
-  client: Vetrs,
+  client: VetrsOperations,
   request: AssessAndDeclareRequest,
   options: WaitOptions = {},
 ): Promise<AssessAndDeclareOutcome> {

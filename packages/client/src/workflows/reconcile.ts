@@ -1,7 +1,7 @@
 // Reconciliation as one call: which of the SMS's records for a period the service holds, which it
 // holds with another version, and which it holds that the SMS did not list. UIDs go to uid-match in
 // chunks within the configured limits; the service's own list comes from search-by-period, every page.
-import type { ReconciliationItem, SearchQuery, UidMatchItem, Vetrs } from '../client.ts'
+import type { ReconciliationItem, SearchQuery, UidMatchItem, VetrsOperations } from '../client.ts'
 import { sizeOf } from '../http.ts'
 import { collect } from '../paging.ts'
 import type { RequestOptions } from '../request-options.ts'
@@ -36,7 +36,7 @@ export interface ReconcileOptions extends RequestOptions {
 }
 
 export async function reconcile(
-  client: Vetrs,
+  client: VetrsOperations,
   request: ReconcileRequest,
   options: ReconcileOptions = {},
 ): Promise<ReconcileOutcome> {
@@ -73,7 +73,7 @@ export async function reconcile(
 
 /** Splits UIDs so each request stays within uidsPerRequest and both body size limits. */
 export async function chunkUids<Body>(
-  client: Vetrs,
+  client: VetrsOperations,
   uids: readonly string[],
   bodyOf: (uids: string[]) => Body,
 ): Promise<string[][]> {

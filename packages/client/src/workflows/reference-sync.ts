@@ -5,7 +5,7 @@
 // was, so repeating it misses nothing; changedSince is inclusive, so repeats are harmless upserts.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { ReferenceRecord, Vetrs } from '../client.ts'
+import type { ReferenceRecord, VetrsOperations } from '../client.ts'
 import type { RequestOptions } from '../request-options.ts'
 import { requestOptionsOf, type OnProgress } from './progress.ts'
 
@@ -32,7 +32,7 @@ export interface SyncOptions extends RequestOptions {
 }
 
 export async function syncReferenceData(
-  client: Vetrs,
+  client: VetrsOperations,
   dataset: string,
   store: ReferenceStore,
   options: SyncOptions = {},

@@ -2,7 +2,7 @@
 // record uploaded (through the bulk upload when the service offers it, else one by one with bounded
 // concurrency), validation requested and polled with back-off, failed results read to the last page
 // and grouped by validationGroupingId, and the batch submitted only when nothing blocks.
-import type { Jurisdiction, SubmitResult, ValidationResult, ValidationStatus, Vetrs } from '../client.ts'
+import type { Jurisdiction, SubmitResult, ValidationResult, ValidationStatus, VetrsOperations } from '../client.ts'
 import type { RequestOptions } from '../request-options.ts'
 import type { ResourceRecord } from '../resources.ts'
 import { collect } from '../paging.ts'
@@ -51,7 +51,7 @@ export interface SubmitOutcome extends ValidateOutcome {
 }
 
 export async function submitRecords(
-  client: Vetrs,
+  client: VetrsOperations,
   records: readonly ResourceRecord[],
   options: SubmitOptions,
 ): Promise<SubmitOutcome> {
@@ -78,7 +78,7 @@ export async function submitRecords(
 
 /** Validates the batch, waits until it is Validated and current, and reads every failed result, grouped. */
 export async function validate(
-  client: Vetrs,
+  client: VetrsOperations,
   jurisdiction: Jurisdiction,
   transactionBatchToken: string,
   options: WaitOptions = {},
@@ -91,7 +91,7 @@ export async function validate(
 
 /** Every failed result of the batch's latest completed validation, grouped by validationGroupingId. */
 export async function groupedValidationResults(
-  client: Vetrs,
+  client: VetrsOperations,
   jurisdiction: Jurisdiction,
   transactionBatchToken: string,
   options: RequestOptions = {},
@@ -108,7 +108,7 @@ export async function groupedValidationResults(
 
 /** Waits until the submitted batch is reflected in reconciliation (its reconciledAt is set). */
 export async function awaitReconciliation(
-  client: Vetrs,
+  client: VetrsOperations,
   jurisdiction: Jurisdiction,
   transactionBatchToken: string,
   options: WaitOptions = {},
@@ -126,7 +126,7 @@ export async function awaitReconciliation(
 
 /** Requests validation and waits until it is Validated and current (again if records changed meanwhile). */
 async function validateBatch(
-  client: Vetrs,
+  client: VetrsOperations,
   jurisdiction: Jurisdiction,
   transactionBatchToken: string,
   options: WaitOptions,

@@ -3,7 +3,7 @@
 // at it (voided as orphans, or re-uploaded pointing elsewhere), validate, submit, and confirm the
 // records are "Voided in submission". The service holds no record content, so the caller passes
 // the full records, as its SMS holds them.
-import type { Vetrs } from '../client.ts'
+import type { VetrsOperations } from '../client.ts'
 import { WorkflowError } from '../errors.ts'
 import { kindOf, type ResourceRecord } from '../resources.ts'
 import { eachBounded, requestOptionsOf } from './progress.ts'
@@ -27,7 +27,11 @@ export interface VoidOutcome extends SubmitOutcome {
   states: { resourceType: string; resourceUID: string; stateInSubmission: string }[]
 }
 
-export async function voidRecords(client: Vetrs, request: VoidRequest, options: SubmitOptions): Promise<VoidOutcome> {
+export async function voidRecords(
+  client: VetrsOperations,
+  request: VoidRequest,
+  options: SubmitOptions,
+): Promise<VoidOutcome> {
   const requestOptions = requestOptionsOf(options)
   const toVoid = [
     ...request.records.map((record) => voided(record, request.reason ?? 'remove_duplicate_record')),

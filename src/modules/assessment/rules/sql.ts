@@ -4,7 +4,8 @@
 // are looked up across the RTO's held data, whichever batch jurisdiction carried them.
 // Values reach the database as parameters; only the code's own aliases are spliced in.
 // Cross-module read, on purpose: assessment rules (and declarations' nil-activity check, which uses
-// these blocks) read holdings' held_record directly, one query period-wide, where going through
+// these blocks) read what holdings publishes for it (the view held_in_submission, never its table),
+// one query period-wide, where going through
 // holdings would mean reading the held dataset record by record (docs/decisions.md, "Architecture:
 // shared kernel and module boundaries").
 import { sql, type RawBuilder } from 'kysely'
@@ -14,8 +15,8 @@ import type { AssessmentScope } from '../assessment-rule.ts'
 /** Current held records of a type in submission: uid, ctid, body, client, submitted_at, jurisdiction. */
 export function held(scope: AssessmentScope, type: ResourceType): RawBuilder<unknown> {
   return sql`(SELECT resource_uid AS uid, change_tracking_identifier AS ctid, body, submitted_by_client AS client, submitted_at, jurisdiction
-      FROM held_record
-     WHERE rto_id = ${scope.rto} AND resource_type = ${type} AND is_current AND state_in_submission = 'In submission')`
+      FROM held_in_submission
+     WHERE rto_id = ${scope.rto} AND resource_type = ${type})`
 }
 
 /** Whether any lifecycle state of the record aliased `alias` is dated within the period. */

@@ -1,6 +1,8 @@
-// BRTS01240: every coded value is an active record of its reference dataset, in force on the
-// enrolment's start date where the record has one. The message names the dataset checked, so an SMS
-// with a stale code list can see which dataset to synchronise (domain notes: users' complaints).
+// BRTS01240: every coded value is a record of its reference dataset in force on the enrolment's
+// start date where the record has one (a code a later release end-dated stays valid for dates inside
+// its validity: records are end-dated, never deleted), and an active record otherwise. The message
+// names the dataset checked, so an SMS with a stale code list can see which dataset to synchronise
+// (domain notes: users' complaints).
 import { resourceTypes, type ResourceType } from '../../../domain/resource-types.ts'
 import { defineRecordRule, finding, type Finding } from '../rule.ts'
 
@@ -79,7 +81,7 @@ export default defineRecordRule({
   resourceTypes, // every type
   title: 'A coded value is in its reference dataset',
   description:
-    "Every coded value (code lists and the country and language classifications) is an active record of the reference dataset that backs the field, in force on the enrolment's start date for enrolments. The message names the dataset.",
+    "Every coded value (code lists and the country and language classifications) is a record of the reference dataset that backs the field: for enrolments, one in force on the enrolment's start date (a code since end-dated stays valid for dates up to its end); for other records, an active one. The message names the dataset.",
   correctiveAction:
     'Use a code from the current version of the named reference dataset (synchronise it from /vet-provider/v1/reference-data/{dataset}).',
   check: (record, resourceType, { reference }) => {
@@ -97,7 +99,9 @@ export default defineRecordRule({
         findings.push(
           finding(
             [path],
-            `${path.slice(2)} ${value} is not an active code of reference dataset ${dataset}${onDate ? ` on ${onDate}` : ''}.`,
+            onDate
+              ? `${path.slice(2)} ${value} is not a code of reference dataset ${dataset} in force on ${onDate}.`
+              : `${path.slice(2)} ${value} is not an active code of reference dataset ${dataset}.`,
           ),
         )
       }

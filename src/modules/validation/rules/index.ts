@@ -1,11 +1,12 @@
 // The business-rule catalogue, in the order rules run and their results are listed. A rule is only
 // ever added or retired here, never renumbered: technicalRuleId and ruleId are never reused.
+// Retired: BRTS01230 / BRDG00021 (No_value where the record shows the value; issue 30: No_value has the
+// same outcome as a left-out field for every rule, docs/decisions.md "Rule exactness").
 import type { Rule } from '../rule.ts'
 import surveyAvailabilityNeedsEmail from './survey-availability-needs-email.ts'
 import usiCheckCharacter from './usi-check-character.ts'
 import intoffOnlyOffshore from './intoff-only-offshore.ts'
 import postcodeAgreesWithState from './postcode-agrees-with-state.ts'
-import noValueWhereKnown from './no-value-where-known.ts'
 import codeInReferenceDataset from './code-in-reference-dataset.ts'
 import datesInOrder from './dates-in-order.ts'
 import finalStateNotInFuture from './final-state-not-in-future.ts'
@@ -30,7 +31,6 @@ export const rules: readonly Rule[] = [
   usiCheckCharacter,
   intoffOnlyOffshore,
   postcodeAgreesWithState,
-  noValueWhereKnown,
   codeInReferenceDataset,
   datesInOrder,
   finalStateNotInFuture,

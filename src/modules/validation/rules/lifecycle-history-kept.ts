@@ -16,8 +16,8 @@ export default defineSetRule({
     SELECT b.resource_type || ':' || b.resource_uid AS group_key, b.resource_type, b.resource_uid,
            ARRAY['$.lifecycle'] AS access_path, b.change_tracking_identifier, 'Transaction_batch' AS data_source,
            format('the lifecycle leaves out state(s) already submitted: %s.', string_agg(old.value->>'studentStatus' || ' on ' || (old.value->>'studentActivityDate'), ', ' ORDER BY old.n)) AS message
-      FROM batch_record b
-      JOIN held_record h ON h.rto_id = b.rto_id AND h.resource_type = b.resource_type AND h.resource_uid = b.resource_uid AND h.is_current
+      FROM batch_content b
+      JOIN held_current h ON h.rto_id = b.rto_id AND h.resource_type = b.resource_type AND h.resource_uid = b.resource_uid
       CROSS JOIN LATERAL jsonb_array_elements(h.body->'lifecycle') WITH ORDINALITY AS old(value, n)
      WHERE b.rto_id = ${scope.rto} AND b.transaction_batch_token = ${scope.token}
        AND b.resource_type IN ('ProgramEnrolment', 'SubjectEnrolment') AND NOT b.is_voided

@@ -26,17 +26,8 @@ const RANGES: Record<string, readonly Range[]> = {
   NT: [[800, 999]],
 }
 
-/** The states whose postcode ranges hold the postcode (none for 0000, or OSPC). */
-export function statesOfPostcode(postcode: string): string[] {
-  if (!/^\d{4}$/.test(postcode)) return []
-  const number = Number(postcode)
-  return Object.entries(RANGES)
-    .filter(([, ranges]) => ranges.some(([low, high]) => number >= low && number <= high))
-    .map(([state]) => state)
-}
-
 export function postcodeProblem(postcode: string, state: string | undefined): string | undefined {
-  if (state === undefined || state === 'No_value') return undefined
+  if (state === undefined) return undefined // left out, or No_value (rules never see it: no-value.ts)
   if (state === 'Overseas')
     return postcode === 'OSPC' ? undefined : `state is Overseas but postcode is ${postcode}, not OSPC`
   if (postcode === 'OSPC') return `postcode OSPC is only for state Overseas, not ${state}`

@@ -25,7 +25,7 @@ export default defineSetRule({
         FROM ${batchRecordsOf(scope, source)} AS r CROSS JOIN ${referencesOf('r', field, 'ref')}
        WHERE NOT r.is_voided
          AND NOT EXISTS (
-           SELECT 1 FROM batch_record t
+           SELECT 1 FROM batch_content t
             WHERE t.rto_id = ${scope.rto} AND t.transaction_batch_token = ${scope.token}
               AND t.resource_type = ${references} AND t.resource_uid = ref.target)
          AND NOT ${heldInSubmission(scope, references, sql`ref.target`)}`,

@@ -1,9 +1,10 @@
 // SQL building blocks the set rules share. Every block is scoped to the run's RTO (and batch), and
 // values reach the database as parameters; only the code's own table aliases are spliced in.
-// Cross-module reads, on purpose: set rules (these blocks and the rules' own queries) read batches'
-// batch_record and holdings' held_record directly, one query over the whole batch and the held
-// dataset, where going through those modules would mean a round trip per record (docs/decisions.md,
-// "Architecture: shared kernel and module boundaries").
+// Cross-module reads, on purpose: set rules (these blocks and the rules' own queries) read what batches
+// and holdings publish for it (the views batch_content, held_current and held_in_submission, never
+// their tables), one query over the whole batch and the held dataset, where going through those
+// modules would mean a round trip per record (docs/decisions.md, "Architecture: shared kernel and
+// module boundaries"; test/sql-boundaries.test.ts).
 import { sql, type RawBuilder } from 'kysely'
 import type { ResourceType } from '../../../domain/resource-types.ts'
 import type { RunScope } from '../rule.ts'
@@ -11,7 +12,7 @@ import type { RunScope } from '../rule.ts'
 /** The batch's records of one type: uid, ctid, body, is_voided. */
 export function batchRecordsOf(scope: RunScope, type: ResourceType): RawBuilder<unknown> {
   return sql`(SELECT resource_uid AS uid, change_tracking_identifier AS ctid, body, is_voided
-      FROM batch_record
+      FROM batch_content
      WHERE rto_id = ${scope.rto} AND transaction_batch_token = ${scope.token} AND resource_type = ${type})`
 }
 
@@ -23,14 +24,14 @@ export function batchRecordsOf(scope: RunScope, type: ResourceType): RawBuilder<
 export function effectiveRecordsOf(scope: RunScope, type: ResourceType): RawBuilder<unknown> {
   return sql`(
     SELECT resource_uid AS uid, change_tracking_identifier AS ctid, body, 'Transaction_batch' AS source
-      FROM batch_record
+      FROM batch_content
      WHERE rto_id = ${scope.rto} AND transaction_batch_token = ${scope.token} AND resource_type = ${type} AND NOT is_voided
     UNION ALL
     SELECT h.resource_uid, h.change_tracking_identifier, h.body, 'Previously_submitted_data'
-      FROM held_record h
-     WHERE h.rto_id = ${scope.rto} AND h.resource_type = ${type} AND h.is_current AND h.state_in_submission = 'In submission'
+      FROM held_in_submission h
+     WHERE h.rto_id = ${scope.rto} AND h.resource_type = ${type}
        AND NOT EXISTS (
-         SELECT 1 FROM batch_record b
+         SELECT 1 FROM batch_content b
           WHERE b.rto_id = h.rto_id AND b.transaction_batch_token = ${scope.token}
             AND b.resource_type = h.resource_type AND b.resource_uid = h.resource_uid))`
 }
@@ -38,9 +39,8 @@ export function effectiveRecordsOf(scope: RunScope, type: ResourceType): RawBuil
 /** Whether a record of the type is held for the RTO and in submission (not voided). */
 export function heldInSubmission(scope: RunScope, type: ResourceType, uid: RawBuilder<unknown>): RawBuilder<boolean> {
   return sql<boolean>`EXISTS (
-    SELECT 1 FROM held_record h
-     WHERE h.rto_id = ${scope.rto} AND h.resource_type = ${type} AND h.resource_uid = ${uid}
-       AND h.is_current AND h.state_in_submission = 'In submission')`
+    SELECT 1 FROM held_in_submission h
+     WHERE h.rto_id = ${scope.rto} AND h.resource_type = ${type} AND h.resource_uid = ${uid})`
 }
 
 /**

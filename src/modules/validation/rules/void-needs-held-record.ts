@@ -18,8 +18,8 @@ export default defineSetRule({
            ARRAY['$.isVoided'] AS access_path, b.change_tracking_identifier, 'Transaction_batch' AS data_source,
            format('%s %s is voided, but no record with this UID is in submission for this RTO (%s).', b.resource_type, b.resource_uid,
                   coalesce(h.state_in_submission, 'Not found in submission')) AS message
-      FROM batch_record b
-      LEFT JOIN held_record h ON h.rto_id = b.rto_id AND h.resource_type = b.resource_type AND h.resource_uid = b.resource_uid AND h.is_current
+      FROM batch_content b
+      LEFT JOIN held_current h ON h.rto_id = b.rto_id AND h.resource_type = b.resource_type AND h.resource_uid = b.resource_uid
      WHERE b.rto_id = ${scope.rto} AND b.transaction_batch_token = ${scope.token} AND b.is_voided
        AND (h.state_in_submission IS NULL OR h.state_in_submission <> 'In submission')`,
 })

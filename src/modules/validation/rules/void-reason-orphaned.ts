@@ -25,14 +25,14 @@ function voidedReferences(scope: RunScope) {
      CROSS JOIN ${referencesOf('r', field, 'ref')}
       JOIN (
         SELECT resource_uid AS uid, change_tracking_identifier AS ctid, 'Transaction_batch' AS data_source
-          FROM batch_record
+          FROM batch_content
          WHERE rto_id = ${scope.rto} AND transaction_batch_token = ${scope.token} AND resource_type = ${target} AND is_voided
         UNION ALL
         SELECT h.resource_uid, h.change_tracking_identifier, 'Previously_submitted_data'
-          FROM held_record h
-         WHERE h.rto_id = ${scope.rto} AND h.resource_type = ${target} AND h.is_current AND h.state_in_submission = 'Voided in submission'
+          FROM held_current h
+         WHERE h.rto_id = ${scope.rto} AND h.resource_type = ${target} AND h.state_in_submission = 'Voided in submission'
            AND NOT EXISTS (
-             SELECT 1 FROM batch_record b
+             SELECT 1 FROM batch_content b
               WHERE b.rto_id = h.rto_id AND b.transaction_batch_token = ${scope.token}
                 AND b.resource_type = h.resource_type AND b.resource_uid = h.resource_uid)
       ) AS t ON t.uid = ref.target

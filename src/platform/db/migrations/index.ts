@@ -20,6 +20,7 @@ import * as consoleSession from './0016_console_session.ts'
 import * as runResultsByRule from './0017_run_results_by_rule.ts'
 import * as batchRecordByChange from './0018_batch_record_by_change.ts'
 import * as recordBodiesLz4 from './0019_record_bodies_lz4.ts'
+import * as publishedViews from './0020_published_views.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0017_run_results_by_rule': runResultsByRule,
   '0018_batch_record_by_change': batchRecordByChange,
   '0019_record_bodies_lz4': recordBodiesLz4,
+  '0020_published_views': publishedViews,
 }

@@ -4,11 +4,11 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync, readdirSync } from 'node:fs'
-import { datasets, type DatasetName } from '../src/modules/reference-data/datasets.ts'
-import * as lists from '../src/modules/resources/code-lists.ts'
-import { jurisdictions } from '../src/domain/jurisdictions.ts'
+import { datasets, type DatasetName } from './datasets.ts'
+import * as lists from '../resources/code-lists.ts'
+import { jurisdictions } from '../../domain/jurisdictions.ts'
 
-const seedDir = new URL('../src/modules/reference-data/seed/', import.meta.url)
+const seedDir = new URL('./seed/', import.meta.url)
 const COLUMNS = ['code', 'description', 'avetmissCode', 'businessEffectiveFrom', 'businessEffectiveTo']
 
 interface SeedFile {
@@ -158,7 +158,7 @@ describe('reference-data seed files', () => {
 
   it('ships the full SACC and ASCL classifications: 4-digit codes, plus @@@@ not specified', () => {
     const shared = (file: string) =>
-      readFileSync(new URL(`../../shared/reference-data/${file}`, import.meta.url), 'utf8')
+      readFileSync(new URL(`../../../../shared/reference-data/${file}`, import.meta.url), 'utf8')
         .split('\n')
         .filter((line) => line !== '' && !line.startsWith('#'))
         .map((line) => line.split('\t'))

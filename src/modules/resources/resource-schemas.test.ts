@@ -4,15 +4,15 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync, readdirSync } from 'node:fs'
 import type { ValidateFunction } from 'ajv'
-import { createAjv } from '../src/platform/http/validation.ts'
-import { checkStrings } from '../src/platform/http/strings.ts'
-import type { FieldError } from '../src/platform/http/problem.ts'
-import { referenceFields, type ResourceType } from '../src/domain/resource-types.ts'
-import { resourceDefinitions } from '../src/modules/resources/index.ts'
+import { createAjv } from '../../platform/http/validation.ts'
+import { checkStrings } from '../../platform/http/strings.ts'
+import type { FieldError } from '../../platform/http/problem.ts'
+import { referenceFields, type ResourceType } from '../../domain/resource-types.ts'
+import { resourceDefinitions } from './index.ts'
 
 type Json = Record<string, any>
 
-const exampleDir = new URL('../examples/minimal-unit-record/', import.meta.url)
+const exampleDir = new URL('../../../examples/minimal-unit-record/', import.meta.url)
 const exampleFiles: Record<string, ResourceType> = {
   'student.json': 'Student',
   'deliverylocation.json': 'DeliveryLocation',
