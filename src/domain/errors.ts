@@ -24,6 +24,7 @@ export type ErrorKind =
   | 'too-many-records'
   | 'nat-set-unreadable'
   | 'nat-set-too-large'
+  | 'nat-organisation-mismatch'
   | 'rate-limited'
   | 'internal-error'
   | 'service-unavailable'

@@ -8,6 +8,7 @@ import type { RequestOptions } from './request-options.ts'
 import { Resource, type HeldState, type Jurisdiction, type RecordOf, type UploadResult } from './resource.ts'
 import { kindOf, kindOfType, type ResourceRecord, type ResourceType, type Segment } from './resources.ts'
 import type { AppInfo } from './version.ts'
+import { WorkflowError } from './errors.ts'
 import {
   bulkUploadOfferIn,
   uploadMany,
@@ -96,6 +97,26 @@ export interface ClientOptions {
   onRetry?: HttpOptions['onRetry']
 }
 
+/** Who the service takes a client for (VetrsOperations.caller). */
+export interface Caller {
+  clientId: string
+  /** The RTO the client acts for: every request is scoped to it. */
+  rto: string
+  scopes: string[]
+}
+
+/** The claims of a JWT, undefined when the token is not one. */
+function claimsOf(token: string): Record<string, unknown> | undefined {
+  const payload = token.split('.')[1]
+  if (!payload) return undefined
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))
+    return typeof claims === 'object' && claims !== null ? (claims as Record<string, unknown>) : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * Every operation of the service, one method each. The standard workflows (vetrs.ts) are written
  * against this class, and Vetrs adds them to it, so no workflow imports the class that calls it.
@@ -158,6 +179,23 @@ export class VetrsOperations {
   /** Obtains an access token now, so wrong credentials or an unreachable service show at once (the CLI's login). */
   async authenticate(options: RequestOptions = {}): Promise<void> {
     await this.#http.tokens.token(options.signal)
+  }
+
+  /**
+   * Who the service takes this client for: the client, the RTO it acts for and its scopes, as the
+   * access token the service issued says them (its `client_id`, `rto` and `scope` claims, read, not
+   * verified: the service verifies the token on every request). The CLI's NAT import checks the NAT
+   * files' training organisation against the RTO before it uploads anything.
+   */
+  async caller(options: RequestOptions = {}): Promise<Caller> {
+    const token = await this.#http.tokens.token(options.signal)
+    const claims = claimsOf(token)
+    const rto = claims?.rto
+    const clientId = claims?.client_id ?? claims?.sub
+    if (typeof rto !== 'string' || rto === '' || typeof clientId !== 'string')
+      throw new WorkflowError('the access token does not say which RTO it acts for (no rto claim)', { claims })
+    const scope = typeof claims?.scope === 'string' ? claims.scope : ''
+    return { clientId, rto, scopes: scope.split(' ').filter(Boolean) }
   }
 
   // Transaction batches (spec: Endpoints, Transaction batch)

@@ -1,7 +1,7 @@
 // SQL for the held dataset: every submitted version of every record, per RTO. Rows are only ever
 // inserted, and the previous current version of a UID loses is_current, so history stays for audit.
 import { sql, type Selectable } from 'kysely'
-import type { Executor, ReadDb } from '../../platform/db/database.ts'
+import type { Executor, ReadDb, Reader } from '../../platform/db/database.ts'
 
 export type StateInSubmission = 'In submission' | 'Voided in submission' | 'Not found in submission'
 
@@ -193,6 +193,8 @@ export interface HeldRecordsQuery {
   resourceType: string
   /** Only UIDs after this one (exclusive): the cursor of keyset paging. */
   after?: string
+  /** Only these UIDs (lower case). */
+  uids?: readonly string[]
   limit: number
 }
 
@@ -215,19 +217,45 @@ export async function heldRecordsPage(
     .where('is_current', '=', true)
     .where('state_in_submission', '=', 'In submission')
   if (q.after !== undefined) query = query.where('resource_uid', '>', q.after)
+  if (q.uids !== undefined) query = query.where('resource_uid', 'in', [...q.uids])
   return query.orderBy('resource_uid').limit(q.limit).execute()
 }
 
+/** The current, not voided, bodies of these UIDs of one type of the RTO (those it holds). */
+export async function heldBodies(
+  db: Reader,
+  rto: string,
+  resourceType: string,
+  uids: readonly string[],
+): Promise<{ resource_uid: string; body: unknown }[]> {
+  if (uids.length === 0) return []
+  return db
+    .selectFrom('held_record')
+    .select(['resource_uid', 'body'])
+    .where('rto_id', '=', rto)
+    .where('resource_type', '=', resourceType)
+    .where('is_current', '=', true)
+    .where('state_in_submission', '=', 'In submission')
+    .where('resource_uid', 'in', [...uids])
+    .execute()
+}
+
 /** How many current, not voided, records of the type the RTO holds. */
-export async function countHeldRecords(db: ReadDb, rto: string, resourceType: string): Promise<number> {
-  const row = await db
+export async function countHeldRecords(
+  db: ReadDb,
+  rto: string,
+  resourceType: string,
+  uids?: readonly string[],
+): Promise<number> {
+  let query = db
     .selectFrom('held_record')
     .select((eb) => eb.fn.countAll<string>().as('count'))
     .where('rto_id', '=', rto)
     .where('resource_type', '=', resourceType)
     .where('is_current', '=', true)
     .where('state_in_submission', '=', 'In submission')
-    .executeTakeFirstOrThrow()
+  if (uids !== undefined) query = query.where('resource_uid', 'in', [...uids])
+  const row = await query.executeTakeFirstOrThrow()
   return Number(row.count)
 }
 

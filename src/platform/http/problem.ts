@@ -121,6 +121,12 @@ export const problemTypes = {
     description:
       "A NAT import's zip whose NAT files hold more bytes uncompressed than one import may (LIMIT_NAT_FILES_BYTES, 48 MiB by default: about 150,000 activities; the detail says the limit in force), as the zip's directory states them, or that lists more than 10,000 entries. Refused before any file is inflated; nothing was stored. Split the set (by period) over several imports.",
   },
+  'nat-organisation-mismatch': {
+    status: 400,
+    title: "The NAT files are another training organisation's",
+    description:
+      "A NAT import (POST .../nat-import) whose NAT00010, NAT00020, NAT00120 or NAT00130 lines give a training organisation identifier other than the caller's RTO: imported, they would add another organisation's students and activity to the RTO's held data. Refused before anything is stored; the detail names both codes and the first line of each file giving the other one. Import the files as the RTO they name, or correct the identifier in the student management system.",
+  },
   'rate-limited': {
     status: 429,
     title: 'Too many requests',
