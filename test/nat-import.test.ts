@@ -11,7 +11,6 @@ import {
   codeTranslatorFrom,
   type CodeTranslator,
   generateNatFileSet,
-  type MappedRecord,
   NAT_LAYOUTS,
   type NatEntry,
   natToResources,
@@ -538,23 +537,39 @@ describe('NAT import in the service (POST .../nat-import, application/zip)', () 
     const elsewhere = await call(t.baseUrl, 'GET', batchPath(batch, '/nat-import', 'NSW'), { token: a.token })
     assert.equal(elsewhere.status, 404, elsewhere.text)
 
-    // B importing A's files gets its own batch and records: UIDs carry B's RTO code, and every line
-    // naming A's training organisation is a mapping problem. A's batch is untouched.
+    // B importing A's files: refused before anything is stored, naming both codes.
     const before = await stored(batch)
     const theirs = await importZip(zip, { token: b.token })
-    assert.equal(theirs.status, 201, theirs.text)
-    assert.equal(theirs.json.rtoCode, b.rto.rto)
-    assert.ok(theirs.json.natProblemCount > 0)
-    assert.ok(theirs.json.natProblems.every((p: { stage: string }) => p.stage === 'map'))
-    assert.match(theirs.json.natProblems[0].message, new RegExp(a.rto.rto))
-    const bRecords = await stored(theirs.json.transactionBatchToken, b.token)
-    const expected: MappedRecord[] = natToResources(readNatEntries(set.entries), { rtoCode: b.rto.rto, codes }).records
-    assert.deepEqual(bRecords, new Map(expected.map((r) => [`${r.resourceType} ${r.uid}`, r.record])))
-    assert.ok(
-      [...bRecords.keys()].every((key) => !before.has(key)),
-      'no UID shared with A',
-    )
+    assert.equal(theirs.status, 400, theirs.text)
+    assert.equal(theirs.json.type, '/problems/nat-organisation-mismatch')
+    assert.equal(await batchCount(b.token), 0)
     assert.deepEqual(await stored(batch), before)
-    assert.equal(await batchCount(b.token), 1)
+  })
+
+  it('files naming another training organisation (NAT00010, NAT00020, NAT00120, NAT00130) are refused, naming both codes, and nothing is stored', async () => {
+    const set = generate('90009', { seed: 'nat-import-other-rto' })
+    const before = await batchCount(a.token)
+    const refused = await importZip(natZipBytes(set.entries))
+    assert.equal(refused.status, 400, refused.text)
+    assert.equal(refused.json.type, '/problems/nat-organisation-mismatch')
+    assert.match(refused.json.detail, /training organisation 90009, not for RTO \d+/)
+    assert.ok(refused.json.detail.includes(`RTO ${a.rto.rto}`), refused.json.detail)
+    for (const file of ['NAT00010 line 1', 'NAT00020 line 1', 'NAT00120 line 1', 'NAT00130 line 1'])
+      assert.ok(refused.json.detail.includes(file), `${file}: ${refused.json.detail}`)
+    assert.match(refused.json.detail, /Nothing was uploaded/)
+    assert.equal(await batchCount(a.token), before, 'no batch left behind')
+
+    // One stray line is enough: the rest of the set the RTO's own.
+    const own = generate(a.rto.rto, { seed: 'nat-import-other-rto' })
+    const entries = own.entries.map((entry) => {
+      if (entry.name !== 'NAT00130.txt') return entry
+      const text = Buffer.from(entry.bytes).toString('latin1')
+      const width = NAT_LAYOUTS.NAT00130.fields[0]!.length
+      return { ...entry, bytes: Buffer.from(`${'90009'.padEnd(width)}${text.slice(width)}`, 'latin1') }
+    })
+    const stray = await importZip(natZipBytes(entries))
+    assert.equal(stray.status, 400, stray.text)
+    assert.match(stray.json.detail, /NAT00130 line 1 \(90009\)/)
+    assert.equal(await batchCount(a.token), before)
   })
 })

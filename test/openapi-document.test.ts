@@ -142,6 +142,7 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(lists.sort(), [
       'get /vet-provider/v1/declaration declarationTypes',
       'get /vet-provider/v1/declaration reportingPeriodNumber',
+      'get /vet-provider/v1/held-records resourceUID',
       'get /vet-provider/v1/search-by-period reportingPeriods',
     ])
     const search = spec.paths['/vet-provider/v1/search-by-period'].get.parameters.find(

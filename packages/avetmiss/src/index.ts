@@ -40,6 +40,12 @@ export { formatNatFile, formatNatRecord, NAT_LINE_END, NatWriteError } from './f
 export { type NatFiles, natFileEntries, natZipBytes, writeNatFolder, writeNatZip } from './write-file-set.ts'
 export { natUid } from './nat-uid.ts'
 export {
+  ORGANISATION_FILES,
+  type OtherOrganisation,
+  otherOrganisationMessage,
+  otherOrganisations,
+} from './organisation-check.ts'
+export {
   type CodeTranslator,
   codeTranslatorFrom,
   type ReferenceDataRecord,
@@ -48,6 +54,14 @@ export {
 export type { MappedRecord, MappedRecordOf } from './mapping/mapped-record.ts'
 export { type ActivityKey, type NaturalKeys, naturalKeysOf } from './mapping/natural-keys.ts'
 export { natToResources, type NatToResourcesOptions, type NatToResourcesResult } from './mapping/nat-to-resources.ts'
+export {
+  carryForwardHeld,
+  type HeldEnrolment,
+  HISTORY_TYPES,
+  type HistoryType,
+  mergeHeldEnrolment,
+  mergeLifecycles,
+} from './mapping/held-history.ts'
 export {
   formatNatLocation,
   locate,

@@ -567,11 +567,22 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
               text: 'The validation was cancelled; the results of an earlier completed validation, if any, stay.',
             })
           } else {
-            const submitted = await consoleService.submit(options, who.actor, ref)
-            request.session.set('flash', {
-              kind: 'success',
-              text: `Submitted: ${submitted.numberOfRecordsSubmitted} records are now held.`,
-            })
+            // Nothing submitted by mistake: a batch a NAT import left lines out of needs them acknowledged.
+            const acknowledged = (request.body as Record<string, unknown> | undefined)?.acknowledgeDropped
+            const refusal = await consoleService.unacknowledgedNatProblems(
+              options.db,
+              who.actor,
+              ref,
+              typeof acknowledged === 'string' ? acknowledged : undefined,
+            )
+            if (refusal) request.session.set('flash', { kind: 'error', text: refusal })
+            else {
+              const submitted = await consoleService.submit(options, who.actor, ref)
+              request.session.set('flash', {
+                kind: 'success',
+                text: `Submitted: ${submitted.numberOfRecordsSubmitted} records are now held.`,
+              })
+            }
           }
         } catch (error) {
           if (!(error instanceof ConflictError)) throw error
@@ -645,7 +656,12 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
           303,
         )
       } catch (error) {
-        if (error instanceof DomainError && (error.kind === 'nat-set-unreadable' || error.kind === 'nat-set-too-large'))
+        if (
+          error instanceof DomainError &&
+          (error.kind === 'nat-set-unreadable' ||
+            error.kind === 'nat-set-too-large' ||
+            error.kind === 'nat-organisation-mismatch')
+        )
           return natImportPage(
             request,
             reply,

@@ -51,6 +51,9 @@ export const HeldState = named(
 )
 export type HeldState = Static<typeof HeldState>
 
+/** Most UIDs one request for held records may name. */
+export const MAX_HELD_RECORDS_UIDS = 100
+
 /** Most records one page of held records carries. */
 export const MAX_HELD_RECORDS_PAGE = 500
 
@@ -68,6 +71,13 @@ export const HeldRecordsQuery = Strict({
     default: 100,
     description: `records per page, at most ${MAX_HELD_RECORDS_PAGE}`,
   }),
+  resourceUID: Type.Optional(
+    Type.Array(Type.String({ format: 'uuid' }), {
+      minItems: 1,
+      maxItems: MAX_HELD_RECORDS_UIDS,
+      description: `only these records (those of them held), at most ${MAX_HELD_RECORDS_UIDS}: a repeated parameter (resourceUID=...&resourceUID=...), comma-separated, or both. What an import reads to carry a record's held history forward`,
+    }),
+  ),
 })
 export type HeldRecordsQuery = Static<typeof HeldRecordsQuery>
 

@@ -110,6 +110,13 @@ export const NatImportResult = named(
       ignoredFiles: Type.Array(Type.String(), { description: 'other files in the zip, not read' }),
       recordCount: Type.Integer({ minimum: 1, description: 'records stored in the batch' }),
       recordsByType: RecordsByType,
+      carriedForward: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          description:
+            "program and subject enrolments already held whose held lifecycle history (and a program enrolment's first commencement, answers and completion) the import carried forward: continuing students, since a NAT file carries one collection period. Absent from imports made before it was counted.",
+        }),
+      ),
       natProblemCount: Type.Integer({ minimum: 0, description: 'every NAT problem found' }),
       natProblems: Type.Array(NatProblem, {
         description:

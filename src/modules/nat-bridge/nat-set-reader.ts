@@ -89,7 +89,13 @@ export class NatSetReader {
         if ('error' in message) request.reject(new Error(`the NAT set worker failed: ${message.error}`))
         else
           request.resolve(
-            'records' in message ? message.records : 'descriptions' in message ? message.descriptions : message.places,
+            'records' in message
+              ? message.records
+              : 'descriptions' in message
+                ? message.descriptions
+                : 'uids' in message
+                  ? message.uids
+                  : message.places,
           )
       })
     })
@@ -98,6 +104,13 @@ export class NatSetReader {
   /** The next mapped records, at most `size`, in the mapping's order; none once all were drawn. */
   nextRecords(size: number): Promise<NatSetRecord[]> {
     return this.#ask({ op: 'records', size }) as Promise<NatSetRecord[]>
+  }
+
+  /** The type and UID of every mapped record of these types, in the mapping's order. */
+  uidsOf(resourceTypes: readonly string[]): Promise<{ resourceType: string; uid: string }[]> {
+    return this.#ask({ op: 'uids', resourceTypes: [...resourceTypes] }) as Promise<
+      { resourceType: string; uid: string }[]
+    >
   }
 
   /** The NAT places of each request's record and fields. */
@@ -133,6 +146,7 @@ type WorkerMessage =
   | { id: number; records: NatSetRecord[] }
   | { id: number; places: NatPlace[][] }
   | { id: number; descriptions: NatDescription[] }
+  | { id: number; uids: { resourceType: string; uid: string }[] }
   | { id: number; error: string }
 
 function refusalError(refusal: NatSetRefusal): DomainError {

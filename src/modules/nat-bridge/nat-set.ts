@@ -17,6 +17,8 @@ import {
   NatZipTooLargeError,
   type OriginIndex,
   originIndexOf,
+  type OtherOrganisation,
+  otherOrganisations,
   type ReferenceDatasets,
   readNatZip,
 } from './avetmiss.ts'
@@ -75,6 +77,8 @@ export interface NatSetSummary {
   checkCount: number
   recordCount: number
   recordsByType: Record<string, number>
+  /** Training organisation identifiers other than the RTO's (NAT00010, NAT00020, NAT00120, NAT00130): the import refuses the set. */
+  otherOrganisations: OtherOrganisation[]
 }
 
 /** Why a set could not be opened: not a zip that reads, or more than the bounds allow. */
@@ -139,6 +143,7 @@ export async function openNatSet(zip: Uint8Array, options: NatSetOptions): Promi
       checkCount: checked.length,
       recordCount: mapped.records.length,
       recordsByType,
+      otherOrganisations: otherOrganisations(read.records, options.rtoCode),
     },
     records: mapped.records,
     origins: originIndexOf(mapped.records),

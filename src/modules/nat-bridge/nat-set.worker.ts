@@ -22,6 +22,7 @@ export type NatSetWorkerRequest =
   | { id: number; op: 'records'; size: number }
   | { id: number; op: 'locate'; requests: LocateRequest[] }
   | { id: number; op: 'describe'; requests: DescribeRequest[] }
+  | { id: number; op: 'uids'; resourceTypes: string[] }
 
 const port = parentPort
 if (!port) throw new Error('nat-set.worker.ts runs as a worker thread')
@@ -48,6 +49,12 @@ function serve(set: OpenedNatSet): void {
         })
       } else if (request.op === 'describe') {
         port!.postMessage({ id: request.id, descriptions: request.requests.map((item) => describe(set, item)) })
+      } else if (request.op === 'uids') {
+        const types = new Set(request.resourceTypes)
+        const uids = set.records
+          .filter((r) => types.has(r.resourceType))
+          .map(({ resourceType, uid }) => ({ resourceType, uid }))
+        port!.postMessage({ id: request.id, uids })
       } else {
         port!.postMessage({ id: request.id, places: request.requests.map((item) => placesOf(set.origins, item)) })
       }

@@ -18,6 +18,7 @@
 //   event_outbox, event_stream, event_relay_position     modules/events (written through recordEvent by
 //                                                          the owner of each change, in its transaction)
 //   api_client, token_issuance, signing_key              platform/auth
+//   idempotency_key                                      platform/idempotency
 //   the pgboss schema                                    platform/queue (pg-boss)
 // Another module's data is read in SQL only set-based, for speed, and only through a view its owner
 // publishes (migrations/0020_published_views.ts; test/sql-boundaries.test.ts checks it): batches
@@ -67,6 +68,7 @@ export const TABLE_PLACEMENT = {
   event_outbox: 'hot',
   event_stream: 'hot',
   event_relay_position: 'hot',
+  idempotency_key: 'hot',
   reference_record_version: 'reference',
   api_client: 'local',
   console_session: 'local',

@@ -7,6 +7,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance, FastifySchema } from 'fastify'
 import { ALL_SCOPES } from '../auth/scopes.ts'
+import { IDEMPOTENCY_HEADER } from './idempotency.ts'
 import { ProblemDetails } from './problem.ts'
 import { COMPONENT_NAME, componentDescriptionOf } from './schema-names.ts'
 
@@ -33,6 +34,15 @@ const STANDARD_PROBLEMS = {
   ],
   UnsupportedMediaType: ['415', 'Unsupported Content-Type or Content-Encoding.'],
   InternalError: ['500', 'Unexpected server error.'],
+  // The POSTs that take an Idempotency-Key (platform/http/idempotency.ts).
+  IdempotencyKeyReused: [
+    '422',
+    'The Idempotency-Key was used in the last 24 hours for a request with another method, path or body (/problems/idempotency-key-reused). Nothing was done.',
+  ],
+  IdempotencyKeyInProgress: [
+    '409',
+    'A request with this Idempotency-Key is still being processed (/problems/idempotency-key-in-progress): send it again after Retry-After seconds. Nothing was done.',
+  ],
   // Any operation can meet an unreachable database or a shutting-down process; the problem says
   // when to retry (Retry-After), and a client may repeat requests that are safe to repeat.
   ServiceUnavailable: [
@@ -154,9 +164,31 @@ function liftStandardProblems(document: OpenApiDocument): OpenApiDocument {
   return document
 }
 
-/** The document as published: problem bodies as problem+json, query parameters described, shared schemas and responses named. */
+/**
+ * The Idempotency-Key header, described once under components.parameters (as IdempotencyKey) and
+ * referenced by every operation that takes it, under the name it is written with.
+ */
+function liftIdempotencyKeyParameter(document: OpenApiDocument): OpenApiDocument {
+  let shared: Json | undefined
+  for (const methods of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(methods)) {
+      operation.parameters = operation.parameters?.map((parameter) => {
+        const { name } = parameter as { name?: string }
+        if (parameter.in !== 'header' || name?.toLowerCase() !== IDEMPOTENCY_HEADER) return parameter
+        shared ??= { ...parameter, name: 'Idempotency-Key' }
+        return { $ref: '#/components/parameters/IdempotencyKey' } as Parameter
+      })
+    }
+  }
+  if (shared) document.components = { ...document.components, parameters: { IdempotencyKey: shared } }
+  return document
+}
+
+/** The document as published: problem bodies as problem+json, query parameters described, shared schemas, responses and parameters named. */
 export function publishedDocument(document: OpenApiDocument): OpenApiDocument {
-  return liftStandardProblems(liftNamedSchemas(describeQueryParameters(describeProblemsAsProblemJson(document))))
+  return liftIdempotencyKeyParameter(
+    liftStandardProblems(liftNamedSchemas(describeQueryParameters(describeProblemsAsProblemJson(document)))),
+  )
 }
 
 export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
@@ -190,6 +222,13 @@ export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string
     if (schema.body || readsBody) {
       responses['413'] ??= standard('PayloadTooLarge')
       responses['415'] ??= standard('UnsupportedMediaType')
+    }
+    if (route.config?.idempotencyKey === true) {
+      responses['422'] ??= standard('IdempotencyKeyReused')
+      const own = responses['409'] as { description?: string } | undefined
+      responses['409'] = own
+        ? { ...own, description: `${own.description} ${STANDARD_PROBLEMS.IdempotencyKeyInProgress[1]}` }
+        : standard('IdempotencyKeyInProgress')
     }
     responses['500'] ??= standard('InternalError')
     responses['503'] ??= standard('ServiceUnavailable')

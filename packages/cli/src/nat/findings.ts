@@ -12,13 +12,14 @@ import {
   natPlaceOfProblem,
   natPlacesOf,
   type OriginIndex,
+  type OtherOrganisation,
   plainFieldMessage,
 } from '@vetrs/avetmiss'
 import type { RefusedRecord, ValidationResult } from '@vetrs/client'
 
 export type { NatPlace }
 
-export type FindingStage = 'read' | 'map' | 'check' | 'upload' | 'validation'
+export type FindingStage = 'organisation' | 'read' | 'map' | 'check' | 'upload' | 'validation'
 
 export interface Finding {
   stage: FindingStage
@@ -51,6 +52,20 @@ export function problemFinding(stage: 'read' | 'map', problem: NatProblem): Find
     ...(problem.record === undefined ? {} : { record: problem.record }),
     message: problem.message,
     ...(problem.correctiveAction === undefined ? {} : { correctiveAction: problem.correctiveAction }),
+  }
+}
+
+/** A training organisation identifier that is not the caller's RTO: the set is refused before anything is uploaded. */
+export function organisationFinding(other: OtherOrganisation, rtoCode: string): Finding {
+  const more =
+    other.lines > 1 ? ` (and ${other.lines - 1} more ${other.lines === 2 ? 'line' : 'lines'} of ${other.fileId})` : ''
+  return {
+    stage: 'organisation',
+    level: 'Error',
+    nat: [natPlaceOfProblem({ file: other.file, line: other.line, field: other.field, message: '' })],
+    value: other.value,
+    message: `Training organisation identifier ${other.value} is not ${rtoCode}, the RTO you are logged in as${more}`,
+    correctiveAction: `Import these files logged in as RTO ${other.value}, or correct the training organisation identifier in the student management system to ${rtoCode} and write the files again.`,
   }
 }
 

@@ -6,6 +6,7 @@ import type { Output } from '../output.ts'
 import { whereOf, type Finding } from './findings.ts'
 
 const STAGE_NAMES = {
+  organisation: 'NAT organisation',
   read: 'NAT read',
   map: 'NAT mapping',
   check: 'NAT check',

@@ -1404,7 +1404,7 @@ export interface paths {
   "/vet-provider/v1/held-records": {
     /**
      * The caller's held records of one type, with their content (an extension, not in the specification)
-     * @description The latest submitted version of each held, not voided, record of resourceType of the caller's RTO, in UID order, pageSize at a time. Start without after; give each page's nextAfter as the next after until it is null. Another RTO's records never appear. Not part of the specification: its held-data and reconciliation endpoints never return record content, and an RTO needs it to take its data back out (the NAT export).
+     * @description The latest submitted version of each held, not voided, record of resourceType of the caller's RTO, in UID order, pageSize at a time. Start without after; give each page's nextAfter as the next after until it is null. Another RTO's records never appear. With resourceUID (at most 100), only those of the records named that are held: what an import reads to carry a continuing enrolment's held lifecycle forward (vetrs nat import). Not part of the specification: its held-data and reconciliation endpoints never return record content, and an RTO needs it to take its data back out (the NAT export).
      */
     get: {
       parameters: {
@@ -1415,6 +1415,8 @@ export interface paths {
           after?: string;
           /** @description records per page, at most 500 */
           pageSize?: number;
+          /** @description only these records (those of them held), at most 100: a repeated parameter (resourceUID=...&resourceUID=...), comma-separated, or both. What an import reads to carry a record's held history forward */
+          resourceUID?: string[];
         };
       };
       responses: {
@@ -1927,7 +1929,7 @@ export interface paths {
      *
      * Limits: the zip at most 8 MiB on the wire and decoded (LIMIT_NAT_ZIP_BYTES, in place of the request limits: 413 with no body on the wire, 413 BRTS90400 decoded), its NAT files at most 48 MiB uncompressed as the zip states them (LIMIT_NAT_FILES_BYTES; 413 /problems/nat-set-too-large, before anything is inflated). One NAT set is read at a time per service process; a second import waits for the first.
      *
-     * Nothing is stored (no batch) when the body is empty, not a zip, a damaged zip, holds no NAT file, or gives no record (400 /problems/nat-set-unreadable), or is over a limit (413). Scope vet:report.
+     * Nothing is stored (no batch) when the body is empty, not a zip, a damaged zip, holds no NAT file, or gives no record (400 /problems/nat-set-unreadable), when its NAT00010, NAT00020, NAT00120 or NAT00130 lines name a training organisation other than the caller's RTO (400 /problems/nat-organisation-mismatch), or is over a limit (413). Scope vet:report.
      */
     post: {
       parameters: {
@@ -2641,6 +2643,8 @@ export interface components {
         SubjectOffering: number;
         SubjectEnrolment: number;
       };
+      /** @description program and subject enrolments already held whose held lifecycle history (and a program enrolment's first commencement, answers and completion) the import carried forward: continuing students, since a NAT file carries one collection period. Absent from imports made before it was counted. */
+      carriedForward?: number;
       /** @description every NAT problem found */
       natProblemCount: number;
       /** @description the first 1000 NAT problems, read, then map, then upload, each in file and line order. What they name is not in the batch: while there is one, the batch does not report all of the files, and should not be submitted. */
