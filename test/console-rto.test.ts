@@ -211,7 +211,7 @@ describe('web console: the RTO pages', { skip: chromiumMissing() ?? false }, () 
         .getByRole('table', { name: /failed outcomes of rule/ })
         .getByRole('link', { name: /^Student / })
         .click()
-      await page.getByRole('heading', { level: 1, name: 'A held record' }).waitFor()
+      await page.getByRole('heading', { level: 1, name: 'Held records' }).waitFor()
       assert.match(String(await page.locator('dl.facts').textContent()), /In submission/)
       await page.goBack()
 
@@ -271,7 +271,7 @@ describe('web console: the RTO pages', { skip: chromiumMissing() ?? false }, () 
     const { context, page } = await signIn(browser, t.baseUrl, 'staff-90001')
     try {
       await page.getByRole('link', { name: 'Held records' }).click()
-      await page.getByRole('heading', { level: 1, name: 'A held record' }).waitFor()
+      await page.getByRole('heading', { level: 1, name: 'Held records' }).waitFor()
       await assertAccessible(page)
 
       // A UID that is not one: refused on the form, the control marked.

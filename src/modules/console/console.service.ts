@@ -15,6 +15,7 @@ import {
 } from '../../platform/auth/clients.service.ts'
 import { ALL_SCOPES } from '../../platform/auth/scopes.ts'
 import { DomainError } from '../../domain/errors.ts'
+import { changesBetween, type FieldChange } from './record-content.ts'
 import type { Page } from '../../domain/page.ts'
 import { currentReportingPeriod, FIRST_REPORTING_PERIOD, utcToday } from '../../domain/reporting-period.ts'
 import { jurisdictions as jurisdictionsInSpecOrder, type Jurisdiction } from '../../domain/jurisdictions.ts'
@@ -32,7 +33,15 @@ import {
   type ValidationResult,
   type ValidationStatus,
 } from '../validation/index.ts'
-import { heldState, periodSubmissions, submitBatch, type HeldState } from '../holdings/index.ts'
+import {
+  heldState,
+  heldVersions,
+  periodSubmissions,
+  searchHeldRecords,
+  submitBatch,
+  type HeldState,
+  type HeldVersion,
+} from '../holdings/index.ts'
 import {
   importNatSet,
   natFindings,
@@ -438,7 +447,12 @@ export interface HeldRecordView {
    * for a type related-resources does not start from, or a record not in submission.
    */
   related: Page<ReconciliationItem> | undefined
+  /** Its held versions, newest first (at most VERSIONS_SHOWN), each with what changed from the one before. */
+  versions: (HeldVersion & { changes: FieldChange[] | undefined })[]
 }
+
+export const VERSIONS_SHOWN = 20
+export const SEARCH_RESULTS_SHOWN = 50
 
 export const RELATED_PAGE_SIZE = 20
 
@@ -456,7 +470,17 @@ export async function heldRecordView(
     state.stateInSubmission === 'In submission' && (relatedStartSegments as readonly string[]).includes(segment)
       ? await relatedResources(readDb, actor, segment, state.resourceUID, { pageNumber, pageSize: RELATED_PAGE_SIZE })
       : undefined
-  return { state, related }
+  const held = await heldVersions(readDb, actor, type, uid, VERSIONS_SHOWN + 1)
+  const versions = held.slice(0, VERSIONS_SHOWN).map((version, index) => ({
+    ...version,
+    changes: held[index + 1] ? changesBetween(held[index + 1]!.body, version.body) : undefined,
+  }))
+  return { state, related, versions }
+}
+
+/** The RTO's current held records found by what people know them by (holdings' search). */
+export function recordSearch(readDb: ReadDb, actor: Actor, text: string): Promise<HeldVersion[]> {
+  return searchHeldRecords(readDb, actor, text, SEARCH_RESULTS_SHOWN)
 }
 
 export const REFERENCE_PAGE_SIZE = 50

@@ -1,10 +1,13 @@
-// An RTO's held records: a record by type and UID, with the API's held state and related-resources.
-// The form is a GET, so the page of a record is a link (from failed results, outcomes and related records).
+// An RTO's held records: found by what people know them by (a name, client identifier, USI, unit or
+// program code, location identifier), or by type and UID; a record's page shows the API's held state,
+// its latest version's fields in full, its versions with what changed and the batches they came from,
+// and its related records. The forms are GETs, so a search and a record's page are links.
 import type { FastifyPluginAsync } from 'fastify'
 import { resourceTypes } from '../../domain/resource-types.ts'
 import { renderPage } from './console.views.ts'
 import * as consoleService from './console.service.ts'
-import { RecordQuery, readInput } from './console-input.ts'
+import { RecordQuery, RecordSearchQuery, readInput } from './console-input.ts'
+import { fieldsOf, recordLabel } from './record-content.ts'
 import { frameFor, html, only, pageRoute, rtoPersonOf } from './page-kit.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -17,6 +20,9 @@ export const recordPages: FastifyPluginAsync<consoleService.ConsoleDependencies>
       const who = rtoPersonOf(request)
       const asked = request.query.type !== undefined || request.query.uid !== undefined
       const query = readInput(RecordQuery, request.query)
+      const search = readInput(RecordSearchQuery, request.query).q ?? ''
+      const found =
+        !asked && search !== '' ? await consoleService.recordSearch(options.readDb, who.actor, search) : undefined
       const resourceType = resourceTypes.find((t) => t === query.type)
       const resourceUID = query.uid ?? ''
       const problems = asked
@@ -31,16 +37,29 @@ export const recordPages: FastifyPluginAsync<consoleService.ConsoleDependencies>
         asked && problems.length === 0
           ? await consoleService.heldRecordView(options.readDb, who.actor, resourceType!, resourceUID, query.page ?? 1)
           : undefined
+      const latest = view?.versions[0]
+      const label = view && latest && recordLabel(view.state.resourceType, latest.body)
       const title = view
-        ? `RTO ${who.rto}: ${view.state.resourceType} ${view.state.resourceUID}`
-        : `RTO ${who.rto}: a held record`
+        ? `RTO ${who.rto}: ${view.state.resourceType} ${label ? label.title : view.state.resourceUID}`
+        : found
+          ? `RTO ${who.rto}: records found for “${search}”`
+          : `RTO ${who.rto}: held records`
       const frame = frameFor(request, reply, who.user, title, who.rto)
       return html(
         reply,
         renderPage(
           'record',
           { ...frame, current: 'records' },
-          { view, form: { type: resourceType ?? '', uid: resourceUID }, problems, resourceTypes },
+          {
+            view,
+            form: { type: resourceType ?? '', uid: resourceUID },
+            problems,
+            resourceTypes,
+            search,
+            found,
+            shown: consoleService.SEARCH_RESULTS_SHOWN,
+            content: { recordLabel, fieldsOf },
+          },
         ),
         problems.length > 0 ? 400 : 200,
       )

@@ -276,3 +276,53 @@ export async function periodSubmissions(
      WHERE coalesce(s.reporting_period, h.reporting_period) >= ${firstPeriod}`.execute(db)
   return result.rows
 }
+
+/**
+ * The keys a current held version is found by (people's names, client identifier, USI, unit and
+ * program codes, a location's identifier), each `<rto>:<lower-case value>`: the expression of the
+ * index held_record_search (migrations/0021_held_record_search.ts), written identically.
+ */
+const HELD_SEARCH_KEYS = sql`ARRAY[
+      rto_id || ':' || lower(body->>'clientIdentifier'),
+      rto_id || ':' || lower(body->>'uniqueStudentIdentifier'),
+      rto_id || ':' || lower(body->>'familyName'),
+      rto_id || ':' || lower(body->>'firstGivenName'),
+      rto_id || ':' || lower(body->>'subjectIdentifier'),
+      rto_id || ':' || lower(body->>'programIdentifier'),
+      rto_id || ':' || lower(body->>'deliveryLocationIdentifier')
+    ]`
+
+/** Current held versions of the RTO whose keys include every word, newest submission first. */
+export async function searchCurrent(db: ReadDb, rto: string, words: string[], limit: number): Promise<HeldRecordRow[]> {
+  const keys = words.map((word) => `${rto}:${word.toLowerCase()}`)
+  return db
+    .selectFrom('held_record')
+    .selectAll()
+    .where('is_current', '=', true)
+    .where('rto_id', '=', rto)
+    .where(sql<boolean>`${HELD_SEARCH_KEYS} @> ${keys}::text[]`)
+    .orderBy('submitted_at', 'desc')
+    .orderBy('resource_type')
+    .orderBy('resource_uid')
+    .limit(limit)
+    .execute()
+}
+
+/** The record's held versions, newest first (at most `limit`). */
+export async function versionsOf(
+  db: ReadDb,
+  rto: string,
+  resourceType: string,
+  resourceUID: string,
+  limit: number,
+): Promise<HeldRecordRow[]> {
+  return db
+    .selectFrom('held_record')
+    .selectAll()
+    .where('rto_id', '=', rto)
+    .where('resource_type', '=', resourceType)
+    .where('resource_uid', '=', resourceUID)
+    .orderBy('submission_seq', 'desc')
+    .limit(limit)
+    .execute()
+}

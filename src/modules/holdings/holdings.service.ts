@@ -96,3 +96,56 @@ export async function periodSubmissions(db: Db, actor: Actor): Promise<PeriodSub
     enrolmentsHeld: Number(row.enrolments_held),
   }))
 }
+
+/** A held version as people read it: what it says, and where and when it came from. */
+export interface HeldVersion {
+  resourceType: string
+  resourceUID: string
+  stateInSubmission: 'In submission' | 'Voided in submission'
+  voidedReason: string | null
+  jurisdiction: string
+  transactionBatchToken: string
+  submittedAt: string
+  changeTrackingIdentifier: string | null
+  /** The record as submitted. */
+  body: Record<string, unknown>
+}
+
+const versionOf = (row: holdings.HeldRecordRow): HeldVersion => ({
+  resourceType: row.resource_type,
+  resourceUID: row.resource_uid,
+  stateInSubmission: row.state_in_submission,
+  voidedReason: row.voided_reason,
+  jurisdiction: row.jurisdiction,
+  transactionBatchToken: row.transaction_batch_token,
+  submittedAt: new Date(row.submitted_at).toISOString(),
+  changeTrackingIdentifier: row.change_tracking_identifier,
+  body: (row.body ?? {}) as Record<string, unknown>,
+})
+
+export const SEARCH_WORDS_MAX = 5
+
+/**
+ * The RTO's current held records found by what people know them by: every word of the text must be
+ * one of a record's names, client identifier, USI, unit or program code or location identifier
+ * (case aside). At most `limit`, newest submission first; one probe of the held_record_search index.
+ */
+export async function searchHeldRecords(db: ReadDb, actor: Actor, text: string, limit: number): Promise<HeldVersion[]> {
+  const words = text
+    .split(/\s+/)
+    .filter((word) => word !== '')
+    .slice(0, SEARCH_WORDS_MAX)
+  if (words.length === 0) return []
+  return (await holdings.searchCurrent(db, actor.rto, words, limit)).map(versionOf)
+}
+
+/** The record's held versions, newest first (at most `limit`); none for a record the RTO does not hold. */
+export async function heldVersions(
+  db: ReadDb,
+  actor: Actor,
+  resourceType: ResourceType,
+  resourceUID: string,
+  limit: number,
+): Promise<HeldVersion[]> {
+  return (await holdings.versionsOf(db, actor.rto, resourceType, resourceUID.toLowerCase(), limit)).map(versionOf)
+}

@@ -4,6 +4,9 @@ export { holdingsRoutes } from './holdings.routes.ts'
 export { submitBatch } from './submit.service.ts'
 export {
   heldState,
+  heldVersions,
+  searchHeldRecords,
+  type HeldVersion,
   jurisdictionsSubmittedUnder,
   periodSubmissions,
   submissionsAcrossRtos,
