@@ -123,4 +123,33 @@ describe('web console: records people recognise', { skip: chromiumMissing() ?? f
       await other.context.close()
     }
   })
+
+  it('a failed result names the student and shows the failing field’s value, not only the record’s type and UID', async () => {
+    const w = await world()
+    const student = w.student as unknown as {
+      firstGivenName: string
+      familyName: string
+      clientIdentifier: string
+      permanentAddress: Record<string, string>
+    }
+    // A Parramatta address with a Melbourne postcode: the postcode disagrees with the state (BRTS01220).
+    const wrong = { ...w.student, permanentAddress: { ...student.permanentAddress, postcode: '3000' } }
+    const batch = await rto1.batchWith([{ segment: 'student', body: wrong }])
+    const { results } = await rto1.validate(batch)
+    const postcode = results.find((r) => r.technicalRuleId === 'BRTS01220')
+    assert.ok(postcode, `BRTS01220 expected among ${results.map((r) => r.technicalRuleId).join(', ')}`)
+    const { context, page } = await signIn(browser, t.baseUrl, 'staff-90001')
+    try {
+      await page.goto(`${t.baseUrl}/console/rto/90001/batches/NSW/${batch}?rule=BRTS01220`)
+      const table = page.getByRole('table', { name: /failed results of rule BRTS01220/ })
+      const row = table.getByRole('row').filter({ hasText: 'BRTS01220' }).first()
+      await row.getByRole('link', { name: `${student.firstGivenName} ${student.familyName} (Student)` }).waitFor()
+      const text = String(await row.textContent())
+      assert.match(text, new RegExp(`client identifier ${student.clientIdentifier}`))
+      assert.match(text, /permanentAddress\.postcode: 3000/)
+      await assertAccessible(page)
+    } finally {
+      await context.close()
+    }
+  })
 })

@@ -102,7 +102,7 @@ describe('web console', { skip: chromiumMissing() ?? false }, () => {
       await page.waitForURL(/rule=BRTS01180/)
       await page.getByText(/failed results of rule BRTS01180/).waitFor()
       await page
-        .getByRole('cell', { name: /Student 30b2f2b5-9f37-4e85-953a-e86412e8c135/ })
+        .getByRole('cell', { name: /^Mai Nguyen \(Student\)/ })
         .first()
         .waitFor()
       await assertAccessible(page)

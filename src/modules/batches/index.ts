@@ -18,6 +18,7 @@ export {
   uploadRecord,
   uploadRecords,
   readRecord,
+  readRecords,
   listRecords,
   deleteRecord,
   recordsOfBatch,

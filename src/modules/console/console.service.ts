@@ -15,12 +15,19 @@ import {
 } from '../../platform/auth/clients.service.ts'
 import { ALL_SCOPES } from '../../platform/auth/scopes.ts'
 import { DomainError } from '../../domain/errors.ts'
-import { changesBetween, type FieldChange } from './record-content.ts'
+import { changesBetween, type FieldChange, recordLabel, valueAt } from './record-content.ts'
 import type { Page } from '../../domain/page.ts'
 import { currentReportingPeriod, FIRST_REPORTING_PERIOD, utcToday } from '../../domain/reporting-period.ts'
 import { jurisdictions as jurisdictionsInSpecOrder, type Jurisdiction } from '../../domain/jurisdictions.ts'
 import { segmentOf, type ResourceType } from '../../domain/resource-types.ts'
-import { getBatch, listBatches, type BatchDetail, type BatchRef, type BatchSummary } from '../batches/index.ts'
+import {
+  getBatch,
+  listBatches,
+  readRecords,
+  type BatchDetail,
+  type BatchRef,
+  type BatchSummary,
+} from '../batches/index.ts'
 import {
   cancelValidation,
   failedResultsByRule,
@@ -35,6 +42,7 @@ import {
 } from '../validation/index.ts'
 import {
   heldState,
+  currentHeldVersions,
   heldVersions,
   periodSubmissions,
   searchHeldRecords,
@@ -171,6 +179,39 @@ export interface BatchView {
   results: Page<ValidationResult> | undefined
   /** What the NAT import that made the batch answered; undefined for a batch an SMS reported. */
   natImport: NatImportResult | undefined
+  /** Each result of the page as people read it (by its index): who or what the record is, and the failing fields' values. */
+  content: ResultContent[]
+}
+
+export interface ResultContent {
+  label: { title: string; details: string[] } | undefined
+  /** Each access path of the result with the record's value there (undefined: the record gives none). */
+  values: { path: string; value: string | undefined }[]
+}
+
+const UID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * The content behind a page of failed results: the batch's records for results about the batch, the
+ * current held versions for results about records submitted before; two reads for the whole page.
+ */
+async function contentOf(db: Db, actor: Actor, ref: BatchRef, results: ValidationResult[]): Promise<ResultContent[]> {
+  const keyOf = (r: { resourceType: string; resourceUID: string }) => `${r.resourceType}/${r.resourceUID.toLowerCase()}`
+  const wanted = results.filter((r) => UID_PATTERN.test(r.resourceUID))
+  const fromBatch = wanted.filter((r) => r.dataSource === 'Transaction_batch')
+  const fromHeld = wanted.filter((r) => r.dataSource !== 'Transaction_batch')
+  const [batchBodies, held] = await Promise.all([
+    readRecords(db, actor, ref, fromBatch),
+    currentHeldVersions(db, actor, fromHeld),
+  ])
+  return results.map((r) => {
+    const body = r.dataSource === 'Transaction_batch' ? batchBodies.get(keyOf(r)) : held.get(keyOf(r))?.body
+    const record = (body ?? {}) as Record<string, unknown>
+    return {
+      label: body ? recordLabel(r.resourceType, record) : undefined,
+      values: r.accessPath.map((path) => ({ path, value: body ? valueAt(body, path) : undefined })),
+    }
+  })
 }
 
 export const RESULTS_PAGE_SIZE = 50
@@ -189,7 +230,8 @@ export async function batchView(
     withoutCompletedRun(listFailedResults(db, actor, ref, { pageNumber, pageSize: RESULTS_PAGE_SIZE }, filter)),
     natImportSummaryOf(db, actor, ref),
   ])
-  return { batch, rules, results, natImport }
+  const content = results ? await contentOf(db, actor, ref, results.results) : []
+  return { batch, rules, results, natImport, content }
 }
 
 /** Every failed result the filter keeps, a page at a time (the CSV download). */

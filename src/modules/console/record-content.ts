@@ -74,3 +74,20 @@ export function changesBetween(before: unknown, after: unknown): FieldChange[] {
   for (const [path, was] of old) changes.push({ path, before: was, after: undefined })
   return changes
 }
+
+/**
+ * The value at a failed result's access path (`$.dateOfBirth`, `$.locations[0].deliveryLocationUID`)
+ * as text; undefined when the record gives none there.
+ */
+export function valueAt(body: unknown, accessPath: string): string | undefined {
+  const steps = accessPath.replace(/^\$/, '').match(/\.[^.[\]]+|\[\d+\]/g) ?? []
+  let value: unknown = body
+  for (const step of steps) {
+    if (value === null || typeof value !== 'object') return undefined
+    value = step.startsWith('[')
+      ? (value as unknown[])[Number(step.slice(1, -1))]
+      : (value as Record<string, unknown>)[step.slice(1)]
+  }
+  if (value === undefined || value === null) return undefined
+  return typeof value === 'string' ? value : JSON.stringify(value)
+}

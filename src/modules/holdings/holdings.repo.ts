@@ -1,7 +1,7 @@
 // SQL for the held dataset: every submitted version of every record, per RTO. Rows are only ever
 // inserted, and the previous current version of a UID loses is_current, so history stays for audit.
 import { sql, type Selectable } from 'kysely'
-import type { Executor, ReadDb } from '../../platform/db/database.ts'
+import type { Executor, ReadDb, Reader } from '../../platform/db/database.ts'
 
 export type StateInSubmission = 'In submission' | 'Voided in submission' | 'Not found in submission'
 
@@ -324,5 +324,27 @@ export async function versionsOf(
     .where('resource_uid', '=', resourceUID)
     .orderBy('submission_seq', 'desc')
     .limit(limit)
+    .execute()
+}
+
+/** The current versions of the named records of the RTO (those it holds), in one read. */
+export async function currentVersionsOf(
+  db: Reader,
+  rto: string,
+  keys: { resourceType: string; resourceUID: string }[],
+): Promise<HeldRecordRow[]> {
+  if (keys.length === 0) return []
+  return db
+    .selectFrom('held_record')
+    .selectAll()
+    .where('rto_id', '=', rto)
+    .where('is_current', '=', true)
+    .where((eb) =>
+      eb.or(
+        keys.map((key) =>
+          eb.and([eb('resource_type', '=', key.resourceType), eb('resource_uid', '=', key.resourceUID)]),
+        ),
+      ),
+    )
     .execute()
 }

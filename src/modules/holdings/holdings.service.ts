@@ -1,7 +1,7 @@
 // Read-only view of the held dataset: where one record stands (spec: Record presence in submission;
 // Standard workflows 3 starts by confirming stateInSubmission is In submission). Read from the read
 // handle: the replica when there is one (docs/decisions.md, "Read routing (issue 21)").
-import type { Db, ReadDb } from '../../platform/db/database.ts'
+import type { Db, ReadDb, Reader } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import type { ResourceType } from '../../domain/resource-types.ts'
 import * as holdings from './holdings.repo.ts'
@@ -148,4 +148,18 @@ export async function heldVersions(
   limit: number,
 ): Promise<HeldVersion[]> {
   return (await holdings.versionsOf(db, actor.rto, resourceType, resourceUID.toLowerCase(), limit)).map(versionOf)
+}
+
+/** The current held versions of the named records, keyed `<type>/<uid>` (lower-case UID), in one read. */
+export async function currentHeldVersions(
+  db: Reader,
+  actor: Actor,
+  keys: { resourceType: string; resourceUID: string }[],
+): Promise<Map<string, HeldVersion>> {
+  const rows = await holdings.currentVersionsOf(
+    db,
+    actor.rto,
+    keys.map((key) => ({ ...key, resourceUID: key.resourceUID.toLowerCase() })),
+  )
+  return new Map(rows.map((row) => [`${row.resource_type}/${String(row.resource_uid).toLowerCase()}`, versionOf(row)]))
 }

@@ -5,6 +5,7 @@ export { submitBatch } from './submit.service.ts'
 export {
   heldState,
   heldVersions,
+  currentHeldVersions,
   searchHeldRecords,
   type HeldVersion,
   jurisdictionsSubmittedUnder,
