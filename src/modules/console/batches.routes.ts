@@ -9,6 +9,7 @@ import { canReport } from './console-people.ts'
 import { renderFragment, renderPage } from './console.views.ts'
 import * as consoleService from './console.service.ts'
 import { failedResultsCsv } from './failed-results-csv.ts'
+import { refusalInWords } from './console-words.ts'
 import { NatImportForm, PagedQuery, ResultQuery, readInput } from './console-input.ts'
 import { formRoute, frameFor, html, only, pageRoute, type RtoPerson, rtoPath, rtoPersonOf } from './page-kit.ts'
 
@@ -125,7 +126,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
           }
         } catch (error) {
           if (!(error instanceof ConflictError)) throw error
-          request.session.set('flash', { kind: 'error', text: error.message })
+          request.session.set('flash', { kind: 'error', text: refusalInWords(error) })
         }
         return reply.redirect(batchPath(request.params), 303)
       },

@@ -9,6 +9,7 @@ import { actorFor, canDeclare, type ConsoleUser } from './console-people.ts'
 import { renderFragment, renderPage } from './console.views.ts'
 import * as consoleService from './console.service.ts'
 import { AssessmentQuery, DeclarationForm, PeriodForm, PeriodQuery, readInput } from './console-input.ts'
+import { assessmentMessagesInWords, refusalInWords } from './console-words.ts'
 import { formRoute, frameFor, html, only, pageRoute, rtoPath, rtoPersonOf } from './page-kit.ts'
 
 const checkStructure = createStructuralCheck()
@@ -66,6 +67,7 @@ export const qualityPages: FastifyPluginAsync<consoleService.ConsoleDependencies
         { ...frame, current: 'assessment' },
         {
           view,
+          messages: assessmentMessagesInWords(view.status),
           choice,
           rule,
           path: assessmentPath(who.rto, choice),
@@ -124,7 +126,7 @@ export const qualityPages: FastifyPluginAsync<consoleService.ConsoleDependencies
           }
         } catch (error) {
           if (!(error instanceof ConflictError)) throw error
-          request.session.set('flash', { kind: 'error', text: error.message })
+          request.session.set('flash', { kind: 'error', text: refusalInWords(error, choice) })
         }
         return reply.redirect(assessmentPath(who.rto, choice), 303)
       },
@@ -173,7 +175,9 @@ export const qualityPages: FastifyPluginAsync<consoleService.ConsoleDependencies
             })),
           })
         if (error instanceof ConflictError)
-          return declarationsPage(request, reply, who.user, who.rto, form, { refusal: error.message })
+          return declarationsPage(request, reply, who.user, who.rto, form, {
+            refusal: refusalInWords(error, { jurisdiction: form.jurisdiction ?? '', period: form.period ?? '' }),
+          })
         throw error
       }
     },
