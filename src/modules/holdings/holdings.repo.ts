@@ -295,17 +295,20 @@ const HELD_SEARCH_KEYS = sql`ARRAY[
 /** Current held versions of the RTO whose keys include every word, newest submission first. */
 export async function searchCurrent(db: ReadDb, rto: string, words: string[], limit: number): Promise<HeldRecordRow[]> {
   const keys = words.map((word) => `${rto}:${word.toLowerCase()}`)
-  return db
+  // The RTO is in every key, so the index alone scopes the search to it; an rto_id condition beside
+  // it would make the planner AND in the primary key's thousands of rows of the RTO for nothing.
+  // Every row is checked again against the RTO below all the same.
+  const rows = await db
     .selectFrom('held_record')
     .selectAll()
     .where('is_current', '=', true)
-    .where('rto_id', '=', rto)
     .where(sql<boolean>`${HELD_SEARCH_KEYS} @> ${keys}::text[]`)
     .orderBy('submitted_at', 'desc')
     .orderBy('resource_type')
     .orderBy('resource_uid')
     .limit(limit)
     .execute()
+  return rows.filter((row) => row.rto_id === rto)
 }
 
 /** The record's held versions, newest first (at most `limit`). */
