@@ -424,6 +424,8 @@ export interface AssessmentView {
   /** Failed outcomes per rule of the latest completed assessment; undefined before any has completed. */
   rules: FailedAssessmentResultsOfRule[] | undefined
   results: Page<AssessmentResult> | undefined
+  /** Who or what each outcome's record is (by its index in the page), from its current held version. */
+  labels: ({ title: string; details: string[] } | undefined)[]
 }
 
 /** Cancels the period's Queued or In Progress assessment (the API's DELETE .../validate). */
@@ -462,7 +464,18 @@ export async function assessmentView(
       listFailedAssessmentResults(db, actor, params, { pageNumber, pageSize: RESULTS_PAGE_SIZE }, { technicalRuleId }),
     ),
   ])
-  return { status, rules, results }
+  const held = results
+    ? await currentHeldVersions(
+        db,
+        actor,
+        results.results.filter((r) => UID_PATTERN.test(r.resourceUID)),
+      )
+    : new Map<string, HeldVersion>()
+  const labels = (results?.results ?? []).map((r) => {
+    const version = held.get(`${r.resourceType}/${r.resourceUID.toLowerCase()}`)
+    return version ? recordLabel(r.resourceType, version.body) : undefined
+  })
+  return { status, rules, results, labels }
 }
 
 /** Requests an assessment of the period (the API's POST validate): 409 while one is Queued or In Progress. */
