@@ -280,7 +280,7 @@ export async function periodSubmissions(
 /**
  * The keys a current held version is found by (people's names, client identifier, USI, unit and
  * program codes, a location's identifier), each `<rto>:<lower-case value>`: the expression of the
- * index held_record_search (migrations/0021_held_record_search.ts), written identically.
+ * index held_record_search (migrations/0023_held_record_search.ts), written identically.
  */
 const HELD_SEARCH_KEYS = sql`ARRAY[
       rto_id || ':' || lower(body->>'clientIdentifier'),
