@@ -207,6 +207,10 @@ try {
       byStatus: Object.fromEntries(
         [...countBy(observations.map((o) => String(o.status)))].sort((a, b) => a[0].localeCompare(b[0])),
       ),
+      // Retries of a POST answered with the first answer (its Idempotency-Key), by endpoint.
+      replayed: Object.fromEntries(countBy(observations.filter((o) => o.replayed).map((o) => o.endpoint))),
+      // 409s answered while the first request with the key was still running (or its process had died).
+      keyInProgress: Object.fromEntries(countBy(observations.filter((o) => o.keyInProgress).map((o) => o.endpoint))),
     },
     faults: {
       byKind: Object.fromEntries(countBy(faults.map((f) => f.kind))),

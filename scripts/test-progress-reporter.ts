@@ -1,4 +1,4 @@
-// A node:test reporter for scripts/test.ts: one line per finished test (a suite only when it fails), "pass",
+// A node:test reporter for scripts/test.ts: one line per finished test (a suite only when it fails or is skipped), "pass",
 // "fail" or "skip" and its name, written as each ends, so that the runner can show progress and name
 // failures while a shard is still running (the shard's spec report is printed only when it ends).
 import { relative } from 'node:path'
@@ -8,9 +8,10 @@ export default async function* progress(source: AsyncIterable<TestEvent>): Async
   for await (const event of source) {
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue
     const { data } = event
-    // A suite is named only when it fails (a hook of its own failed): its tests are counted one by one.
-    if (data.details.type === 'suite' && event.type === 'test:pass') continue
     const skipped = (data.skip !== undefined && data.skip !== false) || (data.todo !== undefined && data.todo !== false)
+    // A suite is named only when it fails (a hook of its own failed) or is skipped whole (its tests
+    // are then never reported); otherwise its tests are counted one by one.
+    if (data.details.type === 'suite' && event.type === 'test:pass' && !skipped) continue
     const outcome = event.type === 'test:fail' ? 'fail' : skipped ? 'skip' : 'pass'
     const file = data.file === undefined ? '' : relative(process.cwd(), data.file)
     yield `${outcome} ${file} › ${data.name.replaceAll('\n', ' ')}\n`

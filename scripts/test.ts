@@ -13,8 +13,8 @@
 import { spawn } from 'node:child_process'
 import { globSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { fileURLToPath } from 'node:url'
 import { cachedPgliteRunTemplate, preparePostgresTemplate, type Template } from '../test/support/database-templates.ts'
+import { countsOfProgress, reporterArguments } from './test-counts.ts'
 
 const files = globSync(['test/**/*.test.ts', 'src/**/*.test.ts', 'packages/*/test/**/*.test.ts']).sort()
 /**
@@ -92,7 +92,6 @@ interface Job {
 /** Jobs that failed, named again in the summary: their reports may be far up the output. */
 const failedJobs: string[] = []
 
-const PROGRESS_REPORTER = fileURLToPath(new URL('./test-progress-reporter.ts', import.meta.url))
 /** Seconds between two progress lines while jobs run (a shard's own report comes only when it ends). */
 const PROGRESS_SECONDS = 30
 
@@ -158,12 +157,12 @@ const progress = new Progress()
 
 /**
  * Runs a job's files with node's test runner, in one process: its spec report is kept and printed
- * whole when the job ends (so reports of jobs running side by side do not interleave), its TAP report
- * gives the counts.
+ * whole when the job ends (so reports of jobs running side by side do not interleave), its progress
+ * report (one line per test) gives the counts (scripts/test-counts.ts). Two reporters, not three: a
+ * third made the runner warn (MaxListenersExceededWarning) in every test process.
  */
 function runJob({ half, files, name }: Job): Promise<Counts> {
-  const tap = `${results}/${half.database}--${name.replaceAll('/', '_')}.tap`
-  const progressFile = tap.replace(/\.tap$/, '.progress')
+  const progressFile = `${results}/${half.database}--${name.replaceAll('/', '_')}.progress`
   const label = `${name} (${half.database === 'pglite' ? 'PGlite' : 'PostgreSQL'})`
   progress.started(label, progressFile)
   const started = performance.now()
@@ -174,12 +173,7 @@ function runJob({ half, files, name }: Job): Promise<Counts> {
       '--test',
       '--test-isolation=none',
       '--test-timeout=120000',
-      '--test-reporter=spec',
-      '--test-reporter-destination=stdout',
-      '--test-reporter=tap',
-      `--test-reporter-destination=${tap}`,
-      `--test-reporter=${PROGRESS_REPORTER}`,
-      `--test-reporter-destination=${progressFile}`,
+      ...reporterArguments(progressFile),
       ...extraArgs,
       ...files,
     ],
@@ -192,17 +186,11 @@ function runJob({ half, files, name }: Job): Promise<Counts> {
       progress.ended(label)
       const seconds = ((performance.now() - started) / 1000).toFixed(1)
       process.stdout.write(`\n── ${name} (${half.name}, ${seconds} s): ${files.join(' ')}\n${Buffer.concat(output)}`)
-      let summary = ''
+      let report = ''
       try {
-        summary = readFileSync(tap, 'utf8')
+        report = readFileSync(progressFile, 'utf8')
       } catch {} // no report at all: the exit code says it failed
-      const count = (label: string) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(summary)?.[1] ?? 0)
-      resolve({
-        passed: count('pass'),
-        failed: count('fail') + count('cancelled'),
-        skipped: count('skipped'),
-        exitCode: code ?? 1,
-      })
+      resolve({ ...countsOfProgress(report), exitCode: code ?? 1 }) // skipped suites counted too
     })
   })
 }

@@ -20,9 +20,12 @@ import { registerOperationalRoutes } from './platform/http/operational.routes.ts
 import { installLegacyTwins } from './platform/http/legacy-twins.ts'
 import { answerMalformedHttp } from './platform/http/malformed-http.ts'
 import { installRequestIds, requestIdOf } from './platform/http/request-id.ts'
+import { RequestLog } from './platform/http/request-log.ts'
 import { installClosingRefusal } from './platform/http/closing.ts'
+import { installIdempotency } from './platform/http/idempotency.ts'
 import { installRequestMetrics } from './platform/observability/metrics.ts'
-import { API_PREFIX, batchRoutes } from './modules/batches/index.ts'
+import { batchRoutes } from './modules/batches/index.ts'
+import { API_PREFIX } from './platform/http/api-prefix.ts'
 import { resourceRoutes } from './modules/resources/index.ts'
 import { referenceDataRoutes } from './modules/reference-data/index.ts'
 import { validationRoutes } from './modules/validation/index.ts'
@@ -60,26 +63,27 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
 /**
  * The HTTP app on a core, with every route registered, not yet ready (the caller calls app.ready()).
- * What it opens is added to core.resources, so core.close() closes it first.
+ * What it opens is added to core.handles, so core.close() closes it first.
  */
 export async function createHttpApp(core: Core): Promise<FastifyInstance> {
-  const { config, database, read, queue, jobs, metrics, logger, resources } = core
+  const { config, database, read, queue, jobs, metrics, logger, handles } = core
   const db = database.db
   // The read-only endpoints that may lag read through this (docs/decisions.md, "Read routing (issue 21)").
   const readDb = read.db
   await prepareDemoClients(db, config.mode)
   const redis = config.redis.url
-    ? resources.add(await connectRateLimitRedis(config.redis.url, logger), (r) => r.disconnect())
+    ? handles.add(await connectRateLimitRedis(config.redis.url, logger), (r) => r.disconnect())
     : undefined
 
   const key = await loadSigningKey(db, config.auth.signingKeyPem, config.mode !== 'production')
   const verifier = createTokenVerifier(db, key, config.auth)
 
-  const app = resources.add(
+  const app = handles.add(
     Fastify({
       loggerInstance: logger as FastifyBaseLogger,
       bodyLimit: config.limits.decodedBodyBytes + 1, // the body-limit hook answers first, with BRTS90400
       genReqId: requestIdOf,
+      logController: new RequestLog(), // one line per request instead of two; health checks at debug
       return503OnClosing: false, // answered by the closing refusal instead, as problem details
       clientErrorHandler: answerMalformedHttp,
       forceCloseConnections: 'idle',
@@ -96,15 +100,17 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
   installLegacyTwins(app) // the first onRoute hook: it copies routes as declared
   installSecurityHeaders(app, config.http.publicBaseUrl) // first, so early refusals carry them too
   installRequestIds(app)
-  resources.add(installClosingRefusal(app), (beginClosing) => beginClosing()) // closed first, before the HTTP server
+  handles.add(installClosingRefusal(app), (beginClosing) => beginClosing()) // closed first, before the HTTP server
   installRequestValidation(app)
   installErrorHandling(app)
   installBodyLimits(app, config.limits)
   installBodyParsers(app)
   await installCompression(app) // before the routes: it attaches itself to each route as it is added
-  installAuthentication(app, verifier) // first: its route guard must see every route, the docs' too
+  // Rate limiting is checked by authentication, once it knows the caller and before it refuses one.
+  const limit = await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })
+  installAuthentication(app, verifier, { limit }) // first route hook: its route guard must see every route, the docs' too
+  installIdempotency(app, db) // before the OpenAPI description, which shows the header and its answers
   await installOpenApi(app, config.http.publicBaseUrl)
-  await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })
   installRequestMetrics(app, metrics, config.metrics)
   if (config.mode === 'production' && !config.metrics.token)
     logger.warn('METRICS_TOKEN is not set: /metrics answers 401 to every request')

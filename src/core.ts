@@ -9,7 +9,7 @@ import { migrateToLatest } from './platform/db/migrate.ts'
 import { createQueue, type AnyJobDefinition, type Queue } from './platform/queue/queue.ts'
 import { createMetrics, type Metrics } from './platform/observability/metrics.ts'
 import { serializeRequest } from './platform/observability/log-redaction.ts'
-import { Resources } from './platform/lifecycle.ts'
+import { OpenHandles } from './platform/lifecycle.ts'
 import { housekeepingJob } from './modules/housekeeping/index.ts'
 import { createReferenceLookup, seedReferenceData, type ReferenceLookup } from './modules/reference-data/index.ts'
 import { validationJob } from './modules/validation/index.ts'
@@ -34,7 +34,7 @@ export interface Core {
    * What was opened at start-up, closed newest first by close(). What is built on the core (the HTTP
    * app) adds its own here, so it is closed before the queue and the database.
    */
-  resources: Resources
+  handles: OpenHandles
   /** Closes everything opened: lets in-flight jobs finish, stops the queue, closes the database. */
   close(): Promise<void>
 }
@@ -83,15 +83,15 @@ export async function createCore(
   ).child({}, { serializers: { req: serializeRequest } }) // request URLs without query credentials, whoever made the logger
   // Closed in reverse order of opening, on shutdown or when start-up fails half-way, so a failed
   // start never leaves a process hanging on an open database or queue.
-  const resources = new Resources()
+  const handles = new OpenHandles()
   try {
     const metrics = createMetrics()
-    const database = resources.add(
+    const database = handles.add(
       await openDatabase(config.database, logger, { onQuery: (failed) => metrics.observeQuery('primary', failed) }),
       (handle) => handle.close(),
     )
     metrics.addPoolSource('primary', () => database.poolStats())
-    const read = resources.add(
+    const read = handles.add(
       await openReadDatabase(config.database, database, {
         logger,
         onQuery: (failed) => metrics.observeQuery('replica', failed),
@@ -108,7 +108,7 @@ export async function createCore(
     const referenceLookup = createReferenceLookup(database.db)
 
     const jobs = jobsOf({ config, db: database.db, referenceLookup, logger })
-    const queue = resources.add(
+    const queue = handles.add(
       await createQueue(database, Object.values(jobs) as AnyJobDefinition[], logger, metrics.observeJob, config.queue),
       (q) => q.stop(),
     )
@@ -122,11 +122,11 @@ export async function createCore(
       referenceLookup,
       metrics,
       logger,
-      resources,
-      close: () => resources.closeAll(),
+      handles,
+      close: () => handles.closeAll(),
     }
   } catch (error) {
-    await resources.closeAll().catch(() => {})
+    await handles.closeAll().catch(() => {})
     throw error
   }
 }

@@ -19,8 +19,8 @@ try {
   closeOnSignals(core)
   const { workerMetricsPort } = config
   if (workerMetricsPort !== undefined) {
-    // Added to the core's resources: closed first, before the queue and the database.
-    const listener = core.resources.add(
+    // Added to the core's open handles: closed first, before the queue and the database.
+    const listener = core.handles.add(
       await startWorkerListener(core.metrics, { ...config, workerMetricsPort }),
       ({ app }) => app.close(),
     )

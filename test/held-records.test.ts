@@ -148,6 +148,38 @@ describe('held records export (extension)', () => {
     )
   })
 
+  it('resourceUID: only the records named that the RTO holds (repeated or comma-separated), at most 100 a request; the SDK asks 100 at a time', async () => {
+    const held = aWorld.subjectEnrolmentInProgram.subjectEnrolmentUID
+    const voidedUid = aWorld.subjectEnrolment.subjectEnrolmentUID
+    const theirs = bWorld.subjectEnrolmentInProgram.subjectEnrolmentUID
+    const unknown = randomUUID()
+    for (const query of [
+      `resourceUID=${held}&resourceUID=${voidedUid}&resourceUID=${theirs}&resourceUID=${unknown}`,
+      `resourceUID=${held.toUpperCase()},${voidedUid},${theirs}&resourceUID=${unknown}`,
+    ]) {
+      const response = await page(a, `resourceType=SubjectEnrolment&${query}`)
+      assert.equal(response.status, 200, response.text)
+      assert.deepEqual(
+        response.json.results.map((r: { resourceUID: string }) => r.resourceUID),
+        [held],
+      )
+      assert.equal(response.json.numberOfResults, 1)
+    }
+    const tooMany = Array.from({ length: 101 }, () => randomUUID()).join(',')
+    const refused = await page(a, `resourceType=SubjectEnrolment&resourceUID=${tooMany}`)
+    assert.equal(refused.status, 400, refused.text)
+    assert.equal((await page(a, 'resourceType=SubjectEnrolment&resourceUID=nope')).status, 400)
+
+    const clientId = `lookup-${randomBytes(4).toString('hex')}`
+    const { secret } = await addClient(t.service.database.db, { clientId, rto: a.rto, scopes: [Scopes.read] })
+    const sdk = new Vetrs({ baseUrl: t.baseUrl, credentials: { clientId, clientSecret: secret } })
+    const many = [...Array.from({ length: 150 }, () => randomUUID()), held, theirs]
+    const found: string[] = []
+    for await (const record of sdk.heldRecords('SubjectEnrolment', { resourceUIDs: many }))
+      found.push(record.resourceUID)
+    assert.deepEqual(found, [held])
+  })
+
   it('refuses bad input as problem details, and needs a token with scope vet:read', async () => {
     for (const query of [
       'resourceType=student',

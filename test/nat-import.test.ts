@@ -11,7 +11,6 @@ import {
   codeTranslatorFrom,
   type CodeTranslator,
   generateNatFileSet,
-  type MappedRecord,
   NAT_LAYOUTS,
   type NatEntry,
   natToResources,
@@ -24,6 +23,27 @@ import { readSeedReferenceData } from '../src/modules/reference-data/index.ts'
 import { resourceDefinitions } from '../src/modules/resources/index.ts'
 import { call, startTestService, V1, type TestService } from './support/index.ts'
 import { withBadUsi } from './support/nat-faults.ts'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+const PUBLISHED_LAYOUTS = join(
+  import.meta.dirname,
+  '..',
+  'packages',
+  'avetmiss',
+  'test',
+  'fixtures',
+  'published-layouts',
+)
+
+/** The hand-built national set with the named cases' files in place of its own (packages/avetmiss/test/fixtures). */
+function publishedLayoutCase(...cases: string[]): NatEntry[] {
+  const files = new Map<string, Uint8Array>()
+  for (const folder of ['national', ...cases])
+    for (const name of readdirSync(join(PUBLISHED_LAYOUTS, folder)))
+      files.set(name, readFileSync(join(PUBLISHED_LAYOUTS, folder, name)))
+  return [...files].map(([name, bytes]) => ({ name, bytes }))
+}
 
 /** A fixed seed and a day in the past of every run, so the service's date rules pass. */
 const GENERATED = { activities: 60, seed: 'nat-import', year: 2026, asOf: '2026-06-30' } as const
@@ -226,6 +246,11 @@ describe('NAT import in the service (POST .../nat-import, application/zip)', () 
     assert.equal(problem.stage, 'upload')
     assert.equal(problem.resourceType, 'Student')
     assert.equal(problem.accessPath, '$.familyName')
+    assert.match(problem.message, /^Client family name "[^"]*"/)
+    assert.match(
+      problem.correctiveAction,
+      /^In the SMS, correct Client family name \(NAT00085 line 1 field Client family name\)/,
+    )
     assert.deepEqual(problem.nat, [
       {
         file: 'NAT00085.txt',
@@ -264,7 +289,16 @@ describe('NAT import in the service (POST .../nat-import, application/zip)', () 
     assert.equal(findings.status, 200, findings.text)
     // The same results, in the same order, each with its NAT places.
     assert.deepEqual(
-      findings.json.results.map(({ nat: _nat, ...result }: { nat: unknown }) => result),
+      findings.json.results.map(
+        ({
+          nat: _nat,
+          natRecord: _record,
+          natValue: _value,
+          natMessage: _message,
+          natCorrectiveAction: _action,
+          ...result
+        }: Record<string, unknown>) => result,
+      ),
       failed.json.results,
     )
     assert.equal(findings.json.numberOfResults, failed.json.numberOfResults)
@@ -282,6 +316,18 @@ describe('NAT import in the service (POST .../nat-import, application/zip)', () 
     ])
     for (const result of findings.json.results)
       if (result.dataSource === 'Transaction_batch') assert.ok(result.nat.length > 0, JSON.stringify(result))
+    // In the files' terms: the client by its identifier, the field by its published name, no UID or JSON path.
+    const client = readNatEntries(entries).records.NAT00080.find((row) => row.line === line)!.values.clientIdentifier
+    assert.equal(usi.natRecord, `client ${client}`)
+    assert.match(usi.natValue, /^[0-9A-Z]{10}$/)
+    assert.ok(usi.message.includes(usi.natValue), usi.message)
+    assert.match(usi.natMessage, /^Unique student identifier \S+ does not end in a valid check character/)
+    for (const result of findings.json.results)
+      assert.doesNotMatch(
+        `${result.natMessage} ${result.natCorrectiveAction}`,
+        /[0-9a-f]{8}-[0-9a-f]{4}-|\$\./,
+        JSON.stringify(result),
+      )
 
     // A batch not made by a NAT import has no NAT lines to name.
     const plain = await call(t.baseUrl, 'POST', `${V1}/VIC/transaction-batch`, { token: a.token })
@@ -291,6 +337,95 @@ describe('NAT import in the service (POST .../nat-import, application/zip)', () 
     assert.equal(none.status, 404, none.text)
     assert.equal(none.json.type, '/problems/not-found')
     assert.match(none.json.detail, /not made by a NAT import/)
+  })
+
+  it('hand-built files of the published layouts: each file says its layout, a 130-character NAT00030 gives its classifications, and every problem names its record and what to change in the SMS', async () => {
+    const rtoCode = a.rto.rto
+    // The fixtures are written for RTO 90001; the organisation identifier columns (1-10) become this RTO's.
+    const ownRto = (entry: NatEntry): NatEntry =>
+      /^NAT00(010|020|120|130)/.test(entry.name)
+        ? {
+            name: entry.name,
+            bytes: Buffer.from(
+              Buffer.from(entry.bytes)
+                .toString('latin1')
+                .replace(/^90001 {5}/gm, rtoCode.padEnd(10, ' ')),
+              'latin1',
+            ),
+          }
+        : entry
+    const response = await importZip(natZipBytes(publishedLayoutCase('one-run', 'nat00030-130').map(ownRto)))
+    assert.equal(response.status, 201, response.text)
+    const { files, natProblems } = response.json
+    assert.match(
+      files.find((file: { file: string }) => file.file === 'NAT00030.txt').layout,
+      /^AVETMISS NAT00030, 130 characters/,
+    )
+    assert.equal(
+      files.find((file: { file: string }) => file.file === 'NAT00120.txt').layout,
+      'AVETMISS 8.0 NAT00120, 158 characters (national)',
+    )
+    // Every problem of NAT00120 line 1 in one run, and the follow-on names the unreadable NAT00080 line.
+    assert.deepEqual(
+      natProblems
+        .filter((problem: { nat: { fileId: string; line: number }[] }) => problem.nat[0]?.fileId === 'NAT00120')
+        .map((problem: { nat: { line: number; field: string }[]; value: string }) => [
+          problem.nat[0]!.line,
+          problem.nat[0]!.field,
+          problem.value,
+        ]),
+      [
+        [1, 'deliveryModeIdentifier', '303'],
+        [1, 'predominantDeliveryMode', 'A'],
+        [1, 'schoolTypeIdentifier', 'AB'],
+        [2, 'clientIdentifier', 'C000077778'],
+      ],
+    )
+    for (const problem of natProblems) {
+      assert.match(problem.record, /^client C00007777\d/, JSON.stringify(problem))
+      assert.match(problem.correctiveAction, /SMS|line \d+ of NAT/, JSON.stringify(problem))
+    }
+    const programs = await call(
+      t.baseUrl,
+      'GET',
+      batchPath(response.json.transactionBatchToken, '/program?pageSize=10'),
+      { token: a.token },
+    )
+    assert.equal(programs.status, 200, programs.text)
+    assert.equal(programs.json.results[0].programFieldOfEducation, '0803')
+  })
+
+  it('the NAT checks run on the zip: each finding at its file, line and field, with its level; the records are stored', async () => {
+    const rtoCode = a.rto.rto
+    const ownRto = (entry: NatEntry): NatEntry =>
+      /^NAT00(010|020|120|130)/.test(entry.name)
+        ? {
+            name: entry.name,
+            bytes: Buffer.from(
+              Buffer.from(entry.bytes)
+                .toString('latin1')
+                .replace(/^90001 {5}/gm, rtoCode.padEnd(10, ' ')),
+              'latin1',
+            ),
+          }
+        : entry
+    const response = await importZip(natZipBytes(publishedLayoutCase('checks-broken').map(ownRto)))
+    assert.equal(response.status, 201, response.text)
+    const { natChecks, natCheckCount, natProblemCount } = response.json
+    assert.equal(natProblemCount, 0, response.text)
+    assert.equal(natCheckCount, natChecks.length)
+    const age = natChecks.find((c: { check: string }) => c.check === 'implausible-age')
+    assert.equal(age.level, 'Error')
+    assert.equal(age.nat[0].text, 'NAT00080 line 3 field Date of birth')
+    assert.equal(age.record, 'client C000077779')
+    assert.match(age.correctiveAction, /^In the SMS, correct the client's date of birth/)
+    const disability = natChecks.find((c: { check: string }) => c.check === 'disability-without-flag')
+    assert.equal(disability.nat[0].text, 'NAT00090 line 1 field Client identifier')
+    // Stored as the files give them: the student with a disability type and flag N is in the batch.
+    const again = await call(t.baseUrl, 'GET', batchPath(response.json.transactionBatchToken, '/nat-import'), {
+      token: a.token,
+    })
+    assert.deepEqual(again.json.natChecks, natChecks)
   })
 
   it('the SDK imports a zip (natImport), reads the import back (natImportOf) and its findings (natImportFindings), as the HTTP calls answer them', async () => {
@@ -402,23 +537,39 @@ describe('NAT import in the service (POST .../nat-import, application/zip)', () 
     const elsewhere = await call(t.baseUrl, 'GET', batchPath(batch, '/nat-import', 'NSW'), { token: a.token })
     assert.equal(elsewhere.status, 404, elsewhere.text)
 
-    // B importing A's files gets its own batch and records: UIDs carry B's RTO code, and every line
-    // naming A's training organisation is a mapping problem. A's batch is untouched.
+    // B importing A's files: refused before anything is stored, naming both codes.
     const before = await stored(batch)
     const theirs = await importZip(zip, { token: b.token })
-    assert.equal(theirs.status, 201, theirs.text)
-    assert.equal(theirs.json.rtoCode, b.rto.rto)
-    assert.ok(theirs.json.natProblemCount > 0)
-    assert.ok(theirs.json.natProblems.every((p: { stage: string }) => p.stage === 'map'))
-    assert.match(theirs.json.natProblems[0].message, new RegExp(a.rto.rto))
-    const bRecords = await stored(theirs.json.transactionBatchToken, b.token)
-    const expected: MappedRecord[] = natToResources(readNatEntries(set.entries), { rtoCode: b.rto.rto, codes }).records
-    assert.deepEqual(bRecords, new Map(expected.map((r) => [`${r.resourceType} ${r.uid}`, r.record])))
-    assert.ok(
-      [...bRecords.keys()].every((key) => !before.has(key)),
-      'no UID shared with A',
-    )
+    assert.equal(theirs.status, 400, theirs.text)
+    assert.equal(theirs.json.type, '/problems/nat-organisation-mismatch')
+    assert.equal(await batchCount(b.token), 0)
     assert.deepEqual(await stored(batch), before)
-    assert.equal(await batchCount(b.token), 1)
+  })
+
+  it('files naming another training organisation (NAT00010, NAT00020, NAT00120, NAT00130) are refused, naming both codes, and nothing is stored', async () => {
+    const set = generate('90009', { seed: 'nat-import-other-rto' })
+    const before = await batchCount(a.token)
+    const refused = await importZip(natZipBytes(set.entries))
+    assert.equal(refused.status, 400, refused.text)
+    assert.equal(refused.json.type, '/problems/nat-organisation-mismatch')
+    assert.match(refused.json.detail, /training organisation 90009, not for RTO \d+/)
+    assert.ok(refused.json.detail.includes(`RTO ${a.rto.rto}`), refused.json.detail)
+    for (const file of ['NAT00010 line 1', 'NAT00020 line 1', 'NAT00120 line 1', 'NAT00130 line 1'])
+      assert.ok(refused.json.detail.includes(file), `${file}: ${refused.json.detail}`)
+    assert.match(refused.json.detail, /Nothing was uploaded/)
+    assert.equal(await batchCount(a.token), before, 'no batch left behind')
+
+    // One stray line is enough: the rest of the set the RTO's own.
+    const own = generate(a.rto.rto, { seed: 'nat-import-other-rto' })
+    const entries = own.entries.map((entry) => {
+      if (entry.name !== 'NAT00130.txt') return entry
+      const text = Buffer.from(entry.bytes).toString('latin1')
+      const width = NAT_LAYOUTS.NAT00130.fields[0]!.length
+      return { ...entry, bytes: Buffer.from(`${'90009'.padEnd(width)}${text.slice(width)}`, 'latin1') }
+    })
+    const stray = await importZip(natZipBytes(entries))
+    assert.equal(stray.status, 400, stray.text)
+    assert.match(stray.json.detail, /NAT00130 line 1 \(90009\)/)
+    assert.equal(await batchCount(a.token), before)
   })
 })

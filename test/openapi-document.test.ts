@@ -10,6 +10,7 @@ import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import { publishedDocumentText, PUBLISHED_DOCUMENT_FILE } from '../scripts/openapi-document.ts'
 import { loadExample, startTestService, V1, type TestService } from './support/index.ts'
 import { resourceTypes } from '../src/domain/resource-types.ts'
+import { REPORTING_PERIOD_PATTERN, utcInstant } from '../src/domain/calendar.ts'
 
 const BATCH = '/vet-provider/v1/{jurisdiction}/transaction-batch/{transactionBatchToken}'
 const RESOURCES: readonly string[] = resourceTypes
@@ -141,6 +142,7 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(lists.sort(), [
       'get /vet-provider/v1/declaration declarationTypes',
       'get /vet-provider/v1/declaration reportingPeriodNumber',
+      'get /vet-provider/v1/held-records resourceUID',
       'get /vet-provider/v1/search-by-period reportingPeriods',
     ])
     const search = spec.paths['/vet-provider/v1/search-by-period'].get.parameters.find(
@@ -148,8 +150,110 @@ describe('the OpenAPI document', () => {
     )
     assert.deepEqual(
       [search.schema.maxItems, search.schema.uniqueItems, search.schema.items.pattern],
-      [10, true, '^\\d{4}0[1-4]$'],
+      [10, true, REPORTING_PERIOD_PATTERN],
     )
+  })
+
+  /** Every schema object in the document, with where it is. */
+  const schemasIn = (node: unknown, where = '#', found: [string, any][] = []): [string, any][] => {
+    if (Array.isArray(node)) for (const [i, item] of node.entries()) schemasIn(item, `${where}/${i}`, found)
+    else if (node !== null && typeof node === 'object') {
+      if ('format' in node || 'pattern' in node) found.push([where, node])
+      for (const [key, value] of Object.entries(node)) schemasIn(value, `${where}/${key}`, found)
+    }
+    return found
+  }
+
+  it('Exactness: RTOAcceptanceOfDeclaration is const: true in every declaration request, not a boolean that must happen to be true', () => {
+    for (const name of ['DeclarationRequest', 'PeriodDeclarationRequest']) {
+      const property = spec.components.schemas[name].properties.RTOAcceptanceOfDeclaration
+      assert.equal(property.const, true, name)
+      assert.equal(property.enum, undefined, name)
+    }
+  })
+
+  it('Exactness: defaults are schema defaults, not prose: reference-data PageNumber and PageSize default to 1 and 500, and no description states a default its schema lacks', () => {
+    for (const path of ['/vet-provider/v1/reference-data/{dataset}', '/vet-provider/v1/classification']) {
+      const parameters = spec.paths[path].get.parameters
+      const byName = (name: string) => parameters.find((p: any) => p.name === name)
+      assert.deepEqual([byName('PageNumber').schema.default, byName('PageSize').schema.default], [1, 500], path)
+      assert.deepEqual([byName('PageNumber').required, byName('PageSize').required], [false, false], path)
+    }
+    for (const [path, methods] of Object.entries<any>(spec.paths))
+      for (const [method, operation] of Object.entries<any>(methods)) {
+        assert.doesNotMatch(operation.description ?? '', /\bdefaults? \d/, `${method} ${path}`)
+        for (const parameter of operation.parameters ?? [])
+          if (/\bdefault \d/.test(parameter.description ?? ''))
+            assert.ok('default' in parameter.schema, `${method} ${path} ${parameter.name}: a default in prose only`)
+      }
+  })
+
+  it('Exactness: the custom formats uuid-v4 and utc-date-time, and every date, carry a pattern that agrees with the format, so generated clients enforce them', () => {
+    const found = schemasIn(spec).filter(([, schema]) => ['uuid-v4', 'utc-date-time', 'date'].includes(schema.format))
+    const formats = new Set(found.map(([, schema]) => schema.format))
+    assert.deepEqual([...formats].sort(), ['date', 'utc-date-time', 'uuid-v4'])
+    const samples: Record<string, [string[], string[]]> = {
+      'uuid-v4': [
+        ['3f0c1f4e-6b9a-4c1e-9d2a-6c7b8e9f0a1b', '3F0C1F4E-6B9A-4C1E-9D2A-6C7B8E9F0A1B'],
+        [
+          '3f0c1f4e-6b9a-1c1e-9d2a-6c7b8e9f0a1b',
+          '3f0c1f4e-6b9a-4c1e-7d2a-6c7b8e9f0a1b',
+          '3f0c1f4e6b9a4c1e9d2a6c7b8e9f0a1b',
+        ],
+      ],
+      'utc-date-time': [
+        [
+          '1901-01-01T00:00:00Z',
+          '1901-01-01T00:00:00+00:00',
+          '1901-01-01T00:00:00+0000',
+          '2026-05-04T03:02:01.123456z',
+          '19010101T000000Z',
+        ],
+        ['1901-01-01T00:00:00+10:00', '1901-01-01T00:00:00', '0000-01-01T00:00:00Z', '2026-05-04T24:00:00Z'],
+      ],
+      date: [
+        ['1900-01-01', '9999-12-31', '2028-02-29'],
+        ['0000-01-01', '1899-12-31', '2026-13-01', '10000-01-01'],
+      ],
+    }
+    for (const [where, schema] of found) {
+      assert.equal(typeof schema.pattern, 'string', `${where} (${schema.format}) has no pattern`)
+      const pattern = new RegExp(schema.pattern)
+      const [good, bad] = samples[schema.format]!
+      for (const value of good) assert.ok(pattern.test(value), `${where}: ${value} should match`)
+      for (const value of bad) assert.ok(!pattern.test(value), `${where}: ${value} should not match`)
+    }
+    // The pattern is never stricter than the service: each form utcInstant takes, the pattern takes.
+    const instant = found.find(([, schema]) => schema.format === 'utc-date-time')![1]
+    for (const value of samples['utc-date-time']![0]) assert.ok(utcInstant(value), value)
+    assert.ok(new RegExp(instant.pattern).test('2026-05-04T03:02Z'))
+  })
+
+  it('Limits: every POST and DELETE declares 400, 413 (decompressed size) and 415, the operations that take no body too, as they answer', async () => {
+    let withoutBody = 0
+    for (const [path, methods] of Object.entries<any>(spec.paths))
+      for (const [method, operation] of Object.entries<any>(methods)) {
+        if (!['post', 'put', 'patch', 'delete'].includes(method)) continue
+        if (!operation.requestBody) withoutBody++
+        for (const status of ['400', '413', '415'])
+          assert.ok(operation.responses[status], `${method} ${path} declares no ${status}`)
+      }
+    assert.ok(withoutBody >= 20, `${withoutBody} operations without a body`)
+    // What they declare is what they answer: creating a batch takes no body.
+    const token = await t.token()
+    const create = (headers: Record<string, string>, body: Uint8Array<ArrayBuffer> | string) =>
+      fetch(`${t.baseUrl}${V1}/NSW/transaction-batch`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, ...headers },
+        body,
+      }).then(async (response) => ({ status: response.status, json: (await response.json()) as any }))
+    const bomb = new Uint8Array(gzipSync(Buffer.alloc(11 * 1024 * 1024, 0x20)))
+    const tooLarge = await create({ 'content-type': 'application/json', 'content-encoding': 'gzip' }, bomb)
+    assert.deepEqual([tooLarge.status, tooLarge.json.errorNumber], [413, 'BRTS90400'], JSON.stringify(tooLarge.json))
+    const wrongType = await create({ 'content-type': 'text/csv' }, 'a,b\n')
+    assert.equal(wrongType.status, 415, JSON.stringify(wrongType.json))
+    const notEmpty = await create({ 'content-type': 'application/json' }, '{"x":1}')
+    assert.equal(notEmpty.status, 400, JSON.stringify(notEmpty.json))
   })
 
   it('Errors 404: the validation and assessment result operations say which problem type means no run yet and which no such batch', () => {

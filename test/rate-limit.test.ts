@@ -19,7 +19,63 @@ import {
   type TestService,
 } from './support/index.ts'
 import { Writable } from 'node:stream'
+import { request as httpRequest } from 'node:http'
 import pino from 'pino'
+
+/** A GET from a loopback address of its own (127.0.0.x), so each test counts against a fresh address. */
+function getFrom(localAddress: string, baseUrl: string, path: string, headers: Record<string, string> = {}) {
+  return new Promise<number>((resolve, reject) => {
+    const request = httpRequest(`${baseUrl}${path}`, { localAddress, headers, agent: false }, (response) => {
+      response.resume()
+      response.on('end', () => resolve(response.statusCode ?? 0))
+    })
+    request.on('error', reject)
+    request.end()
+  })
+}
+
+/**
+ * Requests refused for their token (a garbage one, none) and requests to unknown paths count against
+ * their source address (docs/decisions.md, "Rate limiting"): with a limit of 3, the fourth is 429,
+ * and a client with a valid token from another address is not limited by them.
+ */
+function refusedRequestsAreCounted(redisUrl: () => string | undefined) {
+  let t: TestService
+  before(async () => {
+    t = await startTestService({
+      env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '60', REDIS_URL: redisUrl() ?? '' },
+    })
+  })
+  after(() => t?.close())
+  const batches = '/vet-provider/v1/NSW/transaction-batch'
+  const cases: [string, string, string, Record<string, string>, number][] = [
+    ['a garbage bearer token (401)', '127.0.0.11', batches, { authorization: 'Bearer garbage.garbage.garbage' }, 401],
+    ['no token (401)', '127.0.0.12', batches, {}, 401],
+    ['an unknown path (404)', '127.0.0.13', '/no/such/path', {}, 404],
+    ['an unknown path with a garbage token (404)', '127.0.0.14', '/nothing', { authorization: 'Bearer x' }, 404],
+  ]
+  for (const [label, address, path, headers, refused] of cases) {
+    it(`requests with ${label} count against their address: the fourth of three allowed is 429`, async () => {
+      const statuses: number[] = []
+      for (let i = 0; i < 4; i++) statuses.push(await getFrom(address, t.baseUrl, path, headers))
+      assert.deepEqual(statuses, [refused, refused, refused, 429])
+    })
+  }
+  it('a client with a valid token is not limited by what an address was refused', async () => {
+    const token = await t.token('demo-rto-1') // the token request counts against 127.0.0.1
+    assert.equal((await call(t.baseUrl, 'GET', batches, { token })).status, 200)
+  })
+}
+
+describe('rate limiting counts refused requests, counters in memory', () => {
+  refusedRequestsAreCounted(() => undefined)
+})
+
+describe('rate limiting counts refused requests, counters in Redis', {
+  skip: process.env.REDIS_URL ? false : 'REDIS_URL is not set; CI sets it (.ci/run)',
+}, () => {
+  refusedRequestsAreCounted(() => process.env.REDIS_URL)
+})
 
 describe('rate limiting in one process', () => {
   let t: TestService

@@ -19,6 +19,10 @@ export interface Observation {
   servedBy: string | null
   /** For a 5xx: the beginning of the body. */
   body?: string
+  /** The first answer given again for a repeated Idempotency-Key (Idempotent-Replayed: true). */
+  replayed?: boolean
+  /** A 409 saying the first request with this Idempotency-Key is still running (held by a killed process, say). */
+  keyInProgress?: boolean
 }
 
 export function endpointOf(method: string, path: string): string {
@@ -50,7 +54,10 @@ export function observingFetch(rto: string, clock: () => number, observe: (o: Ob
         end: clock(),
         status: response.status,
         servedBy: response.headers.get('x-served-by'),
+        ...(response.headers.get('idempotent-replayed') === 'true' ? { replayed: true } : {}),
       }
+      if (response.status === 409 && (await response.clone().text()).includes('/problems/idempotency-key-in-progress'))
+        observation.keyInProgress = true
       if (response.status >= 500) {
         // Read a copy: the SDK reads the answer itself.
         observation.body = (await response.clone().text()).slice(0, 300)

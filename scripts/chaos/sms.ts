@@ -1,10 +1,13 @@
 // One simulated student management system: an RTO's own client (its own credentials) driving the
 // standard workflows through the load balancer with the SDK, one after another, until its plan is done.
-// The SDK retries what it retries (429 always; 503, lost connections and timeouts for requests safe to
-// repeat). Past that, the SMS does what a careful SMS does: it repeats an idempotent call (uploads,
-// reads, uid-match) after a pause, and never repeats a call that may have taken effect without first
-// finding out whether it did (a submit without an answer: it reads the batch; a declaration: it reads
-// the declarations). What the service acknowledged goes into the ledger.
+// The SDK retries what it retries (429 always; 503, lost connections and timeouts for every request:
+// uploads are safe to repeat by UID, and every other POST carries one Idempotency-Key across its
+// attempts, so a submit or a declaration whose answer was lost is sent again and answered with its
+// first answer, the work done once). Past that, the SMS
+// repeats the call after a pause, as a new request: a submit that had committed then answers 409
+// batch-submitted, which counts as committed without an answer; a declaration repeated is the same
+// declaration again (the latest supersedes). It reads nothing back to find out what happened. What
+// the service acknowledged goes into the ledger.
 import {
   ConflictReason,
   ServiceError,
@@ -179,17 +182,12 @@ export class Sms {
 
   // ---- the steps, each safe under faults ----
 
-  /** Repeats an idempotent call while it fails for a reason a fault explains (no answer, 5xx, 429). */
-  async #idempotent<T>(what: string, call: () => Promise<T>): Promise<T> {
-    // A call safe to repeat is one whose earlier attempts never count as done.
-    return (await this.#once(what, call, async () => false)) as T
-  }
-
   /**
-   * A call that may have taken effect although no answer came: repeated only after `done()` says it
-   * did not. The answer, or undefined when it took effect without one.
+   * Repeats a call while it fails for a reason a fault explains (no answer, 5xx, 429) after the SDK's
+   * own retries: reads and uploads are safe to repeat, and a POST that may have taken effect was
+   * already retried by the SDK with its idempotency key; a repeat here is a new request.
    */
-  async #once<T>(what: string, call: () => Promise<T>, done: () => Promise<boolean>): Promise<T | undefined> {
+  async #idempotent<T>(what: string, call: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await call()
@@ -198,15 +196,14 @@ export class Sms {
         if (this.#o.clock() > this.#o.giveUpAt)
           throw new GaveUp(`${what}: still failing when the run's time was up (${(error as Error).message})`)
         await pause(Math.min(5000, 500 * attempt))
-        if (await this.#idempotent(`${what} (did it happen?)`, done)) return undefined
         this.#o.ledger.count('sms repeats (after the SDK gave up)')
       }
     }
   }
 
   async #createBatch(purpose: string): Promise<string> {
-    // Not idempotent, but harmless to repeat: a batch that was created without an answer stays empty
-    // and NotSubmitted, unknown to this SMS.
+    // The SDK repeats it with its idempotency key, so a lost answer makes no second batch; a repeat by
+    // the SMS after the SDK gave up may: it stays empty and NotSubmitted, unknown to this SMS.
     const created = await this.#idempotent('create batch', () => this.vetrs.createBatch(JURISDICTION))
     const token = created.transactionBatchToken
     this.#o.ledger.batches.set(token, { rto: this.#o.rto, jurisdiction: JURISDICTION, token, purpose })
@@ -260,24 +257,19 @@ export class Sms {
     return { blocking: outcome.blocking.flatMap((group) => group.results), all }
   }
 
-  /** Submit, and find out whether it happened when no answer came. True once the batch is Submitted. */
+  /**
+   * Submit. A lost answer is the SDK's to recover (the same request again, answered with the first
+   * answer); a 409 batch-submitted means a submit of ours that the SMS repeated after the SDK gave up
+   * had committed without an answer reaching it.
+   */
   async #submitBatch(token: string): Promise<void> {
     const entry = this.#o.ledger.batches.get(token)!
     for (;;) {
       try {
-        const answer = await this.#once(
-          'submit',
-          () => this.vetrs.submitBatch(JURISDICTION, token),
-          async () => (await this.vetrs.batch(JURISDICTION, token)).status === 'Submitted',
-        )
-        if (answer) {
-          if (answer.status !== 'Submitted') throw new Error(`submit answered ${JSON.stringify(answer).slice(0, 200)}`)
-          entry.submitted = { records: answer.numberOfRecordsSubmitted, at: this.#o.clock() }
-          this.#o.ledger.count('submit (200 Submitted)')
-        } else {
-          entry.submittedUnacknowledged = true
-          this.#o.ledger.count('submit (committed, no answer)')
-        }
+        const answer = await this.#idempotent('submit', () => this.vetrs.submitBatch(JURISDICTION, token))
+        if (answer.status !== 'Submitted') throw new Error(`submit answered ${JSON.stringify(answer).slice(0, 200)}`)
+        entry.submitted = { records: answer.numberOfRecordsSubmitted, at: this.#o.clock() }
+        this.#o.ledger.count('submit (200 Submitted)')
         break
       } catch (error) {
         // An earlier submit of ours that got no answer had committed.
@@ -453,24 +445,13 @@ export class Sms {
       reportingPeriodNumber: period,
       jurisdiction: JURISDICTION,
       declarationType: 'Declaration' as const,
-      RTOAcceptanceOfDeclaration: true,
+      RTOAcceptanceOfDeclaration: true as const,
       RTOUserName: userName,
       RTOUserEmailAddress: 'chaos@example.edu.au',
     }
     for (;;) {
       try {
-        const saved = await this.#once(
-          'declare',
-          () => this.vetrs.declare(request),
-          async () => {
-            for await (const row of this.vetrs.declarations({
-              reportingPeriodNumber: [period],
-              jurisdiction: [JURISDICTION],
-            } as never))
-              if ((row as { declaration?: { RTOUserName?: string } }).declaration?.RTOUserName === userName) return true
-            return false
-          },
-        )
+        await this.#idempotent('declare', () => this.vetrs.declare(request))
         this.#o.ledger.declarations.push({
           rto: this.#o.rto,
           jurisdiction: JURISDICTION,
@@ -478,7 +459,7 @@ export class Sms {
           userName,
           at: this.#o.clock(),
         })
-        this.#o.ledger.count(saved ? 'declare (200)' : 'declare (saved, no answer)')
+        this.#o.ledger.count('declare (200)')
         return
       } catch (error) {
         // Another of this RTO's submissions landed after the assessment started: assess again, then declare.
@@ -511,9 +492,17 @@ export class Sms {
   }
 }
 
-/** A failure a fault explains: no answer, a 5xx, a 429 the SDK's retries did not outlast. */
+/**
+ * A failure a fault explains: no answer, a 5xx, a 429 the SDK's retries did not outlast, or a request
+ * of ours still held by a killed API process's claim on its idempotency key (until the claim lapses).
+ */
 function transient(error: unknown): boolean {
-  if (error instanceof ServiceError) return error.status >= 500 || error.status === 429
+  if (error instanceof ServiceError)
+    return (
+      error.status >= 500 ||
+      error.status === 429 ||
+      error.problem?.type?.endsWith('/problems/idempotency-key-in-progress') === true
+    )
   const name = (error as Error)?.name
   return name === 'NetworkError' || name === 'TimeoutError' || name === 'WorkflowError'
 }

@@ -32,8 +32,8 @@ export function closeOnSignals(service: Closable): void {
   process.once('SIGINT', () => stop('SIGINT'))
 }
 
-/** Things opened at start-up, closed once, newest first. */
-export class Resources {
+/** What a process opened at start-up (database, queue, servers), closed once, newest first. Not the reporting resources (modules/resources). */
+export class OpenHandles {
   readonly #closers: (() => unknown)[] = []
   #closing: Promise<void> | undefined
 

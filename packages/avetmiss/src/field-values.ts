@@ -32,7 +32,9 @@ export function readFieldValue(field: FieldLayout, text: string): FieldOutcome<s
     case 'date': {
       if (value === NOT_STATED_DATE) return ok(value)
       const iso = isoFromNatDate(value)
-      return iso ? ok(iso) : fault(`${field.label} must be a date that exists, as DDMMYYYY, not "${value}"`)
+      return iso
+        ? ok(iso)
+        : fault(`${field.label} must be a date that exists, from 1900 to 9999, as DDMMYYYY, not "${value}"`)
     }
   }
 }
@@ -63,7 +65,9 @@ export function formatFieldValue(field: FieldLayout, value: string | undefined):
     case 'date': {
       if (value === NOT_STATED_DATE) return ok(value)
       const text = natDateFromIso(value)
-      return text ? ok(text) : fault(`${field.label} must be a date that exists, as YYYY-MM-DD, not "${value}"`)
+      return text
+        ? ok(text)
+        : fault(`${field.label} must be a date that exists, from 1900 to 9999, as YYYY-MM-DD, not "${value}"`)
     }
   }
 }

@@ -12,17 +12,39 @@ export {
   type NatValues,
   REQUIRED_FILE_GROUPS,
 } from './layouts/index.ts'
-export { NOT_STATED_DATE } from './dates.ts'
+export { EARLIEST_NAT_YEAR, LATEST_NAT_YEAR, NOT_STATED_DATE } from './dates.ts'
 export { natFileIdOf, natFileName } from './file-names.ts'
 export { DEFAULT_MAX_PROBLEMS, type NatProblem } from './problems.ts'
 export { fileSetOf, type NatFileSet, type NatRecord, type NatRecordSet } from './records.ts'
-export { type NatTextReadResult, readNatText } from './parse-file.ts'
-export { type NatEntry, type NatReadOptions, type NatReadResult, readNatEntries } from './read-file-set.ts'
+export { type NatFileReading, type NatTextReadResult, readNatText } from './parse-file.ts'
+export { natRecordIdentity } from './identity.ts'
+export {
+  checkNatSet,
+  NAT_CHECKS,
+  type NatCheck,
+  type NatCheckFinding,
+  type NatCheckLevel,
+  type NatCheckOptions,
+} from './checks/nat-checks.ts'
+export { MAX_STATE_EXTENSION } from './read-layouts.ts'
+export {
+  type NatEntry,
+  type NatReadOptions,
+  type NatReadResult,
+  type NatUnreadable,
+  readNatEntries,
+} from './read-file-set.ts'
 export { readNatFolder } from './read-folder.ts'
 export { NatZipTooLargeError, type NatZipReadOptions, readNatZip } from './read-zip.ts'
 export { formatNatFile, formatNatRecord, NAT_LINE_END, NatWriteError } from './format-file.ts'
 export { type NatFiles, natFileEntries, natZipBytes, writeNatFolder, writeNatZip } from './write-file-set.ts'
 export { natUid } from './nat-uid.ts'
+export {
+  ORGANISATION_FILES,
+  type OtherOrganisation,
+  otherOrganisationMessage,
+  otherOrganisations,
+} from './organisation-check.ts'
 export {
   type CodeTranslator,
   codeTranslatorFrom,
@@ -32,6 +54,14 @@ export {
 export type { MappedRecord, MappedRecordOf } from './mapping/mapped-record.ts'
 export { type ActivityKey, type NaturalKeys, naturalKeysOf } from './mapping/natural-keys.ts'
 export { natToResources, type NatToResourcesOptions, type NatToResourcesResult } from './mapping/nat-to-resources.ts'
+export {
+  carryForwardHeld,
+  type HeldEnrolment,
+  HISTORY_TYPES,
+  type HistoryType,
+  mergeHeldEnrolment,
+  mergeLifecycles,
+} from './mapping/held-history.ts'
 export {
   formatNatLocation,
   locate,
@@ -43,6 +73,7 @@ export {
   type RecordOrigin,
 } from './mapping/origin.ts'
 export { type NatPlace, natPlaceOf, natPlaceOfProblem, natPlacesOf } from './mapping/places.ts'
+export { inNatTerms, type NatTerms, natTermsOf, plainFieldMessage } from './mapping/terms.ts'
 export * from './mapping/resource-records.ts'
 export { resourcesToNat, type ResourcesToNatOptions, type ResourcesToNatResult } from './mapping/resources-to-nat.ts'
 export type { ResourceProblem } from './mapping/to-nat/context.ts'
@@ -51,4 +82,10 @@ export {
   type GenerateNatFileSetOptions,
   generateNatFileSet,
 } from './generate/generate-file-set.ts'
-export { NAT_FAULT_KINDS, type NatFaultKind, type NatFaultRequest, type PlantedNatFault } from './generate/faults.ts'
+export {
+  NAT_CHECK_FAULT_KINDS,
+  NAT_FAULT_KINDS,
+  type NatFaultKind,
+  type NatFaultRequest,
+  type PlantedNatFault,
+} from './generate/faults.ts'

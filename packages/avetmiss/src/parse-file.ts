@@ -1,7 +1,10 @@
 // One NAT file's text to records, every problem collected on the way.
 import { readFieldValue } from './field-values.ts'
-import { layoutOf, type NatFileId, type NatValues } from './layouts/index.ts'
+import { natRecordIdentity } from './identity.ts'
+import type { FieldLayout } from './layout.ts'
+import type { NatFileId, NatValues } from './layouts/index.ts'
 import { DEFAULT_MAX_PROBLEMS, type NatProblem, ProblemCollector } from './problems.ts'
+import { isRelease7, type NatReadLayout, readLayoutOf } from './read-layouts.ts'
 import type { NatRecord } from './records.ts'
 
 /**
@@ -14,21 +17,91 @@ function withoutTrailingSpaces(line: string): string {
   return end === line.length ? line : line.slice(0, end)
 }
 
+const END_OF_FILE = 0x1a
+const isLineEndOrSpace = (code: number) => code === 0x0d || code === 0x0a || code === 0x20
+
+/**
+ * The text without the end-of-file byte (Ctrl-Z, 0x1A) that old Windows and DOS tools write after the
+ * last line, and without the line ends and spaces around it; any other text is returned as it is.
+ */
+function withoutEndOfFileByte(text: string): string {
+  let end = text.length
+  while (end > 0 && isLineEndOrSpace(text.charCodeAt(end - 1))) end -= 1
+  if (end === 0 || text.charCodeAt(end - 1) !== END_OF_FILE) return text
+  while (end > 0 && (text.charCodeAt(end - 1) === END_OF_FILE || isLineEndOrSpace(text.charCodeAt(end - 1)))) end -= 1
+  return text.slice(0, end)
+}
+
+/** The SMS's re-export, the one thing a data officer can do about a file. */
+const EXPORT_AGAIN = 'and export the NAT files again'
+
+/** How a file was read: its layout, or the release 7.0 signs that kept it from being read. */
+export interface NatFileReading {
+  /** The layout's name (`AVETMISS 8.0 NAT00030, 130 characters ...`), or the release it is. */
+  layout: string
+  /** True when the file is of release 7.0 and none of its lines was read. */
+  release7?: boolean
+  /** True when the file has no line at all (zero bytes, or nothing but blank lines and Ctrl-Z). */
+  empty?: boolean
+}
+
+/** What a caller can learn beyond the records: how the file was read, and the lines that could not be. */
+export interface NatParseSink<F extends NatFileId> {
+  reading?: NatFileReading
+  /**
+   * Each line with a problem, with the values that did read (its identifiers, mostly): the first
+   * MAX_UNREADABLE_LINES of the file, the others counted in `unreadableOmitted`.
+   */
+  unreadable?: NatRecord<F>[]
+  unreadableOmitted?: number
+}
+
+/** Unreadable lines kept per file for follow-on messages: a file of a million broken lines stays bounded. */
+export const MAX_UNREADABLE_LINES = 10_000
+
+function actionFor(field: FieldLayout, value: string, identity: string | undefined): string {
+  const forRecord = identity ? ` for ${identity}` : ''
+  if (value === '') return `In the SMS, fill in ${field.label}${forRecord}, ${EXPORT_AGAIN}.`
+  switch (field.type) {
+    case 'numeric':
+      return `In the SMS, correct ${field.label}${forRecord} from "${value}" to a number (digits only), ${EXPORT_AGAIN}.`
+    case 'date':
+      return `In the SMS, correct ${field.label}${forRecord} from "${value}" to a date that exists (the file writes it DDMMYYYY), ${EXPORT_AGAIN}.`
+    default:
+      return `In the SMS, correct ${field.label}${forRecord}, ${EXPORT_AGAIN}.`
+  }
+}
+
 /**
  * Reads the records of one file. Tolerant of CRLF or LF, of trailing spaces present or trimmed (a
- * short line's missing columns are blank fields), and of blank lines at the end. Strict about a line
- * whose text runs past the record length, a non-numeric value in a numeric field, a date that does
- * not exist and a blank required field. A record with any problem is left out of the result.
+ * short line's missing columns are blank fields), of blank lines and a Ctrl-Z at the end, and of every
+ * published layout of the file (read-layouts.ts). Strict about a line whose text runs past the layout's
+ * record length, a non-numeric value in a numeric field, a date that does not exist and a blank
+ * required field: every one of them on a line is reported, and a record with any problem is left out
+ * of the result (and given to `sink.unreadable` with the values that did read). A release 7.0 file is
+ * one problem, and none of its lines is read.
  */
 export function parseNatText<F extends NatFileId>(
   fileId: F,
   file: string,
   text: string,
   problems: ProblemCollector,
+  sink: NatParseSink<F> = {},
 ): NatRecord<F>[] {
-  const layout = layoutOf(fileId)
-  const lines = text.split(/\r?\n/)
+  const lines = withoutEndOfFileByte(text).split(/\r?\n/)
   while (lines.length > 0 && lines.at(-1)!.trim() === '') lines.pop()
+  const layout = readLayoutOf(fileId, lines)
+  if (isRelease7(layout)) {
+    sink.reading = { layout: 'AVETMISS release 7.0 (not read)', release7: true }
+    problems.add({
+      file,
+      line: 0,
+      message: `This is a release 7.0 file: ${layout.evidence}. The service reads AVETMISS release 8.0 files, so none of its ${lines.length} lines was read`,
+      correctiveAction: `Export the NAT files again from the SMS as AVETMISS release 8.0 (the VET Provider Collection specification in force), then import them.`,
+    })
+    return []
+  }
+  sink.reading = lines.length === 0 ? { layout: 'empty (no line)', empty: true } : { layout: layout.name }
 
   const records: NatRecord<F>[] = []
   for (const [index, raw] of lines.entries()) {
@@ -36,34 +109,64 @@ export function parseNatText<F extends NatFileId>(
     // Only spaces are trailing padding; any other character past the record length is data.
     const content = withoutTrailingSpaces(raw)
     if (content === '') {
-      problems.add({ file, line, message: 'Blank line: every line of a NAT file is a record' })
-      continue
-    }
-    if (content.length > layout.recordLength) {
       problems.add({
         file,
         line,
-        value: content.slice(layout.recordLength),
-        message: `Line is ${content.length} characters long; a ${fileId} record is ${layout.recordLength}`,
+        message: 'Blank line: every line of a NAT file is a record',
+        correctiveAction: `Remove the blank line ${line} from ${file}, or export the file again from the SMS.`,
       })
       continue
     }
-
-    const values: Record<string, string> = {}
-    let valid = true
-    for (const field of layout.fields) {
-      const columns = content.slice(field.start - 1, field.start - 1 + field.length)
-      const outcome = readFieldValue(field, columns)
-      if (!outcome.ok) {
-        problems.add({ file, line, field: field.name, value: columns.trim(), message: outcome.message })
-        valid = false
-      } else if (outcome.value !== undefined) {
-        values[field.name] = outcome.value
-      }
-    }
-    if (valid) records.push({ fileId, file, line, values: values as NatValues<F> })
+    const record = readLine(fileId, file, line, content, layout, problems)
+    if (record.valid) records.push(record.record)
+    else if (sink.unreadable && sink.unreadable.length < MAX_UNREADABLE_LINES) sink.unreadable.push(record.record)
+    else if (sink.unreadable) sink.unreadableOmitted = (sink.unreadableOmitted ?? 0) + 1
   }
   return records
+}
+
+/** Every problem of one line, and its values (those that read, when there was a problem). */
+function readLine<F extends NatFileId>(
+  fileId: F,
+  file: string,
+  line: number,
+  content: string,
+  layout: NatReadLayout,
+  problems: ProblemCollector,
+): { valid: boolean; record: NatRecord<F> } {
+  const values: Record<string, string> = {}
+  const faults: { field: FieldLayout; value: string; message: string }[] = []
+  for (const field of layout.fields) {
+    const columns = content.slice(field.start - 1, field.start - 1 + field.length)
+    const outcome = readFieldValue(field, columns)
+    if (!outcome.ok) faults.push({ field, value: columns.trim(), message: outcome.message })
+    else if (outcome.value !== undefined) values[field.name] = outcome.value
+  }
+  const identity = natRecordIdentity(fileId, values)
+  const tooLong = content.length > layout.recordLength
+  if (tooLong) {
+    const past = content.slice(layout.recordLength)
+    problems.add({
+      file,
+      line,
+      value: past,
+      message: `Line is ${content.length} characters long; a ${fileId} record is ${layout.recordLength}`,
+      ...(identity ? { record: identity } : {}),
+      correctiveAction: `The text from column ${layout.recordLength + 1} ("${past}") is in no field of ${layout.name}: in the SMS, look at what it wrote past the end of this record${identity ? ` (${identity})` : ''}, ${EXPORT_AGAIN} in one published layout.`,
+    })
+  }
+  for (const fault of faults) {
+    problems.add({
+      file,
+      line,
+      field: fault.field.name,
+      value: fault.value,
+      message: fault.message,
+      ...(identity ? { record: identity } : {}),
+      correctiveAction: actionFor(fault.field, fault.value, identity),
+    })
+  }
+  return { valid: !tooLong && faults.length === 0, record: { fileId, file, line, values: values as NatValues<F> } }
 }
 
 export interface NatTextReadResult<F extends NatFileId> {
@@ -71,6 +174,8 @@ export interface NatTextReadResult<F extends NatFileId> {
   problems: NatProblem[]
   problemCount: number
   problemsTruncated: boolean
+  /** How the file was read: the layout's name (`AVETMISS 8.0 NAT00120, 158 characters (national)`). */
+  layout: string
 }
 
 /** Reads the text of one NAT file, named `file` in the problems, keeping at most `maxProblems` of them. */
@@ -81,6 +186,13 @@ export function readNatText<F extends NatFileId>(
   options: { maxProblems?: number } = {},
 ): NatTextReadResult<F> {
   const problems = new ProblemCollector(options.maxProblems ?? DEFAULT_MAX_PROBLEMS)
-  const records = parseNatText(fileId, file, text, problems)
-  return { records, problems: problems.problems, problemCount: problems.count, problemsTruncated: problems.truncated }
+  const sink: NatParseSink<F> = {}
+  const records = parseNatText(fileId, file, text, problems, sink)
+  return {
+    records,
+    problems: problems.problems,
+    problemCount: problems.count,
+    problemsTruncated: problems.truncated,
+    layout: sink.reading?.layout ?? '',
+  }
 }

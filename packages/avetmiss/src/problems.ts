@@ -5,7 +5,10 @@
  * - `file`: the file's name as found in the folder or zip (or the file identifier when it is missing);
  * - `line`: 1-based line of the file, or 0 for the file as a whole (missing, duplicated);
  * - `field`: the layout's field name (`activityStartDate`), absent when the whole line is at fault;
- * - `value`: the offending text as it stood in the file, absent when there is none.
+ * - `value`: the offending text as it stood in the file, absent when there is none;
+ * - `record`: the line's record in the file's own identifiers (`client C000077777, subject BSBWHS411,
+ *   program BSB40120, location CBD01, starting 02/02/2026`), absent when the line gave none;
+ * - `correctiveAction`: what to change in the student management system (SMS) that wrote the file.
  */
 export interface NatProblem {
   file: string
@@ -13,6 +16,8 @@ export interface NatProblem {
   field?: string
   value?: string
   message: string
+  record?: string
+  correctiveAction?: string
 }
 
 export const DEFAULT_MAX_PROBLEMS = 1000

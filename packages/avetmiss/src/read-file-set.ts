@@ -1,7 +1,7 @@
 // A set of NAT files, from wherever they came, to records and problems.
 import { natFileIdOf } from './file-names.ts'
 import { NAT_LAYOUTS, type NatFileId, REQUIRED_FILE_GROUPS } from './layouts/index.ts'
-import { parseNatText } from './parse-file.ts'
+import { type NatFileReading, type NatParseSink, parseNatText } from './parse-file.ts'
 import { DEFAULT_MAX_PROBLEMS, type NatProblem, ProblemCollector } from './problems.ts'
 import { emptyRecordSet, type NatRecord, type NatRecordSet } from './records.ts'
 import { decodeNatBytes } from './text-decoding.ts'
@@ -26,10 +26,25 @@ export interface NatReadResult {
   problemCount: number
   /** True when problems were found beyond those kept: `problemCount - problems.length` more. */
   problemsTruncated: boolean
-  /** The NAT files read, with the names they were found under. */
-  files: { fileId: NatFileId; file: string }[]
+  /**
+   * The NAT files read, with the names they were found under and the layout each was read as
+   * (`AVETMISS 8.0 NAT00030, 130 characters ...`; `AVETMISS release 7.0 (not read)`).
+   */
+  files: ({ fileId: NatFileId; file: string } & NatFileReading)[]
+  /**
+   * What could not be read, so that what refers to it can say so: each line with a problem, with the
+   * values that did read (its identifiers, mostly), and the files not read at all (release 7.0).
+   */
+  unreadable: NatUnreadable
   /** Files that are not one of the NAT files handled here (NAT00005, readme.txt, ...). */
   ignoredFiles: string[]
+}
+
+export interface NatUnreadable {
+  lines: NatRecordSet
+  /** Unreadable lines not kept in `lines` (past MAX_UNREADABLE_LINES of a file), by file identifier. */
+  omitted: Partial<Record<NatFileId, number>>
+  files: NatFileId[]
 }
 
 /**
@@ -41,6 +56,7 @@ export function readNatEntries(entries: Iterable<NatEntry>, options: NatReadOpti
   const records = emptyRecordSet()
   const files: NatReadResult['files'] = []
   const ignoredFiles: string[] = []
+  const unreadable: NatUnreadable = { lines: emptyRecordSet(), omitted: {}, files: [] }
 
   // By code unit, not locale: the same set reads in the same order (and keeps the same duplicate) anywhere.
   const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
@@ -56,18 +72,39 @@ export function readNatEntries(entries: Iterable<NatEntry>, options: NatReadOpti
         file: entry.name,
         line: 0,
         message: `${fileId} is in the set twice, as ${first.file} and ${entry.name}; only ${first.file} was read`,
+        correctiveAction: `Keep one ${fileId} in the folder or zip: the one the SMS exported last.`,
       })
       continue
     }
-    files.push({ fileId, file: entry.name })
-    const read = parseNatText(fileId, entry.name, decodeNatBytes(entry.bytes), problems)
-    ;(records[fileId] as NatRecord[]).push(...read)
+    const sink: NatParseSink<NatFileId> = { unreadable: unreadable.lines[fileId] as NatRecord[] }
+    const read = parseNatText(fileId, entry.name, decodeNatBytes(entry.bytes), problems, sink)
+    files.push({ fileId, file: entry.name, ...sink.reading! })
+    if (sink.reading?.release7) unreadable.files.push(fileId)
+    if (sink.unreadableOmitted) unreadable.omitted[fileId] = sink.unreadableOmitted
+    for (const record of read) (records[fileId] as NatRecord[]).push(record)
+  }
+
+  // Zero-length files are what an SMS writes when its export selected nothing (a wrong period, a
+  // wrong RTO): "nothing to report" would hide that. Said once, for the set.
+  if (files.length > 0 && files.every((found) => found.empty)) {
+    problems.add({
+      file: files[0]!.file,
+      line: 0,
+      message: `Every NAT file of the set is empty (${files.map((found) => found.file).join(', ')}): there is nothing to import`,
+      correctiveAction:
+        'In the SMS, check the collection period and the training organisation the export was run for, and export the NAT files again.',
+    })
   }
 
   for (const group of REQUIRED_FILE_GROUPS) {
     if (group.some((fileId) => files.some((found) => found.fileId === fileId))) continue
     const title = NAT_LAYOUTS[group[0]!].title
-    problems.add({ file: group[0]!, line: 0, message: `${group.join(' or ')} (${title}) is missing from the set` })
+    problems.add({
+      file: group[0]!,
+      line: 0,
+      message: `${group.join(' or ')} (${title}) is missing from the set`,
+      correctiveAction: `Export ${group.join(' or ')} from the SMS with the other files (AVETMISS requires it), and import the whole set.`,
+    })
   }
 
   return {
@@ -77,5 +114,6 @@ export function readNatEntries(entries: Iterable<NatEntry>, options: NatReadOpti
     problemsTruncated: problems.truncated,
     files,
     ignoredFiles,
+    unreadable,
   }
 }

@@ -4,6 +4,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import {
+  checkNatSet,
   type GeneratedNatFileSet,
   type GenerateNatFileSetOptions,
   generateNatFileSet,
@@ -50,9 +51,12 @@ function where(problem: NatProblem | PlantedNatFault): Partial<NatProblem> {
 const byPlace = (a: Partial<NatProblem>, b: Partial<NatProblem>) =>
   a.file! !== b.file! ? (a.file! < b.file! ? -1 : 1) : a.line! - b.line!
 
-/** Every problem of reading and mapping, in file and line order, as `where` gives them. */
+/** The NAT checks' Errors (their Warnings, records nothing refers to and the like, are not faults). */
+const checkErrorsOf = (read: NatReadResult) => checkNatSet(read).filter((finding) => finding.level === 'Error')
+
+/** Every problem of reading and mapping, and every NAT check Error, in file and line order, as `where` gives them. */
 function problemsOf(result: { read: NatReadResult; mapped: NatToResourcesResult }): Partial<NatProblem>[] {
-  return [...result.read.problems, ...result.mapped.problems].map(where).sort(byPlace)
+  return [...result.read.problems, ...result.mapped.problems, ...checkErrorsOf(result.read)].map(where).sort(byPlace)
 }
 
 const countBy = <T>(items: readonly T[], key: (item: T) => string) => {
@@ -69,6 +73,7 @@ describe('a generated NAT file set without faults', () => {
   it('reads and maps without a single problem, into as many records of each resource as its lines make', () => {
     assert.deepEqual(read.problems, [])
     assert.deepEqual(mapped.problems, [])
+    assert.deepEqual(checkErrorsOf(read), [])
     assert.deepEqual(generated.faults, [])
     assert.deepEqual(
       read.files.map((file) => file.file),
@@ -218,7 +223,7 @@ describe('the same seed', () => {
 })
 
 /** Where each kind is found: by the reader (the line is lost) or by the mapping (the line is carried). */
-const FOUND_BY: Record<NatFaultKind, 'reader' | 'mapping'> = {
+const FOUND_BY: Record<NatFaultKind, 'reader' | 'mapping' | 'checks'> = {
   'record-too-long': 'reader',
   'non-numeric': 'reader',
   'impossible-date': 'reader',
@@ -226,6 +231,9 @@ const FOUND_BY: Record<NatFaultKind, 'reader' | 'mapping'> = {
   'unknown-code': 'mapping',
   'client-not-in-nat00080': 'mapping',
   'duplicate-activity-key': 'mapping',
+  'commencing-without-program': 'checks',
+  'implausible-age': 'checks',
+  'credit-with-delivery': 'checks',
 }
 
 describe('each kind of fault surfaces with exactly the planted file, line and field', () => {
@@ -236,7 +244,12 @@ describe('each kind of fault surfaces with exactly the planted file, line and fi
       assert.ok(generated.faults.every((fault) => fault.kind === kind))
       const result = readAndMap(generated)
       assert.deepEqual(problemsOf(result), generated.faults.map(where))
-      const foundHere = FOUND_BY[kind] === 'reader' ? result.read.problems : result.mapped.problems
+      const foundHere =
+        FOUND_BY[kind] === 'reader'
+          ? result.read.problems
+          : FOUND_BY[kind] === 'mapping'
+            ? result.mapped.problems
+            : checkErrorsOf(result.read)
       assert.equal(foundHere.length, 3)
       const wholeLine = kind === 'record-too-long' || kind === 'duplicate-activity-key'
       for (const fault of generated.faults) assert.equal(fault.field === undefined, wholeLine, JSON.stringify(fault))
@@ -254,6 +267,16 @@ describe('each kind of fault surfaces with exactly the planted file, line and fi
     const read = await readNatZip(natZipBytes(generated.entries))
     const mapped = natToResources(read, { rtoCode: RTO, codes: seedCodes })
     assert.deepEqual(problemsOf({ read, mapped }), generated.faults.map(where))
+    // The NAT checks find theirs by name.
+    assert.deepEqual(
+      checkErrorsOf(read)
+        .map((finding) => finding.check)
+        .sort(),
+      generated.faults
+        .filter((fault) => FOUND_BY[fault.kind] === 'checks')
+        .map((fault) => fault.kind)
+        .sort(),
+    )
     const files = new Set(generated.faults.map((fault) => fault.file))
     assert.ok(files.size >= 4, [...files].join(', '))
   })

@@ -19,14 +19,18 @@ describe('reader strictness', () => {
   it('a line longer than the record length is refused, with the text that runs past it', () => {
     const { records, problems } = problemsOf([LINE, `${LINE}X9`])
     assert.equal(records.length, 1)
-    assert.deepEqual(problems, [
-      {
-        file: 'nat00120.txt',
-        line: 2,
-        value: 'X9',
-        message: 'Line is 160 characters long; a NAT00120 record is 158',
-      },
-    ])
+    assert.deepEqual(
+      problems.map(({ file, line, value, message }) => ({ file, line, value, message })),
+      [
+        {
+          file: 'nat00120.txt',
+          line: 2,
+          value: 'X9',
+          message: 'Line is 160 characters long; a NAT00120 record is 158',
+        },
+      ],
+    )
+    assert.match(problems[0]!.correctiveAction!, /from column 159 \("X9"\)/)
   })
 
   it('a non-numeric value in a numeric field names the field and the value', () => {
@@ -34,8 +38,20 @@ describe('reader strictness', () => {
     assert.equal(records.length, 2)
     assert.equal(problems.length, 1)
     assert.deepEqual(
-      { ...problems[0], message: undefined },
-      { file: 'nat00120.txt', line: 3, field: 'scheduledHours', value: '6O60', message: undefined },
+      { ...problems[0], message: undefined, correctiveAction: undefined },
+      {
+        file: 'nat00120.txt',
+        line: 3,
+        field: 'scheduledHours',
+        value: '6O60',
+        message: undefined,
+        correctiveAction: undefined,
+        record: 'client S000123, subject BSBWHS411, program BSB40120, location CBD01, starting 03/02/2026',
+      },
+    )
+    assert.equal(
+      problems[0]!.correctiveAction,
+      'In the SMS, correct Scheduled hours for client S000123, subject BSBWHS411, program BSB40120, location CBD01, starting 03/02/2026 from "6O60" to a number (digits only), and export the NAT files again.',
     )
     assert.match(problems[0]!.message, /Scheduled hours must be a number/)
   })
@@ -57,6 +73,15 @@ describe('reader strictness', () => {
     assert.equal(problemsOf([withColumns(53, '29022028')]).problems.length, 0)
     assert.equal(problemsOf([withColumns(53, '29022027')]).problems[0]?.field, 'activityStartDate')
     assert.equal(problemsOf([withColumns(53, '29021900')]).problems[0]?.field, 'activityStartDate')
+  })
+
+  it("a date outside the service's range, 1900 to 9999 (01010000, 31121899), is refused as a date that does not exist", () => {
+    for (const date of ['01010000', '01010001', '31121899']) {
+      const { problems } = problemsOf([withColumns(53, date)])
+      assert.equal(problems[0]?.field, 'activityStartDate', date)
+      assert.match(problems[0]!.message, /must be a date that exists, from 1900 to 9999/)
+    }
+    assert.deepEqual(problemsOf([withColumns(53, '01011900'), withColumns(61, '31129999')]).problems, [])
   })
 
   it('a blank required field is a problem; a blank optional one is not', () => {

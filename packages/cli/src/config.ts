@@ -15,6 +15,17 @@ export interface CliConfig {
   jurisdiction?: Jurisdiction
   /** The batch last created by `upload`, per jurisdiction. */
   currentBatch?: Partial<Record<Jurisdiction, string>>
+  /**
+   * Batches a `vetrs nat import` left lacking lines it could not read or map, by token: `vetrs submit`
+   * submits one only when told, by number, what it leaves out (`--acknowledge-dropped <n>`).
+   */
+  importNotices?: Record<string, ImportNotice>
+}
+
+/** What a NAT import left out of a batch: how many NAT problems, and the first of them as text. */
+export interface ImportNotice {
+  dropped: number
+  first: string[]
 }
 
 export const JURISDICTIONS: Jurisdiction[] = ['NAT', 'NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT']

@@ -2,7 +2,15 @@
 // SDK client built from them.
 import type { Command } from 'commander'
 import { UsageError, Vetrs, type Jurisdiction } from '@vetrs/client'
-import { configPath, readConfig, resolve, writeConfig, type CliConfig, type Resolved } from './config.ts'
+import {
+  configPath,
+  type ImportNotice,
+  readConfig,
+  resolve,
+  writeConfig,
+  type CliConfig,
+  type Resolved,
+} from './config.ts'
 import { Output } from './output.ts'
 import { CLI_APP_INFO } from './version.ts'
 
@@ -71,6 +79,20 @@ export class Context {
     if (token) currentBatch[this.jurisdiction] = token
     else delete currentBatch[this.jurisdiction]
     this.config = { ...this.config, currentBatch }
+    await writeConfig(this.configFile, this.config)
+  }
+
+  /** What an import left out of the batch, when one did. */
+  importNotice(token: string): ImportNotice | undefined {
+    return this.config.importNotices?.[token]
+  }
+
+  /** Notes (or, with undefined, forgets) what an import left out of the batch. */
+  async setImportNotice(token: string, notice: ImportNotice | undefined): Promise<void> {
+    const importNotices = { ...this.config.importNotices }
+    if (notice) importNotices[token] = notice
+    else delete importNotices[token]
+    this.config = { ...this.config, importNotices }
     await writeConfig(this.configFile, this.config)
   }
 

@@ -8,6 +8,7 @@ import type { RequestOptions } from './request-options.ts'
 import { Resource, type HeldState, type Jurisdiction, type RecordOf, type UploadResult } from './resource.ts'
 import { kindOf, kindOfType, type ResourceRecord, type ResourceType, type Segment } from './resources.ts'
 import type { AppInfo } from './version.ts'
+import { WorkflowError } from './errors.ts'
 import {
   bulkUploadOfferIn,
   uploadMany,
@@ -79,6 +80,11 @@ export interface ClientOptions {
   credentials: HttpOptions['credentials']
   /** Longest wait for one attempt of a request, unless a call says otherwise. Default 60 000 ms (60 s). */
   timeoutMs?: number
+  /**
+   * Longest time for one call, all its retries and back-off included, unless a call says otherwise
+   * (RequestOptions.deadlineMs). Default: none (the retry policy and timeoutMs bound it).
+   */
+  deadlineMs?: number
   /** Your application (the SMS), added to the User-Agent: `vetrs-client/0.2.0 node/24.11.0 AcmeSMS/4.2 (+https://...)`. */
   appInfo?: AppInfo
   /** When and how often to retry (default 6 attempts, back-off from 250 ms, at most 30 s). */
@@ -89,6 +95,26 @@ export interface ClientOptions {
   fetch?: HttpOptions['fetch']
   /** Told before each wait (token requests included), so a caller can show or log it. */
   onRetry?: HttpOptions['onRetry']
+}
+
+/** Who the service takes a client for (VetrsOperations.caller). */
+export interface Caller {
+  clientId: string
+  /** The RTO the client acts for: every request is scoped to it. */
+  rto: string
+  scopes: string[]
+}
+
+/** The claims of a JWT, undefined when the token is not one. */
+function claimsOf(token: string): Record<string, unknown> | undefined {
+  const payload = token.split('.')[1]
+  if (!payload) return undefined
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))
+    return typeof claims === 'object' && claims !== null ? (claims as Record<string, unknown>) : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -153,6 +179,23 @@ export class VetrsOperations {
   /** Obtains an access token now, so wrong credentials or an unreachable service show at once (the CLI's login). */
   async authenticate(options: RequestOptions = {}): Promise<void> {
     await this.#http.tokens.token(options.signal)
+  }
+
+  /**
+   * Who the service takes this client for: the client, the RTO it acts for and its scopes, as the
+   * access token the service issued says them (its `client_id`, `rto` and `scope` claims, read, not
+   * verified: the service verifies the token on every request). The CLI's NAT import checks the NAT
+   * files' training organisation against the RTO before it uploads anything.
+   */
+  async caller(options: RequestOptions = {}): Promise<Caller> {
+    const token = await this.#http.tokens.token(options.signal)
+    const claims = claimsOf(token)
+    const rto = claims?.rto
+    const clientId = claims?.client_id ?? claims?.sub
+    if (typeof rto !== 'string' || rto === '' || typeof clientId !== 'string')
+      throw new WorkflowError('the access token does not say which RTO it acts for (no rto claim)', { claims })
+    const scope = typeof claims?.scope === 'string' ? claims.scope : ''
+    return { clientId, rto, scopes: scope.split(' ').filter(Boolean) }
   }
 
   // Transaction batches (spec: Endpoints, Transaction batch)
@@ -292,7 +335,8 @@ export class VetrsOperations {
   /**
    * Imports a zip of AVETMISS 8.0 NAT files into a new batch: the service reads and maps them and
    * stores every record it can, answering the rest as NAT problems at their file, line and field
-   * (POST .../{jurisdiction}/nat-import). Not repeated after a lost answer: each import makes a batch.
+   * (POST .../{jurisdiction}/nat-import). Repeated after a lost answer with the same idempotency key,
+   * so the service answers the first import again instead of making a second batch.
    */
   natImport(jurisdiction: Jurisdiction, zip: Uint8Array, options: RequestOptions = {}): Promise<NatImportResult> {
     return this.#http.request('post', `${V1}/{jurisdiction}/nat-import`, {
@@ -377,7 +421,8 @@ export class VetrsOperations {
     body: { resourceType: SearchQuery['resourceType']; reportingPeriod: string; resourceUIDs: string[] },
     options: RequestOptions = {},
   ): Promise<UidMatch> {
-    return this.#http.send('post', `${V1}/uid-match`, { ...options, body, idempotent: true })
+    // A read: safe to repeat as it is, so it carries no idempotency key.
+    return this.#http.send('post', `${V1}/uid-match`, { ...options, body, idempotent: true, idempotencyKey: false })
   }
 
   relatedResources(

@@ -55,18 +55,31 @@ export class ServiceError extends VetrsError {
   readonly method: string
   readonly path: string
   readonly problem: ProblemDetails | undefined
-  constructor(method: string, path: string, status: number, problem: ProblemDetails | undefined) {
+  /**
+   * The request id the service logged the request under (its X-Request-Id answer header, else the
+   * problem's traceId, else the one the client sent): quote it when asking the data collector.
+   */
+  readonly requestId: string | undefined
+  constructor(
+    method: string,
+    path: string,
+    status: number,
+    problem: ProblemDetails | undefined,
+    requestId?: string | undefined,
+  ) {
     // A detail that only repeats the title ("Client authentication failed.") is said once.
     const repeats = (detail: string, title: string) =>
       detail.replace(/\.$/, '').trim() === title.replace(/\.$/, '').trim()
     const what = problem
       ? `${problem.title}${problem.detail && !repeats(problem.detail, problem.title) ? `: ${problem.detail}` : ''}`
       : 'no problem details (a protocol-level refusal)'
+    const id = requestId ?? problem?.traceId
     super(`${method} ${path} answered ${status}: ${what}`)
     this.status = status
     this.method = method
     this.path = path
     this.problem = problem
+    this.requestId = id
   }
 
   /** Which condition a 409 names (see ConflictReason); undefined for other answers. */
@@ -102,7 +115,7 @@ export class BulkUploadError extends ServiceError {
   /** How many records of the refused request were refused in all. */
   readonly refusedCount: number
   constructor(refusal: ServiceError, firstIndex: number, stored: number) {
-    super(refusal.method, refusal.path, refusal.status, refusal.problem)
+    super(refusal.method, refusal.path, refusal.status, refusal.problem, refusal.requestId)
     this.stored = stored
     // The SDK writes one record per line and no empty lines: line n is the request's record n.
     this.refused = (refusal.problem?.lines ?? []).map(({ line, ...rest }) => ({
@@ -118,14 +131,17 @@ export class NetworkError extends VetrsError {
   override readonly name: string = 'NetworkError'
   /** The system's code for what happened to the connection, when it gave one: ECONNREFUSED, ENOTFOUND, ECONNRESET... */
   readonly code: string | undefined
+  /** The X-Request-Id the client sent (every attempt of one call sends the same): the service logged it if the request arrived. */
+  readonly requestId: string | undefined
   /**
    * @param url where the request went, absolute (`path` may be relative to the service root); its
    *   origin is what a refused connection names.
    */
-  constructor(method: string, path: string, cause: unknown, message?: string, url: string = path) {
+  constructor(method: string, path: string, cause: unknown, message?: string, url: string = path, requestId?: string) {
     const code = networkErrorCode(cause)
     super(message ?? `${method} ${path} got no answer: ${describeNetworkFailure(cause, code, url)}`, { cause })
     this.code = code
+    this.requestId = requestId
   }
 }
 
@@ -161,12 +177,15 @@ function describeNetworkFailure(cause: unknown, code: string | undefined, url: s
   return code && !message.includes(code) ? `${message} (${code})` : message
 }
 
-/** No answer within the request's timeoutMs (after the retries, where the request is safe to repeat). */
+/**
+ * No answer within the request's timeoutMs, or none before the call's deadlineMs ran out (after the
+ * retries, where the request is safe to repeat). `timeoutMs` is the limit that ran out.
+ */
 export class TimeoutError extends NetworkError {
   override readonly name: string = 'TimeoutError'
   readonly timeoutMs: number
-  constructor(method: string, path: string, timeoutMs: number, cause?: unknown) {
-    super(method, path, cause, `${method} ${path} got no answer within ${timeoutMs} ms`)
+  constructor(method: string, path: string, timeoutMs: number, cause?: unknown, requestId?: string) {
+    super(method, path, cause, `${method} ${path} got no answer within ${timeoutMs} ms`, path, requestId)
     this.timeoutMs = timeoutMs
   }
 }

@@ -1,8 +1,11 @@
 // One request to the service, done properly: typed by the generated OpenAPI types, a fresh token on
 // every attempt, the body gzip-compressed and checked against both size limits before it leaves,
 // back-off on 429 (any request) and on 502, 503, 504, a lost connection or no answer in time
-// (requests safe to repeat), and on a 401 one new token and one more try of the same request (spec:
-// Authentication 2). Every attempt has a timeout, and the caller's AbortSignal stops it at once.
+// (requests safe to repeat: every POST is, sent with one Idempotency-Key across its attempts), and
+// on a 401 one new token and one more try of the same request (spec: Authentication 2). Every
+// attempt has a timeout, the call an optional deadline, and the caller's AbortSignal stops it at
+// once. Every attempt of a call sends the same X-Request-Id, which every error carries.
+import { randomUUID } from 'node:crypto'
 import { promisify } from 'node:util'
 import { gzip as gzipCallback } from 'node:zlib'
 import type { paths } from './generated/openapi.ts'
@@ -32,6 +35,9 @@ import { userAgent, type AppInfo } from './version.ts'
 
 const gzip = promisify(gzipCallback)
 
+/** The problem type of a 409 that means "the first request with this idempotency key is still running: ask again". */
+const IN_PROGRESS_PROBLEM = '/problems/idempotency-key-in-progress'
+
 export type Method = 'get' | 'post' | 'put' | 'delete'
 export type Path = keyof paths
 export type Operation<P extends Path, M extends Method> = M extends keyof paths[P] ? NonNullable<paths[P][M]> : never
@@ -51,8 +57,10 @@ export interface RequestArgs<O> extends RequestOptions {
   path?: PathParams<O>
   query?: QueryParams<O>
   body?: BodyOf<O>
-  /** Safe to send again after a 502, 503 or 504, a lost connection or a timeout. GET, PUT and DELETE are; POST only when said. */
+  /** Safe to send again after a 502, 503 or 504, a lost connection or a timeout. GET, PUT, DELETE and POSTs sent with an idempotency key are. */
   idempotent?: boolean
+  /** false: send no Idempotency-Key. A POST sends a fresh one unless it is `idempotent` already (uploads, uid-match). */
+  idempotencyKey?: false
 }
 
 export interface UntypedArgs extends RequestOptions {
@@ -65,6 +73,7 @@ export interface UntypedArgs extends RequestOptions {
    */
   encoded?: { bytes: Uint8Array; contentType: string; contentEncoding?: 'gzip' | 'identity' }
   idempotent?: boolean
+  idempotencyKey?: false
 }
 
 export interface HttpOptions {
@@ -75,6 +84,8 @@ export interface HttpOptions {
   limits?: Partial<Limits>
   /** Longest wait for one attempt of a request, unless a call says otherwise (default 60 000 ms). */
   timeoutMs?: number
+  /** Longest time for one call, its retries included, unless the call says otherwise (default: none). */
+  deadlineMs?: number
   /** Your application, named in the User-Agent after the client's own name and version. */
   appInfo?: AppInfo
   /** Replaces the global fetch (for proxies, instrumentation). It is given the attempt's AbortSignal. */
@@ -88,6 +99,7 @@ export class Http {
   readonly limits: Limits
   readonly retry: RetryPolicy
   readonly timeoutMs: number
+  readonly deadlineMs: number | undefined
   readonly userAgent: string
   readonly tokens: TokenSource
   readonly #fetch: typeof fetch
@@ -100,6 +112,7 @@ export class Http {
     this.limits = { ...defaultLimits, ...options.limits }
     this.retry = { ...defaultRetryPolicy, ...options.retry }
     this.timeoutMs = timeoutOf(options.timeoutMs, DEFAULT_TIMEOUT_MS)
+    this.deadlineMs = options.deadlineMs === undefined ? undefined : timeoutOf(options.deadlineMs, options.deadlineMs)
     this.userAgent = userAgent(options.appInfo)
     this.#fetch = options.fetch ?? fetch
     this.#onRetry = options.onRetry
@@ -129,16 +142,28 @@ export class Http {
   async request(method: Method, template: string, args: UntypedArgs = {}): Promise<unknown> {
     const { signal } = args
     signal?.throwIfAborted()
+    const started = Date.now()
     const timeoutMs = timeoutOf(args.timeoutMs, this.timeoutMs)
+    const deadlineMs = args.deadlineMs ?? this.deadlineMs
+    if (deadlineMs !== undefined) timeoutOf(deadlineMs, deadlineMs) // checked as a timeout is
+    const deadline = deadlineMs === undefined ? Number.POSITIVE_INFINITY : started + deadlineMs
     const path = fillPath(template, args.path) + queryString(args.query)
     const verb = method.toUpperCase()
     const body = args.encoded?.bytes ?? (args.body === undefined ? undefined : await this.encode(verb, path, args.body))
     const contentType = args.encoded?.contentType ?? 'application/json'
-    const idempotent = args.idempotent ?? method !== 'post'
+    // Every attempt of the call carries the same request id, and a POST not safe to repeat as it is
+    // the same idempotency key: the service then answers a repeated POST with its first answer, so
+    // any POST is safe to repeat. Uploads (create or replace by UID) and uid-match (a read) already
+    // are, and go without one: a key costs the service two more writes per request.
+    const requestId = randomUUID()
+    const idempotencyKey =
+      method === 'post' && args.idempotencyKey !== false && args.idempotent !== true ? randomUUID() : undefined
+    const idempotent = args.idempotent ?? (method !== 'post' || idempotencyKey !== undefined)
     let renewedToken = false
     for (let attempt = 1; ; attempt++) {
-      // The attempt's signal: the caller's, or the timer's after timeoutMs (the token wait included).
-      const timer = attemptSignal(signal, timeoutMs)
+      // The attempt's signal: the caller's, or the timer's after timeoutMs (or at the deadline); the token wait included.
+      const attemptMs = Math.min(timeoutMs, Math.max(1, deadline - Date.now()))
+      const timer = attemptSignal(signal, attemptMs)
       let outcome: Outcome
       let response: Response | undefined
       let token: string | undefined
@@ -149,7 +174,9 @@ export class Http {
           authorization: `Bearer ${token}`,
           accept: 'application/json, application/problem+json',
           'user-agent': this.userAgent,
+          'x-request-id': requestId,
         }
+        if (idempotencyKey) headers['idempotency-key'] = idempotencyKey
         if (body) Object.assign(headers, { 'content-type': contentType })
         if (body && (args.encoded?.contentEncoding ?? 'gzip') === 'gzip') headers['content-encoding'] = 'gzip'
         response = await this.#fetch(`${this.baseUrl}${path}`, {
@@ -184,20 +211,37 @@ export class Http {
         attempt-- // the renewed-token try does not count against the retry budget
         continue
       }
-      if (attempt < this.retry.maxAttempts && isRetryable(outcome, idempotent)) {
-        await response?.body?.cancel()
+      // A 409 is final, except the one saying the first request with this key is still running.
+      let problem: ProblemDetails | undefined
+      let inProgress = false
+      if (response?.status === 409 && idempotencyKey) {
+        problem = await this.#problemOf(response, signal, timeoutMs)
+        inProgress = problem?.type?.endsWith(IN_PROGRESS_PROBLEM) === true
+      }
+      if (attempt < this.retry.maxAttempts && (inProgress || isRetryable(outcome, idempotent))) {
         const delayMs = delayBeforeRetry(attempt, this.retry, 'status' in outcome ? outcome.retryAfter : null)
-        this.#onRetry?.({ method: verb, path, attempt, delayMs, cause: causeOf(outcome) })
-        await sleep(delayMs, signal)
-        continue
+        // No retry that the deadline would cut short: the last answer (or none) is the call's.
+        if (Date.now() + delayMs < deadline) {
+          if (problem === undefined) await response?.body?.cancel()
+          this.#onRetry?.({ method: verb, path, attempt, delayMs, cause: causeOf(outcome) })
+          await sleep(delayMs, signal)
+          continue
+        }
       }
       if (!response) {
         const { networkError, timedOut } = outcome as { networkError: unknown; timedOut?: boolean }
         throw timedOut
-          ? new TimeoutError(verb, path, timeoutMs, networkError)
-          : new NetworkError(verb, path, networkError, undefined, `${this.baseUrl}${path}`)
+          ? new TimeoutError(verb, path, attemptMs, networkError, requestId)
+          : new NetworkError(verb, path, networkError, undefined, `${this.baseUrl}${path}`, requestId)
       }
-      throw new ServiceError(verb, path, response.status, await this.#problemOf(response, signal, timeoutMs))
+      problem ??= await this.#problemOf(response, signal, timeoutMs)
+      throw new ServiceError(
+        verb,
+        path,
+        response.status,
+        problem,
+        response.headers.get('x-request-id') ?? problem?.traceId ?? requestId,
+      )
     }
   }
 

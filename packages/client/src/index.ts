@@ -2,6 +2,7 @@
 // One class, Vetrs; everything else exported here is a type, an error class, or a helper it takes.
 export { Vetrs } from './vetrs.ts'
 export type {
+  Caller,
   ClientOptions,
   Batch,
   BatchSummary,

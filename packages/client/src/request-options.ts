@@ -16,6 +16,13 @@ export interface RequestOptions {
    * once the retries are spent. `Infinity` waits for ever.
    */
   timeoutMs?: number
+  /**
+   * Longest time for the whole call, every retry and back-off included (default: the client's
+   * `deadlineMs`, none unless set). No retry starts that could not finish in time, and each attempt
+   * is cut short where the deadline comes first; running out rejects with the last error, or a
+   * TimeoutError. In a workflow it bounds each request, not the workflow (see `maxWaitMs`, `signal`).
+   */
+  deadlineMs?: number
 }
 
 /** The client's per-attempt timeout when none is given (ClientOptions.timeoutMs). */

@@ -2,6 +2,7 @@
 // again shortly before it expires or when the service says it is no longer valid (a 401). Callers
 // share one token request, so it is not stopped by any one caller's signal: each attempt has the
 // client's timeout instead, and a caller stops waiting for it when its own signal aborts.
+import { randomUUID } from 'node:crypto'
 import { NetworkError, ServiceError, TimeoutError, type ProblemDetails } from './errors.ts'
 import {
   causeOf,
@@ -85,7 +86,11 @@ export class TokenSource {
     })
     if (this.#credentials.scope) form.set('scope', this.#credentials.scope)
     // Issuing a token changes nothing on the service, so every failure worth retrying is retried.
-    const headers: Record<string, string> = this.#userAgent ? { 'user-agent': this.#userAgent } : {}
+    const requestId = randomUUID() // the same on every attempt, and on the error that ends them
+    const headers: Record<string, string> = {
+      'x-request-id': requestId,
+      ...(this.#userAgent ? { 'user-agent': this.#userAgent } : {}),
+    }
     let response: Response | undefined
     let text = ''
     for (let attempt = 1; ; attempt++) {
@@ -110,8 +115,8 @@ export class TokenSource {
         if (!response) {
           const { networkError, timedOut } = outcome as { networkError: unknown; timedOut?: boolean }
           throw timedOut
-            ? new TimeoutError('POST', this.#tokenUrl, this.#timeoutMs, networkError)
-            : new NetworkError('POST', this.#tokenUrl, networkError)
+            ? new TimeoutError('POST', this.#tokenUrl, this.#timeoutMs, networkError, requestId)
+            : new NetworkError('POST', this.#tokenUrl, networkError, undefined, this.#tokenUrl, requestId)
         }
         break
       }
@@ -122,7 +127,13 @@ export class TokenSource {
       await sleep(delayMs)
     }
     if (!response.ok)
-      throw new ServiceError('POST', this.#tokenUrl, response.status, parse(text) as ProblemDetails | undefined)
+      throw new ServiceError(
+        'POST',
+        this.#tokenUrl,
+        response.status,
+        parse(text) as ProblemDetails | undefined,
+        response.headers.get('x-request-id') ?? requestId,
+      )
     const body = parse(text) as { access_token: string; expires_in: number }
     const lifetimeMs = body.expires_in * 1000
     // Short-lived tokens (tests, strict deployments) are refreshed at half their life instead.

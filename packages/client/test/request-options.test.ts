@@ -9,6 +9,7 @@ import type { IncomingMessage } from 'node:http'
 import {
   DEFAULT_TIMEOUT_MS,
   NetworkError,
+  ServiceError,
   TimeoutError,
   UsageError,
   VERSION,
@@ -124,14 +125,36 @@ describe('SDK request options: timeouts, AbortSignal, User-Agent', () => {
     proxy.clear()
   })
 
-  it('submit (not safe to repeat) with no answer in time is not retried: a TimeoutError after one attempt', async () => {
+  it('submit with no answer in time is retried with its idempotency key: the first request never answered, the retry is answered', async () => {
     const sdk = sdkFor(proxy.baseUrl, rto)
     const own = (await sdk.createBatch('NSW')).transactionBatchToken
     proxy.clear()
     proxy.injectTimes(1, 'hang', (r) => r.path.endsWith('/submit'))
     const { error } = await timed(sdk.submitBatch('NSW', own, { timeoutMs: 300 }))
-    assert.ok(error instanceof TimeoutError, String(error))
-    assert.equal(proxy.seen.filter((s) => s.path.endsWith('/submit')).length, 1)
+    // Not validated: the service's answer to the retry is 409.
+    assert.ok(error instanceof ServiceError && error.status === 409, String(error))
+    const submits = proxy.seen.filter((s) => s.path.endsWith('/submit'))
+    assert.deepEqual(
+      submits.map((s) => s.status),
+      ['hung', 409],
+    )
+    assert.equal(submits[1]?.idempotencyKey, submits[0]?.idempotencyKey)
+  })
+
+  it('deadlineMs bounds the whole call, retries included: no retry starts that it would cut short', async () => {
+    proxy.clear()
+    proxy.inject((r) => (getBatch(r) ? { status: 503, headers: { 'retry-after': '1' } } : undefined))
+    const sdk = await warm(sdkFor(proxy.baseUrl, rto, { retry: { maxAttempts: 10, baseDelayMs: 5, maxDelayMs: 5000 } }))
+    const { error, ms } = await timed(sdk.batch('NSW', batch, { deadlineMs: 2500 }))
+    assert.ok(error instanceof ServiceError && error.status === 503, String(error))
+    assert.ok(ms < 2500, `${ms} ms`)
+    assert.equal(proxy.seen.filter(getBatch).length, 3, 'at 0, 1 and 2 s; a fourth would start after the deadline')
+    proxy.clear()
+    proxy.inject((r) => (getBatch(r) ? 'hang' : undefined))
+    const hung = await timed(sdkFor(proxy.baseUrl, rto, { deadlineMs: 700 }).batch('NSW', batch, { timeoutMs: 10_000 }))
+    assert.ok(hung.error instanceof TimeoutError, String(hung.error))
+    assert.ok(hung.ms >= 650 && hung.ms < 2000, `${hung.ms} ms: the client's deadline cut the attempt short`)
+    proxy.clear()
   })
 
   it('an attempt that runs out while waiting for a token never left, so it is retried even for a POST not safe to repeat', async () => {

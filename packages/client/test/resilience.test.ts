@@ -97,7 +97,7 @@ describe('SDK resilience', () => {
     assert.equal(proxy.seen.filter((s) => uploads.test(s.path) && s.status === 'dropped').length, 2, 'uploads dropped')
   })
 
-  it('a load balancer’s 502 and 504 are retried like 503 on requests safe to repeat, and not on submit', async () => {
+  it('a load balancer’s 502 and 504 are retried like 503 on requests safe to repeat, submit included (sent with an idempotency key)', async () => {
     proxy.clear()
     proxy.injectTimes(1, { status: 502 }, (r) => r.method === 'GET' && r.path.endsWith('/validate'))
     proxy.injectTimes(1, { status: 504 }, (r) => r.method === 'GET' && r.path.endsWith('/validate'))
@@ -113,28 +113,41 @@ describe('SDK resilience', () => {
     const sdk = sdkFor(proxy.baseUrl, rto)
     const batch = (await sdk.createBatch('NSW')).transactionBatchToken
     proxy.clear()
-    for (const status of [502, 504]) {
-      proxy.injectTimes(1, { status }, (r) => r.path.endsWith('/submit'))
-      await assert.rejects(
-        sdk.submitBatch('NSW', batch),
-        (error: unknown) => error instanceof ServiceError && error.status === status,
-      )
-    }
-    assert.equal(proxy.seen.filter((s) => s.path.endsWith('/submit')).length, 2, 'one attempt each')
+    proxy.injectTimes(1, { status: 502 }, (r) => r.path.endsWith('/submit'))
+    proxy.injectTimes(1, { status: 504 }, (r) => r.path.endsWith('/submit'))
+    // Not validated: the service's own answer, 409, ends the retries.
+    await assert.rejects(
+      sdk.submitBatch('NSW', batch),
+      (error: unknown) =>
+        error instanceof ServiceError && error.status === 409 && error.reason === ConflictReason.ValidationNotRequested,
+    )
+    assert.deepEqual(
+      proxy.seen.filter((s) => s.path.endsWith('/submit')).map((s) => s.status),
+      [502, 504, 409],
+    )
   })
 
-  it('503 and dropped connections on submit (not safe to repeat) are not retried: a typed error, sent once', async () => {
+  it('503 and dropped connections on submit are retried with one idempotency key across the attempts; a new call sends a new key', async () => {
     const sdk = sdkFor(proxy.baseUrl, rto)
     const batch = (await sdk.createBatch('NSW')).transactionBatchToken
     proxy.clear()
     proxy.injectTimes(1, { status: 503 }, (r) => r.path.endsWith('/submit'))
+    proxy.injectTimes(1, 'drop', (r) => r.path.endsWith('/submit'))
     await assert.rejects(
       sdk.submitBatch('NSW', batch),
-      (error: unknown) => error instanceof ServiceError && error.status === 503,
+      (error: unknown) => error instanceof ServiceError && error.status === 409,
     )
-    proxy.injectTimes(1, 'drop', (r) => r.path.endsWith('/submit'))
-    await assert.rejects(sdk.submitBatch('NSW', batch), (error: unknown) => error instanceof NetworkError)
-    assert.equal(proxy.seen.filter((s) => s.path.endsWith('/submit')).length, 2, 'one attempt each')
+    await assert.rejects(sdk.submitBatch('NSW', batch))
+    const submits = proxy.seen.filter((s) => s.path.endsWith('/submit'))
+    assert.deepEqual(
+      submits.map((s) => s.status),
+      [503, 'dropped', 409, 409],
+    )
+    const [first, second, third, fourth] = submits.map((s) => s.idempotencyKey)
+    assert.match(first ?? '', /^[0-9a-f-]{36}$/)
+    assert.equal(second, first)
+    assert.equal(third, first)
+    assert.notEqual(fourth, first, 'a new call is a new request')
   })
 
   it('never retried: 400, 404, 409 and 413 come back at once as ServiceError with the problem details', async () => {

@@ -1,6 +1,7 @@
 // Runs one data quality assessment: every rule's query over the period's held data, one after another,
 // results written per attempt. A cancelled or superseded attempt drops what it wrote; only the attempt
 // that completes is ever read. A technical error is the caller's to turn into Fault (assessment.jobs.ts).
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import type { Db } from '../../platform/db/database.ts'
 import { firstDayOf, lastDayOf, utcToday } from '../../domain/reporting-period.ts'
@@ -51,6 +52,9 @@ export async function runAssessment(
     }
     const timings: Record<string, number> = {}
     for (const rule of deps.rules) {
+      // Requests that arrived during the last rule go first: on the embedded database a statement runs
+      // on this thread, and one awaited after another would leave it no turn to read them (issue 30).
+      await yieldToEventLoop()
       const started = performance.now()
       await repo.insertRuleResults(db, rule, scope, runId, attempt)
       timings[rule.technicalRuleId] = Math.round(performance.now() - started)

@@ -1,5 +1,5 @@
 // SQL for data quality assessment runs and their results. Every statement is scoped by the caller's RTO.
-import { sql, type Generated, type Selectable } from 'kysely'
+import { sql, type Generated, type RawBuilder, type Selectable } from 'kysely'
 import type { Db, Executor } from '../../platform/db/database.ts'
 import { nameBasedUuid } from '../../platform/db/uuid.ts'
 import { createRunLifecycle } from '../../platform/runs/run-lifecycle.ts'
@@ -229,6 +229,36 @@ export const assessmentRuns = createRunLifecycle({
   },
 })
 
+/**
+ * The settings a rule's statement runs under, inside its transaction. JIT is off (see validation.repo
+ * insertSetRuleResults). Nested loops are off: the rules join held records on UIDs read from bodies
+ * (jsonb), whose matches the planner cannot estimate; it guessed a row or two and ran a look-up of a
+ * whole record type per enrolment, growing with the square of the period's records (124 s for 3,000
+ * outcomes on the embedded database, issue 30). An assessment always reads a whole period, so every
+ * rule gets hash and merge joins, which grow linearly (laterals over a record's own arrays still nest).
+ */
+export async function ruleSessionSettings(tx: Executor): Promise<void> {
+  await sql`SET LOCAL jit = off`.execute(tx)
+  await sql`SET LOCAL enable_nestloop = off`.execute(tx)
+}
+
+/** The one statement that runs a rule's query and stores its rows as results. */
+export function ruleResultsStatement(
+  rule: AssessmentRule,
+  scope: AssessmentScope,
+  runId: string,
+  attempt: number,
+): RawBuilder<unknown> {
+  return sql`
+      INSERT INTO assessment_result (rto_id, run_id, attempt, assessment_grouping_id, technical_rule_id, rule_id, message_level,
+        corrective_action, message, resource_type, resource_uid, change_tracking_identifier, submitted_by_client)
+      SELECT ${scope.rto}, ${runId}::uuid, ${attempt}::int, ${nameBasedUuid(sql`${`${runId}:${attempt}:${rule.technicalRuleId}:`}::text || f.group_key`)},
+             ${rule.technicalRuleId}::text, ${rule.ruleId}::text, ${rule.level}::text, ${rule.correctiveAction}::text,
+             f.message, f.resource_type, f.resource_uid, f.change_tracking_identifier, f.submitted_by_client
+        FROM (${rule.query(scope)}) AS f
+       ORDER BY f.group_key, f.resource_type, f.resource_uid`
+}
+
 /** Runs one rule's query and stores its rows as results, in one statement inside the database. */
 export async function insertRuleResults(
   db: Db,
@@ -238,15 +268,8 @@ export async function insertRuleResults(
   attempt: number,
 ): Promise<void> {
   await db.transaction().execute(async (tx) => {
-    await sql`SET LOCAL jit = off`.execute(tx) // see validation.repo insertSetRuleResults
-    await sql`
-      INSERT INTO assessment_result (rto_id, run_id, attempt, assessment_grouping_id, technical_rule_id, rule_id, message_level,
-        corrective_action, message, resource_type, resource_uid, change_tracking_identifier, submitted_by_client)
-      SELECT ${scope.rto}, ${runId}::uuid, ${attempt}::int, ${nameBasedUuid(sql`${`${runId}:${attempt}:${rule.technicalRuleId}:`}::text || f.group_key`)},
-             ${rule.technicalRuleId}::text, ${rule.ruleId}::text, ${rule.level}::text, ${rule.correctiveAction}::text,
-             f.message, f.resource_type, f.resource_uid, f.change_tracking_identifier, f.submitted_by_client
-        FROM (${rule.query(scope)}) AS f
-       ORDER BY f.group_key, f.resource_type, f.resource_uid`.execute(tx)
+    await ruleSessionSettings(tx)
+    await ruleResultsStatement(rule, scope, runId, attempt).execute(tx)
   })
 }
 

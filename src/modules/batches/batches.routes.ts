@@ -10,7 +10,6 @@ import { PageQuery } from '../../platform/http/paging.ts'
 import { BatchDetail, BatchPage, BatchParams, BatchSummary, JurisdictionParams } from './batches.schemas.ts'
 import * as service from './batches.service.ts'
 
-export const API_PREFIX = '/vet-provider/v1'
 const tags = ['Transaction batches']
 
 // The jurisdiction is absent on the deprecated twins.

@@ -1,6 +1,6 @@
 // Transaction batches: where an SMS gathers records before validating and submitting them, and the
 // records held in each batch. Other modules reach batches and their records only through this file.
-export { batchRoutes, API_PREFIX } from './batches.routes.ts'
+export { batchRoutes } from './batches.routes.ts'
 export {
   createBatch,
   discardBatch,

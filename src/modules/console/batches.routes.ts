@@ -10,7 +10,7 @@ import { renderFragment, renderPage } from './console.views.ts'
 import * as consoleService from './console.service.ts'
 import { failedResultsCsv } from './failed-results-csv.ts'
 import { refusalInWords } from './console-words.ts'
-import { NatImportForm, PagedQuery, ResultQuery, readInput } from './console-input.ts'
+import { NatImportForm, PagedQuery, ResultQuery, readInput, SubmitForm } from './console-input.ts'
 import { formRoute, frameFor, html, only, pageRoute, type RtoPerson, rtoPath, rtoPersonOf } from './page-kit.ts'
 
 export interface BatchPagesOptions extends consoleService.ConsoleDependencies {
@@ -118,11 +118,21 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
               text: 'The validation was cancelled; the results of an earlier completed validation, if any, stay.',
             })
           } else {
-            const submitted = await consoleService.submit(options, who.actor, ref)
-            request.session.set('flash', {
-              kind: 'success',
-              text: `Submitted: ${submitted.numberOfRecordsSubmitted} records are now held.`,
-            })
+            // Nothing submitted by mistake: a batch a NAT import left lines out of needs them acknowledged.
+            const refusal = await consoleService.unacknowledgedNatProblems(
+              options.db,
+              who.actor,
+              ref,
+              readInput(SubmitForm, request.body).acknowledgeDropped,
+            )
+            if (refusal) request.session.set('flash', { kind: 'error', text: refusal })
+            else {
+              const submitted = await consoleService.submit(options, who.actor, ref)
+              request.session.set('flash', {
+                kind: 'success',
+                text: `Submitted: ${submitted.numberOfRecordsSubmitted} records are now held.`,
+              })
+            }
           }
         } catch (error) {
           if (!(error instanceof ConflictError)) throw error
@@ -192,7 +202,12 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
           303,
         )
       } catch (error) {
-        if (error instanceof DomainError && (error.kind === 'nat-set-unreadable' || error.kind === 'nat-set-too-large'))
+        if (
+          error instanceof DomainError &&
+          (error.kind === 'nat-set-unreadable' ||
+            error.kind === 'nat-set-too-large' ||
+            error.kind === 'nat-organisation-mismatch')
+        )
           return natImportPage(
             request,
             reply,

@@ -39,6 +39,8 @@ export const ClientForm = Type.Object({
   rto: Text(1000),
   scopes: Type.Array(Text(1000), { maxItems: 20 }),
 })
+/** A batch's submit form: the number of NAT problems the person acknowledges submitting without. */
+export const SubmitForm = Type.Object({ acknowledgeDropped: Text(20) })
 export const NatImportForm = Type.Object({ jurisdiction: JurisdictionCode })
 
 /** What the schema keeps of a query or form: each field that passes, text trimmed; the rest left out. */

@@ -257,6 +257,26 @@ export function cancelBatchValidation(db: Db, actor: Actor, ref: BatchRef) {
   return cancelValidation(db, actor, ref)
 }
 
+/**
+ * Why the batch may not be submitted as asked: it was made by a NAT import that left lines out (lines
+ * it could not read or map), and the form did not acknowledge their number. Names the first of them.
+ */
+export async function unacknowledgedNatProblems(
+  db: Db,
+  actor: Actor,
+  ref: BatchRef,
+  acknowledged: string | undefined,
+): Promise<string | undefined> {
+  const nat = await natImportSummaryOf(db, actor, ref)
+  const count = nat?.natProblemCount ?? 0
+  if (!nat || count === 0 || acknowledged === String(count)) return undefined
+  const first = nat.natProblems
+    .slice(0, 3)
+    .map((problem) => `${problem.nat[0]?.text ?? problem.stage}: ${problem.message}`)
+    .join('; ')
+  return `Not submitted: the NAT import that made this batch left out ${count} NAT ${count === 1 ? 'problem' : 'problems'} (${first}${count > 3 ? '; ...' : ''}), so the held data would lack what ${count === 1 ? 'it names' : 'they name'}. Correct the NAT files and import them again, or tick the acknowledgement and submit without ${count === 1 ? 'it' : 'them'}.`
+}
+
 export function submit(deps: ConsoleDependencies, actor: Actor, ref: BatchRef) {
   return submitBatch({ db: deps.db, queue: deps.queue, reconcileJob: deps.reconcileJob }, actor, ref)
 }

@@ -8,7 +8,13 @@
 import { generateKeyPairSync, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { FastifyPluginAsync } from 'fastify'
-import Provider, { type KoaContextWithOIDC } from 'oidc-provider'
+import Provider, {
+  type Adapter,
+  type AdapterFactory,
+  type AdapterPayload,
+  type KoaContextWithOIDC,
+} from 'oidc-provider'
+import { LRUCache } from 'lru-cache'
 import { DEMO_PASSWORD, DEMO_PEOPLE, demoPerson } from './demo-people.ts'
 import { renderPage } from './console.views.ts'
 
@@ -44,11 +50,61 @@ const page = (ctx: KoaContextWithOIDC, html: string) => {
   ctx.body = html
 }
 
+/** Entries the provider keeps (sessions, interactions, codes, grants, tokens, and their indexes). */
+const STORED_ENTRIES = 10_000
+
+/**
+ * The provider's storage: in this process's memory, bounded, each entry for its own lifetime. Given
+ * explicitly, because with oidc-provider's default (the same, unbounded per model) it prints a
+ * plain-text development warning among the JSON log lines at start (issue 30).
+ */
+function inMemoryStorage(): AdapterFactory {
+  type Entry = AdapterPayload | string | Set<string>
+  const store = new LRUCache<string, Entry>({ max: STORED_ENTRIES })
+  const ttlOf = (expiresIn?: number) => (expiresIn ? { ttl: expiresIn * 1000 } : {})
+  return (model: string): Adapter => {
+    const key = (id: string) => `${model}:${id}`
+    const find = async (id: string | undefined) => (id ? (store.get(key(id)) as AdapterPayload | undefined) : undefined)
+    const byIndex = (index: string) => {
+      const id = store.get(index)
+      return find(typeof id === 'string' ? id : undefined)
+    }
+    return {
+      async upsert(id, payload, expiresIn) {
+        store.set(key(id), payload, ttlOf(expiresIn))
+        if (model === 'Session' && payload.uid) store.set(`sessionUid:${payload.uid}`, id, ttlOf(expiresIn))
+        if (payload.userCode) store.set(`userCode:${payload.userCode}`, id, ttlOf(expiresIn))
+        if (payload.grantId) {
+          const members = store.get(`grant:${payload.grantId}`)
+          const grant = members instanceof Set ? members : new Set<string>()
+          store.set(`grant:${payload.grantId}`, grant.add(key(id)))
+        }
+      },
+      find,
+      findByUid: (uid) => byIndex(`sessionUid:${uid}`),
+      findByUserCode: (userCode) => byIndex(`userCode:${userCode}`),
+      async consume(id) {
+        const payload = await find(id)
+        if (payload) payload.consumed = Math.floor(Date.now() / 1000)
+      },
+      async destroy(id) {
+        store.delete(key(id))
+      },
+      async revokeByGrantId(grantId) {
+        const members = store.get(`grant:${grantId}`)
+        if (members instanceof Set) for (const member of members) store.delete(member)
+        store.delete(`grant:${grantId}`)
+      },
+    }
+  }
+}
+
 function createProvider(client: BuiltInProvider, options: BuiltInProviderOptions): Provider {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
   const signingKey = { ...privateKey.export({ format: 'jwk' }), kid: randomBytes(8).toString('hex'), use: 'sig' }
   const scopeClaims = ['name', options.rtoClaim, options.roleClaim]
   const provider = new Provider(client.issuer, {
+    adapter: inMemoryStorage(),
     clients: [
       {
         client_id: client.clientId,

@@ -72,7 +72,7 @@ export const declarationRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (a
         tags,
         querystring: DeclarationQuery,
         summary: 'Declarations of reporting periods, with due dates',
-        description: `Give reportingPeriodNumber (1 to 10, comma-separated) or startDate with endDate. One row per period and jurisdiction (the jurisdiction asked for, or every jurisdiction the RTO has submitted data under or declared for): its current declaration, or null with declarationDueDate. pageNumber and pageSize default 1 and 10, at most 100 each. ${EXPERIMENTAL}`,
+        description: `Give reportingPeriodNumber (1 to 10, comma-separated) or startDate with endDate. One row per period and jurisdiction (the jurisdiction asked for, or every jurisdiction the RTO has submitted data under or declared for): its current declaration, or null with declarationDueDate. ${EXPERIMENTAL}`,
         response: { 200: DeclarationPage },
       },
     },

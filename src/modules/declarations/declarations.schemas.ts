@@ -26,7 +26,7 @@ const declarationFields = {
       }),
     ),
   ),
-  RTOAcceptanceOfDeclaration: Type.Boolean({ description: 'must be true: the RTO accepts the declaration' }),
+  RTOAcceptanceOfDeclaration: Type.Literal(true, { description: 'must be true: the RTO accepts the declaration' }),
   RTOUserName: Type.String({
     minLength: 1,
     maxLength: 80,

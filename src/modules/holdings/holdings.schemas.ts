@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import { Jurisdiction, StringEnum, Strict } from '../../platform/http/types.ts'
+import { DateString, Jurisdiction, StringEnum, Strict } from '../../platform/http/types.ts'
 import { BatchSummary } from '../batches/index.ts'
 import { resourceTypes } from '../../domain/resource-types.ts'
 import { named } from '../../platform/http/schema-names.ts'
@@ -34,7 +34,7 @@ export const HeldState = named(
       submissionDateTime: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
         description: 'when the latest version was submitted (UTC)',
       }),
-      studentActivityDate: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+      studentActivityDate: Type.Union([DateString(), Type.Null()], {
         description:
           'the date reconciliation searches the record by (docs/decisions.md, Activity dates); null when voided or not found, and, for records other than enrolments, until the batch that submitted the latest version is reconciled (reconciledAt)',
       }),
@@ -50,6 +50,9 @@ export const HeldState = named(
   ),
 )
 export type HeldState = Static<typeof HeldState>
+
+/** Most UIDs one request for held records may name. */
+export const MAX_HELD_RECORDS_UIDS = 100
 
 /** Most records one page of held records carries. */
 export const MAX_HELD_RECORDS_PAGE = 500
@@ -68,6 +71,13 @@ export const HeldRecordsQuery = Strict({
     default: 100,
     description: `records per page, at most ${MAX_HELD_RECORDS_PAGE}`,
   }),
+  resourceUID: Type.Optional(
+    Type.Array(Type.String({ format: 'uuid' }), {
+      minItems: 1,
+      maxItems: MAX_HELD_RECORDS_UIDS,
+      description: `only these records (those of them held), at most ${MAX_HELD_RECORDS_UIDS}: a repeated parameter (resourceUID=...&resourceUID=...), comma-separated, or both. What an import reads to carry a record's held history forward`,
+    }),
+  ),
 })
 export type HeldRecordsQuery = Static<typeof HeldRecordsQuery>
 

@@ -4,6 +4,7 @@
 import type { Db, ReadDb, Reader } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import type { ResourceType } from '../../domain/resource-types.ts'
+import { LRUCache } from 'lru-cache'
 import * as holdings from './holdings.repo.ts'
 import { indexedActivityDate } from '../reconciliation/index.ts'
 import type { HeldState } from './holdings.schemas.ts'
@@ -86,15 +87,52 @@ export interface PeriodSubmission {
   enrolmentsHeld: number
 }
 
+/**
+ * Enrolments held per jurisdiction and period, per RTO, with the submission marks they were counted
+ * after: counting is a pass over every current enrolment of the RTO, which the console's landing page
+ * would otherwise pay on every view (issue 30: on the embedded database it held the only connection
+ * for up to 0.8 s at 100,000 records). Valid while the marks are the same: the counts change only
+ * by a promotion, and every promotion rewrites a mark with a new submission number in its own
+ * transaction. The marks are read before the count, so a count is never older than its key.
+ */
+type HeldCounts = LRUCache<string, { marks: string; rows: holdings.EnrolmentsHeldRow[] }>
+/** Per database (a process may hold several: tests), then per RTO. */
+const heldCountsOf = new WeakMap<Db, HeldCounts>()
+
 /** What the RTO has submitted, per jurisdiction and reporting period (from FIRST_REPORTING_PERIOD on). */
 export async function periodSubmissions(db: Db, actor: Actor): Promise<PeriodSubmission[]> {
-  const rows = await holdings.periodSubmissions(db, actor.rto, FIRST_REPORTING_PERIOD)
-  return rows.map((row) => ({
-    jurisdiction: row.jurisdiction,
-    reportingPeriodNumber: Number(row.reporting_period),
-    lastSubmittedAt: row.last_submitted_at ? new Date(row.last_submitted_at).toISOString() : null,
-    enrolmentsHeld: Number(row.enrolments_held),
-  }))
+  const marks = await holdings.submissionMarks(db, actor.rto, FIRST_REPORTING_PERIOD)
+  const key = marks
+    .map((m) => `${m.jurisdiction}:${m.reporting_period}:${m.last_submission_seq}`)
+    .sort()
+    .join(',')
+  let heldCounts = heldCountsOf.get(db)
+  if (!heldCounts) {
+    heldCounts = new LRUCache({ max: 1000 })
+    heldCountsOf.set(db, heldCounts)
+  }
+  let held = heldCounts.get(actor.rto)
+  if (held?.marks !== key) {
+    held = { marks: key, rows: await holdings.enrolmentsHeldByPeriod(db, actor.rto, FIRST_REPORTING_PERIOD) }
+    heldCounts.set(actor.rto, held)
+  }
+  const byPeriod = new Map<string, PeriodSubmission>()
+  const at = (jurisdiction: string, period: number) => {
+    const name = `${jurisdiction}:${period}`
+    let entry = byPeriod.get(name)
+    if (!entry) {
+      entry = { jurisdiction, reportingPeriodNumber: period, lastSubmittedAt: null, enrolmentsHeld: 0 }
+      byPeriod.set(name, entry)
+    }
+    return entry
+  }
+  for (const mark of marks)
+    at(mark.jurisdiction, Number(mark.reporting_period)).lastSubmittedAt = new Date(
+      mark.last_submitted_at,
+    ).toISOString()
+  for (const row of held.rows)
+    at(row.jurisdiction, Number(row.reporting_period)).enrolmentsHeld = Number(row.enrolments_held)
+  return [...byPeriod.values()]
 }
 
 /** A held version as people read it: what it says, and where and when it came from. */

@@ -19,3 +19,4 @@ export type { HeldState } from './holdings.schemas.ts'
 // What other modules' SQL reads of the held dataset: views, never the tables.
 export type { HoldingsViews } from './holdings.repo.ts'
 export { submitWithoutValidation } from './bulk-load.ts'
+export { heldVersionsOf } from './held-records.service.ts'

@@ -1,7 +1,10 @@
 // Daily housekeeping: removes token issuance records whose tokens expired more than the retention
-// period ago. Each run is recorded under its job id, so a redelivered job changes nothing twice.
+// period ago, and idempotency keys whose 24 hours are over (platform/idempotency; an expired key is
+// already ignored, this keeps the table small). Each run is recorded under its job id, so a
+// redelivered job changes nothing twice.
 import type { Db } from '../../platform/db/database.ts'
 import { deleteTokenIssuancesExpiredBefore } from '../../platform/auth/clients.repo.ts'
+import { deleteIdempotencyKeysExpiredBefore } from '../../platform/idempotency/idempotency.repo.ts'
 import type { JobDefinition } from '../../platform/queue/queue.ts'
 
 export interface HousekeepingData {
@@ -10,7 +13,12 @@ export interface HousekeepingData {
 
 declare module '../../platform/db/schema.ts' {
   interface Database {
-    housekeeping_run: { job_id: string; ran_at: import('kysely').Generated<Date>; token_issuances_removed: number }
+    housekeeping_run: {
+      job_id: string
+      ran_at: import('kysely').Generated<Date>
+      token_issuances_removed: number
+      idempotency_keys_removed: import('kysely').Generated<number>
+    }
   }
 }
 
@@ -30,7 +38,11 @@ export function housekeepingJob(db: Db): JobDefinition<HousekeepingData> {
         if (alreadyRan) return
         const cutoff = new Date(Date.now() - data.retentionDays * 86_400_000)
         const removed = await deleteTokenIssuancesExpiredBefore(tx, cutoff)
-        await tx.insertInto('housekeeping_run').values({ job_id: job.id, token_issuances_removed: removed }).execute()
+        const keysRemoved = await deleteIdempotencyKeysExpiredBefore(tx, new Date())
+        await tx
+          .insertInto('housekeeping_run')
+          .values({ job_id: job.id, token_issuances_removed: removed, idempotency_keys_removed: keysRemoved })
+          .execute()
       })
     },
   }

@@ -35,12 +35,46 @@ export const NatProblem = named(
       }),
       nat: Type.Array(NatPlace, { description: 'where, in the NAT files (one place; none when it could not be told)' }),
       value: Type.Optional(Type.String({ description: 'the offending text, as found' })),
-      message: Type.String(),
+      record: Type.Optional(
+        Type.String({
+          description:
+            "the record in the files' identifiers: client C000077777, subject BSBWHS411, program BSB40120, location CBD01, starting 02/02/2026",
+        }),
+      ),
+      message: Type.String({ description: 'what is wrong, in plain words, with the value' }),
+      correctiveAction: Type.Optional(
+        Type.String({ description: 'what to change in the student management system (SMS) that wrote the files' }),
+      ),
       resourceType: Type.Optional(Type.String({ description: 'upload: the refused record' })),
       resourceUID: Type.Optional(Type.String()),
       accessPath: Type.Optional(Type.String({ description: 'upload: the refused field, e.g. $.familyName' })),
     },
     { description: 'a problem of the NAT files: what was left out of the batch, and where it is' },
+  ),
+)
+
+export const NatCheckFinding = named(
+  'NatCheckFinding',
+  Type.Object(
+    {
+      check: Type.String({
+        description:
+          'the NAT check (packages/avetmiss README, "NAT checks before upload"): flag-without-disability, ...',
+      }),
+      level: StringEnum(['Error', 'Warning'] as const, {
+        description:
+          'Error: a contradiction the held data would keep, correct it before submitting; Warning: worth a look',
+      }),
+      nat: Type.Array(NatPlace, { description: 'where, in the NAT files' }),
+      value: Type.Optional(Type.String({ description: 'the value found' })),
+      record: Type.Optional(Type.String({ description: "the record in the files' identifiers" })),
+      message: Type.String(),
+      correctiveAction: Type.Optional(Type.String({ description: 'what to change in the SMS' })),
+    },
+    {
+      description:
+        "a contradiction across the NAT files' lines that NCVER's validation software reports (the records are stored as mapped)",
+    },
   ),
 )
 
@@ -57,17 +91,49 @@ export const NatImportResult = named(
       jurisdiction: Type.String(),
       rtoCode: Type.String({ description: "the RTO code in every record's UID: the caller's RTO" }),
       importedAt: Type.String({ format: 'date-time' }),
-      files: Type.Array(Type.Object({ fileId: Type.String(), file: Type.String() }, { additionalProperties: false }), {
-        description: 'the NAT files read, with the names found in the zip',
-      }),
+      files: Type.Array(
+        Type.Object(
+          {
+            fileId: Type.String(),
+            file: Type.String(),
+            layout: Type.Optional(
+              Type.String({
+                description:
+                  'the published layout the file was read as: AVETMISS 8.0 NAT00030, 114 characters (national); AVETMISS NAT00030, 130 characters (...); ... with state extension columns 159-170 (read, not carried); AVETMISS release 7.0 (not read)',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        { description: 'the NAT files read, with the names found in the zip and the layout each was read as' },
+      ),
       ignoredFiles: Type.Array(Type.String(), { description: 'other files in the zip, not read' }),
       recordCount: Type.Integer({ minimum: 1, description: 'records stored in the batch' }),
       recordsByType: RecordsByType,
+      carriedForward: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          description:
+            "program and subject enrolments already held whose held lifecycle history (and a program enrolment's first commencement, answers and completion) the import carried forward: continuing students, since a NAT file carries one collection period. Absent from imports made before it was counted.",
+        }),
+      ),
       natProblemCount: Type.Integer({ minimum: 0, description: 'every NAT problem found' }),
       natProblems: Type.Array(NatProblem, {
         description:
           'the first 1000 NAT problems, read, then map, then upload, each in file and line order. What they name is not in the batch: while there is one, the batch does not report all of the files, and should not be submitted.',
       }),
+      natCheckCount: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          description: 'every NAT check finding (absent in answers of imports before the checks)',
+        }),
+      ),
+      natChecks: Type.Optional(
+        Type.Array(NatCheckFinding, {
+          description:
+            'the first 1000 NAT check findings, in file and line order: contradictions across lines; an Error should be corrected in the SMS before the batch is submitted',
+        }),
+      ),
     },
     { description: 'a NAT file set imported into a new transaction batch' },
   ),
@@ -78,6 +144,21 @@ export const NatFinding = named(
   Type.Object(
     {
       ...ValidationResult.properties,
+      natRecord: Type.Optional(
+        Type.String({ description: "the result's record in the files' identifiers (program BSB40120, client C0001)" }),
+      ),
+      natValue: Type.Optional(
+        Type.String({
+          description: 'the value of the first field the result names, as the files gave it to the service',
+        }),
+      ),
+      natMessage: Type.Optional(
+        Type.String({
+          description:
+            "the message in the files' terms: UIDs told as the records the files name, JSON paths and API field names as the NAT fields' published names",
+        }),
+      ),
+      natCorrectiveAction: Type.Optional(Type.String({ description: "the corrective action in the files' terms" })),
       nat: Type.Array(NatPlace, {
         description:
           "where the record's fields named by accessPath came from in the NAT files, one per distinct place (the record's line when no path has a place of its own); empty for a record the zip did not give (held data a set rule names)",

@@ -21,8 +21,19 @@ import { currentCodes } from '../reference-data/index.ts'
 import { createRecordCheck, type RecordCheck } from '../resources/index.ts'
 import { listFailedResults, type ValidationResult } from '../validation/index.ts'
 import * as repo from './nat-bridge.repo.ts'
+import { heldVersionsOf } from '../holdings/index.ts'
+import {
+  type HeldEnrolment,
+  HISTORY_TYPES,
+  type HistoryType,
+  mergeHeldEnrolment,
+  otherOrganisationMessage,
+  plainFieldMessage,
+  type ProgramEnrolmentRecord,
+  type SubjectEnrolmentRecord,
+} from './avetmiss.ts'
 import { NatSetReader, oneSetAtATime } from './nat-set-reader.ts'
-import type { LocateRequest, NatPlace, NatSetProblem } from './nat-set.ts'
+import type { LocateRequest, NatPlace, NatSetCheck, NatSetProblem, NatSetRecord } from './nat-set.ts'
 
 /** NAT problems listed in an answer; natProblemCount counts them all. */
 export const LISTED_NAT_PROBLEMS = 1000
@@ -45,22 +56,37 @@ export interface NatImportResult {
   /** The RTO code in every record's UID: the caller's RTO. */
   rtoCode: string
   importedAt: string
-  /** The NAT files read, with the names found in the zip. */
-  files: { fileId: string; file: string }[]
+  /** The NAT files read, with the names found in the zip and the layout each was read as. */
+  files: { fileId: string; file: string; layout?: string }[]
   /** Other files in the zip, not read. */
   ignoredFiles: string[]
   /** Records stored in the batch. */
   recordCount: number
   /** Records stored, by resource type, every type listed. */
   recordsByType: Record<ResourceType, number>
+  /** Held enrolments whose history the import carried forward (continuing students). */
+  carriedForward?: number
   /** Every NAT problem: lines the reader could not read, values the mapping could not carry, records the upload's check refused. */
   natProblemCount: number
   /** The first LISTED_NAT_PROBLEMS of them, in the order read, map, upload. */
   natProblems: NatSetProblem[]
+  /** The NAT checks' findings (contradictions across lines; the records are stored), all counted. */
+  natCheckCount?: number
+  /** The first LISTED_NAT_PROBLEMS of them, in file and line order. */
+  natChecks?: NatSetCheck[]
 }
 
-/** A failed validation result of a NAT-imported batch, with where its record and fields came from. */
-export type NatFinding = ValidationResult & { nat: NatPlace[] }
+/**
+ * A failed validation result of a NAT-imported batch, with where its record and fields came from, and
+ * its record, message and corrective action in the files' terms (identifiers and field names, no UID).
+ */
+export type NatFinding = ValidationResult & {
+  nat: NatPlace[]
+  natRecord?: string
+  natValue?: string
+  natMessage?: string
+  natCorrectiveAction?: string
+}
 
 let recordCheck: RecordCheck | undefined
 
@@ -70,7 +96,8 @@ let recordCheck: RecordCheck | undefined
  * records the check refuses, are left out and answered as NAT problems at their file, line and field;
  * the rest is stored, in one transaction, with the zip. A body that is not a readable zip of NAT
  * files, or that gives no record, stores nothing (nat-set-unreadable); NAT files over the bound store
- * nothing (nat-set-too-large).
+ * nothing (nat-set-too-large); files naming a training organisation other than the caller's RTO store
+ * nothing (nat-organisation-mismatch).
  */
 export function importNatSet(
   db: Db,
@@ -99,14 +126,25 @@ export function importNatSet(
             summary.ignoredFiles.length > 0 ? `, only ${summary.ignoredFiles.slice(0, 5).join(', ')}` : ''
           }. Nothing was stored.`,
         )
+      // Another RTO's files (or an SMS set up with another code) would add that RTO's data to the
+      // caller's under new UIDs: refused before a batch exists.
+      if (summary.otherOrganisations.length > 0)
+        throw new DomainError(
+          'nat-organisation-mismatch',
+          otherOrganisationMessage(summary.otherOrganisations, actor.rto),
+        )
       if (summary.recordCount === 0) throw noRecord(summary.problemCount, summary.problems)
 
+      // Read before the upload's transaction (which, on the embedded database, holds its one connection).
+      const held = await heldHistory(db, actor.rto, set)
       const batch = await createBatch(db, actor, jurisdiction)
       const ref: BatchRef = { token: batch.transactionBatchToken, jurisdiction }
       try {
         const refused: Refused[] = []
         const uploadedTypes: ResourceType[] = []
-        const outcomes = await uploadRecords(db, actor, ref, checkedChunks(set, uploadedTypes, refused))
+        const carried = { count: 0 }
+        const chunks = checkedChunks(set, uploadedTypes, refused, (chunk) => carryForward(held, chunk, carried))
+        const outcomes = await uploadRecords(db, actor, ref, chunks)
         const uploadProblems = await problemsOfRefused(set, refused, LISTED_NAT_PROBLEMS - summary.problems.length)
         const natProblemCount = summary.problemCount + refused.reduce((sum, record) => sum + record.failures.length, 0)
         if (outcomes.length === 0) throw noRecord(natProblemCount, [...summary.problems, ...uploadProblems])
@@ -124,8 +162,11 @@ export function importNatSet(
           ignoredFiles: summary.ignoredFiles,
           recordCount: Object.values(recordsByType).reduce((sum, n) => sum + n, 0),
           recordsByType,
+          carriedForward: carried.count,
           natProblemCount,
           natProblems: [...summary.problems, ...uploadProblems],
+          natCheckCount: summary.checkCount,
+          natChecks: summary.checks,
         }
         await repo.insertNatImport(db, {
           rto: actor.rto,
@@ -151,7 +192,8 @@ export function importNatSet(
 interface Refused {
   resourceType: string
   uid: string
-  failures: { accessPath: string; message: string }[]
+  /** Each failure, with the value refused (as found in the record) when there is one. */
+  failures: { accessPath: string; message: string; value?: unknown }[]
 }
 
 /**
@@ -162,19 +204,25 @@ async function* checkedChunks(
   set: NatSetReader,
   uploadedTypes: ResourceType[],
   refused: Refused[],
+  merge: (chunk: NatSetRecord[]) => void,
 ): AsyncGenerator<RecordToUpload[]> {
   recordCheck ??= createRecordCheck()
   const check = recordCheck
   for (;;) {
     const chunk = await set.nextRecords(CHUNK_RECORDS)
     if (chunk.length === 0) return
+    merge(chunk)
     const uploads: RecordToUpload[] = []
     for (const [index, { resourceType, uid, record }] of chunk.entries()) {
       if (index % RECORDS_PER_TURN === 0 && index > 0) await new Promise((resolve) => setImmediate(resolve))
       const type = resourceType as ResourceType
       const outcome = check(type, record)
       if (outcome.failures) {
-        refused.push({ resourceType, uid, failures: outcome.failures })
+        refused.push({
+          resourceType,
+          uid,
+          failures: outcome.failures.map((failure) => ({ ...failure, value: valueAt(record, failure.accessPath) })),
+        })
         continue
       }
       const { body } = outcome
@@ -192,6 +240,70 @@ async function* checkedChunks(
   }
 }
 
+/** Held UIDs read per statement. */
+const HELD_UIDS_PER_READ = 1000
+
+/**
+ * Continuing students: the held version of each program and subject enrolment the set maps that the
+ * RTO holds already, by "type uid", trimmed to what the merge reads (the lifecycle, a program
+ * enrolment's commencement and answers, completion and contract), so a re-import of a large set holds
+ * tens of bytes a record, not its whole body.
+ */
+async function heldHistory(db: Db, rto: string, set: NatSetReader): Promise<Map<string, HeldEnrolment>> {
+  const held = new Map<string, HeldEnrolment>()
+  const uids = await set.uidsOf(HISTORY_TYPES)
+  for (const type of HISTORY_TYPES) {
+    const ofType = uids.filter((record) => record.resourceType === type).map((record) => record.uid)
+    for (let i = 0; i < ofType.length; i += HELD_UIDS_PER_READ) {
+      const versions = await heldVersionsOf(db, rto, type, ofType.slice(i, i + HELD_UIDS_PER_READ))
+      for (const [uid, body] of versions) held.set(`${type} ${uid}`, historyOf(body))
+    }
+  }
+  return held
+}
+
+const HISTORY_FIELDS = [
+  'lifecycle',
+  'commencementDate',
+  'commencingProgram',
+  'fundingSourceNational',
+  'studyReason',
+  'programCompletion',
+  'trainingContractIdentifier',
+  'apprenticeshipClientIdentifier',
+] as const
+
+function historyOf(body: Record<string, unknown>): HeldEnrolment {
+  const kept: Record<string, unknown> = {}
+  for (const field of HISTORY_FIELDS) if (body[field] !== undefined) kept[field] = body[field]
+  return kept as HeldEnrolment
+}
+
+/**
+ * Each program and subject enrolment of the chunk that the RTO holds already is merged with its held
+ * version (its held lifecycle states kept, a program enrolment's first commencement kept), since a
+ * NAT set carries one collection period and the upload must carry the complete history (BRTS01450).
+ * In place; `carried` counts the records changed.
+ */
+function carryForward(held: Map<string, HeldEnrolment>, chunk: NatSetRecord[], carried: { count: number }): void {
+  if (held.size === 0) return
+  for (const record of chunk) {
+    if (record.resourceType !== 'ProgramEnrolment' && record.resourceType !== 'SubjectEnrolment') continue
+    const version = held.get(`${record.resourceType} ${record.uid.toLowerCase()}`)
+    if (!version) continue
+    // The origin stays in the worker; findings locate with the mapping's own (docs/decisions.md).
+    const merged = mergeHeldEnrolment(
+      record.resourceType as HistoryType,
+      record.record as ProgramEnrolmentRecord | SubjectEnrolmentRecord,
+      { lines: [], fields: {} },
+      version,
+    )
+    if (!merged.changed) continue
+    record.record = merged.record
+    carried.count++
+  }
+}
+
 /** The first `room` failures of refused records, each at the NAT place of its field. */
 async function problemsOfRefused(set: NatSetReader, refused: Refused[], room: number): Promise<NatSetProblem[]> {
   const failures = refused
@@ -203,14 +315,34 @@ async function problemsOfRefused(set: NatSetReader, refused: Refused[], room: nu
     paths: [failure.accessPath],
   }))
   const places = await set.locate(requests)
-  return failures.map(({ record, failure }, index) => ({
-    stage: 'upload',
-    nat: places[index] ?? [],
-    message: failure.message,
-    resourceType: record.resourceType,
-    resourceUID: record.uid,
-    accessPath: failure.accessPath,
-  }))
+  return failures.map(({ record, failure }, index) => {
+    const nat = places[index] ?? []
+    const label = nat[0]?.fieldLabel ?? failure.accessPath.replace(/^\$\.?/, '')
+    const value = failure.value
+    return {
+      stage: 'upload' as const,
+      nat,
+      ...(value === undefined ? {} : { value: typeof value === 'string' ? value : JSON.stringify(value) }),
+      message: plainFieldMessage(failure.message, label, value),
+      correctiveAction: `In the SMS, correct ${label}${nat[0] ? ` (${nat[0].text})` : ''}, and export the NAT files again.`,
+      resourceType: record.resourceType,
+      resourceUID: record.uid,
+      accessPath: failure.accessPath,
+    }
+  })
+}
+
+/** The value at a JSON path of a record (`$.locations[0].deliveryLocationUID`), or undefined. */
+function valueAt(body: unknown, path: string): unknown {
+  let at: unknown = body
+  for (const part of path
+    .replace(/^\$\.?/, '')
+    .split(/\.|\[(\d+)\]/)
+    .filter((piece) => piece)) {
+    if (at === null || typeof at !== 'object') return undefined
+    at = (at as Record<string, unknown>)[part]
+  }
+  return at
 }
 
 function noRecord(problemCount: number, problems: readonly NatSetProblem[]): DomainError {
@@ -268,7 +400,7 @@ export async function natFindings(
   const imported = await requireNatImport(db, actor, ref)
   const results = await listFailedResults(db, actor, ref, page)
   if (results.results.length === 0) return { ...results, results: [] }
-  const places = await oneSetAtATime(async () => {
+  const { places, descriptions } = await oneSetAtATime(async () => {
     const set = await NatSetReader.open(imported.zip, {
       rtoCode: imported.rtoCode,
       datasets: await currentCodes(db),
@@ -276,16 +408,37 @@ export async function natFindings(
       maxProblems: 0,
     })
     try {
-      return await set.locate(
+      const places = await set.locate(
         results.results.map((result) => ({
           resourceType: result.resourceType,
           uid: result.resourceUID,
           paths: result.accessPath,
         })),
       )
+      const descriptions = await set.describe(
+        results.results.map((result) => ({
+          resourceType: result.resourceType,
+          uid: result.resourceUID,
+          texts: [result.message, result.correctiveAction],
+          ...(result.accessPath[0] === undefined ? {} : { path: result.accessPath[0] }),
+        })),
+      )
+      return { places, descriptions }
     } finally {
       await set.close()
     }
   })
-  return { ...results, results: results.results.map((result, index) => ({ ...result, nat: places[index] ?? [] })) }
+  return {
+    ...results,
+    results: results.results.map((result, index) => {
+      const description = descriptions[index]
+      return {
+        ...result,
+        nat: places[index] ?? [],
+        ...(description?.record === undefined ? {} : { natRecord: description.record }),
+        ...(description?.value === undefined ? {} : { natValue: description.value }),
+        ...(description ? { natMessage: description.texts[0], natCorrectiveAction: description.texts[1] } : {}),
+      }
+    }),
+  }
 }

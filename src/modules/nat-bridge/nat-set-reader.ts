@@ -5,7 +5,16 @@
 // (others wait their turn), and the worker's heap is bounded, so memory stays bounded too.
 import { Worker } from 'node:worker_threads'
 import { DomainError } from '../../domain/errors.ts'
-import type { LocateRequest, NatPlace, NatSetOptions, NatSetRecord, NatSetRefusal, NatSetSummary } from './nat-set.ts'
+import type {
+  DescribeRequest,
+  LocateRequest,
+  NatDescription,
+  NatPlace,
+  NatSetOptions,
+  NatSetRecord,
+  NatSetRefusal,
+  NatSetSummary,
+} from './nat-set.ts'
 import type { NatSetWorkerData, NatSetWorkerRequest } from './nat-set.worker.ts'
 
 const WORKER = new URL('./nat-set.worker.ts', import.meta.url)
@@ -78,7 +87,16 @@ export class NatSetReader {
         if (!request) return
         pending.delete(message.id)
         if ('error' in message) request.reject(new Error(`the NAT set worker failed: ${message.error}`))
-        else request.resolve('records' in message ? message.records : message.places)
+        else
+          request.resolve(
+            'records' in message
+              ? message.records
+              : 'descriptions' in message
+                ? message.descriptions
+                : 'uids' in message
+                  ? message.uids
+                  : message.places,
+          )
       })
     })
   }
@@ -88,10 +106,23 @@ export class NatSetReader {
     return this.#ask({ op: 'records', size }) as Promise<NatSetRecord[]>
   }
 
+  /** The type and UID of every mapped record of these types, in the mapping's order. */
+  uidsOf(resourceTypes: readonly string[]): Promise<{ resourceType: string; uid: string }[]> {
+    return this.#ask({ op: 'uids', resourceTypes: [...resourceTypes] }) as Promise<
+      { resourceType: string; uid: string }[]
+    >
+  }
+
   /** The NAT places of each request's record and fields. */
   locate(requests: LocateRequest[]): Promise<NatPlace[][]> {
     if (requests.length === 0) return Promise.resolve([])
     return this.#ask({ op: 'locate', requests }) as Promise<NatPlace[][]>
+  }
+
+  /** Each request's record in the files' identifiers, and its texts told in the files' terms. */
+  describe(requests: DescribeRequest[]): Promise<NatDescription[]> {
+    if (requests.length === 0) return Promise.resolve([])
+    return this.#ask({ op: 'describe', requests }) as Promise<NatDescription[]>
   }
 
   async close(): Promise<void> {
@@ -114,6 +145,8 @@ type WorkerMessage =
   | { kind: 'refused'; refusal: NatSetRefusal }
   | { id: number; records: NatSetRecord[] }
   | { id: number; places: NatPlace[][] }
+  | { id: number; descriptions: NatDescription[] }
+  | { id: number; uids: { resourceType: string; uid: string }[] }
   | { id: number; error: string }
 
 function refusalError(refusal: NatSetRefusal): DomainError {

@@ -3,16 +3,22 @@
 // or one of its fields came from. Pure library work on @vetrs/avetmiss, run in a worker thread
 // (nat-set.worker.ts) so that reading and mapping a large set never holds up the service's requests.
 import {
+  checkNatSet,
   codeTranslatorFrom,
+  inNatTerms,
   type MappedRecord,
   type NatPlace,
   type NatProblem,
   natPlaceOfProblem,
   natPlacesOf,
+  type NatTerms,
+  natTermsOf,
   natToResources,
   NatZipTooLargeError,
   type OriginIndex,
   originIndexOf,
+  type OtherOrganisation,
+  otherOrganisations,
   type ReferenceDatasets,
   readNatZip,
 } from './avetmiss.ts'
@@ -27,10 +33,25 @@ export interface NatSetProblem {
   stage: NatProblemStage
   nat: NatPlace[]
   value?: string
+  /** The record in the files' identifiers (`client C0001, subject BSBWHS411, ...`). */
+  record?: string
   message: string
+  /** What to change in the SMS that wrote the files. */
+  correctiveAction?: string
   resourceType?: string
   resourceUID?: string
   accessPath?: string
+}
+
+/** A NAT check's finding: a contradiction across lines that NCVER's validation software reports; the records are stored. */
+export interface NatSetCheck {
+  check: string
+  level: 'Error' | 'Warning'
+  nat: NatPlace[]
+  value?: string
+  record?: string
+  message: string
+  correctiveAction?: string
 }
 
 export interface NatSetOptions {
@@ -45,13 +66,19 @@ export interface NatSetOptions {
 }
 
 export interface NatSetSummary {
-  files: { fileId: string; file: string }[]
+  /** The NAT files read, and the layout each was read as. */
+  files: { fileId: string; file: string; layout: string }[]
   ignoredFiles: string[]
   /** The reader's and the mapping's problems, the first maxProblems. */
   problems: NatSetProblem[]
   problemCount: number
+  /** The NAT checks' findings, the first maxProblems, and how many there were. */
+  checks: NatSetCheck[]
+  checkCount: number
   recordCount: number
   recordsByType: Record<string, number>
+  /** Training organisation identifiers other than the RTO's (NAT00010, NAT00020, NAT00120, NAT00130): the import refuses the set. */
+  otherOrganisations: OtherOrganisation[]
 }
 
 /** Why a set could not be opened: not a zip that reads, or more than the bounds allow. */
@@ -64,6 +91,7 @@ export interface OpenedNatSet {
   summary: NatSetSummary
   records: MappedRecord[]
   origins: OriginIndex
+  terms: NatTerms
 }
 
 /** A mapped record as it travels to the service's thread: type, UID and the upload body. */
@@ -93,19 +121,33 @@ export async function openNatSet(zip: Uint8Array, options: NatSetOptions): Promi
       problems.push(problemOf(stage, problem))
     }
   }
+  const checked = checkNatSet(read)
+  const checks: NatSetCheck[] = checked.slice(0, options.maxProblems).map((finding) => ({
+    check: finding.check,
+    level: finding.level,
+    nat: [natPlaceOfProblem(finding)],
+    ...(finding.value === undefined ? {} : { value: finding.value }),
+    ...(finding.record === undefined ? {} : { record: finding.record }),
+    message: finding.message,
+    ...(finding.correctiveAction === undefined ? {} : { correctiveAction: finding.correctiveAction }),
+  }))
   const recordsByType: Record<string, number> = {}
   for (const { resourceType } of mapped.records) recordsByType[resourceType] = (recordsByType[resourceType] ?? 0) + 1
   return {
     summary: {
-      files: read.files.map(({ fileId, file }) => ({ fileId, file })),
+      files: read.files.map(({ fileId, file, layout }) => ({ fileId, file, layout })),
       ignoredFiles: read.ignoredFiles,
       problems,
       problemCount: read.problemCount + mapped.problems.length,
+      checks,
+      checkCount: checked.length,
       recordCount: mapped.records.length,
       recordsByType,
+      otherOrganisations: otherOrganisations(read.records, options.rtoCode),
     },
     records: mapped.records,
     origins: originIndexOf(mapped.records),
+    terms: natTermsOf(mapped.records),
   }
 }
 
@@ -114,7 +156,9 @@ function problemOf(stage: 'read' | 'map', problem: NatProblem): NatSetProblem {
     stage,
     nat: [natPlaceOfProblem(problem)],
     ...(problem.value === undefined ? {} : { value: problem.value }),
+    ...(problem.record === undefined ? {} : { record: problem.record }),
     message: problem.message,
+    ...(problem.correctiveAction === undefined ? {} : { correctiveAction: problem.correctiveAction }),
   }
 }
 
@@ -131,4 +175,57 @@ export interface LocateRequest {
  */
 export function placesOf(origins: OriginIndex, request: LocateRequest): NatPlace[] {
   return natPlacesOf(origins, request.resourceType, request.uid, request.paths)
+}
+
+/** A text about a record (a validation result's message or corrective action), to be told in the files' terms. */
+export interface DescribeRequest {
+  resourceType: string
+  uid: string
+  texts: readonly string[]
+  /** The access path whose value to give (a validation result's first). */
+  path?: string
+}
+
+/** The record in the files' identifiers, and each text with its UIDs, JSON paths and API field names told as the files name them. */
+export interface NatDescription {
+  record?: string
+  texts: string[]
+  /** The value at `path` in the record as mapped, when it is text, a number or a flag. */
+  value?: string
+}
+
+const bodiesOf = new WeakMap<object, Map<string, unknown>>()
+
+/** The value at a JSON path of a record (`$.locations[0].deliveryLocationUID`), or undefined. */
+function valueAt(body: unknown, path: string): unknown {
+  let at: unknown = body
+  for (const part of path
+    .replace(/^\$\.?/, '')
+    .split(/\.|\[(\d+)\]/)
+    .filter((piece) => piece)) {
+    if (at === null || typeof at !== 'object') return undefined
+    at = (at as Record<string, unknown>)[part]
+  }
+  return at
+}
+
+export function describe(
+  set: Pick<OpenedNatSet, 'origins' | 'terms' | 'records'>,
+  request: DescribeRequest,
+): NatDescription {
+  const about = { resourceType: request.resourceType, uid: request.uid }
+  const record = set.terms.get(request.uid.toLowerCase())
+  let bodies = bodiesOf.get(set)
+  if (!bodies) {
+    bodies = new Map(set.records.map((mapped) => [mapped.uid.toLowerCase(), mapped.record]))
+    bodiesOf.set(set, bodies)
+  }
+  const found = request.path === undefined ? undefined : valueAt(bodies.get(request.uid.toLowerCase()), request.path)
+  const value =
+    typeof found === 'string' || typeof found === 'number' || typeof found === 'boolean' ? String(found) : undefined
+  return {
+    ...(record === undefined ? {} : { record }),
+    texts: request.texts.map((text) => inNatTerms(text, set.terms, set.origins, about)),
+    ...(value === undefined ? {} : { value }),
+  }
 }

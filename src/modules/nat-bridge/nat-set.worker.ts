@@ -3,7 +3,15 @@
 // for the mapped records, a chunk at a time, and for the NAT places of records and fields, until the
 // service's thread ends it. Nothing here touches the database.
 import { parentPort, workerData } from 'node:worker_threads'
-import { type LocateRequest, type NatSetOptions, type OpenedNatSet, openNatSet, placesOf } from './nat-set.ts'
+import {
+  type DescribeRequest,
+  describe,
+  type LocateRequest,
+  type NatSetOptions,
+  type OpenedNatSet,
+  openNatSet,
+  placesOf,
+} from './nat-set.ts'
 
 export interface NatSetWorkerData {
   zip: Uint8Array
@@ -13,6 +21,8 @@ export interface NatSetWorkerData {
 export type NatSetWorkerRequest =
   | { id: number; op: 'records'; size: number }
   | { id: number; op: 'locate'; requests: LocateRequest[] }
+  | { id: number; op: 'describe'; requests: DescribeRequest[] }
+  | { id: number; op: 'uids'; resourceTypes: string[] }
 
 const port = parentPort
 if (!port) throw new Error('nat-set.worker.ts runs as a worker thread')
@@ -37,6 +47,14 @@ function serve(set: OpenedNatSet): void {
           id: request.id,
           records: chunk.map(({ resourceType, uid, record }) => ({ resourceType, uid, record })),
         })
+      } else if (request.op === 'describe') {
+        port!.postMessage({ id: request.id, descriptions: request.requests.map((item) => describe(set, item)) })
+      } else if (request.op === 'uids') {
+        const types = new Set(request.resourceTypes)
+        const uids = set.records
+          .filter((r) => types.has(r.resourceType))
+          .map(({ resourceType, uid }) => ({ resourceType, uid }))
+        port!.postMessage({ id: request.id, uids })
       } else {
         port!.postMessage({ id: request.id, places: request.requests.map((item) => placesOf(set.origins, item)) })
       }

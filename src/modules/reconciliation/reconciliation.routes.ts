@@ -38,7 +38,7 @@ export const reconciliationRoutes: FastifyPluginAsyncTypebox<{ readDb: ReadDb }>
   app.post(
     '/uid-match',
     {
-      config,
+      config: { ...config, idempotencyKey: false }, // a read: safe to repeat without a key
       schema: {
         tags,
         summary: 'Whether each of up to 500 UIDs is held for a reporting period',

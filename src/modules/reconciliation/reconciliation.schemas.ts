@@ -6,6 +6,7 @@ import { DateString, Strict, StringEnum, Uuid4 } from '../../platform/http/types
 import { PagedEnvelope, PageQuery } from '../../platform/http/paging.ts'
 import { resourceTypes, type ResourceSegment, type ResourceType } from '../../domain/resource-types.ts'
 import { named } from '../../platform/http/schema-names.ts'
+import { REPORTING_PERIOD_PATTERN } from '../../domain/calendar.ts'
 
 /** The types search-by-period and uid-match query (spec: all but DeliveryLocation). */
 export const searchableTypes = [
@@ -24,10 +25,10 @@ export const relatedStartSegments = [
   'subjectenrolment',
 ] as const satisfies readonly ResourceSegment[]
 
-const REPORTING_PERIOD = '^\\d{4}0[1-4]$'
 export const ReportingPeriod = Type.String({
-  pattern: REPORTING_PERIOD,
-  description: 'reporting period {CalendarYear}{Quarter}: 202601 is January to March 2026, 202604 October to December',
+  pattern: REPORTING_PERIOD_PATTERN,
+  description:
+    'reporting period {CalendarYear}{Quarter}, year 1900 to 9999 as dates are: 202601 is January to March 2026, 202604 October to December',
 })
 
 export const ReconciliationItem = named(

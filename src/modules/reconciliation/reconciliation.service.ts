@@ -7,6 +7,7 @@ import { NotFoundError, StructuralError, type FieldError } from '../../domain/er
 import { offsetOf, toPage, type Page, type PageQuery } from '../../domain/page.ts'
 import { resourceTypes, segmentOf, type ResourceType } from '../../domain/resource-types.ts'
 import { firstDayOf, lastDayOf } from '../../domain/reporting-period.ts'
+import { REPORTING_PERIOD_PATTERN } from '../../domain/calendar.ts'
 import { isBatchReconciled } from '../batches/index.ts'
 import * as repo from './reconciliation.repo.ts'
 import { itemActivityDate } from './reconciliation-index.repo.ts'
@@ -18,7 +19,7 @@ import type {
 } from './reconciliation.schemas.ts'
 
 export const MAX_REPORTING_PERIODS = 10
-const PERIOD = /^(\d{4})0([1-4])$/
+const PERIOD = new RegExp(REPORTING_PERIOD_PATTERN)
 
 /** The dates of a reporting period: 202604 is 2026-10-01 to 2026-12-31. */
 export function periodRange(code: string): repo.DateRange {

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { ReadDb } from '../../platform/db/database.ts'
 import { Scopes } from '../../platform/auth/scopes.ts'
 import { MAX_PAGE_NUMBER, PagedEnvelope } from '../../platform/http/paging.ts'
-import { Nullable, Strict, StringEnum, UtcDateTime } from '../../platform/http/types.ts'
+import { DateString, Nullable, Strict, StringEnum, UtcDateTime } from '../../platform/http/types.ts'
 import { named } from '../../platform/http/schema-names.ts'
 import { datasets } from './datasets.ts'
 import * as service from './reference-data.service.ts'
@@ -18,8 +18,14 @@ const syncQuery = {
     description:
       'watermark, inclusive: versions stamped at or after it are returned; 1901-01-01T00:00:00Z for a full load',
   }),
-  PageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUMBER, description: 'default 1' })),
-  PageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: `default ${DEFAULT_SYNC_PAGE_SIZE}` })),
+  // Defaults are the schema's (filled in by the request check, published for generated clients).
+  PageNumber: Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUMBER, default: 1, description: 'page to return, from 1' }),
+  PageSize: Type.Integer({
+    minimum: 1,
+    maximum: 500,
+    default: DEFAULT_SYNC_PAGE_SIZE,
+    description: 'records per page, at most 500',
+  }),
 }
 
 const ReferenceRecord = named(
@@ -34,8 +40,8 @@ const ReferenceRecord = named(
       code: Type.String(),
       description: Type.String(),
       avetmissCode: Nullable(Type.String(), { description: 'the AVETMISS 8.0 code of a word, where there is one' }),
-      businessEffectiveFrom: Nullable(Type.String({ format: 'date' })),
-      businessEffectiveTo: Nullable(Type.String({ format: 'date' })),
+      businessEffectiveFrom: Nullable(DateString()),
+      businessEffectiveTo: Nullable(DateString()),
       status: StringEnum(['Active', 'Inactive'] as const),
       sysEffectiveFrom: Type.String({
         description: 'system time of this version, UTC, microseconds: the watermark to store is the largest seen',
@@ -54,9 +60,9 @@ export const referenceDataRoutes: FastifyPluginAsyncTypebox<{ readDb: ReadDb; ca
   { readDb: db, cacheRecords },
 ) => {
   const config = { scope: Scopes.referenceData }
-  const pageOf = (query: { PageNumber?: number; PageSize?: number }) => ({
-    pageNumber: query.PageNumber ?? 1,
-    pageSize: query.PageSize ?? DEFAULT_SYNC_PAGE_SIZE,
+  const pageOf = (query: { PageNumber: number; PageSize: number }) => ({
+    pageNumber: query.PageNumber,
+    pageSize: query.PageSize,
   })
   const cache = createSyncPageCache(cacheRecords)
   const names = (kind: string) =>

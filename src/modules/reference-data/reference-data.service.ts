@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import type { Db, ReadDb } from '../../platform/db/database.ts'
-import { NotFoundError } from '../../domain/errors.ts'
+import { NotFoundError, StructuralError } from '../../domain/errors.ts'
+import { utcInstant } from '../../domain/calendar.ts'
 import { offsetOf, toPage, type Page, type PageQuery } from '../../domain/page.ts'
 import { datasets, type DatasetDefinition } from './datasets.ts'
 import { parseReleaseFile, type ReleaseRecord } from './release-file.ts'
@@ -241,16 +242,21 @@ export async function changesSince(
 ): Promise<Page<repo.SyncedRecord>> {
   if (!findDataset(name, kind))
     throw new NotFoundError(`No ${kind === 'reference' ? 'reference dataset' : 'classification'} ${name}.`)
+  // Every ISO 8601 spelling of the same instant (Z, +00:00, +0000, a fraction or none) becomes one
+  // text before it reaches the SQL or the cache key. The request schema has checked it is one.
+  const since = utcInstant(changedSince)
+  if (since === undefined)
+    throw new StructuralError([{ accessPath: 'query.changedSince', message: 'must be an ISO 8601 date-time in UTC' }])
   const key = {
     dataset: name,
     last: await repo.lastPosition(db, name),
-    changedSince,
+    changedSince: since,
     pageNumber: page.pageNumber,
     pageSize: page.pageSize,
   }
   const cached = cache.get(key)
   if (cached) return cached
-  const { total, records } = await repo.changesPage(db, name, changedSince, key.last, offsetOf(page), page.pageSize)
+  const { total, records } = await repo.changesPage(db, name, since, key.last, offsetOf(page), page.pageSize)
   const answer = toPage(records, total, page)
   cache.set(key, answer)
   return answer

@@ -3,6 +3,7 @@
 // businessEffectiveTo (optional). Every problem is reported with its line, and a file with any
 // problem is refused whole.
 import { parse } from 'csv-parse/sync'
+import { DATE_RANGE_TEXT, isCalendarDate } from '../../domain/calendar.ts'
 
 export interface ReleaseRecord {
   code: string
@@ -22,13 +23,6 @@ export class ReleaseFileError extends Error {
 
 const REQUIRED = ['code', 'description'] as const
 const KNOWN = new Set(['code', 'description', 'avetmissCode', 'businessEffectiveFrom', 'businessEffectiveTo'])
-const DATE = /^\d{4}-\d{2}-\d{2}$/
-
-function isCalendarDate(value: string): boolean {
-  if (!DATE.test(value)) return false
-  const date = new Date(`${value}T00:00:00Z`)
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value)
-}
 
 export function parseReleaseFile(text: string, fileName: string): ReleaseRecord[] {
   const delimiter = fileName.toLowerCase().endsWith('.tsv') ? '\t' : ','
@@ -92,7 +86,7 @@ export function parseReleaseFile(text: string, fileName: string): ReleaseRecord[
       ['businessEffectiveTo', to],
     ] as const) {
       if (value !== null && !isCalendarDate(value))
-        problems.push(`line ${line}: ${name} ${JSON.stringify(value)} is not a date (YYYY-MM-DD)`)
+        problems.push(`line ${line}: ${name} ${JSON.stringify(value)} is not a date (YYYY-MM-DD) ${DATE_RANGE_TEXT}`)
     }
     if (from && to && isCalendarDate(from) && isCalendarDate(to) && to < from)
       problems.push(`line ${line}: businessEffectiveTo is before businessEffectiveFrom`)

@@ -75,6 +75,12 @@ export interface SetFindingRow {
 export interface SetRule extends RuleMetadata {
   kind: 'set'
   query(scope: RunScope): RawBuilder<SetFindingRow>
+  /**
+   * The rows of `query` in parts that share no group_key, which the engine runs one statement each: on
+   * the embedded database a statement holds the only connection and the service's thread, so shorter
+   * statements let requests in between (issue 30). Without it, `query` is one statement.
+   */
+  queryParts?(scope: RunScope): RawBuilder<SetFindingRow>[]
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: each record rule checks its own resource types; the catalogue holds them all

@@ -1,10 +1,10 @@
 // SQL for validation runs and their results. Every statement is scoped by the caller's RTO.
-import { sql, type Generated, type Selectable } from 'kysely'
+import { sql, type Generated, type RawBuilder, type Selectable } from 'kysely'
 import type { Db, Executor } from '../../platform/db/database.ts'
 import { nameBasedUuid } from '../../platform/db/uuid.ts'
 import { createRunLifecycle } from '../../platform/runs/run-lifecycle.ts'
 import type { MessageLevel } from '../../domain/rules.ts'
-import type { DataSource, RunScope, SetRule } from './rule.ts'
+import type { DataSource, RunScope, SetFindingRow, SetRule } from './rule.ts'
 
 export type RunStatus = 'Queued' | 'InProgress' | 'Validated' | 'Cancelled'
 
@@ -190,22 +190,29 @@ export async function insertSetRuleResults(
   runId: string,
   attempt: number,
   largeBatch: boolean,
+  query: RawBuilder<SetFindingRow> = rule.query(scope),
 ): Promise<void> {
   await db.transaction().execute(async (tx) => {
-    await sql`SET LOCAL jit = off`.execute(tx)
-    if (largeBatch) await sql`SET LOCAL enable_nestloop = off`.execute(tx)
-    await insertSetRuleResultsWith(tx, rule, scope, runId, attempt)
+    await setRuleSessionSettings(tx, largeBatch)
+    await setRuleResultsStatement(rule, scope, runId, attempt, query).execute(tx)
   })
 }
 
-async function insertSetRuleResultsWith(
-  db: Executor,
+/** The settings a set rule's statement runs under, inside its transaction (above). */
+export async function setRuleSessionSettings(tx: Executor, largeBatch: boolean): Promise<void> {
+  await sql`SET LOCAL jit = off`.execute(tx)
+  if (largeBatch) await sql`SET LOCAL enable_nestloop = off`.execute(tx)
+}
+
+/** The one statement that runs a set rule's query and stores its rows as results. */
+export function setRuleResultsStatement(
   rule: SetRule,
   scope: RunScope,
   runId: string,
   attempt: number,
-): Promise<void> {
-  await sql`
+  query: RawBuilder<SetFindingRow> = rule.query(scope),
+): RawBuilder<unknown> {
+  return sql`
     INSERT INTO validation_result (rto_id, run_id, attempt, validation_grouping_id, related_validation_result_count, error_number, rule_id,
       technical_rule_id, validation_message_level, corrective_action, message, resource_type, resource_uid, access_path,
       change_tracking_identifier, data_source)
@@ -213,8 +220,8 @@ async function insertSetRuleResultsWith(
            count(*) OVER (PARTITION BY f.group_key), ${rule.technicalRuleId}::text, ${rule.ruleId}::text, ${rule.technicalRuleId}::text,
            ${rule.level}::text, ${rule.correctiveAction}::text, f.message, f.resource_type, f.resource_uid, f.access_path,
            f.change_tracking_identifier, f.data_source
-      FROM (${rule.query(scope)}) AS f
-     ORDER BY f.group_key, f.data_source DESC, f.resource_type, f.resource_uid`.execute(db)
+      FROM (${query}) AS f
+     ORDER BY f.group_key, f.data_source DESC, f.resource_type, f.resource_uid`
 }
 
 /** Narrows a run's results: to one rule, one resource type, or both. */

@@ -1,7 +1,8 @@
 // Every route is protected unless it says otherwise: a route declares either `config.scope` (the
 // scope it needs) or `config.public: true`. A route with neither stops start-up, so nothing can be
-// exposed by forgetting. Authentication runs first (onRequest), before any body is read or stored.
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+// exposed by forgetting. Authentication runs first (onRequest), before any body is read or stored; rate
+// limiting runs inside it, between identifying the caller and refusing it.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { InsufficientScopeError, UnauthenticatedError } from '../../domain/errors.ts'
 import type { Actor, Scope } from './scopes.ts'
 import { InvalidTokenError, type TokenVerifier } from './tokens.ts'
@@ -20,7 +21,20 @@ declare module 'fastify' {
 
 const PUBLIC_PREFIXES = ['/docs'] // routes registered by the documentation plugin
 
-export function installAuthentication(app: FastifyInstance, verifier: TokenVerifier): void {
+/** Counts a request against its client or address (rate limiting); throws when it is over the limit. */
+export type RequestLimiter = (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+
+/**
+ * `limit` runs once the caller is identified and before any refusal: an authenticated request counts
+ * against its client, and a request refused for its token (none, garbage, expired) counts against its
+ * address as the token endpoint's and unknown paths' do, since those are what an attacker sends. Routes
+ * with `config.rateLimit: false` (health, documentation, metrics) are not counted.
+ */
+export function installAuthentication(
+  app: FastifyInstance,
+  verifier: TokenVerifier,
+  options: { limit?: RequestLimiter | undefined } = {},
+): void {
   app.addHook('onRoute', (route) => {
     if (PUBLIC_PREFIXES.some((prefix) => route.url.startsWith(prefix)))
       route.config = { ...route.config, public: true, rateLimit: false }
@@ -31,25 +45,42 @@ export function installAuthentication(app: FastifyInstance, verifier: TokenVerif
   })
 
   app.addHook('onRequest', async (request, reply) => {
-    const { scope, public: isPublic } = request.routeOptions.config
-    if (isPublic || request.is404) return // unknown routes go on to the not-found problem
-    if (!scope) throw new UnauthenticatedError() // unreachable: onRoute refuses such routes; fail closed all the same
-    const token = bearerToken(request)
-    if (!token) throw new UnauthenticatedError()
-    // Only a token found wanting is a 401. Anything else (the database cannot be reached to check the
-    // client) goes to the error handler, so the caller keeps a good token and retries after a 503.
-    const actor = await verifier.verify(token).catch((error: unknown) => {
-      if (error instanceof InvalidTokenError)
-        throw new UnauthenticatedError(
-          'The access token is not valid (malformed, expired, wrongly signed, for another audience, or its client is disabled).',
-        )
-      throw error
-    })
-    request.actor = actor
-    // Every later log line of this request, including the completion line, names client and RTO.
-    request.log = reply.log = request.log.child({ clientId: actor.clientId, rto: actor.rto })
-    if (!actor.scopes.has(scope)) throw new InsufficientScopeError(scope)
+    const { scope, public: isPublic, rateLimit } = request.routeOptions.config
+    // Unknown routes go on to the not-found problem; public ones need no token.
+    const refusal = isPublic || request.is404 ? undefined : await identify(request, reply, verifier, scope)
+    if (options.limit && rateLimit !== false) await options.limit(request, reply)
+    if (refusal) throw refusal
   })
+}
+
+/**
+ * Sets request.actor from the bearer token; returns the refusal (401, 403) rather than throwing it, so
+ * the request is counted first. Anything else (the database cannot be reached to check the client)
+ * is thrown to the error handler, so the caller keeps a good token and retries after a 503.
+ */
+async function identify(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  verifier: TokenVerifier,
+  scope: Scope | undefined,
+): Promise<Error | undefined> {
+  if (!scope) return new UnauthenticatedError() // unreachable: onRoute refuses such routes; fail closed all the same
+  const token = bearerToken(request)
+  if (!token) return new UnauthenticatedError()
+  let actor: Actor
+  try {
+    actor = await verifier.verify(token)
+  } catch (error) {
+    if (error instanceof InvalidTokenError)
+      return new UnauthenticatedError(
+        'The access token is not valid (malformed, expired, wrongly signed, for another audience, or its client is disabled).',
+      )
+    throw error
+  }
+  request.actor = actor
+  // Every later log line of this request, including the completion line, names client and RTO.
+  request.log = reply.log = request.log.child({ clientId: actor.clientId, rto: actor.rto })
+  return actor.scopes.has(scope) ? undefined : new InsufficientScopeError(scope)
 }
 
 export function bearerToken(request: FastifyRequest): string | undefined {

@@ -16,6 +16,7 @@
 //   housekeeping_run                                     modules/housekeeping
 //   nat_import                                           modules/nat-bridge
 //   api_client, token_issuance, signing_key              platform/auth
+//   idempotency_key                                      platform/idempotency
 //   the pgboss schema                                    platform/queue (pg-boss)
 // Another module's data is read in SQL only set-based, for speed, and only through a view its owner
 // publishes (migrations/0020_published_views.ts; test/sql-boundaries.test.ts checks it): batches
@@ -62,6 +63,7 @@ export const TABLE_PLACEMENT = {
   assessment_run: 'hot',
   assessment_result: 'hot',
   declaration: 'hot',
+  idempotency_key: 'hot',
   reference_record_version: 'reference',
   api_client: 'local',
   console_session: 'local',

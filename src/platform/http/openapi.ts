@@ -1,11 +1,13 @@
 // OpenAPI 3.1 generated from the route schemas, served at /openapi.json with interactive docs at /docs.
 // Every route declares the problem responses it can give: protected routes 401, 403 and 429; routes
-// with a body 400, 413 and 415; routes with path parameters 404; every route 500. A route declares
-// its own 409. Every route may answer 503 (database unreachable, shutting down).
+// with a body, and every POST, PUT, PATCH or DELETE (which reads a body if one is sent), 400, 413
+// and 415; routes with path parameters 404; every route 500. A route declares its own 409. Every
+// route may answer 503 (database unreachable, shutting down).
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance, FastifySchema } from 'fastify'
 import { ALL_SCOPES } from '../auth/scopes.ts'
+import { IDEMPOTENCY_HEADER } from './idempotency.ts'
 import { ProblemDetails } from './problem.ts'
 import { COMPONENT_NAME, componentDescriptionOf } from './schema-names.ts'
 
@@ -32,6 +34,15 @@ const STANDARD_PROBLEMS = {
   ],
   UnsupportedMediaType: ['415', 'Unsupported Content-Type or Content-Encoding.'],
   InternalError: ['500', 'Unexpected server error.'],
+  // The POSTs that take an Idempotency-Key (platform/http/idempotency.ts).
+  IdempotencyKeyReused: [
+    '422',
+    'The Idempotency-Key was used in the last 24 hours for a request with another method, path or body (/problems/idempotency-key-reused). Nothing was done.',
+  ],
+  IdempotencyKeyInProgress: [
+    '409',
+    'A request with this Idempotency-Key is still being processed (/problems/idempotency-key-in-progress): send it again after Retry-After seconds. Nothing was done.',
+  ],
   // Any operation can meet an unreachable database or a shutting-down process; the problem says
   // when to retry (Retry-After), and a client may repeat requests that are safe to repeat.
   ServiceUnavailable: [
@@ -40,6 +51,9 @@ const STANDARD_PROBLEMS = {
   ],
 } as const
 const standard = (name: keyof typeof STANDARD_PROBLEMS) => problem(STANDARD_PROBLEMS[name][1])
+
+/** The methods whose requests Fastify reads a body of (a GET's or HEAD's body is not parsed). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 type Json = Record<string, unknown>
 type Parameter = { in?: string; required?: boolean; schema?: Json; style?: string; explode?: boolean }
@@ -150,9 +164,31 @@ function liftStandardProblems(document: OpenApiDocument): OpenApiDocument {
   return document
 }
 
-/** The document as published: problem bodies as problem+json, query parameters described, shared schemas and responses named. */
+/**
+ * The Idempotency-Key header, described once under components.parameters (as IdempotencyKey) and
+ * referenced by every operation that takes it, under the name it is written with.
+ */
+function liftIdempotencyKeyParameter(document: OpenApiDocument): OpenApiDocument {
+  let shared: Json | undefined
+  for (const methods of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(methods)) {
+      operation.parameters = operation.parameters?.map((parameter) => {
+        const { name } = parameter as { name?: string }
+        if (parameter.in !== 'header' || name?.toLowerCase() !== IDEMPOTENCY_HEADER) return parameter
+        shared ??= { ...parameter, name: 'Idempotency-Key' }
+        return { $ref: '#/components/parameters/IdempotencyKey' } as Parameter
+      })
+    }
+  }
+  if (shared) document.components = { ...document.components, parameters: { IdempotencyKey: shared } }
+  return document
+}
+
+/** The document as published: problem bodies as problem+json, query parameters described, shared schemas, responses and parameters named. */
 export function publishedDocument(document: OpenApiDocument): OpenApiDocument {
-  return liftStandardProblems(liftNamedSchemas(describeQueryParameters(describeProblemsAsProblemJson(document))))
+  return liftIdempotencyKeyParameter(
+    liftStandardProblems(liftNamedSchemas(describeQueryParameters(describeProblemsAsProblemJson(document)))),
+  )
 }
 
 export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
@@ -176,17 +212,32 @@ export async function installOpenApi(app: FastifyInstance, publicBaseUrl: string
       responses['403'] ??= standard('InsufficientScope')
     }
     if (route.config?.rateLimit !== false) responses['429'] ??= standard('RateLimited')
-    if (schema.body || schema.querystring || schema.params) responses['400'] ??= standard('StructurallyInvalid')
+    // A POST, PUT, PATCH or DELETE that takes no body still reads one if it is sent: a body that is
+    // not empty is a 400, one too large once decompressed a 413, one of an unsupported type or
+    // encoding a 415. So those are declared on every such operation, not only on those with a body.
+    const readsBody = [route.method].flat().some((method) => BODY_METHODS.has(method))
+    if (schema.body || schema.querystring || schema.params || readsBody)
+      responses['400'] ??= standard('StructurallyInvalid')
     if (schema.params && scope) responses['404'] ??= standard('NotFound')
-    if (schema.body) {
+    if (schema.body || readsBody) {
       responses['413'] ??= standard('PayloadTooLarge')
       responses['415'] ??= standard('UnsupportedMediaType')
+    }
+    if (route.config?.idempotencyKey === true) {
+      responses['422'] ??= standard('IdempotencyKeyReused')
+      const own = responses['409'] as { description?: string } | undefined
+      responses['409'] = own
+        ? { ...own, description: `${own.description} ${STANDARD_PROBLEMS.IdempotencyKeyInProgress[1]}` }
+        : standard('IdempotencyKeyInProgress')
     }
     responses['500'] ??= standard('InternalError')
     responses['503'] ??= standard('ServiceUnavailable')
   })
 
   await app.register(swagger, {
+    // The document is OpenAPI 3.1, whose schemas are JSON Schema: `const` stays `const` (a value that
+    // must be exactly true, RTOAcceptanceOfDeclaration), not the one-value enum OpenAPI 3.0 needed.
+    convertConstToEnum: false,
     transformObject: (document) =>
       'openapiObject' in document
         ? publishedDocument(document.openapiObject as OpenApiDocument)

@@ -77,7 +77,7 @@ export function registerOperationalRoutes(
     },
   )
 
-  app.get(
+  app.get<{ Params: { kind: string } }>(
     '/problems/:kind',
     {
       config: exempt,
@@ -97,10 +97,11 @@ export function registerOperationalRoutes(
       },
     },
     async (request) => {
-      const { kind } = request.params as { kind: string }
-      if (!Object.hasOwn(problemTypes, kind)) throw new NotFoundError(`No problem type ${kind}.`)
-      const problem = problemTypes[kind as ProblemKind]
-      return { type: `/problems/${kind as ProblemKind}`, ...problem }
+      const { kind } = request.params
+      if (!isProblemKind(kind)) throw new NotFoundError(`No problem type ${kind}.`)
+      return { type: `/problems/${kind}`, ...problemTypes[kind] }
     },
   )
 }
+
+const isProblemKind = (kind: string): kind is ProblemKind => Object.hasOwn(problemTypes, kind)

@@ -79,6 +79,18 @@ export const problemTypes = {
     description:
       "The operation is not allowed in the resource's current state; reason names the condition (for example batch-submitted, validation-stale, blocking-validation-failures) and detail says what to do.",
   },
+  'idempotency-key-reused': {
+    status: 422,
+    title: 'The Idempotency-Key was used for another request',
+    description:
+      'A request sent with an Idempotency-Key that this client used in the last 24 hours for a request with a different method, path or body. Nothing was done. A retry sends the same key with exactly the same request; a new request needs a new key.',
+  },
+  'idempotency-key-in-progress': {
+    status: 409,
+    title: 'A request with this Idempotency-Key is in progress',
+    description:
+      "The first request sent with this Idempotency-Key is still being processed (or its process stopped and its claim has not lapsed yet). Nothing was done. Send the same request with the same key again after Retry-After seconds: it then gets the first request's answer.",
+  },
   'request-timeout': {
     status: 408,
     title: 'The request did not arrive in time',
@@ -108,6 +120,12 @@ export const problemTypes = {
     title: 'The NAT files hold too much',
     description:
       "A NAT import's zip whose NAT files hold more bytes uncompressed than one import may (LIMIT_NAT_FILES_BYTES, 48 MiB by default: about 150,000 activities; the detail says the limit in force), as the zip's directory states them, or that lists more than 10,000 entries. Refused before any file is inflated; nothing was stored. Split the set (by period) over several imports.",
+  },
+  'nat-organisation-mismatch': {
+    status: 400,
+    title: "The NAT files are another training organisation's",
+    description:
+      "A NAT import (POST .../nat-import) whose NAT00010, NAT00020, NAT00120 or NAT00130 lines give a training organisation identifier other than the caller's RTO: imported, they would add another organisation's students and activity to the RTO's held data. Refused before anything is stored; the detail names both codes and the first line of each file giving the other one. Import the files as the RTO they name, or correct the identifier in the student management system.",
   },
   'rate-limited': {
     status: 429,

@@ -1,12 +1,13 @@
 // Rate limiting per client id (spec: Errors 429), shared across processes through Redis when REDIS_URL
-// is set. It runs right after authentication, so an authenticated request counts against its own
-// client and nobody else's; unauthenticated requests (the token endpoint) count against their address,
-// so nobody can spend another client's allowance by naming it. Answers 429 problem details with Retry-After; every limited response carries the IETF
+// is set. Authentication calls it once the caller is identified and before any refusal, so an
+// authenticated request counts against its own client and nobody else's; every other request (the
+// token endpoint, no token or a token found wanting, unknown paths) counts against its address, so
+// nobody can spend another client's allowance by naming it and refused requests are not free. Answers 429 problem details with Retry-After; every limited response carries the IETF
 // RateLimit and RateLimit-Policy fields (draft-ietf-httpapi-ratelimit-headers). Health, metrics and
 // documentation are exempt. When Redis cannot be reached, limiting fails open: requests pass, unlimited,
 // until it is back (an outage of the counters must not become an outage of the service).
 import rateLimit from '@fastify/rate-limit'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 
@@ -61,11 +62,17 @@ export interface RateLimitOptions {
   namespace: string
 }
 
-export async function installRateLimit(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
-  if (options.max === 0) return
+/**
+ * Registers the counters and the RateLimit response fields; returns the check that authentication
+ * calls for every request not exempt (undefined when limiting is off).
+ */
+export async function installRateLimit(
+  app: FastifyInstance,
+  options: RateLimitOptions,
+): Promise<((request: FastifyRequest, reply: FastifyReply) => Promise<void>) | undefined> {
+  if (options.max === 0) return undefined
   await app.register(rateLimit, {
-    global: true,
-    hook: 'onRequest', // a route-level hook: runs after the global authentication hook
+    global: false, // no hook of its own on each route: authentication calls the check (below)
     max: options.max,
     timeWindow: options.windowSeconds * 1000,
     nameSpace: `${options.namespace}:rate-limit:`,
@@ -93,6 +100,10 @@ export async function installRateLimit(app: FastifyInstance, options: RateLimitO
     reply.removeHeader('ratelimit-remaining')
     reply.removeHeader('ratelimit-reset')
   })
+  const check = app.rateLimit()
+  return async (request, reply) => {
+    await check.call(app, request, reply)
+  }
 }
 
 function clientKey(request: FastifyRequest): string {

@@ -1,6 +1,7 @@
 // Shared schema building blocks. Enumerations use the JSON Schema `enum` keyword so that failures read
 // "must be one of ..." and the string rules can recognise (and trim) enum values.
 import Type, { type Static, type TSchema } from 'typebox'
+import { CALENDAR_DATE_PATTERN, DATE_RANGE_TEXT, UTC_INSTANT_PATTERN } from '../../domain/calendar.ts'
 import { jurisdictions } from '../../domain/jurisdictions.ts'
 
 export const StringEnum = <const Values extends readonly string[]>(
@@ -8,21 +9,38 @@ export const StringEnum = <const Values extends readonly string[]>(
   options: Record<string, unknown> = {},
 ) => Type.Unsafe<Values[number]>({ type: 'string', enum: [...values], ...options })
 
-/** A real calendar date, YYYY-MM-DD. */
+/**
+ * A real calendar date, YYYY-MM-DD, in the service's range (src/domain/calendar.ts). The format checks
+ * the day exists and the range; the pattern says as much as a pattern can, so generated clients
+ * enforce it too.
+ */
 export const DateString = (options: Record<string, unknown> = {}) =>
-  Type.String({ format: 'date', description: 'calendar date, YYYY-MM-DD', ...options })
-
-/** An ISO 8601 date-time in UTC (ending in Z). */
-export const UtcDateTime = (options: Record<string, unknown> = {}) =>
   Type.String({
-    format: 'utc-date-time',
-    description: 'ISO 8601 date-time in UTC, e.g. 2026-01-01T00:00:00Z',
+    format: 'date',
+    pattern: CALENDAR_DATE_PATTERN,
+    description: `calendar date, YYYY-MM-DD, ${DATE_RANGE_TEXT}`,
     ...options,
   })
 
+/**
+ * An ISO 8601 date-time in UTC: Z, z, +00:00, +0000 or +00, to the minute, the second or a fraction of
+ * it (src/domain/calendar.ts, utcInstant). The custom format carries a pattern, so generated clients
+ * that do not know the format still enforce it.
+ */
+export const UtcDateTime = (options: Record<string, unknown> = {}) =>
+  Type.String({
+    format: 'utc-date-time',
+    pattern: UTC_INSTANT_PATTERN,
+    description: 'ISO 8601 date-time in UTC (Z or a zero offset such as +00:00), e.g. 2026-01-01T00:00:00Z',
+    ...options,
+  })
+
+/** The pattern of a UUID version 4: what the uuid-v4 format checks, for generated clients. */
+export const UUID_V4_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$'
+
 /** A client-generated UUID version 4. */
 export const Uuid4 = (options: Record<string, unknown> = {}) =>
-  Type.String({ format: 'uuid-v4', description: 'UUID version 4', ...options })
+  Type.String({ format: 'uuid-v4', pattern: UUID_V4_PATTERN, description: 'UUID version 4', ...options })
 
 export const Jurisdiction = StringEnum(jurisdictions, { description: 'jurisdiction code' })
 

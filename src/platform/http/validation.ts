@@ -7,31 +7,10 @@ import addFormats from 'ajv-formats'
 import type { FastifyInstance } from 'fastify'
 import { childPath } from './strings.ts'
 import type { FieldError } from './problem.ts'
+import { DATE_RANGE_TEXT, isCalendarDate, isUtcInstant, REPORTING_PERIOD_PATTERN } from '../../domain/calendar.ts'
+import { UUID_V4_PATTERN } from './types.ts'
 
-const UTC_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?Z$/
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
-
-function isUtcDateTime(value: string): boolean {
-  const match = UTC_DATE_TIME.exec(value)
-  if (!match) return false
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ]
-  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second))
-  return (
-    date.getUTCFullYear() === year &&
-    date.getUTCMonth() === month - 1 &&
-    date.getUTCDate() === day &&
-    hour < 24 &&
-    minute < 60 &&
-    second < 60
-  )
-}
+const UUID_V4 = new RegExp(UUID_V4_PATTERN)
 
 /**
  * `x-uniqueBy: name` on an array of objects: no two items may have the same value of that property
@@ -74,8 +53,11 @@ export function createAjv(coerce: boolean): Ajv {
     coerceTypes: coerce ? 'array' : false,
     strict: false,
   })
-  addFormats.default(ajv, ['date', 'date-time', 'email', 'uri', 'uuid'])
-  ajv.addFormat('utc-date-time', { type: 'string', validate: isUtcDateTime })
+  addFormats.default(ajv, ['date-time', 'email', 'uri', 'uuid'])
+  // A date is a day that exists in the service's range (src/domain/calendar.ts), not any ISO date:
+  // PostgreSQL holds no year 0000, and a date accepted here must be one every later step can hold.
+  ajv.addFormat('date', { type: 'string', validate: isCalendarDate })
+  ajv.addFormat('utc-date-time', { type: 'string', validate: isUtcInstant })
   ajv.addFormat('uuid-v4', { type: 'string', validate: (value: string) => UUID_V4.test(value) })
   ajv.addKeyword(uniqueByKeyword)
   return ajv
@@ -96,17 +78,28 @@ export function installValidators(app: FastifyInstance): void {
 }
 
 const FORMAT_MESSAGES: Record<string, string> = {
-  date: 'must be a real calendar date in the form YYYY-MM-DD',
-  'utc-date-time': 'must be an ISO 8601 date-time in UTC, e.g. 2026-01-01T00:00:00Z',
+  date: `must be a real calendar date in the form YYYY-MM-DD, ${DATE_RANGE_TEXT}`,
+  'utc-date-time': `must be an ISO 8601 date-time in UTC (Z or a zero offset such as +00:00; other offsets are refused, not converted), ${DATE_RANGE_TEXT}, e.g. 2026-01-01T00:00:00Z`,
   'uuid-v4': 'must be a UUID version 4',
   uuid: 'must be a UUID',
   email: 'must be an email address',
 }
 
-/** Turns Ajv failures into the problem body's errors, with JSONPath-style access paths. */
+const PATTERN_MESSAGES: Record<string, string> = {
+  [REPORTING_PERIOD_PATTERN]:
+    'must be a reporting period code {CalendarYear}{Quarter} such as 202601, year 1900 to 9999',
+}
+
+/**
+ * Turns Ajv failures into the problem body's errors, with JSONPath-style access paths. A format that
+ * carries a pattern (dates, instants, UUIDs) is reported once, by its format's message: its pattern is
+ * never stricter than the format, so a value the pattern refuses always fails the format too.
+ */
 export function toFieldErrors(errors: ErrorObject[], root: string): FieldError[] {
+  const formatFailed = new Set(errors.filter((error) => error.keyword === 'format').map((error) => error.instancePath))
   return errors
     .filter((error) => error.keyword !== 'if')
+    .filter((error) => error.keyword !== 'pattern' || !formatFailed.has(error.instancePath))
     .map((error) => {
       const base = error.instancePath
         .split('/')
@@ -127,6 +120,13 @@ export function toFieldErrors(errors: ErrorObject[], root: string): FieldError[]
           return {
             accessPath: base,
             message: `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`,
+          }
+        case 'const':
+          return { accessPath: base, message: `must be ${JSON.stringify(error.params.allowedValue)}` }
+        case 'pattern':
+          return {
+            accessPath: base,
+            message: PATTERN_MESSAGES[String(error.params.pattern)] ?? error.message ?? 'is not valid',
           }
         case 'format':
           return {

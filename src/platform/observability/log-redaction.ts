@@ -57,10 +57,17 @@ export function serializeRequest(request: FastifyRequest) {
 
 /**
  * Only what identifies an error whose other properties may hold connection internals (pg-pool
- * attaches the whole client to an idle connection's error): its name, message and code.
+ * attaches the whole client to an idle connection's error): its name, message and code. pg-boss
+ * reports some errors as plain copies ({ ...error, message, stack }), and a connection to several
+ * addresses fails with an AggregateError whose own message is empty: both still give their message and
+ * code, never "[object Object]".
  */
 export function errorSummary(error: unknown): { name: string; message: string; code?: string } {
-  if (!(error instanceof Error)) return { name: 'Error', message: String(error) }
-  const code = (error as { code?: unknown }).code
-  return { name: error.name, message: error.message, ...(typeof code === 'string' ? { code } : {}) }
+  if (typeof error !== 'object' || error === null) return { name: 'Error', message: String(error) }
+  const fields = error as { name?: unknown; message?: unknown; code?: unknown; errors?: unknown }
+  const inner = Array.isArray(fields.errors) && fields.errors.length > 0 ? errorSummary(fields.errors[0]) : undefined
+  const name = typeof fields.name === 'string' ? fields.name : error instanceof Error ? error.name : 'Error'
+  const message = typeof fields.message === 'string' && fields.message !== '' ? fields.message : inner?.message
+  const code = typeof fields.code === 'string' ? fields.code : inner?.code
+  return { name, message: message ?? 'no message', ...(code === undefined ? {} : { code }) }
 }

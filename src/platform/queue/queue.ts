@@ -6,6 +6,7 @@ import type { Logger } from 'pino'
 import { sql } from 'kysely'
 import type { DatabaseHandle, Tx } from '../db/database.ts'
 import { errorSummary } from '../observability/log-redaction.ts'
+import { isDatabaseUnavailable } from '../db/availability.ts'
 
 export interface JobDefinition<Data extends object> {
   name: string
@@ -107,8 +108,10 @@ export async function createQueue(
         ...supervision,
       })
     : new PgBoss({ connectionString: connectionStringOf(database), schema: 'pgboss', max: 4, ...supervision })
-  // Its errors include pool errors of idle connections, which carry the whole pg client.
-  boss.on('error', (error: Error) => logger.error({ err: errorSummary(error) }, 'queue error'))
+  // Its errors include pool errors of idle connections, which carry the whole pg client: only their
+  // name, code and message are logged, and an outage of the database once, not once per poll.
+  const errors = reportQueueErrors(logger, () => sql`SELECT 1`.execute(database.db))
+  boss.on('error', errors.onError)
   await boss.start()
   for (const job of jobs) {
     const heartbeat = job.heartbeat ? { heartbeatSeconds: settings.heartbeatSeconds } : {}
@@ -211,7 +214,10 @@ export async function createQueue(
       await boss.retry(queue, jobId)
       return (await boss.getJobById(queue, jobId))?.state !== 'failed' // queued again (or already running)
     },
-    stop: () => boss.stop({ graceful: true, close: true, timeout: 20_000 }),
+    stop: async () => {
+      errors.stop()
+      await boss.stop({ graceful: true, close: true, timeout: 20_000 })
+    },
   }
 }
 
@@ -229,4 +235,59 @@ function serialisedWithKysely(database: DatabaseHandle, inner: IDatabase): IData
 function connectionStringOf(database: DatabaseHandle): string {
   if (!database.url) throw new Error('PostgreSQL handle without a URL')
   return database.url
+}
+
+/**
+ * What the queue's errors become in the log. Each is one structured line (err: name, code, message).
+ * While the database cannot be reached every poll, heartbeat and maintenance pass fails: the first
+ * such error is logged, the rest are counted, and `probe` (a trivial query) is tried every
+ * `probeIntervalMs` until it answers, which is logged once with the count. As the Redis outage is.
+ */
+export function reportQueueErrors(
+  logger: Pick<Logger, 'error' | 'info'>,
+  probe: () => Promise<unknown>,
+  { probeIntervalMs = 2000 }: { probeIntervalMs?: number } = {},
+): { onError(error: unknown): void; stop(): void } {
+  let outage: { timer: NodeJS.Timeout; suppressed: number } | undefined
+  let stopped = false
+  const endOutage = () => {
+    if (outage) clearInterval(outage.timer)
+    outage = undefined
+  }
+  return {
+    onError(error) {
+      if (outage) {
+        outage.suppressed++
+        return
+      }
+      const err = errorSummary(error)
+      const queue = (error as { queue?: unknown } | null)?.queue
+      const where = typeof queue === 'string' ? { queue } : {}
+      if (stopped || !isDatabaseUnavailable(Object.assign(new Error(err.message), err))) {
+        logger.error({ error: err, ...where }, 'queue error')
+        return
+      }
+      logger.error({ error: err, ...where }, 'queue cannot reach the database: jobs wait until it is back')
+      let probing = false
+      const timer = setInterval(async () => {
+        if (probing) return
+        probing = true
+        try {
+          await probe()
+          logger.info({ suppressedErrors: outage?.suppressed ?? 0 }, 'queue reaches the database again')
+          endOutage()
+        } catch {
+          // still unreachable
+        } finally {
+          probing = false
+        }
+      }, probeIntervalMs)
+      timer.unref()
+      outage = { timer, suppressed: 0 }
+    },
+    stop() {
+      stopped = true
+      endOutage()
+    },
+  }
 }

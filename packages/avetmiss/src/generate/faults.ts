@@ -19,6 +19,9 @@ export const NAT_FAULT_KINDS = [
   'unknown-code',
   'client-not-in-nat00080',
   'duplicate-activity-key',
+  'commencing-without-program',
+  'implausible-age',
+  'credit-with-delivery',
 ] as const
 
 /**
@@ -29,6 +32,11 @@ export const NAT_FAULT_KINDS = [
  * - `unknown-code`: a code the reference data does not translate, in a coded field.
  * - `client-not-in-nat00080`: an extra NAT00120 line for a client NAT00080 does not have.
  * - `duplicate-activity-key`: an extra NAT00120 line repeating an earlier line's activity key; no field.
+ * - `commencing-without-program`: commencing program identifier 3 on an activity outside any program
+ *   (NAT check commencing-without-program).
+ * - `implausible-age`: a client born two years before the set's year (NAT check implausible-age).
+ * - `credit-with-delivery`: a competent activity's outcome changed to 60, credit transfer, while its
+ *   delivery mode says it was delivered (NAT check credit-with-delivery).
  */
 export type NatFaultKind = (typeof NAT_FAULT_KINDS)[number]
 
@@ -37,7 +45,14 @@ export interface NatFaultRequest {
   count: number
 }
 
-/** A fault as planted: the problem the reader or the mapping reports for it. */
+/** The kinds the NAT checks (checkNatSet) find, the line still read and carried: the others are the reader's or the mapping's. */
+export const NAT_CHECK_FAULT_KINDS: readonly NatFaultKind[] = [
+  'commencing-without-program',
+  'implausible-age',
+  'credit-with-delivery',
+]
+
+/** A fault as planted: the problem the reader, the mapping or a NAT check reports for it. */
 export interface PlantedNatFault {
   kind: NatFaultKind
   /** The file's name in the set (`NAT00120.txt`). */
@@ -212,6 +227,52 @@ export class FaultPlanter {
           return { line: withColumns(line, field, ' '.repeat(field.length)), value: '' }
         })
         break
+      case 'commencing-without-program': {
+        const program = fieldOf('NAT00120', 'programIdentifier')
+        const commencing = fieldOf('NAT00120', 'commencingProgramIdentifier')
+        this.#inPlaceFault(
+          kind,
+          [
+            {
+              fileId: 'NAT00120',
+              fields: (line) =>
+                isBlank(line, program) && columnsOf(line, commencing) === '8' ? [commencing.name] : [],
+            },
+          ],
+          (line) => ({ line: withColumns(line, commencing, '3'), value: '3' }),
+        )
+        break
+      }
+      case 'implausible-age': {
+        const birth = fieldOf('NAT00080', 'dateOfBirth')
+        const client = fieldOf('NAT00080', 'clientIdentifier')
+        const activity = this.#lines('NAT00120')
+        const start = fieldOf('NAT00120', 'activityStartDate')
+        const year = Number(columnsOf(activity[0] ?? '', start).slice(4)) || new Date().getUTCFullYear()
+        const active = new Set(activity.map((line) => columnsOf(line, fieldOf('NAT00120', 'clientIdentifier')).trim()))
+        this.#inPlaceFault(
+          kind,
+          [{ fileId: 'NAT00080', fields: (line) => (active.has(columnsOf(line, client).trim()) ? [birth.name] : []) }],
+          (line) => ({ line: withColumns(line, birth, `0101${year - 2}`), value: `${year - 2}-01-01` }),
+        )
+        break
+      }
+      case 'credit-with-delivery': {
+        const outcome = fieldOf('NAT00120', 'outcomeIdentifierNational')
+        const mode = fieldOf('NAT00120', 'deliveryModeIdentifier')
+        this.#inPlaceFault(
+          kind,
+          [
+            {
+              fileId: 'NAT00120',
+              fields: (line) =>
+                columnsOf(line, outcome) === '20' && columnsOf(line, mode) !== 'NNN' ? [mode.name] : [],
+            },
+          ],
+          (line) => ({ line: withColumns(line, outcome, '60'), value: columnsOf(line, mode).trim() }),
+        )
+        break
+      }
       case 'unknown-code':
         this.#inPlaceFault(
           kind,

@@ -1,6 +1,7 @@
 // A NAT file set, as read, to the records the service's upload takes for its eight resource types,
 // each with where it came from, and every problem of the mapping at its NAT file, line and field.
 import type { NatProblem } from '../problems.ts'
+import type { NatUnreadable } from '../read-file-set.ts'
 import type { NatRecordSet } from '../records.ts'
 import type { CodeTranslator } from './code-translator.ts'
 import { activityFromNat } from './from-nat/activity.ts'
@@ -36,13 +37,17 @@ export interface NatToResourcesResult {
  * resources. The same set gives the same records with the same UIDs on every run. Pure: it reads
  * nothing and writes nothing.
  */
-export function natToResources(set: { records: NatRecordSet }, options: NatToResourcesOptions): NatToResourcesResult {
+export function natToResources(
+  set: { records: NatRecordSet; unreadable?: NatUnreadable },
+  options: NatToResourcesOptions,
+): NatToResourcesResult {
   const context: ImportContext = {
     rtoCode: options.rtoCode,
     codes: options.codes,
     keys: naturalKeysOf(options.rtoCode),
     withdrawalReason: options.withdrawalReason ?? 'Formal_withdrawal',
     problems: [],
+    ...(set.unreadable ? { unreadable: set.unreadable } : {}),
   }
   const { records } = set
   for (const row of records.NAT00010) checkOrganisation(context, row)

@@ -180,6 +180,23 @@ function sourceFor(fields: Readonly<Record<string, NatFieldSource>>, path: strin
 }
 
 /**
+ * Where a field came from, only when the record has that very path (`uniqueStudentIdentifier`,
+ * `deliveryMode.internal`): no fallback to an enclosing object or the record's line.
+ */
+export function locateExact(
+  index: OriginIndex,
+  resourceType: string,
+  uid: string,
+  path: string,
+): NatLocation | undefined {
+  const origin = index.get(indexKey(resourceType, uid))
+  const source = origin?.fields[normalisePath(path)]
+  if (!origin || !source) return undefined
+  const { fileId, file, line } = origin.lines[source.line]!
+  return { fileId, file, line, field: source.field, label: natFieldLabel(fileId, source.field) }
+}
+
+/**
  * Where a mapped record, or one of its fields, came from. `fieldName` may be an API field name, a
  * path (`deliveryMode.internal`) or a validation result's accessPath (`$.locations[0].deliveryLocationUID`).
  * A field the NAT files did not give (a derived offering's UID, say) falls back to the nearest

@@ -12,7 +12,7 @@ export function registerNat(program: Command): void {
     .description(
       'report a NAT file set (a folder or a zip): map it, upload it into a new batch, validate, and print every failure as its NAT file, line and field',
     )
-    .option('--rto <code>', "the RTO's code (default: NAT00010's training organisation identifier)")
+    .option('--rto <code>', "the RTO's code, checked against the RTO you are logged in as (the default)")
     .option('--csv <file>', 'also write every finding to this CSV file')
     .option('--submit', 'submit the batch when nothing blocks')
     .action(async (path: string, options: NatImportOptions, command: Command) => {

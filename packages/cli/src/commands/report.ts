@@ -114,11 +114,34 @@ export function registerReporting(program: Command): void {
   program
     .command('submit [token]')
     .description('submit the batch (the current one by default), validating it first if it needs it')
-    .action(async (token: string | undefined, _options, command: Command) => {
+    .option(
+      '--acknowledge-dropped <n>',
+      'submit a batch that a `vetrs nat import` left without the n NAT lines it could not read or map (n as the refusal states it)',
+    )
+    .action(async (token: string | undefined, options: { acknowledgeDropped?: string }, command: Command) => {
       const context = await Context.of(command)
       const client = context.client()
       const batch = context.batch(token)
       const jurisdiction = context.jurisdiction
+      // Nothing submitted by mistake: a NAT import that dropped lines left a batch that lacks them.
+      const notice = context.importNotice(batch)
+      if (notice && options.acknowledgeDropped !== String(notice.dropped)) {
+        context.output.result({ submitted: null, dropped: notice.dropped, first: notice.first }, () => {
+          context.output.say(
+            `Not submitted: batch ${batch} was made by \`vetrs nat import\`, which left out ${notice.dropped} NAT ${notice.dropped === 1 ? 'problem' : 'problems'} (lines it could not read or map), so the held data would lack what they name:`,
+          )
+          for (const line of notice.first) context.output.say(`  ${line}`)
+          if (notice.dropped > notice.first.length)
+            context.output.say(
+              `  ... and ${notice.dropped - notice.first.length} more (\`vetrs nat import --csv\` lists them all)`,
+            )
+          context.output.say(
+            `Correct the NAT files and import again, or submit without them: \`vetrs submit --acknowledge-dropped ${notice.dropped}\`.`,
+          )
+        })
+        process.exitCode = ExitCode.validationFailures
+        return
+      }
       const status = await client.validationStatus(jurisdiction, batch).catch(() => undefined)
       let grouped: Awaited<ReturnType<typeof client.groupedValidationResults>>
       if (status?.validationStatus !== 'Validated' || !status.isCurrent) {
@@ -137,6 +160,7 @@ export function registerReporting(program: Command): void {
       }
       const submitted = await client.submitBatch(jurisdiction, batch)
       await context.setCurrentBatch(undefined)
+      if (notice) await context.setImportNotice(batch, undefined)
       await client.awaitReconciliation(jurisdiction, batch) // so `vetrs reconcile` straight after sees it
       context.output.result(submitted, () =>
         context.output.say(

@@ -5,7 +5,16 @@
 // A set with lines that could not be read or mapped is still uploaded and validated, so one run shows
 // every problem, the files' and the service's; it is never submitted: a submission would report the
 // RTO's activity without those lines (docs/decisions.md, "NAT bridge: import and export").
-import { natToResources, originIndexOf, type MappedRecord, type NatReadResult } from '@vetrs/avetmiss'
+import {
+  checkNatSet,
+  natTermsOf,
+  natToResources,
+  originIndexOf,
+  otherOrganisationMessage,
+  otherOrganisations,
+  type MappedRecord,
+  type NatReadResult,
+} from '@vetrs/avetmiss'
 import {
   BulkUploadError,
   UsageError,
@@ -17,13 +26,22 @@ import {
 } from '@vetrs/client'
 import type { Context } from '../context.ts'
 import { ExitCode } from '../output.ts'
-import { problemFinding, refusalFindings, validationFinding, type Finding } from './findings.ts'
+import {
+  checkFinding,
+  organisationFinding,
+  problemFinding,
+  refusalFindings,
+  validationFinding,
+  whereOf,
+  type Finding,
+} from './findings.ts'
+import { withHeldHistory } from './held-history.ts'
 import { readNatSet } from './read-set.ts'
 import { codeTranslatorFromService } from './reference-codes.ts'
 import { printFindings, writeCsvReport } from './report.ts'
 
 export interface NatImportOptions {
-  /** The RTO's code; default: NAT00010's training organisation identifier. */
+  /** The RTO's code, when given: it must be the RTO the client acts for. */
   rto?: string
   /** Write the findings to this CSV file too. */
   csv?: string
@@ -45,20 +63,40 @@ export interface NatImportOutcome {
   upload: Omit<UploadManyOutcome, 'transactionBatchToken'> | null
   validation: { status: ValidationStatus; blocking: number; nonBlocking: number } | null
   findings: Finding[]
+  /** Enrolments already held whose held lifecycle history (and a program enrolment's first commencement) was carried forward. */
+  carriedForward: number
   submitted: SubmitResult | null
+  /** Why nothing was uploaded, when the set was refused before upload (another RTO's training organisation identifier). */
+  refused: string | null
 }
 
 export async function natImport(context: Context, path: string, options: NatImportOptions): Promise<void> {
   const { output } = context
   const read = await readNatSet(path)
-  const rtoCode = options.rto ?? read.records.NAT00010[0]?.values.trainingOrganisationIdentifier
-  if (!rtoCode)
-    throw new UsageError(
-      'no RTO code: give --rto <code>, or a NAT00010 file stating the training organisation identifier',
-    )
+  if (recordCount(read) === 0) return nothingRead(context, path, read)
   const client = context.client()
+  // The RTO is the one the client acts for (every request is scoped to it), never the files' say.
+  const rtoCode = (await client.caller()).rto
+  if (options.rto !== undefined && options.rto !== rtoCode)
+    throw new UsageError(`--rto ${options.rto}, but you are logged in as RTO ${rtoCode}: log in as ${options.rto}`)
   const jurisdiction = context.jurisdiction
   output.say(`Read ${recordCount(read)} records from ${read.files.length} NAT files in ${path}.`)
+  for (const { file, layout } of read.files) output.say(`  ${file}: ${layout}`)
+
+  // Another organisation's files would add its students and activity to this RTO's held data under new
+  // UIDs: refused before anything is uploaded, every file naming another code listed.
+  const others = otherOrganisations(read.records, rtoCode)
+  if (others.length > 0) {
+    const refused: NatImportOutcome = {
+      ...emptyOutcome(jurisdiction, rtoCode, read),
+      findings: others.map((other) => organisationFinding(other, rtoCode)),
+      refused: otherOrganisationMessage(others, rtoCode),
+    }
+    if (options.csv) await writeCsvReport(options.csv, refused.findings)
+    output.result(refused, () => printOutcome(context, refused, read, options))
+    process.exitCode = ExitCode.validationFailures
+    return
+  }
 
   const reading = output.progress('codes', 1)
   const codes = await codeTranslatorFromService(client, (done, total) => reading.update(done, total))
@@ -67,20 +105,15 @@ export async function natImport(context: Context, path: string, options: NatImpo
   const natFindings = [
     ...read.problems.map((problem) => problemFinding('read', problem)),
     ...mapped.problems.map((problem) => problemFinding('map', problem)),
+    // Contradictions across lines that NCVER's validation software finds, before anything is uploaded.
+    ...checkNatSet(read).map(checkFinding),
   ]
   const outcome: NatImportOutcome = {
-    jurisdiction,
-    rtoCode,
-    files: read.files.map((file) => file.file),
-    ignoredFiles: read.ignoredFiles,
+    ...emptyOutcome(jurisdiction, rtoCode, read),
     natProblemCount: read.problemCount + mapped.problems.length,
     records: mapped.records.length,
     recordsByType: countByType(mapped.records),
-    transactionBatchToken: null,
-    upload: null,
-    validation: null,
     findings: natFindings,
-    submitted: null,
   }
   output.say(
     `Mapped ${outcome.records} records for RTO ${rtoCode} (${Object.entries(outcome.recordsByType)
@@ -88,10 +121,67 @@ export async function natImport(context: Context, path: string, options: NatImpo
       .join(', ')}); ${outcome.natProblemCount} NAT ${outcome.natProblemCount === 1 ? 'problem' : 'problems'}.`,
   )
 
-  if (mapped.records.length > 0) await report(context, client, mapped.records, outcome, options)
+  if (mapped.records.length > 0) {
+    // Continuing students: a NAT set carries one collection period, the held data the whole history.
+    const { records, carried } = await withHeldHistory(client, mapped.records)
+    outcome.carriedForward = carried
+    if (carried > 0)
+      output.say(
+        `Carried forward the held lifecycle history of ${carried} ${carried === 1 ? 'enrolment' : 'enrolments'} reported before (continuing students).`,
+      )
+    await report(context, client, records, outcome, options)
+  }
   if (options.csv) await writeCsvReport(options.csv, outcome.findings)
   output.result(outcome, () => printOutcome(context, outcome, read, options))
   process.exitCode = exitCodeOf(outcome)
+}
+
+function emptyOutcome(jurisdiction: string, rtoCode: string, read: NatReadResult): NatImportOutcome {
+  return {
+    jurisdiction,
+    rtoCode,
+    files: read.files.map((file) => file.file),
+    ignoredFiles: read.ignoredFiles,
+    natProblemCount: read.problemCount,
+    records: 0,
+    recordsByType: {},
+    transactionBatchToken: null,
+    upload: null,
+    validation: null,
+    findings: [],
+    carriedForward: 0,
+    submitted: null,
+    refused: null,
+  }
+}
+
+/**
+ * No line of the set could be read (every file empty, release 7.0 files, every line broken): the
+ * reader's problems say why, without the service, and the command fails (exit 3), never "nothing to
+ * report" with success.
+ */
+function nothingRead(context: Context, path: string, read: NatReadResult): void {
+  const { output } = context
+  const findings = read.problems.map((problem) => problemFinding('read', problem))
+  output.result(
+    {
+      files: read.files.map(({ file, layout }) => ({ file, layout })),
+      ignoredFiles: read.ignoredFiles,
+      natProblemCount: read.problemCount,
+      records: 0,
+      findings,
+      submitted: null,
+    },
+    () => {
+      output.say(`Read no record from the ${read.files.length} NAT files in ${path}.`)
+      for (const { file, layout } of read.files) output.say(`  ${file}: ${layout}`)
+      output.say()
+      printFindings(output, findings)
+      output.say()
+      output.say('Nothing was imported: correct what is named above and import again.')
+    },
+  )
+  process.exitCode = ExitCode.validationFailures
 }
 
 /** Batch, upload, validate, and submit when asked and nothing blocks; each step's outcome goes into `outcome`. */
@@ -104,10 +194,21 @@ async function report(
 ): Promise<void> {
   const { output } = context
   const jurisdiction = context.jurisdiction
+  const previous = context.config.currentBatch?.[jurisdiction]
   const token = (await client.createBatch(jurisdiction)).transactionBatchToken
   outcome.transactionBatchToken = token
   await context.setCurrentBatch(token)
+  // A batch that lacks lines the files have is submitted only when the user says, by number, that
+  // they know what it lacks (`vetrs submit --acknowledge-dropped <n>`).
+  const dropped = outcome.findings.filter((finding) => finding.stage === 'read' || finding.stage === 'map')
+  if (outcome.natProblemCount > 0)
+    await context.setImportNotice(token, {
+      dropped: outcome.natProblemCount,
+      first: dropped.slice(0, 5).map((finding) => `${whereOf(finding)}: ${finding.message}`),
+    })
   const origins = originIndexOf(records)
+  const terms = natTermsOf(records)
+  const bodies = new Map<string, unknown>(records.map((mapped) => [mapped.uid.toLowerCase(), mapped.record]))
 
   const uploading = output.progress('upload', records.length)
   try {
@@ -121,9 +222,14 @@ async function report(
     })
     outcome.upload = upload
   } catch (error) {
+    // Nothing of the refused request was stored: the empty batch goes, and the current batch is what it was.
+    await client.discardBatch(jurisdiction, token).catch(() => {})
+    await context.setImportNotice(token, undefined)
+    await context.setCurrentBatch(previous)
+    outcome.transactionBatchToken = null
     if (!(error instanceof BulkUploadError)) throw error
     outcome.findings.push(
-      ...error.refused.flatMap((refused) => refusalFindings(origins, refused, records[refused.index]!)),
+      ...error.refused.flatMap((refused) => refusalFindings(origins, refused, records[refused.index]!, terms)),
     )
     return
   } finally {
@@ -141,11 +247,12 @@ async function report(
     nonBlocking: validated.nonBlocking.length,
   }
   for (const group of [...validated.blocking, ...validated.nonBlocking])
-    for (const result of group.results) outcome.findings.push(validationFinding(origins, result))
+    for (const result of group.results) outcome.findings.push(validationFinding(origins, result, terms, bodies))
 
   if (options.submit && !blocks(outcome)) {
     outcome.submitted = await client.submitBatch(jurisdiction, token)
     await context.setCurrentBatch(undefined)
+    await context.setImportNotice(token, undefined)
     await client.awaitReconciliation(jurisdiction, token) // so reconciliation and export see it straight after
   }
 }
@@ -178,6 +285,7 @@ function printOutcome(context: Context, outcome: NatImportOutcome, read: NatRead
 }
 
 function nextStep(outcome: NatImportOutcome, options: NatImportOptions): string {
+  if (outcome.refused) return outcome.refused
   if (outcome.submitted)
     return `Submitted batch ${outcome.transactionBatchToken}: ${outcome.submitted.numberOfRecordsSubmitted} records are now held.`
   if (blocks(outcome))

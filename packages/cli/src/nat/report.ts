@@ -5,7 +5,14 @@ import { stringify } from 'csv-stringify/sync'
 import type { Output } from '../output.ts'
 import { whereOf, type Finding } from './findings.ts'
 
-const STAGE_NAMES = { read: 'NAT read', map: 'NAT mapping', upload: 'upload', validation: 'validation' } as const
+const STAGE_NAMES = {
+  organisation: 'NAT organisation',
+  read: 'NAT read',
+  map: 'NAT mapping',
+  check: 'NAT check',
+  upload: 'upload',
+  validation: 'validation',
+} as const
 
 export function printFindings(output: Output, findings: readonly Finding[]): void {
   output.table(
@@ -21,14 +28,21 @@ export function printFindings(output: Output, findings: readonly Finding[]): voi
     })),
     ['level', 'rule', 'where', 'message'],
   )
+  // A rule's corrective action is the same for every result, so it is said once, rules first; a read,
+  // mapping or check problem's says what to change in the SMS for that record, so each is said at its place.
   const actions = new Map<string, string>()
-  for (const finding of findings)
-    if (finding.rule && finding.correctiveAction && !actions.has(finding.rule))
-      actions.set(finding.rule, finding.correctiveAction)
+  const byPlace = new Map<string, string>()
+  for (const finding of findings) {
+    if (!finding.correctiveAction) continue
+    if (finding.stage === 'validation' && finding.rule) {
+      if (!actions.has(finding.rule)) actions.set(finding.rule, finding.correctiveAction)
+    } else if (!byPlace.has(whereOf(finding))) byPlace.set(whereOf(finding), finding.correctiveAction)
+  }
+  for (const [where, action] of byPlace) actions.set(where, action)
   if (actions.size > 0) {
     output.say()
     output.say('Corrective actions:')
-    for (const [rule, action] of actions) output.say(`  ${rule}: ${action}`)
+    for (const [where, action] of actions) output.say(`  ${where}: ${action}`)
   }
 }
 
@@ -43,6 +57,7 @@ export const CSV_COLUMNS = [
   'fieldLabel',
   'where',
   'value',
+  'record',
   'message',
   'correctiveAction',
   'resourceType',
@@ -58,6 +73,7 @@ export function csvRowsOf(findings: readonly Finding[]): Record<(typeof CSV_COLU
       level: finding.level,
       rule: finding.rule ?? '',
       value: finding.value ?? '',
+      record: finding.record ?? '',
       message: finding.message,
       correctiveAction: finding.correctiveAction ?? '',
       resourceType: finding.resourceType ?? '',

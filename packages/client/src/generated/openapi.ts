@@ -1212,9 +1212,9 @@ export interface paths {
         query: {
           /** @description watermark, inclusive: versions stamped at or after it are returned; 1901-01-01T00:00:00Z for a full load */
           changedSince: string;
-          /** @description default 1 */
+          /** @description page to return, from 1 */
           PageNumber?: number;
-          /** @description default 500 */
+          /** @description records per page, at most 500 */
           PageSize?: number;
         };
         path: {
@@ -1243,9 +1243,9 @@ export interface paths {
           classification: string;
           /** @description watermark, inclusive: versions stamped at or after it are returned; 1901-01-01T00:00:00Z for a full load */
           changedSince: string;
-          /** @description default 1 */
+          /** @description page to return, from 1 */
           PageNumber?: number;
-          /** @description default 500 */
+          /** @description records per page, at most 500 */
           PageSize?: number;
         };
       };
@@ -1404,7 +1404,7 @@ export interface paths {
   "/vet-provider/v1/held-records": {
     /**
      * The caller's held records of one type, with their content (an extension, not in the specification)
-     * @description The latest submitted version of each held, not voided, record of resourceType of the caller's RTO, in UID order, pageSize at a time. Start without after; give each page's nextAfter as the next after until it is null. Another RTO's records never appear. Not part of the specification: its held-data and reconciliation endpoints never return record content, and an RTO needs it to take its data back out (the NAT export).
+     * @description The latest submitted version of each held, not voided, record of resourceType of the caller's RTO, in UID order, pageSize at a time. Start without after; give each page's nextAfter as the next after until it is null. Another RTO's records never appear. With resourceUID (at most 100), only those of the records named that are held: what an import reads to carry a continuing enrolment's held lifecycle forward (vetrs nat import). Not part of the specification: its held-data and reconciliation endpoints never return record content, and an RTO needs it to take its data back out (the NAT export).
      */
     get: {
       parameters: {
@@ -1415,6 +1415,8 @@ export interface paths {
           after?: string;
           /** @description records per page, at most 500 */
           pageSize?: number;
+          /** @description only these records (those of them held), at most 100: a repeated parameter (resourceUID=...&resourceUID=...), comma-separated, or both. What an import reads to carry a record's held history forward */
+          resourceUID?: string[];
         };
       };
       responses: {
@@ -1832,7 +1834,7 @@ export interface paths {
   "/vet-provider/v1/declaration": {
     /**
      * Declarations of reporting periods, with due dates
-     * @description Give reportingPeriodNumber (1 to 10, comma-separated) or startDate with endDate. One row per period and jurisdiction (the jurisdiction asked for, or every jurisdiction the RTO has submitted data under or declared for): its current declaration, or null with declarationDueDate. pageNumber and pageSize default 1 and 10, at most 100 each. Maturity level 2 (experimental): caveats and changes are possible (spec: Versioning 3).
+     * @description Give reportingPeriodNumber (1 to 10, comma-separated) or startDate with endDate. One row per period and jurisdiction (the jurisdiction asked for, or every jurisdiction the RTO has submitted data under or declared for): its current declaration, or null with declarationDueDate. Maturity level 2 (experimental): caveats and changes are possible (spec: Versioning 3).
      */
     get: {
       parameters: {
@@ -1927,7 +1929,7 @@ export interface paths {
      *
      * Limits: the zip at most 8 MiB on the wire and decoded (LIMIT_NAT_ZIP_BYTES, in place of the request limits: 413 with no body on the wire, 413 BRTS90400 decoded), its NAT files at most 48 MiB uncompressed as the zip states them (LIMIT_NAT_FILES_BYTES; 413 /problems/nat-set-too-large, before anything is inflated). One NAT set is read at a time per service process; a second import waits for the first.
      *
-     * Nothing is stored (no batch) when the body is empty, not a zip, a damaged zip, holds no NAT file, or gives no record (400 /problems/nat-set-unreadable), or is over a limit (413). Scope vet:report.
+     * Nothing is stored (no batch) when the body is empty, not a zip, a damaged zip, holds no NAT file, or gives no record (400 /problems/nat-set-unreadable), when its NAT00010, NAT00020, NAT00120 or NAT00130 lines name a training organisation other than the caller's RTO (400 /problems/nat-organisation-mismatch), or is over a limit (413). Scope vet:report.
      */
     post: {
       parameters: {
@@ -2168,35 +2170,35 @@ export interface components {
     };
     /** @description One line of the NDJSON body: {"resourceType": "<Student, DeliveryLocation, ...>", "record": <the record, exactly as the single upload of that type takes it>} */
     BulkUploadLine: {
-      /** @enum {string} */
+      /** @constant */
       resourceType: "Student";
       record: components["schemas"]["Student"];
     } | {
-      /** @enum {string} */
+      /** @constant */
       resourceType: "DeliveryLocation";
       record: components["schemas"]["DeliveryLocation"];
     } | {
-      /** @enum {string} */
+      /** @constant */
       resourceType: "Program";
       record: components["schemas"]["Program"];
     } | {
-      /** @enum {string} */
+      /** @constant */
       resourceType: "ProgramOffering";
       record: components["schemas"]["ProgramOffering"];
     } | {
-      /** @enum {string} */
+      /** @constant */
       resourceType: "ProgramEnrolment";
       record: components["schemas"]["ProgramEnrolment"];
     } | {
-      /** @enum {string} */
+      /** @constant */
       resourceType: "Subject";
       record: components["schemas"]["Subject"];
     } | {
-      /** @enum {string} */
+      /** @constant */
       resourceType: "SubjectOffering";
       record: components["schemas"]["SubjectOffering"];
     } | {
-      /** @enum {string} */
+      /** @constant */
       resourceType: "SubjectEnrolment";
       record: components["schemas"]["SubjectEnrolment"];
     };
@@ -2259,7 +2261,7 @@ export interface components {
       declarationType: "Declaration" | "Nil_activity_report";
       /**
        * Format: date
-       * @description calendar date, YYYY-MM-DD
+       * @description calendar date, YYYY-MM-DD, from 1900-01-01 to 9999-12-31
        */
       dateOfLastReportableActivity: string | null;
       RTOAcceptanceOfDeclaration: boolean;
@@ -2298,8 +2300,11 @@ export interface components {
        * @description YYYY-MM-DD; required for a Nil_activity_report and earlier than the first day of the period; not given for a Declaration
        */
       dateOfLastReportableActivity?: string | null;
-      /** @description must be true: the RTO accepts the declaration */
-      RTOAcceptanceOfDeclaration: boolean;
+      /**
+       * @description must be true: the RTO accepts the declaration
+       * @constant
+       */
+      RTOAcceptanceOfDeclaration: true;
       /** @description the authorised person making the declaration, at most 80 characters */
       RTOUserName: string;
       /** @description their email address, at most 320 characters, with an @ */
@@ -2457,6 +2462,25 @@ export interface components {
       /** @description versions submitted so far, voids included (history is kept for audit) */
       numberOfVersions: number;
     };
+    /** @description a contradiction across the NAT files' lines that NCVER's validation software reports (the records are stored as mapped) */
+    NatCheckFinding: {
+      /** @description the NAT check (packages/avetmiss README, "NAT checks before upload"): flag-without-disability, ... */
+      check: string;
+      /**
+       * @description Error: a contradiction the held data would keep, correct it before submitting; Warning: worth a look
+       * @enum {string}
+       */
+      level: "Error" | "Warning";
+      /** @description where, in the NAT files */
+      nat: components["schemas"]["NatPlace"][];
+      /** @description the value found */
+      value?: string;
+      /** @description the record in the files' identifiers */
+      record?: string;
+      message: string;
+      /** @description what to change in the SMS */
+      correctiveAction?: string;
+    };
     /** @description a failed validation result (as failed-validation-results answers it) with its NAT places */
     NatFinding: {
       /** @description identical for all results of one execution of one rule; read them together */
@@ -2497,6 +2521,14 @@ export interface components {
        * @enum {string}
        */
       dataSource: "Transaction_batch" | "Previously_submitted_data";
+      /** @description the result's record in the files' identifiers (program BSB40120, client C0001) */
+      natRecord?: string;
+      /** @description the value of the first field the result names, as the files gave it to the service */
+      natValue?: string;
+      /** @description the message in the files' terms: UIDs told as the records the files name, JSON paths and API field names as the NAT fields' published names */
+      natMessage?: string;
+      /** @description the corrective action in the files' terms */
+      natCorrectiveAction?: string;
       /** @description where the record's fields named by accessPath came from in the NAT files, one per distinct place (the record's line when no path has a place of its own); empty for a record the zip did not give (held data a set rule names) */
       nat: components["schemas"]["NatPlace"][];
     };
@@ -2521,10 +2553,12 @@ export interface components {
       rtoCode: string;
       /** Format: date-time */
       importedAt: string;
-      /** @description the NAT files read, with the names found in the zip */
+      /** @description the NAT files read, with the names found in the zip and the layout each was read as */
       files: {
           fileId: string;
           file: string;
+          /** @description the published layout the file was read as: AVETMISS 8.0 NAT00030, 114 characters (national); AVETMISS NAT00030, 130 characters (...); ... with state extension columns 159-170 (read, not carried); AVETMISS release 7.0 (not read) */
+          layout?: string;
         }[];
       /** @description other files in the zip, not read */
       ignoredFiles: string[];
@@ -2541,10 +2575,16 @@ export interface components {
         SubjectOffering: number;
         SubjectEnrolment: number;
       };
+      /** @description program and subject enrolments already held whose held lifecycle history (and a program enrolment's first commencement, answers and completion) the import carried forward: continuing students, since a NAT file carries one collection period. Absent from imports made before it was counted. */
+      carriedForward?: number;
       /** @description every NAT problem found */
       natProblemCount: number;
       /** @description the first 1000 NAT problems, read, then map, then upload, each in file and line order. What they name is not in the batch: while there is one, the batch does not report all of the files, and should not be submitted. */
       natProblems: components["schemas"]["NatProblem"][];
+      /** @description every NAT check finding (absent in answers of imports before the checks) */
+      natCheckCount?: number;
+      /** @description the first 1000 NAT check findings, in file and line order: contradictions across lines; an Error should be corrected in the SMS before the batch is submitted */
+      natChecks?: components["schemas"]["NatCheckFinding"][];
     };
     /** @description a place in the NAT files: the file, line and field to correct */
     NatPlace: {
@@ -2572,7 +2612,12 @@ export interface components {
       nat: components["schemas"]["NatPlace"][];
       /** @description the offending text, as found */
       value?: string;
+      /** @description the record in the files' identifiers: client C000077777, subject BSBWHS411, program BSB40120, location CBD01, starting 02/02/2026 */
+      record?: string;
+      /** @description what is wrong, in plain words, with the value */
       message: string;
+      /** @description what to change in the student management system (SMS) that wrote the files */
+      correctiveAction?: string;
       /** @description upload: the refused record */
       resourceType?: string;
       resourceUID?: string;
@@ -2597,8 +2642,11 @@ export interface components {
        * @description YYYY-MM-DD; required for a Nil_activity_report and earlier than the first day of the period; not given for a Declaration
        */
       dateOfLastReportableActivity?: string | null;
-      /** @description must be true: the RTO accepts the declaration */
-      RTOAcceptanceOfDeclaration: boolean;
+      /**
+       * @description must be true: the RTO accepts the declaration
+       * @constant
+       */
+      RTOAcceptanceOfDeclaration: true;
       /** @description the authorised person making the declaration, at most 80 characters */
       RTOUserName: string;
       /** @description their email address, at most 320 characters, with an @ */
@@ -2897,9 +2945,15 @@ export interface components {
       description: string;
       /** @description the AVETMISS 8.0 code of a word, where there is one */
       avetmissCode: string | null;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description calendar date, YYYY-MM-DD, from 1900-01-01 to 9999-12-31
+       */
       businessEffectiveFrom: string | null;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description calendar date, YYYY-MM-DD, from 1900-01-01 to 9999-12-31
+       */
       businessEffectiveTo: string | null;
       /** @enum {string} */
       status: "Active" | "Inactive";
@@ -3394,7 +3448,7 @@ export interface components {
     /** @description an access token (RFC 6749 section 5.1) */
     TokenResponse: {
       access_token: string;
-      /** @enum {string} */
+      /** @constant */
       token_type: "Bearer";
       /** @description seconds until the token expires */
       expires_in: number;
@@ -3423,7 +3477,7 @@ export interface components {
        * @enum {string}
        */
       resourceType: "SubjectEnrolment" | "ProgramEnrolment" | "SubjectOffering" | "ProgramOffering" | "Subject" | "Program" | "Student";
-      /** @description reporting period {CalendarYear}{Quarter}: 202601 is January to March 2026, 202604 October to December */
+      /** @description reporting period {CalendarYear}{Quarter}, year 1900 to 9999 as dates are: 202601 is January to March 2026, 202604 October to December */
       reportingPeriod: string;
       /** @description 1 to 500 distinct UIDs */
       resourceUIDs: string[];

@@ -11,6 +11,8 @@ import { requestOptionsOf } from './progress.ts'
 export const HELD_RECORDS_PATH = '/vet-provider/v1/held-records'
 /** The largest page the service gives. */
 const MAX_PAGE_SIZE = 500
+/** The most UIDs one request may name. */
+const MAX_UIDS_PER_REQUEST = 100
 
 export type HeldRecordsPage = components['schemas']['HeldRecordsPage']
 /** A held, not voided, record's latest submitted version: its content (the body as uploaded) and where it stands. */
@@ -22,6 +24,8 @@ export type HeldRecord = Omit<components['schemas']['HeldRecord'], 'record'> & {
 export interface HeldRecordsOptions extends RequestOptions {
   /** Records per request, 1 to 500 (default 500). */
   pageSize?: number
+  /** Only these records (those of them held), asked 100 UIDs a request; every held record of the type when left out. */
+  resourceUIDs?: readonly string[]
   /** Told after each page: the records read so far of this type and, from the first page, how many there are. */
   onPage?: (page: { resourceType: ResourceType; read: number; numberOfResults?: number }) => void
   /** Told each page's latestSubmissionAt (the held dataset's state when it was read). */
@@ -37,23 +41,35 @@ export async function* heldRecords(
   const type = kindOfType(resourceType).resourceType
   const pageSize = Math.max(1, Math.min(MAX_PAGE_SIZE, options.pageSize ?? MAX_PAGE_SIZE))
   const request = requestOptionsOf(options)
-  let after: string | undefined
+  const uidChunks: (string[] | undefined)[] = []
+  if (options.resourceUIDs === undefined) uidChunks.push(undefined)
+  else
+    for (let i = 0; i < options.resourceUIDs.length; i += MAX_UIDS_PER_REQUEST)
+      uidChunks.push(options.resourceUIDs.slice(i, i + MAX_UIDS_PER_REQUEST))
   let read = 0
   let numberOfResults: number | undefined
-  do {
-    const page: HeldRecordsPage = await http.send('get', HELD_RECORDS_PATH, {
-      ...request,
-      query: { resourceType: type, pageSize, ...(after === undefined ? {} : { after }) },
-    })
-    numberOfResults ??= page.numberOfResults
-    options.onState?.(page.latestSubmissionAt)
-    read += page.results.length
-    options.onPage?.({ resourceType: type, read, ...(numberOfResults === undefined ? {} : { numberOfResults }) })
-    // The service returns each record as it was uploaded, in its type's schema.
-    for (const held of page.results)
-      yield { ...held, resourceType: type, record: held.record as unknown as ResourceRecord }
-    after = page.nextAfter ?? undefined
-  } while (after !== undefined)
+  for (const resourceUID of uidChunks) {
+    let after: string | undefined
+    do {
+      const page: HeldRecordsPage = await http.send('get', HELD_RECORDS_PATH, {
+        ...request,
+        query: {
+          resourceType: type,
+          pageSize,
+          ...(after === undefined ? {} : { after }),
+          ...(resourceUID === undefined ? {} : { resourceUID }),
+        },
+      })
+      if (resourceUID === undefined) numberOfResults ??= page.numberOfResults
+      options.onState?.(page.latestSubmissionAt)
+      read += page.results.length
+      options.onPage?.({ resourceType: type, read, ...(numberOfResults === undefined ? {} : { numberOfResults }) })
+      // The service returns each record as it was uploaded, in its type's schema.
+      for (const held of page.results)
+        yield { ...held, resourceType: type, record: held.record as unknown as ResourceRecord }
+      after = page.nextAfter ?? undefined
+    } while (after !== undefined)
+  }
 }
 
 /** The eight resource types in the order their records refer to one another. */

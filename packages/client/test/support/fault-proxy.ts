@@ -1,5 +1,5 @@
 // A loopback proxy in front of the service under test that can answer in the service's place (429,
-// 503, 401), drop the connection, answer late, or never answer (before the headers, or part-way
+// 503, 401), drop the connection (before forwarding, or after the service answered), answer late, or never answer (before the headers, or part-way
 // through the body), and that logs every request it forwards with its decompressed body size and
 // User-Agent. Both ends are 127.0.0.1; nothing leaves the machine.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net'
 export type Fault =
   | { status: number; headers?: Record<string, string> }
   | 'drop'
+  /** Forward the request, let the service answer, then drop the connection: the answer is lost. */
+  | 'drop-answer'
   /** Never answer: the request is held until the client gives up (or the proxy closes). */
   | 'hang'
   /** Answer 200 with the headers and the first byte of a body, then nothing more. */
@@ -25,6 +27,8 @@ export interface Seen {
   forwarded: boolean
   status: number | 'dropped' | 'hung'
   userAgent: string | undefined
+  /** The Idempotency-Key header sent, if any. */
+  idempotencyKey: string | undefined
 }
 
 /** Decides, per request, whether to inject a fault; returning undefined forwards it. */
@@ -100,6 +104,7 @@ export class FaultProxy {
       forwarded: false,
       status: 0,
       userAgent: request.headers['user-agent'],
+      idempotencyKey: request.headers['idempotency-key'] as string | undefined,
     }
     this.seen.push(record)
     let fault: Fault | undefined
@@ -123,8 +128,9 @@ export class FaultProxy {
       response.write('{')
       return
     }
-    if (fault && 'delayMs' in fault) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
-    else if (fault) {
+    if (typeof fault === 'object' && 'delayMs' in fault)
+      await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
+    else if (typeof fault === 'object') {
       record.status = fault.status
       response.writeHead(fault.status, { 'content-type': 'application/problem+json', ...fault.headers })
       response.end(JSON.stringify({ type: 'about:blank', title: 'injected by the test proxy', status: fault.status }))
@@ -143,6 +149,11 @@ export class FaultProxy {
     record.forwarded = true
     record.status = answer.status
     const text = Buffer.from(await answer.arrayBuffer())
+    if (fault === 'drop-answer') {
+      record.status = 'dropped'
+      request.socket.destroy()
+      return
+    }
     const back: Record<string, string> = {}
     answer.headers.forEach((value, name) => {
       if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)) back[name] = value

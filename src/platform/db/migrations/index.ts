@@ -21,6 +21,7 @@ import * as runResultsByRule from './0017_run_results_by_rule.ts'
 import * as batchRecordByChange from './0018_batch_record_by_change.ts'
 import * as recordBodiesLz4 from './0019_record_bodies_lz4.ts'
 import * as publishedViews from './0020_published_views.ts'
+import * as idempotencyKey from './0022_idempotency_key.ts'
 import * as heldRecordSearch from './0023_held_record_search.ts'
 
 export const migrations: Record<string, Migration> = {
@@ -44,5 +45,6 @@ export const migrations: Record<string, Migration> = {
   '0018_batch_record_by_change': batchRecordByChange,
   '0019_record_bodies_lz4': recordBodiesLz4,
   '0020_published_views': publishedViews,
+  '0022_idempotency_key': idempotencyKey,
   '0023_held_record_search': heldRecordSearch,
 }

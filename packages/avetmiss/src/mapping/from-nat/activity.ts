@@ -3,7 +3,7 @@
 // to, and the completions of those program enrolments.
 import type { NatRecord, NatRecordSet } from '../../records.ts'
 import type { MappedRecordOf } from '../mapped-record.ts'
-import { checkOrganisation, type ImportContext, report } from './context.ts'
+import { checkOrganisation, labelOf, type ImportContext, missingBecauseUnread, notRead, report } from './context.ts'
 import { firstByKey } from './grouping.ts'
 import { offeringsFrom } from './offerings.ts'
 import { programEnrolmentsFrom } from './program-enrolments.ts'
@@ -54,10 +54,15 @@ export function activityFromNat(context: ImportContext, records: NatRecordSet): 
 
 /** What a NAT00120 line names must be in the set: its file, the identifiers it holds, and what it is. */
 const REFERENCES = [
-  { field: 'deliveryLocationIdentifier', fileId: 'NAT00020', what: 'Delivery location' },
-  { field: 'clientIdentifier', fileId: 'NAT00080', what: 'Client' },
-  { field: 'subjectIdentifier', fileId: 'NAT00060', what: 'Subject' },
-  { field: 'programIdentifier', fileId: 'NAT00030 or NAT00030A', what: 'Program' },
+  { field: 'deliveryLocationIdentifier', fileId: 'NAT00020', fileIds: ['NAT00020'], what: 'Delivery location' },
+  { field: 'clientIdentifier', fileId: 'NAT00080', fileIds: ['NAT00080'], what: 'Client' },
+  { field: 'subjectIdentifier', fileId: 'NAT00060', fileIds: ['NAT00060'], what: 'Subject' },
+  {
+    field: 'programIdentifier',
+    fileId: 'NAT00030 or NAT00030A',
+    fileIds: ['NAT00030', 'NAT00030A'],
+    what: 'Program',
+  },
 ] as const
 
 type Known = Record<(typeof REFERENCES)[number]['field'], ReadonlySet<string>>
@@ -82,14 +87,22 @@ function referencesOf(records: NatRecordSet): Known {
  * service's reference check decides.
  */
 function checkReferences(context: ImportContext, row: NatRecord<'NAT00120'>, known: Known): void {
-  for (const { field, fileId, what } of REFERENCES) {
+  for (const { field, fileId, fileIds, what } of REFERENCES) {
     const value = row.values[field]
     if (value === undefined || known[field].has(value)) continue
+    // A file not read at all (release 7.0) is one problem of its own, not one per line naming it.
+    if (notRead(context, fileIds)) continue
+    const unread = missingBecauseUnread(context, fileIds, field, `${what.toLowerCase()} ${value}`)
+    if (unread) {
+      report(context, row, field, `${unread.message}; the activity is carried and refers to it`, unread.action)
+      continue
+    }
     report(
       context,
       row,
       field,
       `${what} ${value} is not in ${fileId}; the activity is carried and refers to a record the set does not have`,
+      `In the SMS, include ${what.toLowerCase()} ${value} in the ${fileId} export, or correct the ${labelOf(row.fileId, field)} on this activity; a record held from an earlier submission is also fine.`,
     )
   }
 }

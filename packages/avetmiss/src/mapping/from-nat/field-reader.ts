@@ -4,7 +4,14 @@ import { NOT_STATED_DATE } from '../../dates.ts'
 import type { NatFieldName, NatFileId } from '../../layouts/index.ts'
 import type { NatRecord } from '../../records.ts'
 import type { OriginBuilder } from '../origin.ts'
+import { natRecordIdentity } from '../../identity.ts'
 import { type ImportContext, labelOf, report } from './context.ts'
+
+/** `/^\d{4}$/` as `4 digits`; any other shape as its pattern. */
+function shapeInWords(shape: RegExp): string {
+  const digits = /^\^\\d\{(\d+)\}\$$/.exec(shape.source)?.[1]
+  return digits ? `${digits} digits` : shape.source
+}
 
 /** AVETMISS writes "not stated" as a field filled with @ (`@`, `@@`, `@@@@`, `@@@@@@@@`). */
 export const isNotStated = (value: string) => /^@+$/.test(value)
@@ -30,8 +37,18 @@ export class NatFieldReader<F extends NatFileId> {
     this.#origin.field(path, this.source, field)
   }
 
-  problem(field: NatFieldName<F> | undefined, message: string): void {
-    report(this.#context, this.source, field, message)
+  problem(field: NatFieldName<F> | undefined, message: string, correctiveAction?: string): void {
+    report(this.#context, this.source, field, message, correctiveAction)
+  }
+
+  /** `In the SMS, set <label> of <record> to ...`: the start of a corrective action for a field of this line. */
+  #change(field: NatFieldName<F>): string {
+    const identity = natRecordIdentity(this.source.fileId, this.source.values as Record<string, string | undefined>)
+    return `In the SMS, set ${labelOf(this.source.fileId, field)}${identity ? ` of ${identity}` : ''}`
+  }
+
+  #codeAction(field: NatFieldName<F>, dataset: string): string {
+    return `${this.#change(field)} to a code of the AVETMISS 8.0 list (the service's reference data ${dataset}), and export the NAT files again.`
   }
 
   #carried<T>(path: string, field: NatFieldName<F>, value: T | undefined): T | undefined {
@@ -61,6 +78,7 @@ export class NatFieldReader<F extends NatFileId> {
       this.problem(
         field,
         `${labelOf(this.source.fileId, field)} "${value}" has no translation in reference dataset ${dataset}`,
+        this.#codeAction(field, dataset),
       )
       return undefined
     }
@@ -78,6 +96,7 @@ export class NatFieldReader<F extends NatFileId> {
     this.problem(
       field,
       `${labelOf(this.source.fileId, field)} "${value ?? ''}" has no translation in reference dataset ${dataset}: the API requires it, so the ${what} is not carried`,
+      this.#codeAction(field, dataset),
     )
     return undefined
   }
@@ -87,7 +106,11 @@ export class NatFieldReader<F extends NatFileId> {
     const value = this.raw(field)
     if (value === undefined || isNotStated(value)) return undefined
     if (value === 'Y' || value === 'N') return this.#carried(path, field, value === 'Y')
-    this.problem(field, `${labelOf(this.source.fileId, field)} must be Y or N (or @ for not stated), not "${value}"`)
+    this.problem(
+      field,
+      `${labelOf(this.source.fileId, field)} must be Y or N (or @ for not stated), not "${value}"`,
+      `${this.#change(field)} to Y or N, and export the NAT files again.`,
+    )
     return undefined
   }
 
@@ -101,6 +124,7 @@ export class NatFieldReader<F extends NatFileId> {
     this.problem(
       field,
       `${labelOf(this.source.fileId, field)} must be Y or N, not "${value ?? ''}": the API requires it, so the ${what} is not carried`,
+      `${this.#change(field)} to Y or N, and export the NAT files again.`,
     )
     return undefined
   }
@@ -122,7 +146,11 @@ export class NatFieldReader<F extends NatFileId> {
     const value = this.raw(field)
     if (value === undefined || isNotStated(value)) return undefined
     if (!shape.test(value)) {
-      this.problem(field, `${labelOf(this.source.fileId, field)} "${value}" is not a code of the expected form`)
+      this.problem(
+        field,
+        `${labelOf(this.source.fileId, field)} "${value}" is not a code of the expected form (${shapeInWords(shape)})`,
+        `${this.#change(field)} to a code of ${shapeInWords(shape)}, and export the NAT files again.`,
+      )
       return undefined
     }
     return this.#carried(path, field, value)

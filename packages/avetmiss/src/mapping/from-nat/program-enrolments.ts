@@ -64,12 +64,29 @@ function completionsByEnrolment(
   )
   for (const [key, row] of completions) {
     if (withActivity.has(key)) continue
-    report(
-      context,
-      row,
-      'programIdentifier',
-      `Client ${row.values.clientIdentifier} has no NAT00120 activity in program ${row.values.programIdentifier}: a program enrolment needs a subject enrolment, so the completion is not carried`,
+    // An activity line of the enrolment that could not be read is the cause, not the completion.
+    const unread = (context.unreadable?.lines.NAT00120 ?? []).find(
+      (line) =>
+        line.values.clientIdentifier === row.values.clientIdentifier &&
+        line.values.programIdentifier === row.values.programIdentifier,
     )
+    if (unread) {
+      report(
+        context,
+        row,
+        'programIdentifier',
+        `Line ${unread.line} of NAT00120 (client ${row.values.clientIdentifier} in program ${row.values.programIdentifier}) could not be read, so the completion has no subject enrolment to belong to and is not carried`,
+        `Correct line ${unread.line} of NAT00120 (${unread.file}) as its own problems say; the completion then reads with it.`,
+      )
+    } else {
+      report(
+        context,
+        row,
+        'programIdentifier',
+        `Client ${row.values.clientIdentifier} has no NAT00120 activity in program ${row.values.programIdentifier}: a program enrolment needs a subject enrolment, so the completion is not carried`,
+        `In the SMS, include the activity of client ${row.values.clientIdentifier} in program ${row.values.programIdentifier} in the NAT00120 export, or leave the completion out until it is reported.`,
+      )
+    }
     completions.delete(key)
   }
   return completions

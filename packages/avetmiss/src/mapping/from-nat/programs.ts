@@ -1,4 +1,5 @@
 // Programs from NAT00030A (with classifications) and NAT00030 (without).
+import type { NatValues } from '../../layouts/index.ts'
 import type { NatRecord, NatRecordSet } from '../../records.ts'
 import type { MappedRecordOf } from '../mapped-record.ts'
 import { defined } from '../objects.ts'
@@ -48,6 +49,8 @@ export function programsFromNat(context: ImportContext, records: NatRecordSet): 
 /**
  * NAT00030 is for programs listed on training.gov.au, which are nationally recognised VET: it has no
  * VET flag, so such a program is carried with vocationalTrainingIndicator true and no classifications.
+ * A NAT00030 written at 130 characters (release 7.0 and state collections) has NAT00030A's
+ * classifications at 115-130, and they are carried as NAT00030A's are.
  */
 function programFrom(
   context: ImportContext,
@@ -64,7 +67,7 @@ function programFrom(
     programName: r.text('programName', 'programName')!,
     nominalHours: r.number('nominalHours', 'nominalHours')!,
   }
-  if (row.fileId === 'NAT00030') {
+  if (row.fileId === 'NAT00030' && (row.values as NatValues<'NAT00030A'>).vetFlag === undefined) {
     return {
       resourceType: 'Program',
       uid,

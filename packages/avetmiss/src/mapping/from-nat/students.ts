@@ -6,7 +6,7 @@ import type { MappedRecordOf } from '../mapped-record.ts'
 import { defined } from '../objects.ts'
 import { OriginBuilder } from '../origin.ts'
 import type { AddressRecord, PriorEducationalAchievementRecord, StudentRecord } from '../resource-records.ts'
-import { type ImportContext, report } from './context.ts'
+import { type ImportContext, missingBecauseUnread, notRead, report } from './context.ts'
 import { isNotStated, NatFieldReader } from './field-reader.ts'
 import { allByKey, firstByKey } from './grouping.ts'
 
@@ -24,14 +24,25 @@ export function studentsFromNat(context: ImportContext, records: NatRecordSet): 
   // A row of a client-keyed table whose client is not in NAT00080 has no student to belong to.
   for (const table of [records.NAT00085, records.NAT00090, records.NAT00100]) {
     for (const row of table) {
-      if (!clients.has(clientOf(row))) {
+      if (clients.has(clientOf(row)) || notRead(context, ['NAT00080'])) continue
+      const unread = missingBecauseUnread(context, ['NAT00080'], 'clientIdentifier', `client ${clientOf(row)}`)
+      if (unread) {
         report(
           context,
           row,
           'clientIdentifier',
-          `Client ${clientOf(row)} is not in NAT00080; the ${row.fileId} line is not carried`,
+          `${unread.message}; the ${row.fileId} line is not carried`,
+          unread.action,
         )
+        continue
       }
+      report(
+        context,
+        row,
+        'clientIdentifier',
+        `Client ${clientOf(row)} is not in NAT00080; the ${row.fileId} line is not carried`,
+        `In the SMS, include client ${clientOf(row)} in the NAT00080 export, or correct the client identifier on this ${row.fileId} line.`,
+      )
     }
   }
 

@@ -51,6 +51,7 @@ export function subjectEnrolmentFrom(context: ImportContext, row: NatRecord<'NAT
   const key = activityKeyOf(row)
   const what = 'subject enrolment'
 
+  // Every field is looked at before the line is given up, so one run names every problem of the line.
   const activityStartDate = r.date('activityStartDate', 'activityStartDate')
   const activityEndDate = r.date('activityEndDate', 'activityEndDate')
   if (activityStartDate === undefined || activityEndDate === undefined) {
@@ -58,18 +59,18 @@ export function subjectEnrolmentFrom(context: ImportContext, row: NatRecord<'NAT
       activityStartDate === undefined ? 'activityStartDate' : 'activityEndDate',
       `The activity dates must be stated: the API requires them, so the ${what} is not carried`,
     )
-    return undefined
   }
   const letters = r.raw('deliveryModeIdentifier') ?? ''
-  if (!DELIVERY_MODE.test(letters)) {
+  const deliveryModeRead = DELIVERY_MODE.test(letters)
+  if (!deliveryModeRead) {
     r.problem(
       'deliveryModeIdentifier',
       `Delivery mode identifier must be three letters Y or N (internal, external, workplace), not "${letters}"; the ${what} is not carried`,
     )
-    return undefined
+  } else {
+    for (const part of ['internal', 'external', 'workplace']) r.from(`deliveryMode.${part}`, 'deliveryModeIdentifier')
   }
-  for (const part of ['internal', 'external', 'workplace']) r.from(`deliveryMode.${part}`, 'deliveryModeIdentifier')
-  const predominantDeliveryMode = predominantModeOf(context, r, letters)
+  const predominantDeliveryMode = predominantModeOf(context, r, deliveryModeRead ? letters : undefined)
   const fundingSourceNational = r.requiredCode(
     'fundingSourceNational',
     'funding-source-national',
@@ -84,7 +85,15 @@ export function subjectEnrolmentFrom(context: ImportContext, row: NatRecord<'NAT
   )
   const isVetInSchools = r.requiredFlag('vetInSchoolsFlag', 'isVetInSchools', what)
   const outcome = outcomeOf(r)
+  const scheduledHours = r.number('scheduledHours', 'scheduledHours')
+  const hoursAttended = r.number('hoursAttended', 'hoursAttended')
+  const studyReason = r.code('studyReasonIdentifier', 'study-reason', 'studyReason')
+  const schoolType = r.code('schoolTypeIdentifier', 'school-type', 'schoolType')
+  const specificFundingIdentifier = r.text('specificFundingIdentifier', 'specificFundingIdentifier')
   if (
+    activityStartDate === undefined ||
+    activityEndDate === undefined ||
+    !deliveryModeRead ||
     predominantDeliveryMode === undefined ||
     fundingSourceNational === undefined ||
     commencingProgram === undefined ||
@@ -127,14 +136,14 @@ export function subjectEnrolmentFrom(context: ImportContext, row: NatRecord<'NAT
     deliveryMode: deliveryModeOf(letters),
     predominantDeliveryMode,
     locations: [{ deliveryLocationUID: context.keys.deliveryLocation(key.deliveryLocationIdentifier) }],
-    scheduledHours: r.number('scheduledHours', 'scheduledHours'),
-    hoursAttended: r.number('hoursAttended', 'hoursAttended'),
+    scheduledHours,
+    hoursAttended,
     fundingSourceNational,
     commencingProgram,
-    studyReason: r.code('studyReasonIdentifier', 'study-reason', 'studyReason'),
+    studyReason,
     isVetInSchools,
-    schoolType: r.code('schoolTypeIdentifier', 'school-type', 'schoolType'),
-    specificFundingIdentifier: r.text('specificFundingIdentifier', 'specificFundingIdentifier'),
+    schoolType,
+    specificFundingIdentifier,
     outcome,
     lifecycle: derived.map(({ state }) => state),
   }
@@ -150,7 +159,11 @@ export function subjectEnrolmentFrom(context: ImportContext, row: NatRecord<'NAT
  * the field was filled in), the one mode the delivery mode letters name: YNN is internal, NNN none
  * (RPL or credit transfer). Letters naming several modes do not say which predominates: reported.
  */
-function predominantModeOf(context: ImportContext, r: NatFieldReader<'NAT00120'>, letters: string): string | undefined {
+function predominantModeOf(
+  context: ImportContext,
+  r: NatFieldReader<'NAT00120'>,
+  letters: string | undefined,
+): string | undefined {
   if (r.raw('predominantDeliveryMode') !== undefined) {
     return r.requiredCode(
       'predominantDeliveryMode',
@@ -159,6 +172,8 @@ function predominantModeOf(context: ImportContext, r: NatFieldReader<'NAT00120'>
       'subject enrolment',
     )
   }
+  // Derived from the delivery mode letters, which are reported already when they do not read.
+  if (letters === undefined) return undefined
   const modes = [...letters].flatMap((letter, index) => (letter === 'Y' ? [PREDOMINANT_OF_LETTER[index]!] : []))
   if (modes.length > 1) {
     r.problem(
