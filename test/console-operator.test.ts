@@ -90,7 +90,7 @@ describe('web console: operators and the remaining RTO pages', { skip: chromiumM
       await assertAccessible(page)
       await page.goto(`${t.baseUrl}/console/collection`)
       await page.getByRole('link', { name: 'RTO 90001' }).click()
-      await page.getByRole('heading', { level: 1, name: 'Where each reporting period stands' }).waitFor()
+      await page.getByRole('heading', { level: 1, name: 'What is left to do' }).waitFor()
       assert.equal(new URL(page.url()).pathname, '/console/rto/90001/')
 
       await page.setViewportSize({ width: 320, height: 640 })

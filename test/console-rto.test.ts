@@ -180,7 +180,8 @@ describe('web console: the RTO pages', { skip: chromiumMissing() ?? false }, () 
 
   it('the authorised person requests a data quality assessment from the home page, and its failed outcomes are read by rule', async () => {
     await workers()
-    await rto1.submitted(implausibleStudent(await world()))
+    const w = await world()
+    await rto1.submitted(implausibleStudent(w))
     const path = `/console/rto/90001/assessment?period=${PERIOD}&jurisdiction=NSW`
     const { context, page } = await signIn(browser, t.baseUrl, 'declarer-90001')
     try {
@@ -206,12 +207,13 @@ describe('web console: the RTO pages', { skip: chromiumMissing() ?? false }, () 
       await page.getByRole('table', { name: /^1 failed outcomes of rule DQTS10090, page 1 of 1/ }).waitFor()
       assert.match(page.url(), /rule=DQTS10090/)
       await assertAccessible(page)
-      // The outcome's record is a link to its held record page.
+      // The outcome's record is named as people know it, and links to its held record page.
+      const { firstGivenName, familyName } = w.student as unknown as { firstGivenName: string; familyName: string }
       await page
         .getByRole('table', { name: /failed outcomes of rule/ })
-        .getByRole('link', { name: /^Student / })
+        .getByRole('link', { name: `${firstGivenName} ${familyName} (Student)` })
         .click()
-      await page.getByRole('heading', { level: 1, name: 'A held record' }).waitFor()
+      await page.getByRole('heading', { level: 1, name: 'Held records' }).waitFor()
       assert.match(String(await page.locator('dl.facts').textContent()), /In submission/)
       await page.goBack()
 
@@ -271,7 +273,7 @@ describe('web console: the RTO pages', { skip: chromiumMissing() ?? false }, () 
     const { context, page } = await signIn(browser, t.baseUrl, 'staff-90001')
     try {
       await page.getByRole('link', { name: 'Held records' }).click()
-      await page.getByRole('heading', { level: 1, name: 'A held record' }).waitFor()
+      await page.getByRole('heading', { level: 1, name: 'Held records' }).waitFor()
       await assertAccessible(page)
 
       // A UID that is not one: refused on the form, the control marked.

@@ -59,7 +59,7 @@ describe('web console', { skip: chromiumMissing() ?? false }, () => {
     const { context, page } = await signIn(browser, t.baseUrl, 'staff-90001', true)
     try {
       assert.equal(new URL(page.url()).pathname, '/console/rto/90001/')
-      await page.getByRole('heading', { level: 1, name: 'Where each reporting period stands' }).waitFor()
+      await page.getByRole('heading', { level: 1, name: 'What is left to do' }).waitFor()
       await page.getByText('Signed in as Robin Staff, RTO staff for RTO 90001').waitFor()
       await assertAccessible(page)
 
@@ -102,7 +102,7 @@ describe('web console', { skip: chromiumMissing() ?? false }, () => {
       await page.waitForURL(/rule=BRTS01180/)
       await page.getByText(/failed results of rule BRTS01180/).waitFor()
       await page
-        .getByRole('cell', { name: /Student 30b2f2b5-9f37-4e85-953a-e86412e8c135/ })
+        .getByRole('cell', { name: /^Mai Nguyen \(Student\)/ })
         .first()
         .waitFor()
       await assertAccessible(page)
@@ -263,7 +263,7 @@ describe('web console', { skip: chromiumMissing() ?? false }, () => {
       await page.getByRole('heading', { level: 1, name: 'RTOs' }).waitFor()
       await assertAccessible(page)
       await page.getByRole('link', { name: 'RTO 90002' }).click()
-      await page.getByRole('heading', { level: 1, name: 'Where each reporting period stands' }).waitFor()
+      await page.getByRole('heading', { level: 1, name: 'What is left to do' }).waitFor()
       await page.goto(`${t.baseUrl}/console/rto/90002/batches/NSW/${otherRtoBatch}`)
       await page.getByRole('heading', { level: 1, name: `Batch ${otherRtoBatch}` }).waitFor()
       assert.equal(await page.getByRole('button', { name: 'Validate the batch' }).count(), 0)

@@ -71,6 +71,29 @@ export async function findRecord(
     .executeTakeFirst()
 }
 
+/** The bodies of the named records of a batch (those it has), in one read. */
+export async function findRecords(
+  db: Executor,
+  rto: string,
+  token: string,
+  keys: { resourceType: string; resourceUID: string }[],
+): Promise<Pick<BatchRecordRow, 'resource_type' | 'resource_uid' | 'body'>[]> {
+  if (keys.length === 0) return []
+  return db
+    .selectFrom('batch_record')
+    .select(['resource_type', 'resource_uid', 'body'])
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
+    .where((eb) =>
+      eb.or(
+        keys.map((key) =>
+          eb.and([eb('resource_type', '=', key.resourceType), eb('resource_uid', '=', key.resourceUID)]),
+        ),
+      ),
+    )
+    .execute()
+}
+
 export async function countRecords(db: Executor, rto: string, token: string, resourceType: string): Promise<number> {
   const row = await db
     .selectFrom('batch_record')

@@ -118,6 +118,21 @@ export async function readRecord(
   return row.body
 }
 
+/**
+ * The bodies of the named records of the caller's batch, keyed `<type>/<uid>` (lower-case UID), in
+ * one read; a record the batch does not have is left out.
+ */
+export async function readRecords(
+  db: Db,
+  actor: Actor,
+  ref: BatchRef,
+  keys: { resourceType: string; resourceUID: string }[],
+): Promise<Map<string, unknown>> {
+  await requireBatch(db, actor, ref)
+  const rows = await records.findRecords(db, actor.rto, ref.token, keys)
+  return new Map(rows.map((row) => [`${row.resource_type}/${String(row.resource_uid).toLowerCase()}`, row.body]))
+}
+
 /** A page of one resource type's record bodies in the caller's batch, in UID order. */
 export async function listRecords(
   db: Db,

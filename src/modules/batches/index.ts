@@ -20,6 +20,7 @@ export {
   uploadRecord,
   uploadRecords,
   readRecord,
+  readRecords,
   listRecords,
   deleteRecord,
   recordsOfBatch,

@@ -15,11 +15,19 @@ import {
 } from '../../platform/auth/clients.service.ts'
 import { ALL_SCOPES } from '../../platform/auth/scopes.ts'
 import { DomainError } from '../../domain/errors.ts'
+import { changesBetween, type FieldChange, recordLabel, valueAt } from './record-content.ts'
 import type { Page } from '../../domain/page.ts'
 import { currentReportingPeriod, FIRST_REPORTING_PERIOD, utcToday } from '../../domain/reporting-period.ts'
 import { jurisdictions as jurisdictionsInSpecOrder, type Jurisdiction } from '../../domain/jurisdictions.ts'
 import { segmentOf, type ResourceType } from '../../domain/resource-types.ts'
-import { getBatch, listBatches, type BatchDetail, type BatchRef, type BatchSummary } from '../batches/index.ts'
+import {
+  getBatch,
+  listBatches,
+  readRecords,
+  type BatchDetail,
+  type BatchRef,
+  type BatchSummary,
+} from '../batches/index.ts'
 import {
   cancelValidation,
   failedResultsByRule,
@@ -32,7 +40,16 @@ import {
   type ValidationResult,
   type ValidationStatus,
 } from '../validation/index.ts'
-import { heldState, periodSubmissions, submitBatch, type HeldState } from '../holdings/index.ts'
+import {
+  heldState,
+  currentHeldVersions,
+  heldVersions,
+  periodSubmissions,
+  searchHeldRecords,
+  submitBatch,
+  type HeldState,
+  type HeldVersion,
+} from '../holdings/index.ts'
 import { recordClientChange } from '../events/index.ts'
 import {
   importNatSet,
@@ -163,6 +180,39 @@ export interface BatchView {
   results: Page<ValidationResult> | undefined
   /** What the NAT import that made the batch answered; undefined for a batch an SMS reported. */
   natImport: NatImportResult | undefined
+  /** Each result of the page as people read it (by its index): who or what the record is, and the failing fields' values. */
+  content: ResultContent[]
+}
+
+export interface ResultContent {
+  label: { title: string; details: string[] } | undefined
+  /** Each access path of the result with the record's value there (undefined: the record gives none). */
+  values: { path: string; value: string | undefined }[]
+}
+
+const UID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * The content behind a page of failed results: the batch's records for results about the batch, the
+ * current held versions for results about records submitted before; two reads for the whole page.
+ */
+async function contentOf(db: Db, actor: Actor, ref: BatchRef, results: ValidationResult[]): Promise<ResultContent[]> {
+  const keyOf = (r: { resourceType: string; resourceUID: string }) => `${r.resourceType}/${r.resourceUID.toLowerCase()}`
+  const wanted = results.filter((r) => UID_PATTERN.test(r.resourceUID))
+  const fromBatch = wanted.filter((r) => r.dataSource === 'Transaction_batch')
+  const fromHeld = wanted.filter((r) => r.dataSource !== 'Transaction_batch')
+  const [batchBodies, held] = await Promise.all([
+    readRecords(db, actor, ref, fromBatch),
+    currentHeldVersions(db, actor, fromHeld),
+  ])
+  return results.map((r) => {
+    const body = r.dataSource === 'Transaction_batch' ? batchBodies.get(keyOf(r)) : held.get(keyOf(r))?.body
+    const record = (body ?? {}) as Record<string, unknown>
+    return {
+      label: body ? recordLabel(r.resourceType, record) : undefined,
+      values: r.accessPath.map((path) => ({ path, value: body ? valueAt(body, path) : undefined })),
+    }
+  })
 }
 
 export const RESULTS_PAGE_SIZE = 50
@@ -181,7 +231,8 @@ export async function batchView(
     withoutCompletedRun(listFailedResults(db, actor, ref, { pageNumber, pageSize: RESULTS_PAGE_SIZE }, filter)),
     natImportSummaryOf(db, actor, ref),
   ])
-  return { batch, rules, results, natImport }
+  const content = results ? await contentOf(db, actor, ref, results.results) : []
+  return { batch, rules, results, natImport, content }
 }
 
 /** Every failed result the filter keeps, a page at a time (the CSV download). */
@@ -394,6 +445,8 @@ export interface AssessmentView {
   /** Failed outcomes per rule of the latest completed assessment; undefined before any has completed. */
   rules: FailedAssessmentResultsOfRule[] | undefined
   results: Page<AssessmentResult> | undefined
+  /** Who or what each outcome's record is (by its index in the page), from its current held version. */
+  labels: ({ title: string; details: string[] } | undefined)[]
 }
 
 /** Cancels the period's Queued or In Progress assessment (the API's DELETE .../validate). */
@@ -432,7 +485,18 @@ export async function assessmentView(
       listFailedAssessmentResults(db, actor, params, { pageNumber, pageSize: RESULTS_PAGE_SIZE }, { technicalRuleId }),
     ),
   ])
-  return { status, rules, results }
+  const held = results
+    ? await currentHeldVersions(
+        db,
+        actor,
+        results.results.filter((r) => UID_PATTERN.test(r.resourceUID)),
+      )
+    : new Map<string, HeldVersion>()
+  const labels = (results?.results ?? []).map((r) => {
+    const version = held.get(`${r.resourceType}/${r.resourceUID.toLowerCase()}`)
+    return version ? recordLabel(r.resourceType, version.body) : undefined
+  })
+  return { status, rules, results, labels }
 }
 
 /** Requests an assessment of the period (the API's POST validate): 409 while one is Queued or In Progress. */
@@ -459,7 +523,12 @@ export interface HeldRecordView {
    * for a type related-resources does not start from, or a record not in submission.
    */
   related: Page<ReconciliationItem> | undefined
+  /** Its held versions, newest first (at most VERSIONS_SHOWN), each with what changed from the one before. */
+  versions: (HeldVersion & { changes: FieldChange[] | undefined })[]
 }
+
+export const VERSIONS_SHOWN = 20
+export const SEARCH_RESULTS_SHOWN = 50
 
 export const RELATED_PAGE_SIZE = 20
 
@@ -477,7 +546,17 @@ export async function heldRecordView(
     state.stateInSubmission === 'In submission' && (relatedStartSegments as readonly string[]).includes(segment)
       ? await relatedResources(readDb, actor, segment, state.resourceUID, { pageNumber, pageSize: RELATED_PAGE_SIZE })
       : undefined
-  return { state, related }
+  const held = await heldVersions(readDb, actor, type, uid, VERSIONS_SHOWN + 1)
+  const versions = held.slice(0, VERSIONS_SHOWN).map((version, index) => ({
+    ...version,
+    changes: held[index + 1] ? changesBetween(held[index + 1]!.body, version.body) : undefined,
+  }))
+  return { state, related, versions }
+}
+
+/** The RTO's current held records found by what people know them by (holdings' search). */
+export function recordSearch(readDb: ReadDb, actor: Actor, text: string): Promise<HeldVersion[]> {
+  return searchHeldRecords(readDb, actor, text, SEARCH_RESULTS_SHOWN)
 }
 
 export const REFERENCE_PAGE_SIZE = 50

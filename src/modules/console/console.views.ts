@@ -62,6 +62,16 @@ const format = {
     if (!iso) return '—'
     return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
   },
+  /** A calendar day (YYYY-MM-DD) as people write it: 31 July 2026. */
+  date(day: string | null | undefined): string {
+    if (!day) return '—'
+    return new Date(`${day.slice(0, 10)}T00:00:00Z`).toLocaleDateString('en-AU', {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    })
+  },
   number(value: number): string {
     return value.toLocaleString('en-AU')
   },

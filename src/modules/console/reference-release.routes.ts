@@ -16,7 +16,7 @@ import {
 } from '../reference-data/index.ts'
 import type { ConsoleUser } from './console-people.ts'
 import { renderPage } from './console.views.ts'
-import { formRoute, pageRoute, type PageKit } from './page-kit.ts'
+import { formRoute, frameFor, html, only, pageRoute, personOf } from './page-kit.ts'
 
 type DatasetParams = { dataset: string }
 
@@ -33,7 +33,7 @@ function releaseFileName(text: string): string {
   return header.includes('\t') ? 'release.tsv' : 'release.csv'
 }
 
-export function referenceReleasePages(app: FastifyInstance, kit: PageKit, db: Db): void {
+export function referenceReleasePages(app: FastifyInstance, db: Db): void {
   const datasetPath = (name: string) => `/console/reference-data/${encodeURIComponent(name)}`
 
   const uploadPage = async (
@@ -44,8 +44,8 @@ export function referenceReleasePages(app: FastifyInstance, kit: PageKit, db: Db
     status = 200,
   ) => {
     const dataset = datasetOf(request.params.dataset)
-    const frame = kit.frameFor(request, reply, user, `Load a release of ${dataset.title}`)
-    return kit.html(
+    const frame = frameFor(request, reply, user, `Load a release of ${dataset.title}`)
+    return html(
       reply,
       renderPage(
         'reference-release',
@@ -64,8 +64,8 @@ export function referenceReleasePages(app: FastifyInstance, kit: PageKit, db: Db
     changedSincePreview = false,
   ) => {
     const preview = await previewRelease(db, request.params.dataset, text, releaseFileName(text))
-    const frame = kit.frameFor(request, reply, user, `Preview a release of ${preview.dataset.title}`)
-    return kit.html(
+    const frame = frameFor(request, reply, user, `Preview a release of ${preview.dataset.title}`)
+    return html(
       reply,
       renderPage(
         'reference-release-preview',
@@ -81,11 +81,14 @@ export function referenceReleasePages(app: FastifyInstance, kit: PageKit, db: Db
     )
   }
 
-  app.get<{ Params: DatasetParams }>('/reference-data/:dataset/release', pageRoute, async (request, reply) => {
-    const operator = kit.requireOperator(request, reply)
-    if (!operator) return reply
-    return uploadPage(request, reply, operator.user)
-  })
+  app.get<{ Params: DatasetParams }>(
+    '/reference-data/:dataset/release',
+    { ...pageRoute, preHandler: only.operators },
+    async (request, reply) => {
+      const operator = { user: personOf(request) }
+      return uploadPage(request, reply, operator.user)
+    },
+  )
 
   app.post<{ Params: DatasetParams; Body: Record<string, unknown> }>(
     '/reference-data/:dataset/release',
@@ -99,11 +102,10 @@ export function referenceReleasePages(app: FastifyInstance, kit: PageKit, db: Db
         },
       },
       bodyLimit: RELEASE_FILE_MAX_BYTES + FORM_ROOM + 1,
-      preHandler: app.csrfProtection,
+      preHandler: [app.csrfProtection, only.operators],
     },
     async (request, reply) => {
-      const operator = kit.requireOperator(request, reply)
-      if (!operator) return reply
+      const operator = { user: personOf(request) }
       const file = request.body?.release
       const bytes = file instanceof Buffer ? file : Buffer.alloc(0)
       if (bytes.length === 0) return uploadPage(request, reply, operator.user, ['Choose a release file.'], 400)
@@ -136,11 +138,10 @@ export function referenceReleasePages(app: FastifyInstance, kit: PageKit, db: Db
         bodyLimits: { wireBodyBytes: publishBodyBytes, decodedBodyBytes: publishBodyBytes },
       },
       bodyLimit: publishBodyBytes + 1,
-      preHandler: app.csrfProtection,
+      preHandler: [app.csrfProtection, only.operators],
     },
     async (request, reply) => {
-      const operator = kit.requireOperator(request, reply)
-      if (!operator) return reply
+      const operator = { user: personOf(request) }
       const body = request.body ?? {}
       const encoded = typeof body.release === 'string' ? body.release : ''
       const basis = Number(body.basis)

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { resourceTypes } from '../../domain/resource-types.ts'
 import { catalogue, type CatalogueEntry } from '../rule-catalogue/index.ts'
 import { renderPage } from './console.views.ts'
-import { pageRoute, type PageKit } from './page-kit.ts'
+import { frameFor, html, only, pageRoute, personOf } from './page-kit.ts'
 
 const SCOPES = ['record', 'set', 'assessment'] as const
 const LEVELS = ['Error', 'Warning'] as const
@@ -46,20 +46,23 @@ export function filterRules(entries: CatalogueEntry[], filter: RuleFilter): Cata
   )
 }
 
-export function ruleCataloguePages(app: FastifyInstance, kit: PageKit): void {
-  app.get<{ Querystring: Record<string, unknown> }>('/rules', pageRoute, async (request, reply) => {
-    const user = kit.requireSignedIn(request, reply)
-    if (!user) return reply
-    const all = catalogue()
-    const filter = ruleFilterOf(request.query)
-    const frame = kit.frameFor(request, reply, user, 'Business rules', user.rto)
-    return kit.html(
-      reply,
-      renderPage(
-        'rules',
-        { ...frame, current: 'rules' },
-        { rules: filterRules(all, filter), total: all.length, filter, scopes: SCOPES, levels: LEVELS, resourceTypes },
-      ),
-    )
-  })
+export function ruleCataloguePages(app: FastifyInstance): void {
+  app.get<{ Querystring: Record<string, unknown> }>(
+    '/rules',
+    { ...pageRoute, preHandler: only.signedIn },
+    async (request, reply) => {
+      const user = personOf(request)
+      const all = catalogue()
+      const filter = ruleFilterOf(request.query)
+      const frame = frameFor(request, reply, user, 'Business rules', user.rto)
+      return html(
+        reply,
+        renderPage(
+          'rules',
+          { ...frame, current: 'rules' },
+          { rules: filterRules(all, filter), total: all.length, filter, scopes: SCOPES, levels: LEVELS, resourceTypes },
+        ),
+      )
+    },
+  )
 }

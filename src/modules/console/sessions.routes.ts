@@ -5,15 +5,14 @@ import type { FastifyInstance } from 'fastify'
 import type { Db } from '../../platform/db/database.ts'
 import { renderPage } from './console.views.ts'
 import * as sessions from './console-sessions.ts'
-import { formRoute, pageRoute, type PageKit } from './page-kit.ts'
+import { formRoute, frameFor, html, only, pageRoute, personOf } from './page-kit.ts'
 
-export function sessionPages(app: FastifyInstance, kit: PageKit, db: Db, idleSeconds: number): void {
-  app.get('/sessions', pageRoute, async (request, reply) => {
-    const operator = kit.requireOperator(request, reply)
-    if (!operator) return reply
+export function sessionPages(app: FastifyInstance, db: Db, idleSeconds: number): void {
+  app.get('/sessions', { ...pageRoute, preHandler: only.operators }, async (request, reply) => {
+    const operator = { user: personOf(request) }
     const going = await sessions.sessionsGoingOn(db, idleSeconds)
-    const frame = kit.frameFor(request, reply, operator.user, 'Console sessions')
-    return kit.html(
+    const frame = frameFor(request, reply, operator.user, 'Console sessions')
+    return html(
       reply,
       renderPage(
         'sessions',
@@ -25,10 +24,9 @@ export function sessionPages(app: FastifyInstance, kit: PageKit, db: Db, idleSec
 
   app.post<{ Params: { sessionId: string } }>(
     '/sessions/:sessionId/end',
-    { ...formRoute, preHandler: app.csrfProtection },
+    { ...formRoute, preHandler: [app.csrfProtection, only.operators] },
     async (request, reply) => {
-      const operator = kit.requireOperator(request, reply)
-      if (!operator) return reply
+      const operator = { user: personOf(request) }
       const { sessionId } = request.params
       const ended = await sessions.endSession(db, sessionId, `operator ${operator.user.subject}`)
       // Never the session id in a log line: with the sealing key it would name a live cookie's row.

@@ -336,3 +336,78 @@ export async function enrolmentsHeldByPeriod(
      GROUP BY 1, 2`.execute(db)
   return result.rows
 }
+
+/**
+ * The keys a current held version is found by (people's names, client identifier, USI, unit and
+ * program codes, a location's identifier), each `<rto>:<lower-case value>`: the expression of the
+ * index held_record_search (migrations/0024_held_record_search.ts), written identically.
+ */
+const HELD_SEARCH_KEYS = sql`ARRAY[
+      rto_id || ':' || lower(body->>'clientIdentifier'),
+      rto_id || ':' || lower(body->>'uniqueStudentIdentifier'),
+      rto_id || ':' || lower(body->>'familyName'),
+      rto_id || ':' || lower(body->>'firstGivenName'),
+      rto_id || ':' || lower(body->>'subjectIdentifier'),
+      rto_id || ':' || lower(body->>'programIdentifier'),
+      rto_id || ':' || lower(body->>'deliveryLocationIdentifier')
+    ]`
+
+/** Current held versions of the RTO whose keys include every word, newest submission first. */
+export async function searchCurrent(db: ReadDb, rto: string, words: string[], limit: number): Promise<HeldRecordRow[]> {
+  const keys = words.map((word) => `${rto}:${word.toLowerCase()}`)
+  // The RTO is in every key, so the index alone scopes the search to it; an rto_id condition beside
+  // it would make the planner AND in the primary key's thousands of rows of the RTO for nothing.
+  // Every row is checked again against the RTO below all the same.
+  const rows = await db
+    .selectFrom('held_record')
+    .selectAll()
+    .where('is_current', '=', true)
+    .where(sql<boolean>`${HELD_SEARCH_KEYS} @> ${keys}::text[]`)
+    .orderBy('submitted_at', 'desc')
+    .orderBy('resource_type')
+    .orderBy('resource_uid')
+    .limit(limit)
+    .execute()
+  return rows.filter((row) => row.rto_id === rto)
+}
+
+/** The record's held versions, newest first (at most `limit`). */
+export async function versionsOf(
+  db: ReadDb,
+  rto: string,
+  resourceType: string,
+  resourceUID: string,
+  limit: number,
+): Promise<HeldRecordRow[]> {
+  return db
+    .selectFrom('held_record')
+    .selectAll()
+    .where('rto_id', '=', rto)
+    .where('resource_type', '=', resourceType)
+    .where('resource_uid', '=', resourceUID)
+    .orderBy('submission_seq', 'desc')
+    .limit(limit)
+    .execute()
+}
+
+/** The current versions of the named records of the RTO (those it holds), in one read. */
+export async function currentVersionsOf(
+  db: Reader,
+  rto: string,
+  keys: { resourceType: string; resourceUID: string }[],
+): Promise<HeldRecordRow[]> {
+  if (keys.length === 0) return []
+  return db
+    .selectFrom('held_record')
+    .selectAll()
+    .where('rto_id', '=', rto)
+    .where('is_current', '=', true)
+    .where((eb) =>
+      eb.or(
+        keys.map((key) =>
+          eb.and([eb('resource_type', '=', key.resourceType), eb('resource_uid', '=', key.resourceUID)]),
+        ),
+      ),
+    )
+    .execute()
+}

@@ -1,7 +1,7 @@
 // Read-only view of the held dataset: where one record stands (spec: Record presence in submission;
 // Standard workflows 3 starts by confirming stateInSubmission is In submission). Read from the read
 // handle: the replica when there is one (docs/decisions.md, "Read routing (issue 21)").
-import type { Db, ReadDb } from '../../platform/db/database.ts'
+import type { Db, ReadDb, Reader } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import type { ResourceType } from '../../domain/resource-types.ts'
 import { LRUCache } from 'lru-cache'
@@ -133,4 +133,71 @@ export async function periodSubmissions(db: Db, actor: Actor): Promise<PeriodSub
   for (const row of held.rows)
     at(row.jurisdiction, Number(row.reporting_period)).enrolmentsHeld = Number(row.enrolments_held)
   return [...byPeriod.values()]
+}
+
+/** A held version as people read it: what it says, and where and when it came from. */
+export interface HeldVersion {
+  resourceType: string
+  resourceUID: string
+  stateInSubmission: 'In submission' | 'Voided in submission'
+  voidedReason: string | null
+  jurisdiction: string
+  transactionBatchToken: string
+  submittedAt: string
+  changeTrackingIdentifier: string | null
+  /** The record as submitted. */
+  body: Record<string, unknown>
+}
+
+const versionOf = (row: holdings.HeldRecordRow): HeldVersion => ({
+  resourceType: row.resource_type,
+  resourceUID: row.resource_uid,
+  stateInSubmission: row.state_in_submission,
+  voidedReason: row.voided_reason,
+  jurisdiction: row.jurisdiction,
+  transactionBatchToken: row.transaction_batch_token,
+  submittedAt: new Date(row.submitted_at).toISOString(),
+  changeTrackingIdentifier: row.change_tracking_identifier,
+  body: (row.body ?? {}) as Record<string, unknown>,
+})
+
+export const SEARCH_WORDS_MAX = 5
+
+/**
+ * The RTO's current held records found by what people know them by: every word of the text must be
+ * one of a record's names, client identifier, USI, unit or program code or location identifier
+ * (case aside). At most `limit`, newest submission first; one probe of the held_record_search index.
+ */
+export async function searchHeldRecords(db: ReadDb, actor: Actor, text: string, limit: number): Promise<HeldVersion[]> {
+  const words = text
+    .split(/\s+/)
+    .filter((word) => word !== '')
+    .slice(0, SEARCH_WORDS_MAX)
+  if (words.length === 0) return []
+  return (await holdings.searchCurrent(db, actor.rto, words, limit)).map(versionOf)
+}
+
+/** The record's held versions, newest first (at most `limit`); none for a record the RTO does not hold. */
+export async function heldVersions(
+  db: ReadDb,
+  actor: Actor,
+  resourceType: ResourceType,
+  resourceUID: string,
+  limit: number,
+): Promise<HeldVersion[]> {
+  return (await holdings.versionsOf(db, actor.rto, resourceType, resourceUID.toLowerCase(), limit)).map(versionOf)
+}
+
+/** The current held versions of the named records, keyed `<type>/<uid>` (lower-case UID), in one read. */
+export async function currentHeldVersions(
+  db: Reader,
+  actor: Actor,
+  keys: { resourceType: string; resourceUID: string }[],
+): Promise<Map<string, HeldVersion>> {
+  const rows = await holdings.currentVersionsOf(
+    db,
+    actor.rto,
+    keys.map((key) => ({ ...key, resourceUID: key.resourceUID.toLowerCase() })),
+  )
+  return new Map(rows.map((row) => [`${row.resource_type}/${String(row.resource_uid).toLowerCase()}`, versionOf(row)]))
 }

@@ -4,6 +4,10 @@ export { holdingsRoutes } from './holdings.routes.ts'
 export { submitBatch } from './submit.service.ts'
 export {
   heldState,
+  heldVersions,
+  currentHeldVersions,
+  searchHeldRecords,
+  type HeldVersion,
   jurisdictionsSubmittedUnder,
   periodSubmissions,
   submissionsAcrossRtos,

@@ -23,6 +23,7 @@ import * as recordBodiesLz4 from './0019_record_bodies_lz4.ts'
 import * as publishedViews from './0020_published_views.ts'
 import * as idempotencyKey from './0022_idempotency_key.ts'
 import * as eventOutbox from './0023_event_outbox.ts'
+import * as heldRecordSearch from './0024_held_record_search.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '0020_published_views': publishedViews,
   '0022_idempotency_key': idempotencyKey,
   '0023_event_outbox': eventOutbox,
+  '0024_held_record_search': heldRecordSearch,
 }

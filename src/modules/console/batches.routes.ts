@@ -1,0 +1,270 @@
+// An RTO's transaction batches: the list, a batch with its failed results by rule (filtered, paged, as
+// CSV), its live validation status, validating, cancelling and submitting it, and importing a zip of
+// NAT files into a new batch with what the import answered and where its failures are in the files.
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { ConflictError, DomainError } from '../../domain/errors.ts'
+import { problemTypes } from '../../platform/http/problem.ts'
+import { resourceTypes } from '../../domain/resource-types.ts'
+import { canReport } from './console-people.ts'
+import { renderFragment, renderPage } from './console.views.ts'
+import * as consoleService from './console.service.ts'
+import { failedResultsCsv } from './failed-results-csv.ts'
+import { refusalInWords } from './console-words.ts'
+import { NatImportForm, PagedQuery, ResultQuery, readInput, SubmitForm } from './console-input.ts'
+import { formRoute, frameFor, html, only, pageRoute, type RtoPerson, rtoPath, rtoPersonOf } from './page-kit.ts'
+
+export interface BatchPagesOptions extends consoleService.ConsoleDependencies {
+  /** The NAT import's limits (LIMIT_NAT_ZIP_BYTES, LIMIT_NAT_FILES_BYTES), as the API's nat-import route. */
+  natLimits: { natZipBytes: number; natFilesBytes: number }
+}
+
+type BatchPathParams = { rto: string; jurisdiction: string; token: string }
+
+const batchRefOf = (params: BatchPathParams) => ({ token: params.token, jurisdiction: params.jurisdiction })
+export const batchPath = (params: BatchPathParams) =>
+  rtoPath(params.rto, `batches/${encodeURIComponent(params.jurisdiction)}/${encodeURIComponent(params.token)}`)
+
+/** The failed results' filter a query asks for: a rule and a record type, each only when well formed. */
+const filterOf = (query: unknown) => {
+  const { rule, type } = readInput(ResultQuery, query)
+  return { technicalRuleId: rule, resourceType: type }
+}
+const pageOf = (query: unknown) => readInput(PagedQuery, query).page ?? 1
+
+export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, options) => {
+  const { natLimits } = options
+  const page = { ...pageRoute, preHandler: only.rtoReaders }
+  const change = { ...formRoute, preHandler: [app.csrfProtection, only.rtoReporters] }
+
+  app.get<{ Params: { rto: string } }>('/rto/:rto/batches', page, async (request, reply) => {
+    const who = rtoPersonOf(request)
+    const batches = await consoleService.batchesPage(options.db, who.actor, pageOf(request.query))
+    const frame = frameFor(request, reply, who.user, `RTO ${who.rto}: transaction batches`, who.rto)
+    return html(reply, renderPage('batches', { ...frame, current: 'batches' }, { page: batches }))
+  })
+
+  app.get<{ Params: BatchPathParams }>('/rto/:rto/batches/:jurisdiction/:token', page, async (request, reply) => {
+    const who = rtoPersonOf(request)
+    const filter = filterOf(request.query)
+    const view = await consoleService.batchView(
+      options.db,
+      who.actor,
+      batchRefOf(request.params),
+      filter,
+      pageOf(request.query),
+    )
+    const frame = frameFor(request, reply, who.user, `Batch ${request.params.token}`, who.rto)
+    return html(
+      reply,
+      renderPage(
+        'batch',
+        { ...frame, current: 'batches' },
+        { view, filter, path: batchPath(request.params), canReport: canReport(who.user), resourceTypes },
+      ),
+    )
+  })
+
+  // The batch's validation status for the page's live status script: the status and the page's own
+  // rendering of it.
+  app.get<{ Params: BatchPathParams }>(
+    '/rto/:rto/batches/:jurisdiction/:token/status',
+    page,
+    async (request, reply) => {
+      const v = await consoleService.validationStatusOf(
+        options.db,
+        rtoPersonOf(request).actor,
+        batchRefOf(request.params),
+      )
+      return reply
+        .type('application/json; charset=utf-8')
+        .send({ status: v?.validationStatus ?? 'None', html: renderFragment('validation-status', { v }) })
+    },
+  )
+
+  app.get<{ Params: BatchPathParams }>(
+    '/rto/:rto/batches/:jurisdiction/:token/failed-results.csv',
+    page,
+    async (request, reply) => {
+      const ref = batchRefOf(request.params)
+      const results = consoleService.allFailedResults(
+        options.db,
+        rtoPersonOf(request).actor,
+        ref,
+        filterOf(request.query),
+      )
+      const first = await results.next() // a batch without a completed validation is refused before any byte is sent
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="failed-results-${ref.token}.csv"`)
+        .send(failedResultsCsv(first, results))
+    },
+  )
+
+  for (const action of ['validate', 'cancel-validation', 'submit'] as const) {
+    app.post<{ Params: BatchPathParams }>(
+      `/rto/:rto/batches/:jurisdiction/:token/${action}`,
+      change,
+      async (request, reply) => {
+        const who = rtoPersonOf(request)
+        const ref = batchRefOf(request.params)
+        try {
+          if (action === 'validate') {
+            await consoleService.validateBatch(options, who.actor, ref)
+            request.session.set('flash', { kind: 'success', text: 'Validation requested. Its status is shown below.' })
+          } else if (action === 'cancel-validation') {
+            await consoleService.cancelBatchValidation(options.db, who.actor, ref)
+            request.session.set('flash', {
+              kind: 'success',
+              text: 'The validation was cancelled; the results of an earlier completed validation, if any, stay.',
+            })
+          } else {
+            // Nothing submitted by mistake: a batch a NAT import left lines out of needs them acknowledged.
+            const refusal = await consoleService.unacknowledgedNatProblems(
+              options.db,
+              who.actor,
+              ref,
+              readInput(SubmitForm, request.body).acknowledgeDropped,
+            )
+            if (refusal) request.session.set('flash', { kind: 'error', text: refusal })
+            else {
+              const submitted = await consoleService.submit(options, who.actor, ref)
+              request.session.set('flash', {
+                kind: 'success',
+                text: `Submitted: ${submitted.numberOfRecordsSubmitted} records are now held.`,
+              })
+            }
+          }
+        } catch (error) {
+          if (!(error instanceof ConflictError)) throw error
+          request.session.set('flash', { kind: 'error', text: refusalInWords(error) })
+        }
+        return reply.redirect(batchPath(request.params), 303)
+      },
+    )
+  }
+
+  // NAT zip upload: the API's NAT import (nat-bridge's importNatSet) into a new batch. The answer is
+  // kept with the batch, so the post redirects to it (a reload never imports twice).
+  const natImportPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    who: RtoPerson,
+    form: { jurisdiction?: string } = {},
+    problem?: { status: number; message: string },
+  ) => {
+    const frame = frameFor(request, reply, who.user, `RTO ${who.rto}: import NAT files`, who.rto)
+    return html(
+      reply,
+      renderPage(
+        'nat-import',
+        { ...frame, current: 'nat-import' },
+        {
+          form,
+          problem: problem?.message,
+          jurisdictions: consoleService.JURISDICTIONS,
+          maxMiB: Math.floor(natLimits.natZipBytes / 1024 / 1024),
+        },
+      ),
+      problem?.status ?? 200,
+    )
+  }
+
+  app.get<{ Params: { rto: string } }>(
+    '/rto/:rto/nat-import',
+    { ...pageRoute, preHandler: only.rtoReporters },
+    async (request, reply) => natImportPage(request, reply, rtoPersonOf(request)),
+  )
+
+  app.post<{ Params: { rto: string }; Body: Record<string, unknown> }>(
+    '/rto/:rto/nat-import',
+    {
+      ...change,
+      config: {
+        ...formRoute.config,
+        // The zip and a few small fields: the NAT import's limit, plus room for the form's framing.
+        bodyLimits: { wireBodyBytes: natLimits.natZipBytes + 65_536, decodedBodyBytes: natLimits.natZipBytes + 65_536 },
+      },
+      bodyLimit: natLimits.natZipBytes + 65_537,
+    },
+    async (request, reply) => {
+      const who = rtoPersonOf(request)
+      const body = request.body ?? {}
+      const { jurisdiction } = readInput(NatImportForm, body)
+      const zip = body.zip instanceof Buffer ? new Uint8Array(body.zip) : new Uint8Array(0)
+      if (!jurisdiction)
+        return natImportPage(request, reply, who, {}, { status: 400, message: 'Choose the jurisdiction.' })
+      try {
+        // What the import did is said by its answer's page (with the script, that page is read twice:
+        // once by the upload's request, once when the browser goes to it, so nothing is kept for one read).
+        const result = await consoleService.importNat(options.db, who.actor, jurisdiction, zip, natLimits)
+        return reply.redirect(
+          `${batchPath({ rto: who.rto, jurisdiction, token: result.transactionBatchToken })}/nat-import`,
+          303,
+        )
+      } catch (error) {
+        if (
+          error instanceof DomainError &&
+          (error.kind === 'nat-set-unreadable' ||
+            error.kind === 'nat-set-too-large' ||
+            error.kind === 'nat-organisation-mismatch')
+        )
+          return natImportPage(
+            request,
+            reply,
+            who,
+            { jurisdiction },
+            { status: problemTypes[error.kind].status, message: error.message },
+          )
+        throw error
+      }
+    },
+  )
+
+  app.get<{ Params: BatchPathParams }>(
+    '/rto/:rto/batches/:jurisdiction/:token/nat-import',
+    page,
+    async (request, reply) => {
+      const who = rtoPersonOf(request)
+      const result = await consoleService.natImportAnswer(options.db, who.actor, batchRefOf(request.params))
+      const frame = frameFor(request, reply, who.user, `NAT import into batch ${request.params.token}`, who.rto)
+      return html(
+        reply,
+        renderPage(
+          'nat-import-result',
+          { ...frame, current: 'nat-import' },
+          { result, batchPath: batchPath(request.params) },
+        ),
+      )
+    },
+  )
+
+  app.get<{ Params: BatchPathParams }>(
+    '/rto/:rto/batches/:jurisdiction/:token/nat-findings',
+    page,
+    async (request, reply) => {
+      const who = rtoPersonOf(request)
+      const findings = await consoleService.natFindingsPage(
+        options.db,
+        who.actor,
+        batchRefOf(request.params),
+        pageOf(request.query),
+        natLimits.natFilesBytes,
+      )
+      const frame = frameFor(
+        request,
+        reply,
+        who.user,
+        `Failed results of batch ${request.params.token} in its NAT files`,
+        who.rto,
+      )
+      return html(
+        reply,
+        renderPage(
+          'nat-findings',
+          { ...frame, current: 'batches' },
+          { findings, batchPath: batchPath(request.params), token: request.params.token },
+        ),
+      )
+    },
+  )
+}
