@@ -65,7 +65,7 @@ export async function runAssessment(
     // Completed and told in one transaction: the run is Completed exactly when its event is recorded.
     const completed = await db.transaction().execute(async (tx) => {
       if (!(await runs.complete(tx, rto, runId, attempt))) return false
-      const outcome = await repo.completedOutcome(tx, rto, runId)
+      const outcome = await repo.assessmentRuns.completedOutcome(tx, rto, runId)
       await recordEvent(tx, {
         rto,
         type: 'au.gov.vetrs.assessment.completed',

@@ -3,7 +3,7 @@ import { sql, type Generated, type RawBuilder, type Selectable } from 'kysely'
 import type { Db, Executor } from '../../platform/db/database.ts'
 import { nameBasedUuid } from '../../platform/db/uuid.ts'
 import { createRunLifecycle } from '../../platform/runs/run-lifecycle.ts'
-import { messageLevels, type MessageLevel } from '../../domain/rules.ts'
+import type { MessageLevel } from '../../domain/rules.ts'
 import type { AssessmentRule, AssessmentScope } from './assessment-rule.ts'
 import type { HoldingsViews } from '../holdings/index.ts'
 
@@ -260,28 +260,6 @@ export function ruleResultsStatement(
 }
 
 /** Runs one rule's query and stores its rows as results, in one statement inside the database. */
-/** A run just completed, for its event: the indicators and its results counted by level (from the counts per rule complete kept). */
-export async function completedOutcome(
-  db: Executor,
-  rto: string,
-  runId: string,
-): Promise<{ hasBlocking: boolean; hasNonBlocking: boolean; resultsByLevel: Record<string, number> }> {
-  const result = await sql<{ has_blocking_failures: boolean; has_non_blocking_failures: boolean; by_level: unknown }>`
-    SELECT r.has_blocking_failures, r.has_non_blocking_failures,
-           coalesce((SELECT jsonb_object_agg(l.level, l.results)
-                       FROM (SELECT x->>'level' AS level, sum((x->>'results')::int)::int AS results
-                               FROM jsonb_array_elements(r.results_by_rule) AS x GROUP BY 1) l), '{}'::jsonb) AS by_level
-      FROM assessment_run r
-     WHERE r.rto_id = ${rto} AND r.run_id = ${runId}`.execute(db)
-  const row = result.rows[0]!
-  const byLevel = (typeof row.by_level === 'string' ? JSON.parse(row.by_level) : row.by_level) as Record<string, number>
-  return {
-    hasBlocking: row.has_blocking_failures,
-    hasNonBlocking: row.has_non_blocking_failures,
-    resultsByLevel: Object.fromEntries(messageLevels.map((level) => [level, byLevel[level] ?? 0])),
-  }
-}
-
 export async function insertRuleResults(
   db: Db,
   rule: AssessmentRule,

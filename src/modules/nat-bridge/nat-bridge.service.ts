@@ -34,6 +34,7 @@ import {
 } from './avetmiss.ts'
 import { NatSetReader, oneSetAtATime } from './nat-set-reader.ts'
 import type { LocateRequest, NatPlace, NatSetCheck, NatSetProblem, NatSetRecord } from './nat-set.ts'
+import { valueAt } from './value-at.ts'
 
 /** NAT problems listed in an answer; natProblemCount counts them all. */
 export const LISTED_NAT_PROBLEMS = 1000
@@ -330,19 +331,6 @@ async function problemsOfRefused(set: NatSetReader, refused: Refused[], room: nu
       accessPath: failure.accessPath,
     }
   })
-}
-
-/** The value at a JSON path of a record (`$.locations[0].deliveryLocationUID`), or undefined. */
-function valueAt(body: unknown, path: string): unknown {
-  let at: unknown = body
-  for (const part of path
-    .replace(/^\$\.?/, '')
-    .split(/\.|\[(\d+)\]/)
-    .filter((piece) => piece)) {
-    if (at === null || typeof at !== 'object') return undefined
-    at = (at as Record<string, unknown>)[part]
-  }
-  return at
 }
 
 function noRecord(problemCount: number, problems: readonly NatSetProblem[]): DomainError {

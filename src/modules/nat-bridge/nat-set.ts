@@ -22,6 +22,7 @@ import {
   type ReferenceDatasets,
   readNatZip,
 } from './avetmiss.ts'
+import { valueAt } from './value-at.ts'
 
 /** A place in the NAT files, as the API tells it (and as `vetrs nat import --json` prints it). */
 export type { NatPlace }
@@ -195,19 +196,6 @@ export interface NatDescription {
 }
 
 const bodiesOf = new WeakMap<object, Map<string, unknown>>()
-
-/** The value at a JSON path of a record (`$.locations[0].deliveryLocationUID`), or undefined. */
-function valueAt(body: unknown, path: string): unknown {
-  let at: unknown = body
-  for (const part of path
-    .replace(/^\$\.?/, '')
-    .split(/\.|\[(\d+)\]/)
-    .filter((piece) => piece)) {
-    if (at === null || typeof at !== 'object') return undefined
-    at = (at as Record<string, unknown>)[part]
-  }
-  return at
-}
 
 export function describe(
   set: Pick<OpenedNatSet, 'origins' | 'terms' | 'records'>,

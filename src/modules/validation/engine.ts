@@ -127,7 +127,7 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   // Completed and told in one transaction: the run is Validated exactly when its event is recorded.
   const completed = await db.transaction().execute(async (tx) => {
     if (!(await runs.complete(tx, rto, runId, attempt))) return false
-    const outcome = await repo.completedOutcome(tx, rto, runId)
+    const outcome = await repo.validationRuns.completedOutcome(tx, rto, runId)
     const jurisdiction = await jurisdictionOfBatch(tx, rto, token)
     await recordEvent(tx, {
       rto,

@@ -52,6 +52,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import { sql, type RawBuilder, type Selectable } from 'kysely'
 import type { Executor } from '../db/database.ts'
 import type { Database } from '../db/schema.ts'
+import { messageLevels } from '../../domain/rules.ts'
 
 type Row<T extends keyof Database> = Selectable<Database[T]>
 
@@ -161,6 +162,15 @@ export interface RunLifecycle<R extends RunTableName> {
     db: Executor,
     run: Pick<RunColumns, 'rto_id' | 'run_id' | 'attempt' | 'results_by_rule'>,
   ): Promise<RuleCount[]>
+  /** A run just completed, for its event: its indicators and its results counted by level (from the counts per rule complete kept). */
+  completedOutcome(db: Executor, rto: string, runId: string): Promise<RunOutcome>
+}
+
+/** What a completed run found, told in its event. */
+export interface RunOutcome {
+  hasBlocking: boolean
+  hasNonBlocking: boolean
+  resultsByLevel: Record<string, number>
 }
 
 export interface FaultingRunLifecycle<R extends RunTableName> extends RunLifecycle<R> {
@@ -271,6 +281,31 @@ export function createRunLifecycle<R extends RunTableName, X extends ResultTable
           .rules
       // jsonb arrives parsed from pg, as text from an older driver path: both are taken.
       return (typeof kept === 'string' ? JSON.parse(kept) : kept) as RuleCount[]
+    },
+
+    async completedOutcome(db, rto, runId) {
+      const result = await sql<{
+        has_blocking_failures: boolean
+        has_non_blocking_failures: boolean
+        by_level: unknown
+      }>`
+        SELECT r.has_blocking_failures, r.has_non_blocking_failures,
+               coalesce((SELECT jsonb_object_agg(l.level, l.results)
+                           FROM (SELECT x->>'level' AS level, sum((x->>'results')::int)::int AS results
+                                   FROM jsonb_array_elements(r.results_by_rule) AS x GROUP BY 1) l), '{}'::jsonb) AS by_level
+          FROM ${runs} r
+         WHERE r.rto_id = ${rto} AND r.run_id = ${runId}`.execute(db)
+      const row = result.rows[0]!
+      // jsonb arrives parsed from pg, as text from an older driver path: both are taken.
+      const byLevel = (typeof row.by_level === 'string' ? JSON.parse(row.by_level) : row.by_level) as Record<
+        string,
+        number
+      >
+      return {
+        hasBlocking: row.has_blocking_failures,
+        hasNonBlocking: row.has_non_blocking_failures,
+        resultsByLevel: Object.fromEntries(messageLevels.map((level) => [level, byLevel[level] ?? 0])),
+      }
     },
 
     async cancel(db, rto, runIds) {
