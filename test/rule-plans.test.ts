@@ -166,6 +166,11 @@ function explaining(tx: Tx, plans: { statement: string; plan: PlanNode }[]): Exe
       if (property === 'executeQuery')
         return async (compiled: { sql: string }, ...rest: unknown[]) => {
           if (!WRITING.test(compiled.sql)) return executor.executeQuery(compiled as never, ...(rest as []))
+          // A statement whose answer the code reads (RETURNING) is explained inside a savepoint rolled
+          // back, then run for real, so the code gets its rows; the others are explained once, which writes.
+          const returning = /\bRETURNING\b/i.test(compiled.sql)
+          const run = (text: string) => executor.executeQuery({ sql: text, parameters: [] } as never, ...(rest as []))
+          if (returning) await run('SAVEPOINT plan_probe')
           const { rows } = await executor.executeQuery<{ 'QUERY PLAN': unknown }>(
             { ...compiled, sql: `EXPLAIN (ANALYZE, FORMAT JSON) ${compiled.sql}` } as never,
             ...(rest as []),
@@ -173,6 +178,10 @@ function explaining(tx: Tx, plans: { statement: string; plan: PlanNode }[]): Exe
           const json = rows[0]!['QUERY PLAN']
           const plan: PlanNode = (typeof json === 'string' ? JSON.parse(json) : json)[0].Plan
           plans.push({ statement: compiled.sql.replace(/\s+/g, ' ').trim().slice(0, 100), plan })
+          if (returning) {
+            await run('ROLLBACK TO SAVEPOINT plan_probe')
+            return executor.executeQuery(compiled as never, ...(rest as []))
+          }
           const fed = plan.Plans?.[0]
           return {
             rows: [],

@@ -138,7 +138,9 @@ describe('vetrs CLI', () => {
     const paths = outcome.failures.flatMap((f) => f.errors.map((e) => e.accessPath))
     assert.ok(paths.includes('$.gender'), paths.join(', '))
     assert.ok(paths.includes('$.studentUID'), paths.join(', '))
-    const shown = JSON.parse((await vetrs('--json', 'batch', 'show', outcome.transactionBatchToken)).stdout)
+    const show = await vetrs('--json', 'batch', 'show', outcome.transactionBatchToken)
+    assert.equal(show.code, 0, `batch show: ${show.stderr}`)
+    const shown = JSON.parse(show.stdout)
     assert.equal(shown.totalRecords, good.length, JSON.stringify(shown))
   })
 
