@@ -58,10 +58,18 @@ module.exports = {
       to: { path: '^src/(modules|app\\.ts$)' },
     },
     {
+      name: 'schema-check-knows-no-http',
+      severity: 'error',
+      comment:
+        'platform/schema (the string rules, Ajv, the structural check) is what a service may call to check a value: it imports nothing of platform/http and nothing of Fastify. platform/http wires it into requests.',
+      from: { pathNot: '\\.test\\.ts$', path: '^src/platform/schema/' },
+      to: { path: ['^src/platform/http/', '(^|/)node_modules/(fastify|@fastify/)'] },
+    },
+    {
       name: 'only-routes-and-schemas-use-http',
       severity: 'error',
       comment:
-        'Services, repos, rules and jobs know nothing of HTTP: domain errors and the page type are in src/domain. Only *.routes.ts and *.schemas.ts (*.schema.ts) files import platform/http.',
+        'Services, repos, rules and jobs know nothing of HTTP: domain errors and the page type are in src/domain, the structural check in platform/schema. Only *.routes.ts and *.schemas.ts (*.schema.ts) files import platform/http, and a *.schemas.ts file only for its schema building blocks.',
       from: { path: '^src/modules/', pathNot: ['\\.(routes|schemas?)\\.ts$', '\\.test\\.ts$'] },
       to: { path: '^src/platform/http/' },
     },

@@ -1,9 +1,10 @@
 // The service's operations: each a method typed from the generated OpenAPI types, each resource's
 // records under a property of their own (`vetrs.students.upload(...)`). Paged endpoints are async
-// iterators that run to the last page. Every method takes RequestOptions (signal, timeoutMs) last.
+// iterators that run to the last page, and give one page at a time too (`.page()`, paging.ts). Every
+// method takes RequestOptions (signal, timeoutMs) last.
 // The standard workflows are added in vetrs.ts.
 import { Http, type HttpOptions, type Operation, type Success } from './http.ts'
-import { allItems } from './paging.ts'
+import { paged, type Paged } from './paging.ts'
 import type { RequestOptions } from './request-options.ts'
 import { Resource, type HeldState, type Jurisdiction, type RecordOf, type UploadResult } from './resource.ts'
 import { kindOf, kindOfType, type ResourceRecord, type ResourceType, type Segment } from './resources.ts'
@@ -219,8 +220,8 @@ export class VetrsOperations {
     return this.#http.send('post', `${V1}/{jurisdiction}/transaction-batch`, { ...options, path: { jurisdiction } })
   }
 
-  batches(jurisdiction: Jurisdiction, options: RequestOptions = {}): AsyncGenerator<BatchSummary> {
-    return allItems((pageNumber) =>
+  batches(jurisdiction: Jurisdiction, options: RequestOptions = {}): Paged<BatchSummary> {
+    return paged((pageNumber) =>
       this.#http.send('get', `${V1}/{jurisdiction}/transaction-batch`, {
         ...options,
         path: { jurisdiction },
@@ -331,8 +332,8 @@ export class VetrsOperations {
     jurisdiction: Jurisdiction,
     transactionBatchToken: string,
     options: RequestOptions = {},
-  ): AsyncGenerator<ValidationResult> {
-    return allItems((pageNumber) =>
+  ): Paged<ValidationResult> {
+    return paged((pageNumber) =>
       this.#http.send(
         'get',
         `${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}/failed-validation-results`,
@@ -378,8 +379,8 @@ export class VetrsOperations {
     jurisdiction: Jurisdiction,
     transactionBatchToken: string,
     options: RequestOptions = {},
-  ): AsyncGenerator<NatFinding> {
-    return allItems((pageNumber) =>
+  ): Paged<NatFinding> {
+    return paged((pageNumber) =>
       this.#http.send('get', `${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}/nat-import/findings`, {
         ...options,
         path: { jurisdiction, transactionBatchToken },
@@ -423,8 +424,8 @@ export class VetrsOperations {
     return heldDataset(this.#http, options)
   }
 
-  searchByPeriod(query: SearchQuery, options: RequestOptions = {}): AsyncGenerator<ReconciliationItem> {
-    return allItems((pageNumber) =>
+  searchByPeriod(query: SearchQuery, options: RequestOptions = {}): Paged<ReconciliationItem> {
+    return paged((pageNumber) =>
       this.#http.send('get', `${V1}/search-by-period`, {
         ...options,
         query: { ...query, pageNumber, pageSize: this.limits.pageSize },
@@ -444,8 +445,8 @@ export class VetrsOperations {
     resourceType: 'student' | 'programenrolment' | 'subjectenrolment',
     uid: string,
     options: RequestOptions = {},
-  ): AsyncGenerator<ReconciliationItem> {
-    return allItems((pageNumber) =>
+  ): Paged<ReconciliationItem> {
+    return paged((pageNumber) =>
       this.#http.send('get', `${V1}/{resourceType}/{uid}/related-resources`, {
         ...options,
         path: { resourceType, uid },
@@ -493,8 +494,8 @@ export class VetrsOperations {
     jurisdiction: Jurisdiction,
     reportingPeriod: number | string,
     options: RequestOptions = {},
-  ): AsyncGenerator<AssessmentResult> {
-    return allItems((pageNumber) =>
+  ): Paged<AssessmentResult> {
+    return paged((pageNumber) =>
       this.#http.send(
         'get',
         `${V1}/reporting-period/{jurisdiction}/{ReportingPeriodNumber}/failed-validation-results`,
@@ -511,9 +512,9 @@ export class VetrsOperations {
     return this.#http.send('post', `${V1}/declaration`, { ...options, body })
   }
 
-  declarations(query: DeclarationQuery, options: RequestOptions = {}): AsyncGenerator<DeclarationRow> {
+  declarations(query: DeclarationQuery, options: RequestOptions = {}): Paged<DeclarationRow> {
     // Declarations page at most 100 a page (spec: Limits).
-    return allItems((pageNumber) =>
+    return paged((pageNumber) =>
       this.#http.send('get', `${V1}/declaration`, {
         ...options,
         query: { ...query, pageNumber, pageSize: Math.min(100, this.limits.pageSize) },

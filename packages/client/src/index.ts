@@ -68,7 +68,7 @@ export { defaultLimits, type Limits } from './limits.ts'
 export { defaultRetryPolicy, type RetryPolicy } from './retry.ts'
 export type { RetryNotice } from './retry.ts'
 export type { Credentials } from './token.ts'
-export { allItems, allPages, collect } from './paging.ts'
+export { allItems, allPages, collect, type Page, type Paged } from './paging.ts'
 export type { ProgressEvent, OnProgress, WaitOptions } from './workflows/progress.ts'
 /** Runs async work over a list with at most N in flight (what the upload workflows use). */
 export { eachBounded } from './workflows/progress.ts'

@@ -3,7 +3,7 @@
 // `vetrs.programs.list(...)` yields Programs. The eight resources' routes differ only in their
 // segment and UID parameter, so one class serves them all.
 import type { Http, Operation, Success } from './http.ts'
-import { allItems } from './paging.ts'
+import { paged, type Paged } from './paging.ts'
 import { kindOfType, type Segment } from './resources.ts'
 import type { RequestOptions } from './request-options.ts'
 
@@ -81,12 +81,8 @@ export class Resource<S extends Segment> {
   }
 
   /** Every record of this type in the batch, page after page, ordered by UID. */
-  list(
-    jurisdiction: Jurisdiction,
-    transactionBatchToken: string,
-    options: RequestOptions = {},
-  ): AsyncGenerator<RecordOf<S>> {
-    return allItems(
+  list(jurisdiction: Jurisdiction, transactionBatchToken: string, options: RequestOptions = {}): Paged<RecordOf<S>> {
+    return paged(
       (pageNumber) =>
         this.#http.request('get', `${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}/${this.segment}`, {
           ...options,

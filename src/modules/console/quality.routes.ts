@@ -3,7 +3,7 @@
 // (the history, and the authorised person's declaration form, checked with the API's own schema).
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { ConflictError, StructuralError } from '../../domain/errors.ts'
-import { createStructuralCheck } from '../../platform/http/request-validation.ts'
+import { createStructuralCheck } from '../../platform/schema/structural-check.ts'
 import { DeclarationRequest } from '../declarations/index.ts'
 import { actorFor, canDeclare, type ConsoleUser } from './console-people.ts'
 import { renderFragment, renderPage } from './console.views.ts'

@@ -11,7 +11,7 @@ import type { SigningKey } from './signing-key.ts'
 import { issueToken } from './tokens.ts'
 import { named } from '../http/schema-names.ts'
 import { decodeUtf8, formDecode } from '../http/body-parsers.ts'
-import { textProblem } from '../http/strings.ts'
+import { textProblem } from '../schema/strings.ts'
 
 const TokenRequest = Type.Object(
   {

@@ -15,14 +15,7 @@
 import secureJson from 'secure-json-parse'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { DomainError } from '../../domain/errors.ts'
-
-/** A number in a JSON body that a double cannot hold: too large (Infinity) or rounded to zero. */
-export class OutOfRangeNumber {
-  readonly source: string
-  constructor(source: string) {
-    this.source = source
-  }
-}
+import { OutOfRangeNumber } from '../schema/strings.ts'
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 

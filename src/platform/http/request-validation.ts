@@ -1,12 +1,12 @@
 // Request validation: the string rules, then the schema, for path, query and body together, so one
 // 400 lists every failure of the request (Fastify on its own stops at the first failing part).
 // Fastify's per-part validation is switched off; this hook is the only validation, except for a route
-// that checks its own body with the same check (createStructuralCheck): the bulk upload, line by line.
-import type { ValidateFunction } from 'ajv'
+// that checks its own body with the same check (createStructuralCheck, platform/schema): the bulk
+// upload, line by line.
 import type { FastifyInstance } from 'fastify'
 import { StructuralError, type FieldError } from '../../domain/errors.ts'
-import { checkStrings, childPath } from './strings.ts'
-import { createAjv, toFieldErrors } from './validation.ts'
+import { childPath } from '../schema/strings.ts'
+import { createStructuralCheck } from '../schema/structural-check.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -49,49 +49,6 @@ function unexpectedBody(body: unknown): FieldError[] {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     return [{ accessPath: '$', message: 'must be absent or an empty JSON object: this operation takes no body' }]
   return Object.keys(body).map((key) => ({ accessPath: childPath('$', key), message: 'is not a known property' }))
-}
-
-/**
- * The structural check of one value against its schema: the string rules (which may trim enum values
- * and drop null optional fields, so the checked value is returned), then the schema, failures with
- * access paths from root. Bodies are not coerced; path and query text is. One check serves the
- * request hook and the bulk upload's lines, so a record meets exactly the same rules either way.
- */
-export type StructuralCheck = (
-  schema: object | undefined,
-  value: unknown,
-  root: string,
-  coerce?: boolean,
-) => { value: unknown; failures: FieldError[] }
-
-export function createStructuralCheck(): StructuralCheck {
-  const ajv = { strict: createAjv(false), coercing: createAjv(true) }
-  const compiled = {
-    strict: new WeakMap<object, ValidateFunction>(),
-    coercing: new WeakMap<object, ValidateFunction>(),
-  }
-  const validatorFor = (schema: object, coerce: boolean): ValidateFunction => {
-    const kind = coerce ? 'coercing' : 'strict'
-    let validate = compiled[kind].get(schema)
-    if (!validate) {
-      validate = ajv[kind].compile(schema)
-      compiled[kind].set(schema, validate)
-    }
-    return validate
-  }
-  return (schema, input, root, coerce = false) => {
-    let value = input
-    const failures: FieldError[] = []
-    if (value !== undefined && value !== null) value = checkStrings(value, schema as never, root, failures)
-    if (!schema) return { value, failures }
-    const validate = validatorFor(schema, coerce)
-    if (!validate(value)) {
-      // A value the string rules already refused is reported once, with the clearer message.
-      const flagged = new Set(failures.map((failure) => failure.accessPath))
-      failures.push(...toFieldErrors(validate.errors ?? [], root).filter((failure) => !flagged.has(failure.accessPath)))
-    }
-    return { value, failures }
-  }
 }
 
 export function installRequestValidation(app: FastifyInstance): void {

@@ -3,6 +3,7 @@
 import Type, { type Static, type TSchema } from 'typebox'
 import { CALENDAR_DATE_PATTERN, DATE_RANGE_TEXT, UTC_INSTANT_PATTERN } from '../../domain/calendar.ts'
 import { jurisdictions } from '../../domain/jurisdictions.ts'
+import { UUID_V4_PATTERN } from '../schema/ajv.ts'
 
 export const StringEnum = <const Values extends readonly string[]>(
   values: Values,
@@ -34,9 +35,6 @@ export const UtcDateTime = (options: Record<string, unknown> = {}) =>
     description: 'ISO 8601 date-time in UTC (Z or a zero offset such as +00:00), e.g. 2026-01-01T00:00:00Z',
     ...options,
   })
-
-/** The pattern of a UUID version 4: what the uuid-v4 format checks, for generated clients. */
-export const UUID_V4_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$'
 
 /** A client-generated UUID version 4. */
 export const Uuid4 = (options: Record<string, unknown> = {}) =>

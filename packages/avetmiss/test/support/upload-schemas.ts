@@ -2,8 +2,8 @@
 // service's Ajv settings), so that the mapping's records are held to the contract itself rather than
 // to the package's restatement of it. Test-only: the package does not depend on the service.
 import type { FieldError } from '../../../../src/platform/http/problem.ts'
-import { checkStrings } from '../../../../src/platform/http/strings.ts'
-import { createAjv } from '../../../../src/platform/http/validation.ts'
+import { checkStrings } from '../../../../src/platform/schema/strings.ts'
+import { createAjv } from '../../../../src/platform/schema/ajv.ts'
 import { resourceDefinitions } from '../../../../src/modules/resources/index.ts'
 
 const ajv = createAjv(false)

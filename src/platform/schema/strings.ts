@@ -7,8 +7,19 @@
 // text"): control characters (NUL cannot even be stored), lone UTF-16 surrogates (not Unicode at all),
 // noncharacters, and the bidirectional embedding, override and isolate controls, which reorder how a
 // name or identifier is displayed without changing what it says.
-import type { FieldError } from './problem.ts'
-import { OutOfRangeNumber } from './body-parsers.ts'
+import type { FieldError } from '../../domain/errors.ts'
+
+/**
+ * A number in a JSON body that a double cannot hold: too large (Infinity) or rounded to zero. The
+ * JSON body parser (platform/http/body-parsers.ts) puts it in place of the number; the string rules
+ * report it with its access path.
+ */
+export class OutOfRangeNumber {
+  readonly source: string
+  constructor(source: string) {
+    this.source = source
+  }
+}
 
 type JsonSchema = Record<string, unknown> & {
   enum?: unknown[]

@@ -3,7 +3,7 @@
 // in another form than an upload body: the NAT bridge's records, mapped from NAT files in the service.
 import type { FieldError } from '../../domain/errors.ts'
 import type { ResourceType } from '../../domain/resource-types.ts'
-import { createStructuralCheck } from '../../platform/http/request-validation.ts'
+import { createStructuralCheck } from '../../platform/schema/structural-check.ts'
 import { resourceDefinitions } from './resource.schemas.ts'
 
 export type RecordCheckOutcome =
