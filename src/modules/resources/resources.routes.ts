@@ -14,26 +14,10 @@ import { named, namedCopy } from '../../platform/http/schema-names.ts'
 import type { UidField } from '../../domain/resource-types.ts'
 import { resourceDefinitions, type ResourceDefinition } from './resource.schemas.ts'
 import * as service from './resources.service.ts'
+import { UploadResult } from './upload-result.schemas.ts'
 import { bulkUploadRoutes } from './bulk-upload.routes.ts'
 
 const TransactionBatchToken = Type.String({ minLength: 1, maxLength: 100 })
-
-const UploadResult = named(
-  'UploadResult',
-  Type.Object(
-    {
-      resourceType: Type.String(),
-      resourceUID: Type.String({ format: 'uuid' }),
-      changeTrackingIdentifier: Nullable(Type.String(), { description: 'as uploaded, unchanged' }),
-      transactionBatchToken: Type.String(),
-      hasBlockingValidationFailures: Type.Boolean({
-        description: 'false for every accepted upload: upload checks structure only, and a structural failure is a 400',
-      }),
-      hasNonBlockingValidationFailures: Type.Boolean(),
-    },
-    { description: "201 when the record was created in the batch, 200 when it replaced the batch's earlier version" },
-  ),
-)
 
 export const resourceRoutes: FastifyPluginAsyncTypebox<{ db: Db; maxBulkRecords: number }> = async (
   app,

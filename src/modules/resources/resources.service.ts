@@ -9,15 +9,7 @@ import { resourceTypes, type ResourceType } from '../../domain/resource-types.ts
 import * as batches from '../batches/index.ts'
 import type { BatchRef } from '../batches/index.ts'
 import type { ResourceDefinition } from './resource.schemas.ts'
-
-export interface UploadResult {
-  resourceType: string
-  resourceUID: string
-  changeTrackingIdentifier: string | null
-  transactionBatchToken: string
-  hasBlockingValidationFailures: boolean
-  hasNonBlockingValidationFailures: boolean
-}
+import type { UploadResult } from './upload-result.schemas.ts'
 
 type ResourceBody = Record<string, unknown>
 
