@@ -34,7 +34,7 @@ import { holdingsRoutes } from './modules/holdings/index.ts'
 import { reconciliationRoutes } from './modules/reconciliation/index.ts'
 import { assessmentRoutes } from './modules/assessment/index.ts'
 import { declarationRoutes } from './modules/declarations/index.ts'
-import { natBridgeRoutes } from './modules/nat-bridge/index.ts'
+import { droppedLinesAcknowledged, natBridgeRoutes } from './modules/nat-bridge/index.ts'
 import { CONSOLE_PREFIX, consoleRoutes } from './modules/console/index.ts'
 import { eventRoutes } from './modules/events/index.ts'
 
@@ -134,7 +134,9 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
   await app.register(referenceDataRoutes, { prefix, readDb, cacheRecords: config.referenceSync.cacheRecords })
   await app.register(validationRoutes, { prefix, db, queue, job: jobs.validation })
   await app.register(ruleCatalogueRoutes, { prefix })
-  await app.register(holdingsRoutes, { prefix, db, readDb, queue, reconcileJob: jobs.reconciliation })
+  // Nothing submitted by mistake: a NAT import's dropped lines are acknowledged (nat-bridge's condition).
+  const submitConditions = [droppedLinesAcknowledged]
+  await app.register(holdingsRoutes, { prefix, db, readDb, queue, reconcileJob: jobs.reconciliation, submitConditions })
   await app.register(reconciliationRoutes, { prefix, readDb })
   await app.register(assessmentRoutes, { prefix, db, queue, job: jobs.assessment })
   await app.register(declarationRoutes, { prefix, db })

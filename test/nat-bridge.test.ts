@@ -21,6 +21,7 @@ import {
   type MappedRecord,
   NAT_LAYOUTS,
   natToResources,
+  natZipBytes,
   readNatFolder,
   writeNatFolder,
 } from '../packages/avetmiss/src/index.ts'
@@ -260,6 +261,32 @@ describe('NAT bridge: vetrs nat import and export through a real service', () =>
     assert.equal(wrongCount.code, 3, wrongCount.stdout)
 
     const acknowledged = await vetrs('submit', '--jurisdiction', 'VIC', '--acknowledge-dropped', '1')
+    assert.equal(acknowledged.code, 0, acknowledged.stdout + acknowledged.stderr)
+    assert.match(acknowledged.stdout, new RegExp(`Submitted batch ${token}`))
+  })
+
+  it("a batch the service's NAT import left without lines: `vetrs submit` passes the service's refusal on, and --acknowledge-dropped to it", async () => {
+    const referenceData = await readSeedReferenceData()
+    const faulty = generateNatFileSet({
+      ...GENERATED,
+      seed: 'nat-bridge-dropped-service',
+      rtoCode,
+      referenceData,
+      faults: [{ kind: 'unknown-code', count: 1 }],
+    })
+    // Imported by the service (as the console does): the CLI keeps no notice of it; the service checks.
+    const imported = await sdk.natImport('VIC', natZipBytes(faulty.entries))
+    assert.equal(imported.natProblemCount, 1)
+    const token = imported.transactionBatchToken
+
+    const plain = await vetrs('submit', token, '--jurisdiction', 'VIC')
+    assert.equal(plain.code, 3, plain.stdout + plain.stderr)
+    assert.match(plain.stderr, /left out 1 NAT problem/)
+    assert.match(plain.stderr, /vetrs submit --acknowledge-dropped 1/)
+    assert.match(plain.stderr, /reason: nat-lines-dropped/)
+    assert.equal((await sdk.batch('VIC', token)).status, 'NotSubmitted')
+
+    const acknowledged = await vetrs('submit', token, '--jurisdiction', 'VIC', '--acknowledge-dropped', '1')
     assert.equal(acknowledged.code, 0, acknowledged.stdout + acknowledged.stderr)
     assert.match(acknowledged.stdout, new RegExp(`Submitted batch ${token}`))
   })

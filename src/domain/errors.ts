@@ -46,6 +46,7 @@ export const CONFLICT_REASONS = [
   'assessment-not-validated',
   'blocking-assessment-outcomes',
   'reportable-activity-held',
+  'nat-lines-dropped',
 ] as const
 export type ConflictReason = (typeof CONFLICT_REASONS)[number]
 
@@ -78,6 +79,8 @@ export interface ErrorExtensions {
   lines?: LineFailure[]
   lineCount?: number
   refusedLineCount?: number
+  /** nat-lines-dropped: the NAT problems the batch's import left out, the number submit's acknowledgeDropped must give. */
+  droppedCount?: number
 }
 
 /** A failure the caller can act on. Carries a kind of problem; never an HTTP object. */
@@ -100,8 +103,8 @@ export class NotFoundError extends DomainError {
 
 export class ConflictError extends DomainError {
   readonly reason: ConflictReason
-  constructor(reason: ConflictReason, detail: string) {
-    super('conflict', detail, { reason })
+  constructor(reason: ConflictReason, detail: string, extensions: Omit<ErrorExtensions, 'reason'> = {}) {
+    super('conflict', detail, { ...extensions, reason })
     this.reason = reason
   }
 }

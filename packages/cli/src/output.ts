@@ -117,8 +117,10 @@ export function reportFailure(output: Output, error: unknown): number {
     if (problem?.reason) output.warn(`  reason: ${problem.reason}`)
     if (problem?.traceId) output.warn(`  traceId: ${problem.traceId}`)
     if (output.json) process.stdout.write(`${JSON.stringify({ error: { status: error.status, problem } }, null, 2)}\n`)
+    // The data's fault, not the service's: what blocks is named (a NAT import's dropped lines too).
     return error.reason === ConflictReason.BlockingAssessmentOutcomes ||
-      error.reason === ConflictReason.BlockingValidationFailures
+      error.reason === ConflictReason.BlockingValidationFailures ||
+      error.reason === ConflictReason.NatLinesDropped
       ? ExitCode.validationFailures
       : ExitCode.serviceError
   }

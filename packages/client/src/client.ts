@@ -90,6 +90,15 @@ export interface EventsOptions extends RequestOptions {
   pollIntervalMs?: number
 }
 
+/** submitBatch's options: the request's, and the acknowledgement of a NAT import's dropped lines. */
+export interface SubmitBatchOptions extends RequestOptions {
+  /**
+   * The number of NAT problems the NAT import that made the batch left out (natProblemCount, or a 409
+   * nat-lines-dropped's droppedCount): submit without them. Must equal it; ignored for other batches.
+   */
+  acknowledgeDropped?: number
+}
+
 export interface ClientOptions {
   /** The service root, e.g. https://vetrs.example.gov.au (no /vet-provider/v1). */
   baseUrl: string
@@ -389,14 +398,21 @@ export class VetrsOperations {
     )
   }
 
+  /**
+   * Submits the batch. A batch made by a NAT import that left NAT problems out (its answer's
+   * natProblemCount) is refused with 409 nat-lines-dropped (`problem.droppedCount`) unless
+   * `acknowledgeDropped` gives that number: submit without what they name.
+   */
   submitBatch(
     jurisdiction: Jurisdiction,
     transactionBatchToken: string,
-    options: RequestOptions = {},
+    options: SubmitBatchOptions = {},
   ): Promise<SubmitResult> {
+    const { acknowledgeDropped, ...request } = options
     return this.#http.send('post', `${V1}/{jurisdiction}/transaction-batch/{transactionBatchToken}/submit`, {
-      ...options,
+      ...request,
       path: { jurisdiction, transactionBatchToken },
+      ...(acknowledgeDropped === undefined ? {} : { query: { acknowledgeDropped } }),
     })
   }
 

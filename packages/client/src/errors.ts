@@ -37,6 +37,11 @@ export const ConflictReason = {
   BlockingAssessmentOutcomes: 'blocking-assessment-outcomes',
   /** A Nil_activity_report while enrolments with activity in the period are held. */
   ReportableActivityHeld: 'reportable-activity-held',
+  /**
+   * Submit a batch whose NAT import left NAT problems out (lines not read or mapped) without
+   * acknowledging their number: `problem.droppedCount` is it; `submitBatch(..., { acknowledgeDropped })`.
+   */
+  NatLinesDropped: 'nat-lines-dropped',
 } as const satisfies { [Reason in ConflictReason as PascalCase<Reason>]: Reason }
 // (satisfies: one name per reason the service lists, so a new reason fails to compile until it is named here)
 

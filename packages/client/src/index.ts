@@ -10,6 +10,7 @@ export type {
   ValidationStatus,
   ValidationResult,
   SubmitResult,
+  SubmitBatchOptions,
   SearchQuery,
   ReconciliationItem,
   UidMatch,

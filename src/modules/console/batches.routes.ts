@@ -118,16 +118,13 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
               text: 'The validation was cancelled; the results of an earlier completed validation, if any, stay.',
             })
           } else {
-            // Nothing submitted by mistake: a batch a NAT import left lines out of needs them acknowledged.
-            const refusal = await consoleService.unacknowledgedNatProblems(
-              options.db,
-              who.actor,
-              ref,
-              readInput(SubmitForm, request.body).acknowledgeDropped,
-            )
+            // Nothing submitted by mistake: a batch a NAT import left lines out of needs them acknowledged
+            // (told here with the first problems; the API's submit checks the same count).
+            const acknowledged = readInput(SubmitForm, request.body).acknowledgeDropped
+            const refusal = await consoleService.unacknowledgedNatProblems(options.db, who.actor, ref, acknowledged)
             if (refusal) request.session.set('flash', { kind: 'error', text: refusal })
             else {
-              const submitted = await consoleService.submit(options, who.actor, ref)
+              const submitted = await consoleService.submit(options, who.actor, ref, acknowledged)
               request.session.set('flash', {
                 kind: 'success',
                 text: `Submitted: ${submitted.numberOfRecordsSubmitted} records are now held.`,

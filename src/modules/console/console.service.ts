@@ -52,6 +52,7 @@ import {
 } from '../holdings/index.ts'
 import { recordClientChange } from '../events/index.ts'
 import {
+  droppedLinesAcknowledged,
   importNatSet,
   natFindings,
   natImportOf,
@@ -278,8 +279,19 @@ export async function unacknowledgedNatProblems(
   return `Not submitted: the NAT import that made this batch left out ${count} NAT ${count === 1 ? 'problem' : 'problems'} (${first}${count > 3 ? '; ...' : ''}), so the held data would lack what ${count === 1 ? 'it names' : 'they name'}. Correct the NAT files and import them again, or tick the acknowledgement and submit without ${count === 1 ? 'it' : 'them'}.`
 }
 
-export function submit(deps: ConsoleDependencies, actor: Actor, ref: BatchRef) {
-  return submitBatch({ db: deps.db, queue: deps.queue, reconcileJob: deps.reconcileJob }, actor, ref)
+/**
+ * Submits as the API does, with the same conditions (a NAT import's dropped lines): `acknowledged` is
+ * the form's acknowledgement box, passed on as the API's acknowledgeDropped when it is a number.
+ */
+export function submit(deps: ConsoleDependencies, actor: Actor, ref: BatchRef, acknowledged?: string) {
+  const submitConditions = [droppedLinesAcknowledged]
+  const request = acknowledged && /^\d{1,9}$/.test(acknowledged) ? { acknowledgeDropped: Number(acknowledged) } : {}
+  return submitBatch(
+    { db: deps.db, queue: deps.queue, reconcileJob: deps.reconcileJob, submitConditions },
+    actor,
+    ref,
+    request,
+  )
 }
 
 /** Every declaration the RTO made for the console's periods, superseded ones included, newest period first. */

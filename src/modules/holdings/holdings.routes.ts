@@ -12,17 +12,17 @@ import { BatchParams } from '../batches/index.ts'
 import { resourceDefinitions } from '../resources/index.ts'
 import type { UidField } from '../../domain/resource-types.ts'
 import type { ReadDb } from '../../platform/db/database.ts'
-import { HeldState, SubmittedBatch } from './holdings.schemas.ts'
+import { HeldState, SubmitQuery, SubmittedBatch } from './holdings.schemas.ts'
 import { heldState } from './holdings.service.ts'
 import { submitBatch, type SubmitDependencies } from './submit.service.ts'
 import { heldRecordsRoutes } from './held-records.routes.ts'
 
 export const holdingsRoutes: FastifyPluginAsyncTypebox<SubmitDependencies & { readDb: ReadDb }> = async (
   app,
-  { db, readDb, queue, reconcileJob },
+  { db, readDb, queue, reconcileJob, submitConditions },
 ) => {
   // Its own plugin, so the deprecated twin of submit comes before the held-state routes.
-  await app.register(submitRoutes, { db, queue, reconcileJob })
+  await app.register(submitRoutes, { db, queue, reconcileJob, submitConditions })
   await app.register(heldRecordsRoutes, { readDb })
 
   for (const definition of resourceDefinitions) {
@@ -54,23 +54,26 @@ const submitRoutes: FastifyPluginAsyncTypebox<SubmitDependencies> = async (app, 
       schema: {
         tags: ['Transaction batches'],
         params: BatchParams,
+        querystring: SubmitQuery,
         summary: 'Submit the batch',
         description:
-          '200 with status Submitted when the latest validation is Validated, current (no record changed since it started) and has no blocking failures; otherwise 409 saying which condition failed. Atomic: every record becomes part of the held dataset, or none does. The batch is then closed.',
+          '200 with status Submitted when the latest validation is Validated, current (no record changed since it started) and has no blocking failures; otherwise 409 saying which condition failed. Atomic: every record becomes part of the held dataset, or none does. The batch is then closed. A batch made by a NAT import (POST .../nat-import) that left NAT problems out (natProblemCount above 0: lines it could not read or map, records refused) lacks what they name: it is submitted only with acknowledgeDropped equal to that count (an extension: the request has no body, as specified), else 409 nat-lines-dropped.',
         response: {
           200: SubmittedBatch,
           409: problemResponse(
-            'Not submitted; reason says why: validation-not-requested, validation-pending, validation-stale, blocking-validation-failures or batch-submitted.',
+            'Not submitted; reason says why: validation-not-requested, validation-pending, validation-stale, blocking-validation-failures, batch-submitted, or nat-lines-dropped (the NAT import that made the batch left out droppedCount NAT problems, and acknowledgeDropped did not give that number).',
           ),
         },
       },
     },
     async (request) => {
       const params: { transactionBatchToken: string; jurisdiction?: string } = request.params // absent on the twin
-      return submitBatch(deps, actorOf(request), {
-        token: params.transactionBatchToken,
-        jurisdiction: params.jurisdiction,
-      })
+      return submitBatch(
+        deps,
+        actorOf(request),
+        { token: params.transactionBatchToken, jurisdiction: params.jurisdiction },
+        request.query,
+      )
     },
   )
 }

@@ -57,6 +57,19 @@ export const MAX_HELD_RECORDS_UIDS = 100
 /** Most records one page of held records carries. */
 export const MAX_HELD_RECORDS_PAGE = 500
 
+/** submit's query: the spec's submit has no body, so an acknowledgement is a query parameter. */
+export const SubmitQuery = Strict({
+  acknowledgeDropped: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 1_000_000_000,
+      description:
+        "the number of NAT problems (lines not read or mapped, records refused) that the NAT import which made the batch left out, as its answer's natProblemCount and the 409 nat-lines-dropped's droppedCount state it: submit without them. Must equal that number (an acknowledgement names what it accepts); ignored for a batch whose import left nothing out or that no NAT import made",
+    }),
+  ),
+})
+export type SubmitQuery = Static<typeof SubmitQuery>
+
 export const HeldRecordsQuery = Strict({
   resourceType: StringEnum(resourceTypes, { description: 'the one resource type to return (Student, not student)' }),
   after: Type.Optional(

@@ -14,7 +14,7 @@ export {
   type PeriodSubmission,
   type RtoSubmission,
 } from './holdings.service.ts'
-export type { SubmitDependencies } from './submit.service.ts'
+export type { SubmitCondition, SubmitDependencies, SubmitRequest } from './submit.service.ts'
 export type { HeldState } from './holdings.schemas.ts'
 // What other modules' SQL reads of the held dataset: views, never the tables.
 export type { HoldingsViews } from './holdings.repo.ts'

@@ -3,7 +3,7 @@
 // validation must be Validated, current and free of blocking failures, and then every record of the
 // batch becomes part of the held dataset and the batch closes, all together or not at all. Indexing
 // the submission for reconciliation is queued in the same transaction and follows within moments.
-import type { Db } from '../../platform/db/database.ts'
+import type { Db, Tx } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import { batchSubject, lockOpenBatch, markBatchSubmitted, type BatchRef } from '../batches/index.ts'
 import { recordEvent } from '../events/index.ts'
@@ -14,21 +14,39 @@ import type { JobDefinition, Queue } from '../../platform/queue/queue.ts'
 import type { ReconcileJobData } from '../reconciliation/index.ts'
 import type { SubmittedBatch } from './holdings.schemas.ts'
 
+/** What a submit request says besides the batch (query parameters; the spec's submit has no body). */
+export interface SubmitRequest {
+  /** The number of NAT problems the batch's import left out, acknowledged: submit without them. */
+  acknowledgeDropped?: number
+}
+
+/**
+ * A condition another module puts on submitting a batch, checked in the submit's transaction once the
+ * batch is locked, before validation's: it throws (a ConflictError) to refuse. Given by whoever wires
+ * submit (app.ts, the console), so holdings needs no dependency on the module that owns the condition
+ * (nat-bridge depends on holdings): nat-bridge's `droppedLinesAcknowledged`.
+ */
+export type SubmitCondition = (tx: Tx, actor: Actor, token: string, request: SubmitRequest) => Promise<void>
+
 export interface SubmitDependencies {
   db: Db
   queue: Queue
   /** Indexes the submission for reconciliation, after it commits, in submission order. */
   reconcileJob: JobDefinition<ReconcileJobData>
+  /** Checked in order before every submit; required, so no wiring of submit forgets them. */
+  submitConditions: readonly SubmitCondition[]
 }
 
 export async function submitBatch(
-  { db, queue, reconcileJob }: SubmitDependencies,
+  { db, queue, reconcileJob, submitConditions }: SubmitDependencies,
   actor: Actor,
   ref: BatchRef,
+  request: SubmitRequest = {},
 ): Promise<SubmittedBatch> {
   return db.transaction().execute(async (tx) => {
     const batch = await lockOpenBatch(tx, actor, ref)
     const token = batch.transaction_batch_token
+    for (const condition of submitConditions) await condition(tx, actor, token, request)
     // Two batches of one RTO that touch the same UIDs: the second waits here, then takes the later number.
     await holdings.lockRtoForSubmission(tx, actor.rto)
     const blocker = await submitBlocker(tx, actor.rto, token)

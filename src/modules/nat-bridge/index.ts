@@ -4,6 +4,7 @@
 // check), reference-data (the codes) and validation (the failed results). Owns nat_import.
 export { natBridgeRoutes, ZIP_MEDIA_TYPES } from './nat-bridge.routes.ts'
 export {
+  droppedLinesAcknowledged,
   importNatSet,
   natImportOf,
   natImportSummaryOf,

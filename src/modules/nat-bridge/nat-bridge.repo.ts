@@ -1,5 +1,5 @@
 // SQL for NAT imports: the zip a batch was made from and what its import answered, one row per batch.
-import type { Generated } from 'kysely'
+import { sql, type Generated } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
 
 export interface NatImportTable {
@@ -69,4 +69,19 @@ export async function findNatImportSummary(db: Executor, rto: string, token: str
     .executeTakeFirst()
   if (!row) return undefined
   return typeof row.summary === 'string' ? JSON.parse(row.summary) : row.summary
+}
+
+/**
+ * How many NAT problems (lines it could not read or map, records refused) the import that made the
+ * batch left out; undefined when no NAT import made it. Reads one number out of the stored answer.
+ */
+export async function findNatProblemCount(db: Executor, rto: string, token: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('nat_import')
+    .select(sql<string | number | null>`summary->>'natProblemCount'`.as('count'))
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
+    .executeTakeFirst()
+  if (!row) return undefined
+  return Number(row.count ?? 0)
 }

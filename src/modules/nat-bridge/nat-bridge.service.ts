@@ -4,9 +4,9 @@
 // and the bulk upload. Later, the batch's failed validation results are told as the NAT file, line and
 // field they came from, from the zip kept with the batch. Reading and mapping run in a worker thread
 // (nat-set-reader.ts). docs/decisions.md, "NAT import in the service (issue 19)".
-import type { Db } from '../../platform/db/database.ts'
+import type { Db, Tx } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
-import { DomainError, NotFoundError } from '../../domain/errors.ts'
+import { ConflictError, DomainError, NotFoundError } from '../../domain/errors.ts'
 import type { Page, PageQuery } from '../../domain/page.ts'
 import { resourceTypes, type ResourceType } from '../../domain/resource-types.ts'
 import {
@@ -21,7 +21,7 @@ import { currentCodes } from '../reference-data/index.ts'
 import { createRecordCheck, type RecordCheck } from '../resources/index.ts'
 import { listFailedResults, type ValidationResult } from '../validation/index.ts'
 import * as repo from './nat-bridge.repo.ts'
-import { heldVersionsOf } from '../holdings/index.ts'
+import { heldVersionsOf, type SubmitRequest } from '../holdings/index.ts'
 import {
   type HeldEnrolment,
   HISTORY_TYPES,
@@ -363,6 +363,32 @@ async function requireNatImport(db: Db, actor: Actor, ref: BatchRef): Promise<re
 export async function natImportSummaryOf(db: Db, actor: Actor, ref: BatchRef): Promise<NatImportResult | undefined> {
   await requireBatch(db, actor, ref)
   return (await repo.findNatImportSummary(db, actor.rto, ref.token)) as NatImportResult | undefined
+}
+
+/**
+ * Nothing submitted by mistake (issue 31 item 7), a condition on submit (holdings' SubmitCondition,
+ * run in the submit's transaction): a batch whose NAT import left NAT problems out (lines it could
+ * not read or map, records refused) lacks what they name, and is submitted only when the request
+ * acknowledges their number. A batch no NAT import made, or one that left nothing out, passes.
+ */
+export async function droppedLinesAcknowledged(
+  tx: Tx,
+  actor: Actor,
+  token: string,
+  request: SubmitRequest,
+): Promise<void> {
+  const count = await repo.findNatProblemCount(tx, actor.rto, token)
+  if (!count || request.acknowledgeDropped === count) return
+  const problems = `${count} NAT ${count === 1 ? 'problem' : 'problems'}`
+  const given =
+    request.acknowledgeDropped === undefined
+      ? ''
+      : `acknowledgeDropped=${request.acknowledgeDropped} is not the count. `
+  throw new ConflictError(
+    'nat-lines-dropped',
+    `${given}The NAT import that made batch ${token} left out ${problems} (lines it could not read or map, records refused; GET .../transaction-batch/${token}/nat-import lists them), so the held data would lack what ${count === 1 ? 'it names' : 'they name'}. Correct the NAT files and import them again, or submit without ${count === 1 ? 'it' : 'them'}: POST .../submit?acknowledgeDropped=${count} (vetrs submit --acknowledge-dropped ${count}).`,
+    { droppedCount: count },
+  )
 }
 
 /** What the import that made the batch answered. */

@@ -210,6 +210,13 @@ export const ProblemDetails = named(
           description: 'bulk upload only: how many lines were refused in all (lines lists the first 100)',
         }),
       ),
+      droppedCount: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          description:
+            'for a 409 nat-lines-dropped: how many NAT problems (lines not read or mapped, records refused) the import that made the batch left out; submit with acknowledgeDropped set to it to submit without them',
+        }),
+      ),
       reason: Type.Optional(
         StringEnum(CONFLICT_REASONS, {
           description:

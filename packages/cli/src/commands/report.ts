@@ -116,7 +116,7 @@ export function registerReporting(program: Command): void {
     .description('submit the batch (the current one by default), validating it first if it needs it')
     .option(
       '--acknowledge-dropped <n>',
-      'submit a batch that a `vetrs nat import` left without the n NAT lines it could not read or map (n as the refusal states it)',
+      "submit a batch that a NAT import (`vetrs nat import`, the service's or the console's) left without the n NAT lines it could not read or map (n as the refusal states it)",
     )
     .action(async (token: string | undefined, options: { acknowledgeDropped?: string }, command: Command) => {
       const context = await Context.of(command)
@@ -158,7 +158,11 @@ export function registerReporting(program: Command): void {
         process.exitCode = ExitCode.validationFailures
         return
       }
-      const submitted = await client.submitBatch(jurisdiction, batch)
+      // The service checks the same for a batch its own NAT import made (409 nat-lines-dropped).
+      const acknowledgeDropped = /^\d{1,9}$/.test(options.acknowledgeDropped ?? '')
+        ? Number(options.acknowledgeDropped)
+        : undefined
+      const submitted = await client.submitBatch(jurisdiction, batch, { acknowledgeDropped })
       await context.setCurrentBatch(undefined)
       if (notice) await context.setImportNotice(batch, undefined)
       await client.awaitReconciliation(jurisdiction, batch) // so `vetrs reconcile` straight after sees it

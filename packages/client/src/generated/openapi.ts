@@ -1380,10 +1380,14 @@ export interface paths {
   "/vet-provider/v1/{jurisdiction}/transaction-batch/{transactionBatchToken}/submit": {
     /**
      * Submit the batch
-     * @description 200 with status Submitted when the latest validation is Validated, current (no record changed since it started) and has no blocking failures; otherwise 409 saying which condition failed. Atomic: every record becomes part of the held dataset, or none does. The batch is then closed.
+     * @description 200 with status Submitted when the latest validation is Validated, current (no record changed since it started) and has no blocking failures; otherwise 409 saying which condition failed. Atomic: every record becomes part of the held dataset, or none does. The batch is then closed. A batch made by a NAT import (POST .../nat-import) that left NAT problems out (natProblemCount above 0: lines it could not read or map, records refused) lacks what they name: it is submitted only with acknowledgeDropped equal to that count (an extension: the request has no body, as specified), else 409 nat-lines-dropped.
      */
     post: {
       parameters: {
+        query?: {
+          /** @description the number of NAT problems (lines not read or mapped, records refused) that the NAT import which made the batch left out, as its answer's natProblemCount and the 409 nat-lines-dropped's droppedCount state it: submit without them. Must equal that number (an acknowledgement names what it accepts); ignored for a batch whose import left nothing out or that no NAT import made */
+          acknowledgeDropped?: number;
+        };
         path: {
           /** @description jurisdiction code */
           jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
@@ -2741,11 +2745,13 @@ export interface components {
       lineCount?: number;
       /** @description bulk upload only: how many lines were refused in all (lines lists the first 100) */
       refusedLineCount?: number;
+      /** @description for a 409 nat-lines-dropped: how many NAT problems (lines not read or mapped, records refused) the import that made the batch left out; submit with acknowledgeDropped set to it to submit without them */
+      droppedCount?: number;
       /**
        * @description for a 409, which condition failed, stable for programs to act on (e.g. batch-submitted, validation-stale, blocking-validation-failures); a new reason may be added in a minor version
        * @enum {string}
        */
-      reason?: "batch-submitted" | "validation-not-requested" | "validation-pending" | "validation-stale" | "blocking-validation-failures" | "no-pending-validation" | "assessment-in-progress" | "no-pending-assessment" | "assessment-not-requested" | "assessment-not-validated" | "blocking-assessment-outcomes" | "reportable-activity-held";
+      reason?: "batch-submitted" | "validation-not-requested" | "validation-pending" | "validation-stale" | "blocking-validation-failures" | "no-pending-validation" | "assessment-in-progress" | "no-pending-assessment" | "assessment-not-requested" | "assessment-not-validated" | "blocking-assessment-outcomes" | "reportable-activity-held" | "nat-lines-dropped";
       [key: string]: unknown;
     };
     /** @description a course: qualification, skill set or accredited course (AVETMISS NAT00030A) */
