@@ -1,5 +1,5 @@
 // SQL for NAT imports: the zip a batch was made from and what its import answered, one row per batch.
-import type { Generated } from 'kysely'
+import { sql, type Generated } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
 
 export interface NatImportTable {
@@ -69,4 +69,22 @@ export async function findNatImportSummary(db: Executor, rto: string, token: str
     .executeTakeFirst()
   if (!row) return undefined
   return typeof row.summary === 'string' ? JSON.parse(row.summary) : row.summary
+}
+
+/** The NAT file names each of these batches was imported from (batches no import made are absent). */
+export async function natFileNamesOf(db: Executor, rto: string, tokens: string[]): Promise<Map<string, string[]>> {
+  if (tokens.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('nat_import')
+    .select(['transaction_batch_token', sql<unknown>`summary -> 'files'`.as('files')])
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', 'in', tokens)
+    .execute()
+  return new Map(
+    rows.map((row) => {
+      const files = (typeof row.files === 'string' ? JSON.parse(row.files) : row.files) as { file?: unknown }[] | null
+      const names = (Array.isArray(files) ? files : []).map((f) => String(f.file ?? ''))
+      return [row.transaction_batch_token, names]
+    }),
+  )
 }
