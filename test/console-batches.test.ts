@@ -10,6 +10,14 @@ import { generateNatFileSet, natZipBytes } from '../packages/avetmiss/src/index.
 import { readSeedReferenceData } from '../src/modules/reference-data/index.ts'
 import { call, freePort, minimalUnitRecord, Reporter, startTestService, V1, type TestService } from './support/index.ts'
 import { csrfOf, signInOverHttp } from './console/http-session.ts'
+import type { Browser } from 'playwright-core'
+import {
+  assertAccessible,
+  assertNoHorizontalScroll,
+  chromiumMissing,
+  launchChromium,
+  signIn,
+} from './console/browser.ts'
 
 const LIST = '/console/rto/90001/batches'
 const batchPage = (token: string) => `${LIST}/NSW/${token}`
@@ -151,5 +159,66 @@ describe('web console: batches a person can manage', () => {
       assert.equal(refused.status, 404, `${username}: the discard is refused`)
     }
     assert.equal((await rto1.request('GET', rto1.batchPath(open))).status, 200, 'the batch is still there')
+  })
+})
+
+describe('web console: batches in a browser', { skip: chromiumMissing() ?? false }, () => {
+  let t: TestService
+  let browser: Browser
+  let rto1: Reporter
+
+  before(async () => {
+    ;[t, browser] = await Promise.all([
+      freePort().then((port) => startTestService({ env: { PORT: String(port) } })),
+      launchChromium(),
+    ])
+    rto1 = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
+  })
+  after(async () => {
+    await browser?.close()
+    await t?.close()
+  })
+
+  it('RTO staff find a batch by its token and discard it with the keyboard alone, every page accessible', async () => {
+    const doomed = await rto1.batchWith((await minimalUnitRecord()).filter((u) => u.segment === 'student'))
+    const kept = await rto1.newBatch()
+    const { context, page } = await signIn(browser, t.baseUrl, 'staff-90001')
+    try {
+      await page.goto(`${t.baseUrl}${LIST}`)
+      await assertAccessible(page)
+      await page.getByLabel('Batch token starts with').focus()
+      await page.keyboard.type(doomed.slice(0, 8))
+      await page.keyboard.press('Enter')
+      await page.getByText('1 batch match').waitFor()
+      await assertAccessible(page)
+      assert.equal(await page.getByRole('link', { name: new RegExp(`batch ${kept}`) }).count(), 0)
+
+      await page.getByRole('link', { name: new RegExp(`batch ${doomed}`) }).focus()
+      await page.keyboard.press('Enter')
+      await page.getByRole('heading', { level: 1, name: `Batch ${doomed}` }).waitFor()
+      await page.getByRole('link', { name: 'Discard this batch' }).focus()
+      await page.keyboard.press('Enter')
+      await page.getByRole('heading', { level: 1, name: `Discard batch ${doomed}?` }).waitFor()
+      await assertAccessible(page)
+      await page.getByRole('button', { name: 'Discard the batch' }).focus()
+      await page.keyboard.press('Enter')
+      await page.getByRole('status').getByText(`Batch ${doomed} was discarded`).waitFor()
+      await page.getByRole('heading', { level: 1, name: 'Transaction batches' }).waitFor()
+      await assertAccessible(page)
+      assert.equal(await page.getByRole('link', { name: new RegExp(`batch ${doomed}`) }).count(), 0)
+      assert.equal(await page.getByRole('link', { name: new RegExp(`batch ${kept}`) }).count(), 1)
+
+      // A search no token can match is said at its field; on a phone the list scrolls in its own region.
+      await page.setViewportSize({ width: 390, height: 844 })
+      await page.goto(`${t.baseUrl}${LIST}?token=${encodeURIComponent('no such!')}`)
+      await page
+        .getByRole('alert')
+        .getByText(/only letters, digits, hyphens and underscores/)
+        .waitFor()
+      await assertAccessible(page)
+      await assertNoHorizontalScroll(page)
+    } finally {
+      await context.close()
+    }
   })
 })
