@@ -313,7 +313,7 @@ describe('web console: operators and the remaining RTO pages', { skip: chromiumM
       const list = await context.newPage()
       await list.goto(`${t.baseUrl}/console/rto/90001/batches?token=${encodeURIComponent(token)}`)
       const row = list.getByRole('row').filter({ has: list.getByRole('link', { name: new RegExp(`batch ${token}`) }) })
-      assert.match(String(await row.textContent()), /NAT import in the console[^]*NAT00080/)
+      assert.match(String(await row.textContent()), /NAT import in the console[\s\S]*NAT00080/)
       await list.close()
 
       await page.getByRole('link', { name: 'Go to the batch' }).click()
