@@ -308,6 +308,14 @@ describe('web console: operators and the remaining RTO pages', { skip: chromiumM
       await page.getByRole('heading', { level: 1, name: /NAT import into batch/ }).waitFor()
       assert.equal(JSON.stringify(await batches()), before)
 
+      // The batch list says where the batch came from: a NAT import in the console, and its files.
+      const token = decodeURIComponent(/\/batches\/VIC\/([^/]+)\/nat-import$/.exec(page.url())![1]!)
+      const list = await context.newPage()
+      await list.goto(`${t.baseUrl}/console/rto/90001/batches?token=${encodeURIComponent(token)}`)
+      const row = list.getByRole('row').filter({ has: list.getByRole('link', { name: new RegExp(`batch ${token}`) }) })
+      assert.match(String(await row.textContent()), /NAT import in the console[\s\S]*NAT00080/)
+      await list.close()
+
       await page.getByRole('link', { name: 'Go to the batch' }).click()
       await page.getByRole('heading', { level: 1, name: /^Batch / }).waitFor()
       const batchUrl = page.url()

@@ -1,5 +1,6 @@
 // SQL for transaction batches. Every statement is scoped by the caller's RTO.
-import { sql, type Generated, type Selectable } from 'kysely'
+import { sql, type Expression, type ExpressionBuilder, type Generated, type Selectable, type SqlBool } from 'kysely'
+import type { Database } from '../../platform/db/schema.ts'
 import type { Executor, Reader } from '../../platform/db/database.ts'
 
 export interface TransactionBatchTable {
@@ -60,12 +61,32 @@ export async function lockBatch(db: Executor, rto: string, token: string): Promi
     .executeTakeFirst()
 }
 
-export async function countBatches(db: Executor, rto: string, jurisdiction: string | undefined): Promise<number> {
+/** Which of the RTO's batches a list keeps: a jurisdiction, a status, a token's first characters. */
+export interface BatchFilter {
+  jurisdiction?: string | undefined
+  status?: 'NotSubmitted' | 'Submitted' | undefined
+  /** The token's first characters, matched literally (LIKE's wildcards escaped). */
+  tokenPrefix?: string | undefined
+}
+
+const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/** The filter's conditions, for a query on transaction_batch (every condition when none: no filter). */
+const matching = (filter: BatchFilter) => (eb: ExpressionBuilder<Database, 'transaction_batch'>) => {
+  const conditions: Expression<SqlBool>[] = []
+  if (filter.jurisdiction !== undefined) conditions.push(eb('jurisdiction', '=', filter.jurisdiction))
+  if (filter.status !== undefined) conditions.push(eb('status', '=', filter.status))
+  if (filter.tokenPrefix !== undefined)
+    conditions.push(eb('transaction_batch_token', 'like', likePrefix(filter.tokenPrefix)))
+  return eb.and(conditions)
+}
+
+export async function countBatches(db: Executor, rto: string, filter: BatchFilter): Promise<number> {
   const row = await db
     .selectFrom('transaction_batch')
     .select((eb) => eb.fn.countAll<string>().as('count'))
     .where('rto_id', '=', rto)
-    .$if(jurisdiction !== undefined, (query) => query.where('jurisdiction', '=', jurisdiction!))
+    .where(matching(filter))
     .executeTakeFirstOrThrow()
   return Number(row.count)
 }
@@ -73,7 +94,7 @@ export async function countBatches(db: Executor, rto: string, jurisdiction: stri
 export async function listBatches(
   db: Executor,
   rto: string,
-  jurisdiction: string | undefined,
+  filter: BatchFilter,
   limit: number,
   offset: number,
 ): Promise<BatchRow[]> {
@@ -81,7 +102,7 @@ export async function listBatches(
     .selectFrom('transaction_batch')
     .selectAll()
     .where('rto_id', '=', rto)
-    .$if(jurisdiction !== undefined, (query) => query.where('jurisdiction', '=', jurisdiction!))
+    .where(matching(filter))
     .orderBy('created_at', 'desc')
     .orderBy('transaction_batch_token')
     .limit(limit)

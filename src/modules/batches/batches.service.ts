@@ -72,10 +72,31 @@ export async function listBatches(
   page: PageQuery,
 ): Promise<Page<BatchSummary>> {
   const [total, rows] = await Promise.all([
-    batches.countBatches(db, actor.rto, jurisdiction),
-    batches.listBatches(db, actor.rto, jurisdiction, page.pageSize, offsetOf(page)),
+    batches.countBatches(db, actor.rto, { jurisdiction }),
+    batches.listBatches(db, actor.rto, { jurisdiction }, page.pageSize, offsetOf(page)),
   ])
   return toPage(rows.map(toSummary), total, page)
+}
+
+/** A batch as the console lists it: with the API client (or console person) that created it. */
+export type BatchWithCreator = BatchSummary & { createdByClient: string }
+
+/** The caller's batches the filter keeps (status, token prefix, jurisdiction), newest first, each with its creator. */
+export async function findBatches(
+  db: Db,
+  actor: Actor,
+  filter: batches.BatchFilter,
+  page: PageQuery,
+): Promise<Page<BatchWithCreator>> {
+  const [total, rows] = await Promise.all([
+    batches.countBatches(db, actor.rto, filter),
+    batches.listBatches(db, actor.rto, filter, page.pageSize, offsetOf(page)),
+  ])
+  return toPage(
+    rows.map((row) => ({ ...toSummary(row), createdByClient: row.created_by_client })),
+    total,
+    page,
+  )
 }
 
 export async function discardBatch(db: Db, actor: Actor, ref: BatchRef): Promise<void> {

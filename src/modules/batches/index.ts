@@ -6,6 +6,8 @@ export {
   discardBatch,
   getBatch,
   listBatches,
+  findBatches,
+  type BatchWithCreator,
   requireBatch,
   lockOpenBatch,
   markBatchSubmitted,
@@ -28,4 +30,5 @@ export {
   type RecordToUpload,
   type RecordChunkRow,
 } from './batch-records.service.ts'
+export type { BatchFilter } from './batches.repo.ts'
 export { BatchParams, BatchSummary, type BatchDetail } from './batches.schemas.ts'

@@ -10,7 +10,7 @@ import { renderFragment, renderPage } from './console.views.ts'
 import * as consoleService from './console.service.ts'
 import { failedResultsCsv } from './failed-results-csv.ts'
 import { refusalInWords } from './console-words.ts'
-import { NatImportForm, PagedQuery, ResultQuery, readInput, SubmitForm } from './console-input.ts'
+import { BatchListQuery, NatImportForm, PagedQuery, ResultQuery, readInput, SubmitForm } from './console-input.ts'
 import { formRoute, frameFor, html, only, pageRoute, type RtoPerson, rtoPath, rtoPersonOf } from './page-kit.ts'
 
 export interface BatchPagesOptions extends consoleService.ConsoleDependencies {
@@ -30,6 +30,8 @@ const filterOf = (query: unknown) => {
   return { technicalRuleId: rule, resourceType: type }
 }
 const pageOf = (query: unknown) => readInput(PagedQuery, query).page ?? 1
+/** The batch list's states as the filter offers them. */
+const BATCH_STATE_NAMES = { 'not-submitted': 'Not submitted', submitted: 'Submitted' } as const
 
 export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, options) => {
   const { natLimits } = options
@@ -38,10 +40,74 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
 
   app.get<{ Params: { rto: string } }>('/rto/:rto/batches', page, async (request, reply) => {
     const who = rtoPersonOf(request)
-    const batches = await consoleService.batchesPage(options.db, who.actor, pageOf(request.query))
+    const { state, token, page: pageNumber } = readInput(BatchListQuery, request.query)
+    // A search the list cannot run (a character no token has) is said, not silently dropped.
+    const asked = (request.query as Record<string, unknown> | undefined)?.token
+    const badToken = typeof asked === 'string' && asked.trim() !== '' && token === undefined
+    const status = state === undefined ? undefined : state === 'submitted' ? 'Submitted' : 'NotSubmitted'
+    const batches = await consoleService.batchesPage(
+      options.db,
+      who.actor,
+      { status, tokenPrefix: token },
+      pageNumber ?? 1,
+    )
     const frame = frameFor(request, reply, who.user, `RTO ${who.rto}: transaction batches`, who.rto)
-    return html(reply, renderPage('batches', { ...frame, current: 'batches' }, { page: batches }))
+    return html(
+      reply,
+      renderPage(
+        'batches',
+        { ...frame, current: 'batches' },
+        {
+          page: batches,
+          filter: { state, token: badToken ? String(asked).slice(0, 100) : token },
+          badToken,
+          states: BATCH_STATE_NAMES,
+        },
+      ),
+    )
   })
+
+  // Discarding a batch not submitted: a confirmation page, then the API's discard (DELETE on a batch).
+  // RTO people only; an operator gets 404 as for every change.
+  const discard = { ...pageRoute, preHandler: only.rtoReporters }
+  app.get<{ Params: BatchPathParams }>(
+    '/rto/:rto/batches/:jurisdiction/:token/discard',
+    discard,
+    async (request, reply) => {
+      const who = rtoPersonOf(request)
+      const batch = await consoleService.batchOf(options.db, who.actor, batchRefOf(request.params))
+      if (batch.status !== 'NotSubmitted') {
+        request.session.set('flash', { kind: 'error', text: 'A submitted batch is kept: it cannot be discarded.' })
+        return reply.redirect(batchPath(request.params), 303)
+      }
+      const frame = frameFor(request, reply, who.user, `Discard batch ${request.params.token}`, who.rto)
+      return html(
+        reply,
+        renderPage('batch-discard', { ...frame, current: 'batches' }, { batch, path: batchPath(request.params) }),
+      )
+    },
+  )
+
+  app.post<{ Params: BatchPathParams }>(
+    '/rto/:rto/batches/:jurisdiction/:token/discard',
+    change,
+    async (request, reply) => {
+      const who = rtoPersonOf(request)
+      try {
+        await consoleService.discardBatch(options.db, who.actor, batchRefOf(request.params))
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error
+        request.session.set('flash', { kind: 'error', text: 'A submitted batch is kept: it cannot be discarded.' })
+        return reply.redirect(batchPath(request.params), 303)
+      }
+      request.log.info({ rto: who.rto, by: who.user.subject }, 'console: batch discarded')
+      request.session.set('flash', {
+        kind: 'success',
+        text: `Batch ${request.params.token} was discarded, with its records and validation results.`,
+      })
+      return reply.redirect(rtoPath(who.rto, 'batches'), 303)
+    },
+  )
 
   app.get<{ Params: BatchPathParams }>('/rto/:rto/batches/:jurisdiction/:token', page, async (request, reply) => {
     const who = rtoPersonOf(request)

@@ -20,6 +20,13 @@ const PeriodText = Type.String({ pattern: '^[0-9]{6}$' })
 const Text = (maxLength: number) => Type.String({ maxLength })
 
 export const PagedQuery = Type.Object({ page: PageNumber })
+/** The batch list's filter: a state, and the first characters of a batch's token (base64url characters). */
+export const BATCH_STATES = ['not-submitted', 'submitted'] as const
+export const BatchListQuery = Type.Object({
+  state: oneOf(BATCH_STATES),
+  token: Type.String({ pattern: '^[A-Za-z0-9_-]{1,100}$' }),
+  page: PageNumber,
+})
 export const ResultQuery = Type.Object({ rule: RuleId, type: ResourceTypeName, page: PageNumber })
 export const PeriodQuery = Type.Object({ period: PeriodText, jurisdiction: JurisdictionCode })
 export const AssessmentQuery = Type.Object({ ...PeriodQuery.properties, rule: RuleId, page: PageNumber })

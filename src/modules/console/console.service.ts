@@ -21,10 +21,12 @@ import { currentReportingPeriod, FIRST_REPORTING_PERIOD, utcToday } from '../../
 import { jurisdictions as jurisdictionsInSpecOrder, type Jurisdiction } from '../../domain/jurisdictions.ts'
 import { segmentOf, type ResourceType } from '../../domain/resource-types.ts'
 import {
+  discardBatch as discardTransactionBatch,
+  findBatches,
   getBatch,
-  listBatches,
   readRecords,
   type BatchDetail,
+  type BatchFilter,
   type BatchRef,
   type BatchSummary,
 } from '../batches/index.ts'
@@ -57,6 +59,7 @@ import {
   natFindings,
   natImportOf,
   natImportSummaryOf,
+  natFileNamesOf,
   type NatFinding,
   type NatImportResult,
 } from '../nat-bridge/index.ts'
@@ -166,12 +169,61 @@ export interface BatchListEntry extends BatchDetail {
   validation: ValidationStatus | null
 }
 
-/** A page of the RTO's batches, newest first, each with its record counts and validation status. */
-export async function batchesPage(db: Db, actor: Actor, pageNumber: number): Promise<Page<BatchListEntry>> {
-  const page = await listBatches(db, actor, undefined, { pageNumber, pageSize: 20 })
-  const results: BatchListEntry[] = []
-  for (const summary of page.results) results.push(await batchWithStatus(db, actor, refOf(summary)))
+/** Where a batch came from: an SMS's API client, or the console; and the NAT files when a NAT import made it. */
+export interface BatchSource {
+  via: 'console' | 'sms'
+  /** The SMS's API client id (for a batch an SMS made). */
+  clientId: string | undefined
+  /** The NAT file names a NAT import made the batch from; undefined when no NAT import made it. */
+  natFiles: string[] | undefined
+}
+
+export interface BatchListRow extends BatchListEntry {
+  source: BatchSource
+}
+
+/** The console's own API client ids start so (console-people's actorFor). */
+const CONSOLE_CLIENT_PREFIX = 'console:'
+
+/**
+ * A page of the RTO's batches the filter keeps, newest first, each with where it came from, its record
+ * counts and validation status.
+ */
+export async function batchesPage(
+  db: Db,
+  actor: Actor,
+  filter: Omit<BatchFilter, 'jurisdiction'>,
+  pageNumber: number,
+): Promise<Page<BatchListRow>> {
+  const page = await findBatches(db, actor, filter, { pageNumber, pageSize: 20 })
+  const natFiles = await natFileNamesOf(
+    db,
+    actor,
+    page.results.map((b) => b.transactionBatchToken),
+  )
+  const results: BatchListRow[] = []
+  for (const summary of page.results) {
+    const viaConsole = summary.createdByClient.startsWith(CONSOLE_CLIENT_PREFIX)
+    results.push({
+      ...(await batchWithStatus(db, actor, refOf(summary))),
+      source: {
+        via: viaConsole ? 'console' : 'sms',
+        clientId: viaConsole ? undefined : summary.createdByClient,
+        natFiles: natFiles.get(summary.transactionBatchToken),
+      },
+    })
+  }
   return { ...page, results }
+}
+
+/** The caller's batch with its record counts; 404 when not theirs. */
+export function batchOf(db: Db, actor: Actor, ref: BatchRef): Promise<BatchDetail> {
+  return getBatch(db, actor, ref)
+}
+
+/** Discards a batch not submitted, with everything in it: the API's DELETE on a batch. */
+export function discardBatch(db: Db, actor: Actor, ref: BatchRef): Promise<void> {
+  return discardTransactionBatch(db, actor, ref)
 }
 
 export interface BatchView {

@@ -8,6 +8,7 @@ export {
   importNatSet,
   natImportOf,
   natImportSummaryOf,
+  natFileNamesOf,
   natFindings,
   DEFAULT_NAT_FILES_BYTES,
   LISTED_NAT_PROBLEMS,

@@ -85,3 +85,21 @@ export async function findNatProblemCount(db: Executor, rto: string, token: stri
   if (!row) return undefined
   return Number(row.count ?? 0)
 }
+
+/** The NAT file names each of these batches was imported from (batches no import made are absent). */
+export async function natFileNamesOf(db: Executor, rto: string, tokens: string[]): Promise<Map<string, string[]>> {
+  if (tokens.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('nat_import')
+    .select(['transaction_batch_token', sql<unknown>`summary -> 'files'`.as('files')])
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', 'in', tokens)
+    .execute()
+  return new Map(
+    rows.map((row) => {
+      const files = (typeof row.files === 'string' ? JSON.parse(row.files) : row.files) as { file?: unknown }[] | null
+      const names = (Array.isArray(files) ? files : []).map((f) => String(f.file ?? ''))
+      return [row.transaction_batch_token, names]
+    }),
+  )
+}

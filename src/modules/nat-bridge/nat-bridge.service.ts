@@ -391,6 +391,11 @@ export async function droppedLinesAcknowledged(
   )
 }
 
+/** The NAT file names each of the caller's batches was imported from; a batch no NAT import made is absent. */
+export function natFileNamesOf(db: Db, actor: Actor, tokens: string[]): Promise<Map<string, string[]>> {
+  return repo.natFileNamesOf(db, actor.rto, tokens)
+}
+
 /** What the import that made the batch answered. */
 export async function natImportOf(db: Db, actor: Actor, ref: BatchRef): Promise<NatImportResult> {
   const summary = await natImportSummaryOf(db, actor, ref)
