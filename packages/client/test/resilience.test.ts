@@ -223,7 +223,11 @@ describe('SDK resilience', () => {
 
       // The same client once the service has answered: the service restarting is waited for.
       await tcp.start()
-      const sdk = sdkFor(url, rto, { onRetry: (n) => notices.push(n), retry: { baseDelayMs: 100, maxDelayMs: 200 } })
+      // Up to 40 attempts 100 to 200 ms apart: the restart below, 300 ms on, lands well inside them even on a busy machine.
+      const sdk = sdkFor(url, rto, {
+        onRetry: (n) => notices.push(n),
+        retry: { baseDelayMs: 100, maxDelayMs: 200, maxAttempts: 40 },
+      })
       await sdk.authenticate()
       await tcp.stop()
       setTimeout(() => void tcp.start(), 300)
