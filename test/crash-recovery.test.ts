@@ -4,6 +4,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { sql } from 'kysely'
+import pg from 'pg'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -69,6 +70,28 @@ describe('crash recovery', () => {
     return { batch, students }
   }
 
+  /** Waits until the batch's run has written results (PostgreSQL: the database is shared with the child). */
+  const firstResultsWritten = async (batch: string) => {
+    const client = new pg.Client({ connectionString: database.env.DATABASE_URL })
+    await client.connect()
+    try {
+      await waitFor(
+        'the first results written',
+        async () => {
+          const { rows } = await client.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM validation_result v JOIN validation_run r USING (rto_id, run_id)
+              WHERE r.transaction_batch_token = $1`,
+            [batch],
+          )
+          return rows[0]!.n > 0 ? true : undefined
+        },
+        { intervalMs: 5 },
+      )
+    } finally {
+      await client.end()
+    }
+  }
+
   /** The killed run is InProgress with some of its records' results written and not all: it died mid-run. */
   const assertKilledMidRun = async (batch: string) => {
     const look = await startTestService({ database, service: { workers: false } })
@@ -107,9 +130,12 @@ describe('crash recovery', () => {
         },
         { intervalMs: 5 },
       )
-      // One record a chunk, each committed with its result: a quarter of a second in, some of the 1,500
-      // are written and most are not. Checked below, so a kill that landed at the start or the end fails.
-      await pause(250)
+      // One record a chunk, each committed with its result: the kill waits for the first results. On
+      // PostgreSQL they are read from the database itself, as they commit; the embedded database is the
+      // child's alone, so there a pause stands in (a quarter of a second in, some of the 1,500 are
+      // written and most are not). Checked below either way: a kill at the start or the end fails.
+      if (onPostgres) await firstResultsWritten(batch)
+      else await pause(250)
     } finally {
       await first.crash()
     }
