@@ -205,6 +205,7 @@ describe('SDK resilience', () => {
   it('a refused connection before the service ever answered (a wrong URL, a service not running) fails at once as a NetworkError naming it; after an answer, a refused connection (a restart) is retried', async () => {
     const tcp = await new TcpProxy(Number(new URL(t.baseUrl).port)).start()
     const url = `http://127.0.0.1:${tcp.port}`
+    let restart: ReturnType<typeof setTimeout> | undefined
     try {
       await tcp.stop()
       const notices: RetryNotice[] = []
@@ -230,10 +231,15 @@ describe('SDK resilience', () => {
       })
       await sdk.authenticate()
       await tcp.stop()
-      setTimeout(() => void tcp.start(), 300)
+      const restarted = new Promise<void>((resolve) => {
+        restart = setTimeout(() => void tcp.start().then(() => resolve()), 300)
+      })
       await collect(sdk.batches('NSW'))
+      await restarted
       assert.ok(notices.length > 0 && notices.every((n) => n.cause === 'network'), JSON.stringify(notices))
     } finally {
+      // A failure before the restart must not leave it to open the proxy after the test has ended.
+      clearTimeout(restart)
       await tcp.stop()
     }
   })
