@@ -38,8 +38,16 @@ module.exports = {
       name: 'outside-through-module-index',
       severity: 'error',
       comment: 'The composition root, the CLI and the platform reach a module only through its index.ts.',
-      from: { path: '^src/', pathNot: ['^src/modules/', '\\.test\\.ts$'] },
+      from: { path: '^src/', pathNot: ['^src/modules/', '\\.test\\.ts$', '^src/cli/synthetic-data\\.ts$'] },
       to: { path: '^src/modules/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'operators-door-to-holdings',
+      severity: 'error',
+      comment:
+        "The synthetic seed (operators' CLI) alone loads held data without validation, through holdings' bulk-load.ts: it is not at holdings' index, so no module can reach it; otherwise the seed reaches modules through their index.ts.",
+      from: { path: '^src/cli/synthetic-data\\.ts$' },
+      to: { path: '^src/modules/', pathNot: ['^src/modules/[^/]+/index\\.ts$', '^src/modules/holdings/bulk-load\\.ts$'] },
     },
     {
       name: 'kernel-imports-no-module',

@@ -13,7 +13,7 @@ import { createService } from '../src/app.ts'
 import { seedSynthetic } from '../src/cli/synthetic-data.ts'
 import { loadConfig } from '../src/config/config.ts'
 import { createBatchWithRecords } from '../src/modules/batches/index.ts'
-import { submitWithoutValidation } from '../src/modules/holdings/index.ts'
+import { submitWithoutValidation } from '../src/modules/holdings/bulk-load.ts'
 import { withFreshPostgres } from './fresh-postgres.ts'
 import { median, positiveInteger } from './settings.ts'
 

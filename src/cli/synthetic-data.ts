@@ -9,7 +9,9 @@ import { sql } from 'kysely'
 import type { Db } from '../platform/db/database.ts'
 import type { ResourceType } from '../domain/resource-types.ts'
 import { createBatchWithRecords } from '../modules/batches/index.ts'
-import { submitWithoutValidation } from '../modules/holdings/index.ts'
+// Not at holdings' index: this seed is the one caller allowed to load held data without validation
+// (.dependency-cruiser.cjs, operators-door-to-holdings).
+import { submitWithoutValidation } from '../modules/holdings/bulk-load.ts'
 
 export interface SyntheticOptions {
   /** Students per RTO; each brings a program enrolment and three subject enrolments (5 records). */

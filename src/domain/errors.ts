@@ -2,13 +2,13 @@
 // platform/http maps every kind to its status, title and documentation (problem.ts) and turns a
 // DomainError into RFC 9457 problem details (error-handler.ts).
 
-/** Every kind of failure the service reports; each is one /problems/<kind> type. */
+/**
+ * Every kind of failure the services report; each is one /problems/<kind> type. Failures of the HTTP
+ * exchange itself (a malformed request, a body too large, a rate limit, an idempotency key) are
+ * platform/http's own kinds (HttpErrorKind in problem.ts): no service can cause them.
+ */
 export type ErrorKind =
   | 'structural-validation'
-  | 'malformed-http'
-  | 'malformed-body'
-  | 'malformed-json'
-  | 'unsupported-media-type'
   | 'unauthenticated'
   | 'invalid-client'
   | 'invalid-grant-request'
@@ -17,15 +17,10 @@ export type ErrorKind =
   | 'no-validation-run'
   | 'no-assessment-run'
   | 'conflict'
-  | 'idempotency-key-reused'
-  | 'idempotency-key-in-progress'
-  | 'request-timeout'
-  | 'payload-too-large'
   | 'too-many-records'
   | 'nat-set-unreadable'
   | 'nat-set-too-large'
   | 'nat-organisation-mismatch'
-  | 'rate-limited'
   | 'internal-error'
   | 'service-unavailable'
 
@@ -83,11 +78,14 @@ export interface ErrorExtensions {
   droppedCount?: number
 }
 
-/** A failure the caller can act on. Carries a kind of problem; never an HTTP object. */
-export class DomainError extends Error {
-  readonly kind: ErrorKind
+/**
+ * A failure the caller can act on. Carries a kind of problem; never an HTTP object. The kind is a
+ * service's (ErrorKind) unless a layer that adds kinds of its own says otherwise (platform/http).
+ */
+export class DomainError<Kind extends string = ErrorKind> extends Error {
+  readonly kind: Kind
   readonly extensions: ErrorExtensions
-  constructor(kind: ErrorKind, detail: string, extensions: ErrorExtensions = {}) {
+  constructor(kind: Kind, detail: string, extensions: ErrorExtensions = {}) {
     super(detail)
     this.name = 'DomainError'
     this.kind = kind

@@ -2,8 +2,8 @@
 // CSV), its live validation status, validating, cancelling and submitting it, and importing a zip of
 // NAT files into a new batch with what the import answered and where its failures are in the files.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { ConflictError, DomainError } from '../../domain/errors.ts'
-import { problemTypes } from '../../platform/http/problem.ts'
+import { ConflictError } from '../../domain/errors.ts'
+import { isProblem, problemTypes } from '../../platform/http/problem.ts'
 import { resourceTypes } from '../../domain/resource-types.ts'
 import { canReport } from './console-people.ts'
 import { renderFragment, renderPage } from './console.views.ts'
@@ -266,7 +266,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
         )
       } catch (error) {
         if (
-          error instanceof DomainError &&
+          isProblem(error) &&
           (error.kind === 'nat-set-unreadable' ||
             error.kind === 'nat-set-too-large' ||
             error.kind === 'nat-organisation-mismatch')

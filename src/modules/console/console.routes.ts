@@ -9,8 +9,7 @@ import { readFileSync } from 'node:fs'
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify'
 import multipart from '@fastify/multipart'
 import type { ConsoleConfig } from '../../config/config.ts'
-import { DomainError } from '../../domain/errors.ts'
-import { problemTypes } from '../../platform/http/problem.ts'
+import { isProblem, problemTypes } from '../../platform/http/problem.ts'
 import { createRelyingParty } from './console-sign-in.ts'
 import { renderPage } from './console.views.ts'
 import type * as consoleService from './console.service.ts'
@@ -147,7 +146,7 @@ function installHtmlErrors(app: FastifyInstance): void {
         'Form refused',
         'This form did not come from your current console session (it may have expired). Go back, reload the page and try again.',
       )
-    if (error instanceof DomainError) {
+    if (isProblem(error)) {
       const status = problemTypes[error.kind].status
       if (error.kind === 'not-found') return page(reply, 404, 'Page not found', 'There is no such page for you.')
       return page(reply, status, problemTypes[error.kind].title, error.message)

@@ -18,5 +18,4 @@ export type { SubmitCondition, SubmitDependencies, SubmitRequest } from './submi
 export type { HeldState } from './holdings.schemas.ts'
 // What other modules' SQL reads of the held dataset: views, never the tables.
 export type { HoldingsViews } from './holdings.repo.ts'
-export { submitWithoutValidation } from './bulk-load.ts'
 export { heldVersionsOf } from './held-records.service.ts'

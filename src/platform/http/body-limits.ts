@@ -12,7 +12,7 @@
 import { Transform, pipeline, type Readable, type TransformCallback } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { DomainError } from '../../domain/errors.ts'
+import { HttpRequestError } from './problem.ts'
 
 /** Over the wire limit: answered 413 with an empty body and the connection closed. */
 export class WireBodyTooLargeError extends Error {
@@ -37,7 +37,7 @@ export interface BodyLimits {
   decodedBodyBytes: number
 }
 
-export class DecodedBodyTooLargeError extends DomainError {
+export class DecodedBodyTooLargeError extends HttpRequestError {
   readonly statusCode = 413
   constructor(limit: number) {
     super('payload-too-large', `The decompressed request body exceeds ${limit} bytes.`, { errorNumber: 'BRTS90400' })
@@ -113,7 +113,7 @@ export function installBodyLimits(app: FastifyInstance, serviceLimits: BodyLimit
     const encoding = (request.headers['content-encoding'] ?? 'identity').trim().toLowerCase()
     const decoder = encoding === 'identity' ? undefined : decoders[encoding]
     if (encoding !== 'identity' && !decoder) {
-      throw new DomainError(
+      throw new HttpRequestError(
         'unsupported-media-type',
         `Content-Encoding ${encoding} is not supported; use gzip, deflate or br.`,
       )

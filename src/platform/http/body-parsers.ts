@@ -16,6 +16,7 @@ import secureJson from 'secure-json-parse'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { DomainError } from '../../domain/errors.ts'
 import { OutOfRangeNumber } from '../schema/strings.ts'
+import { HttpRequestError } from './problem.ts'
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
@@ -42,14 +43,14 @@ function charsetOf(request: FastifyRequest): string | undefined {
 function decodeText(request: FastifyRequest, body: Buffer): string {
   const charset = charsetOf(request)
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    throw new DomainError(
+    throw new HttpRequestError(
       'unsupported-media-type',
       `charset ${charset} is not supported; send the body as UTF-8 (charset=utf-8, or no charset).`,
     )
   }
   const text = decodeUtf8(body)
   if (text === undefined)
-    throw new DomainError('malformed-body', 'The body is not valid UTF-8; send it encoded as UTF-8.')
+    throw new HttpRequestError('malformed-body', 'The body is not valid UTF-8; send it encoded as UTF-8.')
   return text
 }
 
@@ -67,13 +68,16 @@ export function formDecode(part: string): string {
   try {
     return decodeURIComponent(part.replace(/\+/g, ' '))
   } catch {
-    throw new DomainError('malformed-body', 'The form body has invalid percent-encoding or is not UTF-8.')
+    throw new HttpRequestError('malformed-body', 'The form body has invalid percent-encoding or is not UTF-8.')
   }
 }
 
 export function parseJsonText(text: string): unknown {
   if (text.charCodeAt(0) === 0xfeff) {
-    throw new DomainError('malformed-json', 'The body starts with a byte order mark (U+FEFF); send JSON without one.')
+    throw new HttpRequestError(
+      'malformed-json',
+      'The body starts with a byte order mark (U+FEFF); send JSON without one.',
+    )
   }
   try {
     const reviver = MAYBE_OUT_OF_RANGE.test(text) ? checkRange : undefined
@@ -82,7 +86,7 @@ export function parseJsonText(text: string): unknown {
     const detail = /forbidden prototype|constructor/i.test(String((error as Error).message))
       ? 'The body contains a forbidden __proto__ or constructor.prototype property.'
       : 'The body is not valid JSON.'
-    throw new DomainError('malformed-json', detail)
+    throw new HttpRequestError('malformed-json', detail)
   }
 }
 

@@ -1,8 +1,8 @@
 // One place maps every failure to an RFC 9457 response. Bodies never carry stack traces; 5xx details
 // stay in the logs under the request id.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { DomainError, InsufficientScopeError } from '../../domain/errors.ts'
-import { problemTypes, problemTypeUri, type ProblemDetails, type ProblemKind } from './problem.ts'
+import { InsufficientScopeError } from '../../domain/errors.ts'
+import { problemTypes, problemTypeUri, type ProblemDetails, type ProblemKind, isProblem } from './problem.ts'
 import { WireBodyTooLargeError } from './body-limits.ts'
 import { isDatabaseUnavailable } from '../db/availability.ts'
 
@@ -96,7 +96,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       reply.header('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${error.scope}"`)
       return sendProblem(request, reply, error.kind, error.message)
     }
-    if (error instanceof DomainError) {
+    if (isProblem(error)) {
       return sendProblem(request, reply, error.kind, error.message, error.extensions)
     }
     switch (error.code) {

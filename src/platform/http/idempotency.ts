@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto'
 import Type from 'typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { DomainError, StructuralError } from '../../domain/errors.ts'
+import { StructuralError } from '../../domain/errors.ts'
 import type { Db } from '../db/database.ts'
 import {
   claimKey,
@@ -23,6 +23,7 @@ import {
 } from '../idempotency/idempotency.repo.ts'
 import { NdjsonBody } from './body-parsers.ts'
 import { sendProblem } from './error-handler.ts'
+import { HttpRequestError } from './problem.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -137,7 +138,7 @@ export function installIdempotency(app: FastifyInstance, db: Db): void {
         return
       }
       case 'mismatch':
-        throw new DomainError(
+        throw new HttpRequestError(
           'idempotency-key-reused',
           'This Idempotency-Key was used for another request (a different method, path or body) in the last 24 hours. Nothing was done; send a new key for a new request.',
         )

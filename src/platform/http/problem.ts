@@ -1,7 +1,7 @@
 // RFC 9457 problem details: the catalogue of problem types and their schema. Services throw the domain
 // errors of src/domain/errors.ts and know nothing of HTTP; the error handler turns them into responses.
 import Type, { type Static } from 'typebox'
-import { CONFLICT_REASONS, type ErrorKind } from '../../domain/errors.ts'
+import { CONFLICT_REASONS, DomainError, type ErrorExtensions, type ErrorKind } from '../../domain/errors.ts'
 import { named } from './schema-names.ts'
 import { StringEnum } from './types.ts'
 
@@ -144,9 +144,33 @@ export const problemTypes = {
     description:
       'The service is starting or shutting down, or cannot reach its database. Wait for the seconds in Retry-After, then retry with back-off.',
   },
-} as const satisfies Record<ErrorKind, { status: number; title: string; description: string }>
+} as const satisfies Record<ProblemKind, { status: number; title: string; description: string }>
 
-export type ProblemKind = ErrorKind
+/** Failures of the HTTP exchange itself, which only this layer can find: no service throws them. */
+export type HttpErrorKind =
+  | 'malformed-http'
+  | 'malformed-body'
+  | 'malformed-json'
+  | 'unsupported-media-type'
+  | 'idempotency-key-reused'
+  | 'idempotency-key-in-progress'
+  | 'request-timeout'
+  | 'payload-too-large'
+  | 'rate-limited'
+
+/** Every kind of problem answered: the services' and the HTTP layer's. */
+export type ProblemKind = ErrorKind | HttpErrorKind
+
+/** Whether an error is a problem to answer (a service's DomainError or the HTTP layer's), with its kind typed. */
+export const isProblem = (error: unknown): error is DomainError<ProblemKind> => error instanceof DomainError
+
+/** A request the HTTP layer refuses before (or instead of) any service: thrown and answered like a DomainError. */
+export class HttpRequestError extends DomainError<HttpErrorKind> {
+  constructor(kind: HttpErrorKind, detail: string, extensions: ErrorExtensions = {}) {
+    super(kind, detail, extensions)
+    this.name = 'HttpRequestError'
+  }
+}
 
 export const problemTypeUri = (kind: ProblemKind): string => `/problems/${kind}`
 
