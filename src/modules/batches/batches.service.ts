@@ -18,7 +18,12 @@ export interface BatchRef {
 }
 
 export function newBatchToken(): string {
-  return randomBytes(24).toString('base64url') // 192 bits: unguessable, URL-safe, opaque
+  // 192 bits: unguessable, URL-safe, opaque. Never starting with '-': pasted after a command (`vetrs
+  // submit <token>`, a shell script) a leading '-' is read as an option, as one in 64 tokens were.
+  for (;;) {
+    const token = randomBytes(24).toString('base64url')
+    if (!token.startsWith('-')) return token
+  }
 }
 
 export async function createBatch(db: Db, actor: Actor, jurisdiction: string): Promise<BatchSummary> {
