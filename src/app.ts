@@ -88,6 +88,9 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
       return503OnClosing: false, // answered by the closing refusal instead, as problem details
       clientErrorHandler: answerMalformedHttp,
       forceCloseConnections: 'idle',
+      // Behind a load balancer, request.ip (what the rate limit counts unauthenticated requests by) is
+      // the client's only when X-Forwarded-For comes from a proxy named in TRUST_PROXY.
+      trustProxy: config.http.trustedProxies.length > 0 ? config.http.trustedProxies : false,
       // Slow or stalled senders cannot hold a connection: headers and the whole request each have a
       // deadline (408 problem details, then the connection is closed), checked every second.
       requestTimeout: config.http.requestTimeoutSeconds * 1000,

@@ -77,6 +77,36 @@ describe('rate limiting counts refused requests, counters in Redis', {
   refusedRequestsAreCounted(() => process.env.REDIS_URL)
 })
 
+/**
+ * Behind a load balancer (TRUST_PROXY names it), unauthenticated requests count against the address
+ * X-Forwarded-For gives, so one flood does not spend everyone's allowance; from any other address the
+ * header is ignored, so a client cannot pick a fresh allowance by writing one.
+ */
+describe('rate limiting behind a trusted proxy (TRUST_PROXY)', () => {
+  let t: TestService
+  const proxy = '127.0.0.21'
+  before(async () => {
+    t = await startTestService({ env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: proxy } })
+  })
+  after(() => t?.close())
+  const batches = '/vet-provider/v1/NSW/transaction-batch'
+
+  it('counts requests through the proxy against the forwarded address, each address its own allowance', async () => {
+    const from = (client: string) => getFrom(proxy, t.baseUrl, batches, { 'x-forwarded-for': client })
+    const first: number[] = []
+    for (let i = 0; i < 4; i++) first.push(await from('203.0.113.1'))
+    assert.deepEqual(first, [401, 401, 401, 429])
+    assert.equal(await from('203.0.113.2'), 401, 'another client behind the same proxy is not limited by the first')
+  })
+
+  it('ignores X-Forwarded-For from an address that is not a trusted proxy', async () => {
+    const statuses: number[] = []
+    for (let i = 0; i < 4; i++)
+      statuses.push(await getFrom('127.0.0.22', t.baseUrl, batches, { 'x-forwarded-for': `198.51.100.${i}` }))
+    assert.deepEqual(statuses, [401, 401, 401, 429])
+  })
+})
+
 describe('rate limiting in one process', () => {
   let t: TestService
   before(async () => {

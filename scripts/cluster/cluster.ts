@@ -129,6 +129,7 @@ const OWNED = [
   'DATABASE_URL',
   'DATABASE_READ_URL',
   'REDIS_URL',
+  'TRUST_PROXY',
   'RUN_WORKERS',
   'AUTH_SIGNING_KEY',
   'AUTH_SIGNING_KEY_FILE',
@@ -370,6 +371,7 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
       DATABASE_URL: databaseProxy ? throughProxy.toString() : primary.dsn,
       REDIS_URL: redisUrl,
       PUBLIC_BASE_URL: lbUrl, // the token issuer: the same for every API process
+      TRUST_PROXY: '127.0.0.1', // HAProxy (option forwardfor) connects from loopback: its X-Forwarded-For is believed
       AUTH_SIGNING_KEY_FILE: signingKeyFile,
       RUN_WORKERS: options.workers > 0 ? 'false' : 'true',
       NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(dir, 'node-compile-cache'),

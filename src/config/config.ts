@@ -2,6 +2,7 @@
 // stops the process with every problem listed, never the first one only.
 import { createPrivateKey } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { isIP } from 'node:net'
 import Type, { type Static } from 'typebox'
 import Value from 'typebox/value'
 
@@ -17,6 +18,14 @@ export const EnvironmentSchema = Type.Object({
   HOST: Type.String({ default: '127.0.0.1', minLength: 1 }),
   PUBLIC_BASE_URL: Type.Optional(
     Type.String({ minLength: 1, description: 'base URL clients use; default http://HOST:PORT' }),
+  ),
+  TRUST_PROXY: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 2000,
+      description:
+        'addresses or CIDR ranges of the load balancers in front (comma-separated): a request from one of them is taken to come from the address its X-Forwarded-For names; unset, the header is ignored',
+    }),
   ),
   HTTP_HEADERS_TIMEOUT_SECONDS: integer(1, 10, 600),
   HTTP_REQUEST_TIMEOUT_SECONDS: integer(1, 60, 3600),
@@ -149,6 +158,8 @@ export interface Config {
     requestTimeoutSeconds: number
     /** An idle keep-alive connection is closed after this. */
     keepAliveTimeoutSeconds: number
+    /** TRUST_PROXY: the proxies whose X-Forwarded-For is believed; empty, the connection's address is the client's. */
+    trustedProxies: string[]
   }
   database:
     | { kind: 'pglite'; dataDir: string }
@@ -372,6 +383,12 @@ function crossFieldProblems(env: Environment): string[] {
   if (external.some(Boolean) && !external.every(Boolean)) {
     problems.push('AUTH_EXTERNAL_ISSUER, AUTH_EXTERNAL_AUDIENCE and AUTH_EXTERNAL_JWKS_URL must be set together')
   }
+  for (const entry of trustedProxiesOf(env.TRUST_PROXY)) {
+    if (!isAddressOrRange(entry))
+      problems.push(
+        `TRUST_PROXY: "${entry.slice(0, 60)}" is not an IP address or CIDR range such as 10.0.0.0/8 or 192.0.2.7`,
+      )
+  }
   if (env.HTTP_HEADERS_TIMEOUT_SECONDS > env.HTTP_REQUEST_TIMEOUT_SECONDS) {
     problems.push('HTTP_HEADERS_TIMEOUT_SECONDS must not be larger than HTTP_REQUEST_TIMEOUT_SECONDS')
   }
@@ -397,6 +414,26 @@ function crossFieldProblems(env: Environment): string[] {
   return problems
 }
 
+function trustedProxiesOf(setting: string | undefined): string[] {
+  return (setting ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+}
+
+/**
+ * An address or a CIDR range, nothing looser: Fastify would also take `true` or a hop count, which
+ * believe whatever X-Forwarded-For a client writes and so let it choose its own rate-limit allowance.
+ */
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/')
+  const family = isIP(address)
+  if (family === 0 || rest.length > 0) return false
+  if (prefix === undefined) return true
+  if (!/^\d{1,3}$/.test(prefix)) return false
+  return Number(prefix) <= (family === 4 ? 32 : 128)
+}
+
 function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
   const publicBaseUrl = (
     env.PUBLIC_BASE_URL ?? `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${env.PORT}`
@@ -410,6 +447,7 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
       headersTimeoutSeconds: env.HTTP_HEADERS_TIMEOUT_SECONDS,
       requestTimeoutSeconds: env.HTTP_REQUEST_TIMEOUT_SECONDS,
       keepAliveTimeoutSeconds: env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS,
+      trustedProxies: trustedProxiesOf(env.TRUST_PROXY),
     },
     database: env.DATABASE_URL
       ? {
