@@ -503,8 +503,12 @@ export interface JobsView {
 
 export const FAILED_JOBS_SHOWN = 20
 export const SLOW_JOBS_SHOWN = 50
-/** What "slow" means when the page is not told: running for longer than this many minutes. */
-export const DEFAULT_SLOW_MINUTES = 15
+/**
+ * What "slow" means when the page is not told: running for longer than this many minutes. pg-boss
+ * fails an attempt that runs past its expiry (15 minutes, the queues' default) with "job timed out",
+ * so a slow job is one on its way there.
+ */
+export const DEFAULT_SLOW_MINUTES = 5
 export const JOB_FILTERS = ['all', 'failed', 'slow'] as const
 export type JobFilter = (typeof JOB_FILTERS)[number]
 
