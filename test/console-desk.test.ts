@@ -139,6 +139,9 @@ describe("web console: the operator's desk", { skip: chromiumMissing() ?? false 
       await page.setViewportSize({ width: 320, height: 640 })
       await assertNoHorizontalScroll(page)
       await assertAccessible(page)
+      // The collection at a glance shows the RTO's extended due date.
+      await page.goto(`${t.baseUrl}/console/collection?period=${PERIOD}&jurisdiction=NSW`)
+      assert.match(String(await page.getByRole('row', { name: /RTO 90001/ }).textContent()), /2027-03-15 extended/)
     } finally {
       await context.close()
     }

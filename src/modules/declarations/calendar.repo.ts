@@ -152,6 +152,15 @@ export async function recordNotice(
   return result.rows.length > 0
 }
 
+/** Every notice already recorded for these periods, as `rto/jurisdiction/period/kind/dueDate` keys. */
+export async function noticesOf(db: Executor, periods: number[]): Promise<Set<string>> {
+  if (periods.length === 0) return new Set()
+  const result = await sql<{ key: string }>`
+    SELECT concat_ws('/', rto_id, jurisdiction, reporting_period, kind, to_char(due_date, 'YYYY-MM-DD')) AS key
+      FROM declaration_due_notice WHERE reporting_period IN (${sql.join(periods)})`.execute(db)
+  return new Set(result.rows.map((row) => row.key))
+}
+
 /** The RTOs with a current declaration, per jurisdiction and period, for these periods (across RTOs). */
 export async function declaredAcrossRtos(
   db: Executor,

@@ -10,7 +10,7 @@ import type { JobDefinition } from '../../platform/queue/queue.ts'
 import { FIRST_REPORTING_PERIOD, utcToday } from '../../domain/reporting-period.ts'
 import { reportedPeriodsAcrossRtos } from '../holdings/index.ts'
 import { recordEvent } from '../events/index.ts'
-import { daysUntil } from './due-dates.ts'
+import { daysUntil, type DueDateSource } from './due-dates.ts'
 import { dueDatesFor } from './calendar.service.ts'
 import * as calendar from './calendar.repo.ts'
 import * as repo from './declarations.repo.ts'
@@ -24,7 +24,12 @@ export interface DueNoticesOutcome {
   overdue: number
 }
 
-/** Records the due-soon and overdue notices that are due today and not recorded yet. */
+/**
+ * Records the due-soon and overdue notices that are due today and not recorded yet. Four reads find
+ * them (the RTOs' reported periods, the current declarations, the calendar, the notices recorded
+ * before), so a rerun that has nothing to add writes nothing; the new ones are written one
+ * transaction per RTO.
+ */
 export async function recordDueNotices(
   db: Db,
   options: { dueSoonDays: number; today?: string },
@@ -34,37 +39,67 @@ export async function recordDueNotices(
     reportedPeriodsAcrossRtos(db, FIRST_REPORTING_PERIOD),
     calendar.declaredAcrossRtos(db, FIRST_REPORTING_PERIOD),
   ])
-  const key = (rto: string, jurisdiction: string, period: number) => `${rto}/${jurisdiction}/${period}`
+  const key = (...parts: (string | number)[]) => parts.join('/')
   const isDeclared = new Set(declared.map((row) => key(row.rto_id, row.jurisdiction, row.reporting_period)))
   const waiting = reported.filter((row) => !isDeclared.has(key(row.rto, row.jurisdiction, row.reportingPeriodNumber)))
-  const dueDates = await dueDatesFor(db, [...new Set(waiting.map((row) => row.reportingPeriodNumber))])
-  const outcome: DueNoticesOutcome = { dueSoon: 0, overdue: 0 }
+  const periods = [...new Set(waiting.map((row) => row.reportingPeriodNumber))]
+  const [dueDates, recorded] = await Promise.all([dueDatesFor(db, periods), calendar.noticesOf(db, periods)])
+  const byRto = new Map<string, Notice[]>()
   for (const { rto, jurisdiction, reportingPeriodNumber: period } of waiting) {
     const due = dueDates.of(rto, jurisdiction, period, 'Declaration')
     const days = daysUntil(due.dueDate, today)
     const kind = days < 0 ? 'overdue' : days <= options.dueSoonDays ? 'due-soon' : undefined
-    if (!kind) continue
-    const recorded = await db.transaction().execute(async (tx) => {
-      // Declared since the read above: nothing to say.
-      if ((await repo.declarationsOf(tx, rto, [period], jurisdiction, false)).length > 0) return false
-      if (!(await calendar.recordNotice(tx, { rto, jurisdiction, period, kind, dueDate: due.dueDate }))) return false
-      await recordEvent(tx, {
+    if (!kind || recorded.has(key(rto, jurisdiction, period, kind, due.dueDate))) continue
+    const notices = byRto.get(rto) ?? []
+    notices.push({ jurisdiction, period, kind, dueDate: due.dueDate, source: due.source, days })
+    byRto.set(rto, notices)
+  }
+  const outcome: DueNoticesOutcome = { dueSoon: 0, overdue: 0 }
+  for (const [rto, notices] of byRto) {
+    const added = await db.transaction().execute(async (tx) => {
+      // Declared since the reads above: nothing to say about those.
+      const nowDeclared = await repo.declarationsOf(
+        tx,
         rto,
-        type: kind === 'overdue' ? 'au.gov.vetrs.declaration.overdue' : 'au.gov.vetrs.declaration.due-soon',
-        subject: `reporting-period/${jurisdiction}/${period}/declaration`,
-        jurisdiction,
-        period,
-        data: {
-          declarationDueDate: due.dueDate,
-          dueDateSource: due.source,
-          ...(kind === 'overdue' ? { daysOverdue: -days } : { daysLeft: days }),
-        },
-      })
-      return true
+        [...new Set(notices.map((n) => n.period))],
+        undefined,
+        false,
+      )
+      const written: Notice[] = []
+      for (const notice of notices) {
+        const { jurisdiction, period, kind } = notice
+        if (nowDeclared.some((d) => d.jurisdiction === jurisdiction && d.reporting_period === period)) continue
+        if (!(await calendar.recordNotice(tx, { rto, ...notice }))) continue // another run recorded it
+        written.push(notice)
+      }
+      // The events last, in one go: the RTO's event number is locked from the first until the commit.
+      for (const { jurisdiction, period, kind, dueDate, source, days } of written)
+        await recordEvent(tx, {
+          rto,
+          type: kind === 'overdue' ? 'au.gov.vetrs.declaration.overdue' : 'au.gov.vetrs.declaration.due-soon',
+          subject: `reporting-period/${jurisdiction}/${period}/declaration`,
+          jurisdiction,
+          period,
+          data: {
+            declarationDueDate: dueDate,
+            dueDateSource: source,
+            ...(kind === 'overdue' ? { daysOverdue: -days } : { daysLeft: days }),
+          },
+        })
+      return written
     })
-    if (recorded) outcome[kind === 'overdue' ? 'overdue' : 'dueSoon']++
+    for (const notice of added) outcome[notice.kind === 'overdue' ? 'overdue' : 'dueSoon']++
   }
   return outcome
+}
+
+interface Notice {
+  jurisdiction: string
+  period: number
+  kind: 'due-soon' | 'overdue'
+  dueDate: string
+  source: DueDateSource
+  days: number
 }
 
 export const DUE_NOTICES_JOB = 'declaration-due-notices'
