@@ -67,7 +67,7 @@ export async function recordDueNotices(
       )
       const written: Notice[] = []
       for (const notice of notices) {
-        const { jurisdiction, period, kind } = notice
+        const { jurisdiction, period } = notice
         if (nowDeclared.some((d) => d.jurisdiction === jurisdiction && d.reporting_period === period)) continue
         if (!(await calendar.recordNotice(tx, { rto, ...notice }))) continue // another run recorded it
         written.push(notice)
