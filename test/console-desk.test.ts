@@ -102,6 +102,13 @@ describe("web console: the operator's desk", { skip: chromiumMissing() ?? false 
       assert.match(String(await row.textContent()), /31 January 2027.*By the rule/s)
       await page.getByText('No RTO has an extension in NSW.').waitFor()
       await assertAccessible(page)
+      // Without the form's token: refused, nothing granted.
+      const forged = await context.request.post(`${t.baseUrl}/console/calendar/extensions`, {
+        form: { jurisdiction: 'NSW', period: String(PERIOD), rto: '90001', dueDate: '2027-06-30', reason: 'x' },
+        maxRedirects: 0,
+      })
+      assert.equal(forged.status(), 403)
+      assert.equal(await apiDueDate(), rule)
 
       // Refused fields: the error summary at the top, focused, linking to each field; inline messages.
       const extension = page.locator('form[action="/console/calendar/extensions"]')
