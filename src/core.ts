@@ -16,6 +16,7 @@ import { validationJob } from './modules/validation/index.ts'
 import { reconciliationJob } from './modules/reconciliation/index.ts'
 import { assessmentJob, assessmentRules } from './modules/assessment/index.ts'
 import { startNatsRelay } from './modules/events/index.ts'
+import { dueNoticesJob } from './modules/declarations/index.ts'
 
 export interface Core {
   config: Config
@@ -59,6 +60,7 @@ export function coreJobs({ config, db, referenceLookup, logger }: JobDependencie
     validation: validationJob({ db, referenceLookup, logger, chunkSize: config.validation.chunkSize }),
     reconciliation: reconciliationJob(db),
     assessment: assessmentJob({ db, logger, rules: assessmentRules }),
+    declarationDueNotices: dueNoticesJob(db, config.declarations.dueSoonDays),
   }
 }
 export type CoreJobs = ReturnType<typeof coreJobs>
@@ -139,6 +141,13 @@ export async function createCore(
  */
 export async function startBackgroundWork(core: Core): Promise<void> {
   await core.queue.startWorkers()
+  // The due-date notices run daily, and once when a process with workers starts (a deployment that was
+  // down at the scheduled hour catches up); a singleton key keeps concurrent starts to one queued run,
+  // and the notices' own keys make any rerun add nothing.
+  const notices = core.jobs.declarationDueNotices
+  await core.database.db
+    .transaction()
+    .execute((tx) => core.queue.enqueue(tx, notices, notices.schedule!.data, { singletonKey: 'on-start' }))
   const { natsUrl, natsStream } = core.config.events
   if (natsUrl !== undefined)
     core.handles.add(

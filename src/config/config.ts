@@ -63,6 +63,7 @@ export const EnvironmentSchema = Type.Object({
     pattern: '^[A-Za-z0-9_-]{1,64}$',
     description: 'the JetStream stream the relay publishes to (created when missing)',
   }),
+  DECLARATION_DUE_SOON_DAYS: integer(0, 7, 90),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   RUN_WORKERS: Type.Boolean({ default: true, description: 'run queue workers inside the HTTP server process' }),
   WORKER_METRICS_PORT: Type.Optional(
@@ -174,6 +175,8 @@ export interface Config {
   redis: { url: string | undefined; namespace: string }
   /** NATS_URL and NATS_STREAM: where the relay publishes the outbox; no url, no relay. */
   events: { natsUrl: string | undefined; natsStream: string }
+  /** DECLARATION_DUE_SOON_DAYS: a declaration.due-soon event is recorded this many days (or fewer) before the due date. */
+  declarations: { dueSoonDays: number }
   logLevel: Environment['LOG_LEVEL']
   runWorkers: boolean
   shutdownTimeoutSeconds: number
@@ -460,6 +463,7 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
       : { kind: 'pglite', dataDir: env.DATA_DIR },
     redis: { url: env.REDIS_URL, namespace: env.REDIS_NAMESPACE },
     events: { natsUrl: env.NATS_URL, natsStream: env.NATS_STREAM },
+    declarations: { dueSoonDays: env.DECLARATION_DUE_SOON_DAYS },
     logLevel: env.LOG_LEVEL,
     runWorkers: env.RUN_WORKERS,
     shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,

@@ -49,6 +49,21 @@ export const ClientForm = Type.Object({
 /** A batch's submit form: the number of NAT problems the person acknowledges submitting without. */
 export const SubmitForm = Type.Object({ acknowledgeDropped: Text(20) })
 export const NatImportForm = Type.Object({ jurisdiction: JurisdictionCode })
+/** The jobs page's filter: which jobs to list, and how many minutes of running make a job slow. */
+export const JobsQuery = Type.Object({
+  show: oneOf(['all', 'failed', 'slow'] as const),
+  minutes: Type.Integer({ minimum: 1, maximum: 10_080 }),
+})
+/** The collection calendar's jurisdiction and the period whose extensions are listed. */
+export const CalendarQuery = Type.Object({ jurisdiction: JurisdictionCode })
+/** A period's due date, or an RTO's extension (rto given): checked by declarations' own use cases. */
+export const CalendarForm = Type.Object({
+  jurisdiction: Text(20),
+  period: Text(20),
+  rto: Text(100),
+  dueDate: Text(100),
+  reason: Text(2000),
+})
 
 /** What the schema keeps of a query or form: each field that passes, text trimmed; the rest left out. */
 export function readInput<Schema extends TObject>(schema: Schema, input: unknown): Partial<Static<Schema>> {

@@ -4,7 +4,7 @@
 // that RTO's API clients would read.
 import type { Db, ReadDb } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
-import type { FailedJob, JobDefinition, Queue, QueueJobCounts } from '../../platform/queue/queue.ts'
+import type { FailedJob, JobDefinition, Queue, QueueJobCounts, SlowJob } from '../../platform/queue/queue.ts'
 import {
   addClient,
   ClientInputError,
@@ -16,7 +16,7 @@ import {
 import { ALL_SCOPES } from '../../platform/auth/scopes.ts'
 import { DomainError } from '../../domain/errors.ts'
 import { changesBetween, type FieldChange, recordLabel, valueAt } from './record-content.ts'
-import type { Page } from '../../domain/page.ts'
+import { toPage, type Page } from '../../domain/page.ts'
 import { currentReportingPeriod, FIRST_REPORTING_PERIOD, utcToday } from '../../domain/reporting-period.ts'
 import { jurisdictions as jurisdictionsInSpecOrder, type Jurisdiction } from '../../domain/jurisdictions.ts'
 import { segmentOf, type ResourceType } from '../../domain/resource-types.ts'
@@ -47,6 +47,7 @@ import {
   currentHeldVersions,
   heldVersions,
   periodSubmissions,
+  rtosHoldingData,
   searchHeldRecords,
   submitBatch,
   type HeldState,
@@ -83,7 +84,14 @@ import {
   type FailedAssessmentResultsOfRule,
 } from '../assessment/index.ts'
 import {
+  calendarOf,
+  calendarPeriods,
+  CalendarInputError,
+  clearPeriodDueDate,
   declare,
+  grantExtension,
+  setPeriodDueDate,
+  withdrawExtension,
   isOverdue,
   listDeclarations,
   periodAcrossRtos,
@@ -404,10 +412,57 @@ export async function collectionAtAGlance(db: Db, jurisdiction: Jurisdiction, pe
   }
 }
 
-/** The RTOs an operator can look at: those API clients act for. */
-export async function knownRtos(db: Db): Promise<string[]> {
-  const clients = await listClients(db)
-  return [...new Set(clients.map((client) => client.rto))].sort()
+/** An RTO in the operators' list: its code, its SMS clients, and when it last submitted data. */
+export interface RtoEntry {
+  rto: string
+  clientIds: string[]
+  /** When it last submitted data (ISO 8601), or null: it has a client but holds no data. */
+  lastSubmittedAt: string | null
+}
+
+export const RTOS_PAGE_SIZE = 50
+
+/**
+ * The RTOs an operator can look at: every RTO that holds submitted data or has an API client (an RTO
+ * loaded without a client, like the synthetic seed's, holds data all the same), found by the start of
+ * its code or by a client id containing the text, a page at a time in code order. The service keeps
+ * no RTO names (no register of them is part of the service), so codes and client ids are what is searched.
+ */
+export async function rtoDirectory(db: Db, search: string, pageNumber: number): Promise<Page<RtoEntry>> {
+  const [clients, holding] = await Promise.all([listClients(db), rtosHoldingData(db)])
+  const byRto = new Map<string, RtoEntry>()
+  const entry = (rto: string) => {
+    const found = byRto.get(rto) ?? { rto, clientIds: [], lastSubmittedAt: null }
+    byRto.set(rto, found)
+    return found
+  }
+  for (const client of clients) entry(client.rto).clientIds.push(client.clientId)
+  for (const row of holding) entry(row.rto).lastSubmittedAt = row.lastSubmittedAt
+  const text = search.trim().toLowerCase()
+  const matching = [...byRto.values()]
+    .filter(
+      (e) =>
+        text === '' ||
+        e.rto.toLowerCase().startsWith(text) ||
+        e.clientIds.some((id) => id.toLowerCase().includes(text)),
+    )
+    .sort((a, b) => (a.rto < b.rto ? -1 : a.rto > b.rto ? 1 : 0))
+  const start = (pageNumber - 1) * RTOS_PAGE_SIZE
+  return toPage(matching.slice(start, start + RTOS_PAGE_SIZE), matching.length, {
+    pageNumber,
+    pageSize: RTOS_PAGE_SIZE,
+  })
+}
+
+/** The collection calendar of a jurisdiction, for operators (declarations' own use cases). */
+export const collectionCalendar = {
+  of: calendarOf,
+  periods: calendarPeriods,
+  setDueDate: setPeriodDueDate,
+  clearDueDate: clearPeriodDueDate,
+  grantExtension,
+  withdrawExtension,
+  InputError: CalendarInputError,
 }
 
 /** The batch's validation status; undefined when none has been requested. */
@@ -440,19 +495,40 @@ async function withoutCompletedRun<T>(promise: Promise<T>): Promise<T | undefine
 
 export interface JobsView {
   counts: QueueJobCounts[]
-  /** Each queue's most recent failed jobs, for the queues that have any. */
-  failed: { queue: string; jobs: FailedJob[] }[]
+  /** Each queue's most recent failed jobs, for the queues that have any; undefined when not asked for. */
+  failed: { queue: string; jobs: FailedJob[] }[] | undefined
+  /** Jobs running longer than the threshold, longest first; undefined when not asked for. */
+  slow: SlowJob[] | undefined
 }
 
 export const FAILED_JOBS_SHOWN = 20
+export const SLOW_JOBS_SHOWN = 50
+/**
+ * What "slow" means when the page is not told: running for longer than this many minutes. pg-boss
+ * fails an attempt that runs past its expiry (15 minutes, the queues' default) with "job timed out",
+ * so a slow job is one on its way there.
+ */
+export const DEFAULT_SLOW_MINUTES = 5
+export const JOB_FILTERS = ['all', 'failed', 'slow'] as const
+export type JobFilter = (typeof JOB_FILTERS)[number]
 
-/** The background jobs, for an operator: each queue's jobs by state, and the latest failed ones. */
-export async function jobsView(queue: Queue): Promise<JobsView> {
+/**
+ * The background jobs, for an operator: each queue's jobs by state, and (as the filter asks) the
+ * latest failed ones with their error, and those running longer than `slowMinutes`.
+ */
+export async function jobsView(
+  queue: Queue,
+  filter: { show: JobFilter; slowMinutes: number } = { show: 'all', slowMinutes: DEFAULT_SLOW_MINUTES },
+): Promise<JobsView> {
   const counts = await queue.jobCounts()
-  const failed: JobsView['failed'] = []
-  for (const { queue: name } of counts.filter((c) => c.failed > 0))
-    failed.push({ queue: name, jobs: (await queue.failedJobs(name, FAILED_JOBS_SHOWN)) ?? [] })
-  return { counts, failed }
+  let failed: JobsView['failed']
+  if (filter.show !== 'slow') {
+    failed = []
+    for (const { queue: name } of counts.filter((c) => c.failed > 0))
+      failed.push({ queue: name, jobs: (await queue.failedJobs(name, FAILED_JOBS_SHOWN)) ?? [] })
+  }
+  const slow = filter.show !== 'failed' ? await queue.slowJobs(filter.slowMinutes, SLOW_JOBS_SHOWN) : undefined
+  return { counts, failed, slow }
 }
 
 /**

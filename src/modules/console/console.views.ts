@@ -31,6 +31,7 @@ export interface PageFrame {
     | 'declarations'
     | 'rtos'
     | 'collection'
+    | 'calendar'
     | 'jobs'
     | 'clients'
     | 'nat-import'

@@ -1,12 +1,13 @@
 // The operator's desk: the collection at a glance for a jurisdiction and period, the background jobs
-// (retrying a failed one), and the SMS clients (add, rotate a secret, disable and enable). RTO people
-// get 404 for every page here.
+// (failed and slow ones with their error, retrying a failed one), and the SMS clients (add, rotate a
+// secret, disable and enable). The collection calendar is calendar.routes.ts. RTO people get 404 for
+// every page here.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { NotFoundError } from '../../domain/errors.ts'
 import type { ConsoleUser } from './console-people.ts'
 import { renderPage } from './console.views.ts'
 import * as consoleService from './console.service.ts'
-import { ClientForm, PeriodQuery, readInput } from './console-input.ts'
+import { ClientForm, JobsQuery, PeriodQuery, readInput } from './console-input.ts'
 import { CONSOLE_PREFIX, formRoute, frameFor, html, only, pageRoute, personOf } from './page-kit.ts'
 
 export const operatorPages: FastifyPluginAsync<consoleService.ConsoleDependencies> = async (app, options) => {
@@ -31,11 +32,20 @@ export const operatorPages: FastifyPluginAsync<consoleService.ConsoleDependencie
   })
 
   app.get('/jobs', page, async (request, reply) => {
-    const view = await consoleService.jobsView(options.queue)
+    const query = readInput(JobsQuery, request.query)
+    const filter = {
+      show: query.show ?? 'all',
+      slowMinutes: query.minutes ?? consoleService.DEFAULT_SLOW_MINUTES,
+    }
+    const view = await consoleService.jobsView(options.queue, filter)
     const frame = frameFor(request, reply, personOf(request), 'Background jobs')
     return html(
       reply,
-      renderPage('jobs', { ...frame, current: 'jobs' }, { view, shown: consoleService.FAILED_JOBS_SHOWN }),
+      renderPage(
+        'jobs',
+        { ...frame, current: 'jobs' },
+        { view, filter, shown: consoleService.FAILED_JOBS_SHOWN, slowShown: consoleService.SLOW_JOBS_SHOWN },
+      ),
     )
   })
 

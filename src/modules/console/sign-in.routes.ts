@@ -6,6 +6,7 @@ import { type RelyingParty, SignInRefused } from './console-sign-in.ts'
 import { renderPage } from './console.views.ts'
 import * as consoleService from './console.service.ts'
 import * as sessions from './console-sessions.ts'
+import { readInput, RecordSearchQuery } from './console-input.ts'
 import { CONSOLE_PREFIX, formRoute, frameFor, html, pageRoute } from './page-kit.ts'
 
 export interface SignInOptions {
@@ -25,8 +26,11 @@ export const signInPages: FastifyPluginAsync<SignInOptions> = async (app, option
       return html(reply, renderPage('signed-out-home', { title: 'Sign in' }, { demoProvider: options.demoProvider }))
     request.session.touch()
     if (user.rto) return reply.redirect(`${CONSOLE_PREFIX}/rto/${encodeURIComponent(user.rto)}/`, 303)
-    const rtos = await consoleService.knownRtos(db)
-    return html(reply, renderPage('rtos', { ...frameFor(request, reply, user, 'RTOs'), current: 'rtos' }, { rtos }))
+    const query = readInput(RecordSearchQuery, request.query)
+    const search = query.q ?? ''
+    const page = await consoleService.rtoDirectory(db, search, query.page ?? 1)
+    const frame = frameFor(request, reply, user, search ? `RTOs matching ${search}` : 'RTOs')
+    return html(reply, renderPage('rtos', { ...frame, current: 'rtos' }, { page, search }))
   })
 
   app.get('/sign-in', pageRoute, async (request, reply) => {

@@ -31,7 +31,7 @@ export const declarationRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (a
         tags,
         body: DeclarationRequest,
         summary: 'Declare a reporting period (or report nil activity)',
-        description: `200 with a message saying the declaration was saved for the period and jurisdiction (and, when made more than one month after the period ended, that the RTO may be contacted for a reason for late reporting). The latest declaration of a period supersedes earlier ones; nothing is locked. ${REFUSALS} ${EXPERIMENTAL}`,
+        description: `200 with a message saying the declaration was saved for the period and jurisdiction (and, when made after its due date, that the RTO may be contacted for a reason for late reporting). The due date is the spec's rule (one month after the period ended) unless the collector set another for the period and jurisdiction or gave the RTO an extension. The latest declaration of a period supersedes earlier ones; nothing is locked. ${REFUSALS} ${EXPERIMENTAL}`,
         response: {
           200: DeclarationSaved,
           409: problemResponse(

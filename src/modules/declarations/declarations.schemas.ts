@@ -83,9 +83,12 @@ export const DeclarationRecord = named(
       RTOUserEmailAddress: Type.String(),
       declaredAt: Type.String({ format: 'date-time' }),
       declaredByClient: Type.String({ description: 'the client that made the declaration' }),
-      declarationDueDate: DateString({ description: 'last day on time for this type of declaration' }),
+      declarationDueDate: DateString({
+        description:
+          "last day on time for this type of declaration: the spec's rule, or the date the collector set for the period and jurisdiction, or the RTO's extension",
+      }),
       isLate: Type.Boolean({
-        description: 'made more than one month after the period ended (after declarationDueDate)',
+        description: 'made after declarationDueDate (by the rule, more than one month after the period ended)',
       }),
       isCurrent: Type.Boolean({ description: 'false once a later declaration for the period superseded it' }),
     },
@@ -162,7 +165,7 @@ export const DeclarationRow = named(
       jurisdiction: Jurisdiction,
       declarationDueDate: DateString({
         description:
-          "last day on time: of the declaration's type, or for a period without one, of a Declaration (of a Nil_activity_report when only that type is asked for)",
+          "last day on time: of the declaration's type, or for a period without one, of a Declaration (of a Nil_activity_report when only that type is asked for); the spec's rule unless the collector set a date for the period and jurisdiction or gave the RTO an extension",
       }),
       declaration: Type.Union([DeclarationRecord, Type.Null()], {
         description: 'the declaration, or null when the period has none',

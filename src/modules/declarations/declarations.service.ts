@@ -20,7 +20,8 @@ import {
   unsupportedPeriodReason,
   utcToday,
 } from '../../domain/reporting-period.ts'
-import { declarationDueDate, isLate, isOverdue, type DeclarationType } from './due-dates.ts'
+import { isLate, isOverdue, type DeclarationType } from './due-dates.ts'
+import { dueDatesFor, type DueDates } from './calendar.service.ts'
 import * as repo from './declarations.repo.ts'
 import {
   declarationTypes,
@@ -137,10 +138,12 @@ async function save(
     })
     return saved
   })
-  const declaration = toRecord({ ...row, date_of_last_reportable_activity: lastActivity ?? null })
+  const dueDates = await dueDatesFor(db, [period], { rto: actor.rto, jurisdiction })
+  const declaration = toRecord({ ...row, date_of_last_reportable_activity: lastActivity ?? null }, dueDates)
   const kind = declaration.declarationType === 'Declaration' ? 'Declaration' : 'Nil activity report'
+  const byRule = dueDates.of(actor.rto, jurisdiction, period, declaration.declarationType).source === 'rule'
   const late = declaration.isLate
-    ? ' It was made more than one month after the reporting period ended; the RTO may be contacted for a reason for late reporting.'
+    ? ` It was made after its due date (${declaration.declarationDueDate})${byRule ? ', more than one month after the reporting period ended' : ''}; the RTO may be contacted for a reason for late reporting.`
     : ''
   return {
     message: `${kind} saved for reporting period ${period} and jurisdiction ${jurisdiction}.${late}`,
@@ -182,9 +185,10 @@ async function refuseNilWithActivity(tx: Executor, ref: PeriodRef): Promise<void
   )
 }
 
-function toRecord(row: repo.DeclarationRow): DeclarationRecord {
+function toRecord(row: repo.DeclarationRow, dueDates: DueDates): DeclarationRecord {
   const declaredAt = new Date(row.declared_at)
   const type = row.declaration_type
+  const { dueDate } = dueDates.of(row.rto_id, row.jurisdiction, row.reporting_period, type)
   return {
     declarationId: row.declaration_id,
     reportingPeriodNumber: row.reporting_period,
@@ -196,8 +200,8 @@ function toRecord(row: repo.DeclarationRow): DeclarationRecord {
     RTOUserEmailAddress: row.rto_user_email_address,
     declaredAt: declaredAt.toISOString(),
     declaredByClient: row.declared_by_client,
-    declarationDueDate: declarationDueDate(row.reporting_period, type),
-    isLate: isLate(declaredAt.toISOString().slice(0, 10), row.reporting_period, type),
+    declarationDueDate: dueDate,
+    isLate: isLate(declaredAt.toISOString().slice(0, 10), dueDate),
     isCurrent: row.is_current,
   }
 }
@@ -286,7 +290,12 @@ export async function listDeclarations(
   const jurisdictions = query.jurisdiction
     ? [query.jurisdiction]
     : sortJurisdictions(await knownJurisdictions(db, actor.rto))
-  const declarations = await repo.declarationsOf(db, actor.rto, periods, query.jurisdiction, query.includeSuperseded)
+  const [declarations, dueDates] = await Promise.all([
+    repo.declarationsOf(db, actor.rto, periods, query.jurisdiction, query.includeSuperseded),
+    dueDatesFor(db, periods, { rto: actor.rto, jurisdiction: query.jurisdiction }),
+  ])
+  const dueDateOf = (jurisdiction: string, period: number, type: DeclarationType) =>
+    dueDates.of(actor.rto, jurisdiction, period, type).dueDate
   const direction = query.sortOrder === 'Asc' ? 1 : -1
   const rows = []
   for (const period of [...periods].sort((a, b) => (a - b) * direction)) {
@@ -294,15 +303,15 @@ export async function listDeclarations(
       const found = declarations.filter((d) => d.reporting_period === period && d.jurisdiction === jurisdiction)
       const base = { reportingPeriodNumber: period, jurisdiction: jurisdiction as DeclarationRecord['jurisdiction'] }
       if (found.length === 0) {
-        rows.push({ ...base, declarationDueDate: declarationDueDate(period, undeclaredType), declaration: null })
+        rows.push({ ...base, declarationDueDate: dueDateOf(jurisdiction, period, undeclaredType), declaration: null })
         continue
       }
       for (const row of found) {
         if (!types.includes(row.declaration_type)) continue
         rows.push({
           ...base,
-          declarationDueDate: declarationDueDate(period, row.declaration_type),
-          declaration: toRecord(row),
+          declarationDueDate: dueDateOf(jurisdiction, period, row.declaration_type),
+          declaration: toRecord(row, dueDates),
         })
       }
     }
@@ -332,6 +341,8 @@ export interface RtoPeriodStanding {
   /** When data touching the period was last submitted under the jurisdiction, or null. */
   lastSubmittedAt: string | null
   declarationDueDate: string
+  /** Whether the due date is the RTO's extension. */
+  extended: boolean
   declaration: DeclarationRecord | null
   overdue: boolean
 }
@@ -343,20 +354,23 @@ export interface RtoPeriodStanding {
  * set-based reads, whatever the number of RTOs.
  */
 export async function periodAcrossRtos(db: Db, jurisdiction: string, period: number): Promise<RtoPeriodStanding[]> {
-  const [submissions, { declarations, declaredRtos }] = await Promise.all([
+  const [submissions, { declarations, declaredRtos }, dueDates] = await Promise.all([
     submissionsAcrossRtos(db, jurisdiction, period),
     repo.currentDeclarationsAcrossRtos(db, jurisdiction, period),
+    dueDatesFor(db, [period], { jurisdiction }),
   ])
   const rtos = [...new Set([...submissions.map((s) => s.rto), ...declaredRtos])].sort()
   const today = utcToday()
   return rtos.map((rto) => {
     const row = declarations.find((d) => d.rto_id === rto)
-    const declarationDue = declarationDueDate(period, row?.declaration_type ?? 'Declaration')
+    const due = dueDates.of(rto, jurisdiction, period, row?.declaration_type ?? 'Declaration')
+    const declarationDue = due.dueDate
     return {
       rto,
       lastSubmittedAt: submissions.find((s) => s.rto === rto)?.lastSubmittedAt ?? null,
       declarationDueDate: declarationDue,
-      declaration: row ? toRecord(row) : null,
+      extended: due.source === 'extension',
+      declaration: row ? toRecord(row, dueDates) : null,
       overdue: isOverdue(row !== undefined, declarationDue, today),
     }
   })

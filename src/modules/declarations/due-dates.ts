@@ -1,11 +1,12 @@
 // When a declaration of a reporting period is due (spec: Limits, Declaration due): a declaration within
 // one month after the end of the period; a nil activity report before one month after the start of
-// the next period. Lateness is reported, never blocked.
+// the next period. The collection calendar (calendar.service.ts) may replace the rule for a period
+// and jurisdiction, and an RTO may be given an extension. Lateness is reported, never blocked.
 import { addMonths, firstDayOf, lastDayOf, nextPeriodOf } from '../../domain/reporting-period.ts'
 
 export type DeclarationType = 'Declaration' | 'Nil_activity_report'
 
-/** The last day, YYYY-MM-DD, on which a declaration of the type is on time for the period. */
+/** The last day, YYYY-MM-DD, on which a declaration of the type is on time for the period, by the spec's rule. */
 export function declarationDueDate(period: number, type: DeclarationType): string {
   if (type === 'Declaration') return addMonths(lastDayOf(period), 1)
   const limit = new Date(`${addMonths(firstDayOf(nextPeriodOf(period)), 1)}T00:00:00Z`) // "before" this day
@@ -13,12 +14,40 @@ export function declarationDueDate(period: number, type: DeclarationType): strin
   return limit.toISOString().slice(0, 10)
 }
 
-/** Whether a declaration made on the given day (UTC) is late: more than one month after the period ended. */
-export function isLate(declaredOn: string, period: number, type: DeclarationType): boolean {
-  return declaredOn > declarationDueDate(period, type)
+/** Where a due date comes from: the spec's rule, the date operators set for the period, or the RTO's extension. */
+export type DueDateSource = 'rule' | 'calendar' | 'extension'
+
+export interface DueDate {
+  dueDate: string
+  source: DueDateSource
+}
+
+/**
+ * The due date that applies: the RTO's extension, else the date set for the period and jurisdiction
+ * (for both types of declaration), else the spec's rule for the type.
+ */
+export function applicableDueDate(
+  period: number,
+  type: DeclarationType,
+  set: string | undefined,
+  extension: string | undefined,
+): DueDate {
+  if (extension !== undefined) return { dueDate: extension, source: 'extension' }
+  if (set !== undefined) return { dueDate: set, source: 'calendar' }
+  return { dueDate: declarationDueDate(period, type), source: 'rule' }
+}
+
+/** Whether a declaration made on the given day (UTC) is late: after the due date that applies to it. */
+export function isLate(declaredOn: string, dueDate: string): boolean {
+  return declaredOn > dueDate
 }
 
 /** Whether a period's declaration is overdue: none has been made and its due date has passed. Shown, never enforced. */
 export function isOverdue(declared: boolean, dueDate: string, today: string): boolean {
   return !declared && today > dueDate
+}
+
+/** Whole days from `today` to `dueDate` (both YYYY-MM-DD): negative once it has passed. */
+export function daysUntil(dueDate: string, today: string): number {
+  return Math.round((Date.parse(`${dueDate}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000)
 }

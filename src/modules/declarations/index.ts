@@ -1,6 +1,21 @@
 // Declarations: an RTO's declaration (or nil activity report) for a reporting period, accepted once the
 // period's assessment allows it, and their due dates.
 export { declarationRoutes } from './declarations.routes.ts'
-export { declarationDueDate, isLate, isOverdue } from './due-dates.ts'
+export { daysUntil, declarationDueDate, isLate, isOverdue, type DueDate, type DueDateSource } from './due-dates.ts'
+export {
+  calendarOf,
+  calendarPeriods,
+  CalendarInputError,
+  clearPeriodDueDate,
+  grantExtension,
+  MAX_REASON_LENGTH,
+  setPeriodDueDate,
+  withdrawExtension,
+  type CalendarExtension,
+  type CalendarInput,
+  type CalendarPeriod,
+  type CalendarProblem,
+} from './calendar.service.ts'
+export { dueNoticesJob, recordDueNotices, DUE_NOTICES_JOB, type DueNoticesData } from './due-notices.jobs.ts'
 export { declare, listDeclarations, periodAcrossRtos, type RtoPeriodStanding } from './declarations.service.ts'
 export { DeclarationRequest, type DeclarationRecord } from './declarations.schemas.ts'

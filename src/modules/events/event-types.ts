@@ -12,6 +12,8 @@ export const eventTypes = [
   'au.gov.vetrs.assessment.completed',
   'au.gov.vetrs.declaration.made',
   'au.gov.vetrs.declaration.superseded',
+  'au.gov.vetrs.declaration.due-soon',
+  'au.gov.vetrs.declaration.overdue',
   'au.gov.vetrs.reference-data.published',
   'au.gov.vetrs.client.registered',
   'au.gov.vetrs.client.secret-rotated',

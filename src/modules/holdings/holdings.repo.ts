@@ -203,6 +203,31 @@ export async function submissionsUnderJurisdiction(
   return result.rows
 }
 
+/**
+ * Across every RTO (an operator's read, and the declarations' due-date notices): each RTO, jurisdiction
+ * and period data touching it was submitted under, periods from `firstPeriod`. A few rows per RTO.
+ */
+export async function reportedPeriodsAcrossRtos(
+  db: Executor,
+  firstPeriod: number,
+): Promise<{ rto_id: string; jurisdiction: string; reporting_period: number }[]> {
+  const result = await sql<{ rto_id: string; jurisdiction: string; reporting_period: number }>`
+    SELECT rto_id, jurisdiction, reporting_period
+      FROM reporting_period_submission
+     WHERE reporting_period >= ${firstPeriod}
+     ORDER BY rto_id, jurisdiction, reporting_period`.execute(db)
+  return result.rows
+}
+
+/** Every RTO that holds submitted data, with when it last submitted (an operator's list of RTOs). */
+export async function rtosHoldingData(db: Executor): Promise<{ rto_id: string; last_submitted_at: Date }[]> {
+  const result = await sql<{ rto_id: string; last_submitted_at: Date }>`
+    SELECT rto_id, max(last_submitted_at) AS last_submitted_at
+      FROM reporting_period_submission
+     GROUP BY rto_id`.execute(db)
+  return result.rows
+}
+
 export interface HeldRecordsQuery {
   rto: string
   resourceType: string

@@ -78,6 +78,25 @@ export async function submissionsAcrossRtos(db: Db, jurisdiction: string, period
   }))
 }
 
+/** Across every RTO: each RTO, jurisdiction and period data was submitted under, periods from `firstPeriod`. */
+export async function reportedPeriodsAcrossRtos(
+  db: Db,
+  firstPeriod: number,
+): Promise<{ rto: string; jurisdiction: string; reportingPeriodNumber: number }[]> {
+  const rows = await holdings.reportedPeriodsAcrossRtos(db, firstPeriod)
+  return rows.map((row) => ({
+    rto: row.rto_id,
+    jurisdiction: row.jurisdiction,
+    reportingPeriodNumber: row.reporting_period,
+  }))
+}
+
+/** Every RTO that holds submitted data, with when it last submitted (ISO 8601). */
+export async function rtosHoldingData(db: Db): Promise<{ rto: string; lastSubmittedAt: string }[]> {
+  const rows = await holdings.rtosHoldingData(db)
+  return rows.map((row) => ({ rto: row.rto_id, lastSubmittedAt: new Date(row.last_submitted_at).toISOString() }))
+}
+
 export interface PeriodSubmission {
   jurisdiction: string
   reportingPeriodNumber: number

@@ -10,6 +10,8 @@ export {
   type HeldVersion,
   jurisdictionsSubmittedUnder,
   periodSubmissions,
+  reportedPeriodsAcrossRtos,
+  rtosHoldingData,
   submissionsAcrossRtos,
   type PeriodSubmission,
   type RtoSubmission,

@@ -12,7 +12,8 @@
 //   held_link, reconciliation_item,
 //     reconciliation_day_count                           modules/reconciliation (reconciliation-index.repo.ts)
 //   assessment_run, assessment_result                    modules/assessment
-//   declaration                                          modules/declarations
+//   declaration, collection_due_date,
+//     declaration_extension, declaration_due_notice      modules/declarations
 //   housekeeping_run                                     modules/housekeeping
 //   nat_import                                           modules/nat-bridge
 //   event_outbox, event_stream, event_relay_position     modules/events (written through recordEvent by
@@ -65,6 +66,9 @@ export const TABLE_PLACEMENT = {
   assessment_run: 'hot',
   assessment_result: 'hot',
   declaration: 'hot',
+  declaration_extension: 'hot',
+  declaration_due_notice: 'hot',
+  collection_due_date: 'reference',
   event_outbox: 'hot',
   event_stream: 'hot',
   event_relay_position: 'hot',

@@ -47,6 +47,11 @@ export interface Queue {
   jobCounts(): Promise<QueueJobCounts[]>
   /** A queue's most recent failed jobs (retries exhausted), newest first; undefined for an unknown queue. */
   failedJobs(queue: string, limit: number): Promise<FailedJob[] | undefined>
+  /**
+   * Jobs running (active) for longer than `minutes`, longest first, across the registered queues; each
+   * with the error of its previous attempt when it was retried (never its data).
+   */
+  slowJobs(minutes: number, limit: number): Promise<SlowJob[]>
   /** Queues a failed job again (pg-boss's retry); false when there is no such failed job. */
   retryFailed(queue: string, jobId: string): Promise<boolean>
   stop(): Promise<void>
@@ -71,6 +76,17 @@ export interface FailedJob {
   attempts: number
   /** The error's message as the job recorded it (never its data or stack). */
   error: string
+}
+
+export interface SlowJob {
+  id: string
+  queue: string
+  startedAt: string
+  /** Whole minutes it has been running, when read. */
+  runningMinutes: number
+  attempts: number
+  /** The previous attempt's error message, when it was retried; undefined otherwise. */
+  previousError: string | undefined
 }
 
 export type JobOutcome = 'completed' | 'failed'
@@ -205,6 +221,31 @@ export async function createQueue(
         failedAt: row.completed_on ? new Date(row.completed_on).toISOString() : null,
         attempts: Number(row.retry_count) + 1,
         error: row.error ?? 'no message recorded',
+      }))
+    },
+    async slowJobs(minutes, limit) {
+      const names = jobs.map((job) => job.name)
+      const rows = await sql<{
+        id: string
+        name: string
+        started_on: Date
+        running_minutes: number
+        retry_count: number
+        error: string | null
+      }>`
+        SELECT id::text AS id, name, started_on, floor(extract(epoch FROM now() - started_on) / 60)::int AS running_minutes,
+               retry_count, left(output->>'message', 500) AS error
+          FROM pgboss.job
+         WHERE name IN (${sql.join(names)}) AND state = 'active'
+           AND started_on < now() - make_interval(mins => ${minutes})
+         ORDER BY started_on, id LIMIT ${limit}`.execute(database.db)
+      return rows.rows.map((row) => ({
+        id: row.id,
+        queue: row.name,
+        startedAt: new Date(row.started_on).toISOString(),
+        runningMinutes: Number(row.running_minutes),
+        attempts: Number(row.retry_count) + 1,
+        previousError: row.error ?? undefined,
       }))
     },
     async retryFailed(queue, jobId) {

@@ -1872,7 +1872,7 @@ export interface paths {
     };
     /**
      * Declare a reporting period (or report nil activity)
-     * @description 200 with a message saying the declaration was saved for the period and jurisdiction (and, when made more than one month after the period ended, that the RTO may be contacted for a reason for late reporting). The latest declaration of a period supersedes earlier ones; nothing is locked. Refused with 409 problem details naming the reason: assessment-not-requested (no data quality assessment exists for the period), assessment-not-validated (its status is not Validated), blocking-assessment-outcomes (its results include an Error), reportable-activity-held (a Nil_activity_report while enrolments with activity in the period are held). Maturity level 2 (experimental): caveats and changes are possible (spec: Versioning 3).
+     * @description 200 with a message saying the declaration was saved for the period and jurisdiction (and, when made after its due date, that the RTO may be contacted for a reason for late reporting). The due date is the spec's rule (one month after the period ended) unless the collector set another for the period and jurisdiction or gave the RTO an extension. The latest declaration of a period supersedes earlier ones; nothing is locked. Refused with 409 problem details naming the reason: assessment-not-requested (no data quality assessment exists for the period), assessment-not-validated (its status is not Validated), blocking-assessment-outcomes (its results include an Error), reportable-activity-held (a Nil_activity_report while enrolments with activity in the period are held). Maturity level 2 (experimental): caveats and changes are possible (spec: Versioning 3).
      */
     post: {
       /** @description a declaration or nil activity report for one reporting period and jurisdiction (spec: Declaration) */
@@ -2289,7 +2289,7 @@ export interface components {
       id: string;
       /** @description where the event came from: /vet-provider/v1 */
       source: string;
-      /** @description the kind of change: au.gov.vetrs.batch.created, au.gov.vetrs.batch.discarded, au.gov.vetrs.batch.validated, au.gov.vetrs.batch.submitted, au.gov.vetrs.records.voided, au.gov.vetrs.batch.reconciled, au.gov.vetrs.assessment.completed, au.gov.vetrs.declaration.made, au.gov.vetrs.declaration.superseded, au.gov.vetrs.reference-data.published, au.gov.vetrs.client.registered, au.gov.vetrs.client.secret-rotated, au.gov.vetrs.client.disabled, au.gov.vetrs.client.enabled */
+      /** @description the kind of change: au.gov.vetrs.batch.created, au.gov.vetrs.batch.discarded, au.gov.vetrs.batch.validated, au.gov.vetrs.batch.submitted, au.gov.vetrs.records.voided, au.gov.vetrs.batch.reconciled, au.gov.vetrs.assessment.completed, au.gov.vetrs.declaration.made, au.gov.vetrs.declaration.superseded, au.gov.vetrs.declaration.due-soon, au.gov.vetrs.declaration.overdue, au.gov.vetrs.reference-data.published, au.gov.vetrs.client.registered, au.gov.vetrs.client.secret-rotated, au.gov.vetrs.client.disabled, au.gov.vetrs.client.enabled */
       type: string;
       /** @description what changed, as a path under the API, e.g. NSW/transaction-batch/{token} */
       subject: string;
@@ -2339,10 +2339,10 @@ export interface components {
       declaredByClient: string;
       /**
        * Format: date
-       * @description last day on time for this type of declaration
+       * @description last day on time for this type of declaration: the spec's rule, or the date the collector set for the period and jurisdiction, or the RTO's extension
        */
       declarationDueDate: string;
-      /** @description made more than one month after the period ended (after declarationDueDate) */
+      /** @description made after declarationDueDate (by the rule, more than one month after the period ended) */
       isLate: boolean;
       /** @description false once a later declaration for the period superseded it */
       isCurrent: boolean;
@@ -2386,7 +2386,7 @@ export interface components {
       jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
       /**
        * Format: date
-       * @description last day on time: of the declaration's type, or for a period without one, of a Declaration (of a Nil_activity_report when only that type is asked for)
+       * @description last day on time: of the declaration's type, or for a period without one, of a Declaration (of a Nil_activity_report when only that type is asked for); the spec's rule unless the collector set a date for the period and jurisdiction or gave the RTO an extension
        */
       declarationDueDate: string;
       /** @description the declaration, or null when the period has none */
