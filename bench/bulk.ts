@@ -83,6 +83,8 @@ interface Run extends ClientResult {
   recordsPerSecond: number
   /** CPU microseconds per record, user + system, per process; database undefined where not readable (PGlite runs in the service). */
   cpu: { client: number; service: number; database: number | undefined }
+  /** Peak RSS of this process (the service) during the run, MB. */
+  peakRssMb: number
 }
 
 /** CPU milliseconds (user + system) of these processes so far, from /proc; undefined where unreadable. */
@@ -104,6 +106,8 @@ interface ModeFigures {
   recordsPerSecond: number
   /** Medians over the runs, CPU microseconds per record. */
   cpu: { client: number; service: number; database: number | undefined; total: number }
+  /** The highest of the runs' peaks. */
+  peakRssMb: number
   runs: Run[]
 }
 
@@ -119,6 +123,8 @@ interface DatabaseFigures {
   pass: boolean | undefined
   /** Peak RSS of this process (the service, PGlite inside it on PGlite) while this database was measured, MB. */
   peakRssMb: number
+  /** RSS of this process when its service had started, before any run, MB. */
+  startRssMb: number
   /** PostgreSQL only: its CPU per record to take the same Students as text, and to parse them into jsonb. */
   parse: { receiveUs: number; jsonbUs: number } | undefined
   problems: string[]
@@ -143,6 +149,7 @@ async function measure(database: DatabaseFigures['database'], env: Record<string
   resetPeakRss()
   const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', RATE_LIMIT_MAX: '0', ...env })
   const service = await createServiceForTests(config, { workers: false })
+  const startRssMb = process.memoryUsage().rss / 1048576
   const client = new Client()
   const problems: string[] = []
   try {
@@ -172,6 +179,7 @@ async function measure(database: DatabaseFigures['database'], env: Record<string
           rto_id: string
         }>`SELECT rto_id FROM transaction_batch WHERE transaction_batch_token = ${batch}`.execute(db)
       ).rows[0]!.rto_id
+      resetPeakRss()
       const before = { service: process.cpuUsage(), client: cpuMsOf([client.pid!]), pids: await backends() }
       const databaseBefore = cpuMsOf(before.pids)
       const result = await client.run({
@@ -184,6 +192,7 @@ async function measure(database: DatabaseFigures['database'], env: Record<string
         copy: mode === 'copy' ? { databaseUrl: env.DATABASE_URL!, table: COPY_TABLE, rto } : undefined,
       })
       const service = process.cpuUsage(before.service)
+      const peak = peakRssMb()
       // Backends opened during the run count from zero; those that closed are lost (the pool keeps them).
       const after = await backends()
       const databaseAfter = cpuMsOf(after.filter((pid) => before.pids.includes(pid)))
@@ -201,7 +210,7 @@ async function measure(database: DatabaseFigures['database'], env: Record<string
         FROM ${sql.raw(mode === 'copy' ? COPY_TABLE : 'batch_record')}
         WHERE transaction_batch_token = ${batch}`.execute(db)
       const rows = Number(counted.rows[0]?.n ?? 0)
-      return { ...result, rows, recordsPerSecond: (result.count / result.ms) * 1000, cpu }
+      return { ...result, rows, recordsPerSecond: (result.count / result.ms) * 1000, cpu, peakRssMb: peak }
     }
     const modes: ClientCommand['mode'][] = copying ? ['single', 'bulk', 'copy'] : ['single', 'bulk']
     for (const mode of modes) {
@@ -237,6 +246,7 @@ async function measure(database: DatabaseFigures['database'], env: Record<string
           database,
           total: median(list.map((r) => r.cpu.client + r.cpu.service + (r.cpu.database ?? 0))),
         },
+        peakRssMb: Math.max(...list.map((r) => r.peakRssMb)),
         runs: list,
       }
     }
@@ -253,7 +263,8 @@ async function measure(database: DatabaseFigures['database'], env: Record<string
       ratio,
       copyRatio,
       pass: copyRatio === undefined ? undefined : copyRatio >= TARGET_RATIO,
-      peakRssMb: peakRssMb(),
+      peakRssMb: Math.max(single.peakRssMb, bulk.peakRssMb, copy?.peakRssMb ?? 0),
+      startRssMb,
       parse: database === 'postgres' ? await parseCost(db) : undefined,
       problems,
     }
@@ -329,7 +340,7 @@ async function main(): Promise<number> {
       'bulk / record by record',
       'bulk / COPY',
       'target',
-      'peak RSS MB',
+      'RSS MB at start / peak record by record / peak bulk',
     ],
   ]
   for (const result of results) {
@@ -341,7 +352,7 @@ async function main(): Promise<number> {
       result.ratio.toFixed(2),
       result.copyRatio === undefined ? '-' : result.copyRatio.toFixed(2),
       result.pass === undefined ? '-' : `${result.pass ? 'PASS' : 'FAIL'} (bulk / COPY >= ${TARGET_RATIO})`,
-      result.peakRssMb.toFixed(0),
+      `${result.startRssMb.toFixed(0)} / ${result.single.peakRssMb.toFixed(0)} / ${result.bulk.peakRssMb.toFixed(0)}`,
     ])
   }
   console.log(
@@ -349,7 +360,7 @@ async function main(): Promise<number> {
   )
   console.log(table(rows, 1))
   console.log(
-    `COPY: PostgreSQL's own COPY of the same Students, the text built before the clock, from the client process into a scratch table of batch_record's shape and indexes (${COPY_TABLE}, LIKE batch_record INCLUDING ALL). Peak RSS: this process, which holds the service (and PGlite), per database.`,
+    `COPY: PostgreSQL's own COPY of the same Students, the text built before the clock, from the client process into a scratch table of batch_record's shape and indexes (${COPY_TABLE}, LIKE batch_record INCLUDING ALL). RSS: this process, which holds the service (and PGlite), when the service had started, and its peak during the runs of each mode (the peak counted again from the current RSS before each run).`,
   )
   const cpuRows = [
     ['database', 'mode', 'client us', 'service us', 'database us', 'total us', 'record by record / bulk'],
@@ -413,6 +424,9 @@ async function main(): Promise<number> {
         copyRatio: result.copyRatio === undefined ? undefined : Number(result.copyRatio.toFixed(3)),
         pass: result.pass,
         peakRssMb: Math.round(result.peakRssMb),
+        startRssMb: Math.round(result.startRssMb),
+        singlePeakRssMb: Math.round(result.single.peakRssMb),
+        bulkPeakRssMb: Math.round(result.bulk.peakRssMb),
         jsonbParseUsPerRecord: result.parse && Number((result.parse.jsonbUs - result.parse.receiveUs).toFixed(1)),
         problems: result.problems,
       })),
