@@ -35,6 +35,8 @@ const settings = {
   connections: positiveInteger('BENCH_UPLOAD_CONNECTIONS', 50, 1000),
 }
 const adminUrl = process.env.DATABASE_URL || undefined
+/** BENCH_BULK_PGLITE=0: PostgreSQL only (profiling the bulk path there, or a shorter run). */
+const withPglite = process.env.BENCH_BULK_PGLITE !== '0'
 /** Issue 30: bulk ingestion at least this share of PostgreSQL's own COPY of the same Students. */
 const TARGET_RATIO = 0.5
 const WARMUP_RECORDS = 1_000
@@ -329,7 +331,7 @@ async function main(): Promise<number> {
   // next database's peak RSS.
   const results: DatabaseFigures[] = []
   if (adminUrl) results.push(await withFreshPostgres(adminUrl, (url) => measure('postgres', { DATABASE_URL: url })))
-  results.push(await measure('pglite', { DATA_DIR: 'memory://' }))
+  if (withPglite) results.push(await measure('pglite', { DATA_DIR: 'memory://' }))
 
   const rows = [
     [
