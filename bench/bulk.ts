@@ -16,7 +16,7 @@
 // which no change to the upload path removes.
 import { fork, type ChildProcess } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
-import { cpus } from 'node:os'
+import { cpus, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import { loadConfig } from '../src/config/config.ts'
@@ -314,6 +314,13 @@ async function fetchToken(baseUrl: string): Promise<string> {
   return ((await response.json()) as { access_token: string }).access_token
 }
 
+/** The 1, 5 and 15-minute load averages: figures taken on a busy machine say so. */
+function loadAverage(): string {
+  return loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')
+}
+
 async function main(): Promise<number> {
   const meta = {
     date: new Date().toISOString(),
@@ -322,7 +329,7 @@ async function main(): Promise<number> {
     ...settings,
     targetRatio: TARGET_RATIO,
   }
-  console.log(`bench bulk: ${meta.date}, Node ${meta.node}, ${meta.cpu}`)
+  console.log(`bench bulk: ${meta.date}, Node ${meta.node}, ${meta.cpu}, load average ${loadAverage()}`)
   console.log(
     `bench bulk: ${settings.records} Students per run, ${settings.runs} run(s) per mode; record by record at ${settings.connections} connections, bulk through the SDK's uploadMany`,
   )
@@ -393,6 +400,7 @@ async function main(): Promise<number> {
       `\n${result.database}: the database's CPU per record to parse the same Students into jsonb, which every upload pays once: ${(jsonbUs - receiveUs).toFixed(0)} us (${jsonbUs.toFixed(0)} us with taking the text in, ${receiveUs.toFixed(0)} us for that alone), against bulk's ${result.bulk.cpu.database?.toFixed(0) ?? '?'} us in the database and ${result.bulk.cpu.total.toFixed(0)} us in all.`,
     )
   }
+  console.log(`\nLoad average at the end: ${loadAverage()}`)
   const problems = results.flatMap((result) => result.problems.map((problem) => `${result.database}: ${problem}`))
   if (problems.length > 0)
     console.log(`\nProblems (figures are not trustworthy):\n${problems.map((p) => `  - ${p}`).join('\n')}`)

@@ -13,7 +13,7 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { launchChromium, signIn, CHROMIUM_PATH } from '../test/console/browser.ts'
 import { freePort } from '../test/support/index.ts'
@@ -388,7 +388,9 @@ async function main(): Promise<void> {
   const m = (pick: (r: Run) => number) => median(runs.map(pick))
   const f = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(0))
   console.log(
-    `\nEmbedded database (PGlite, ${process.env.BENCH_RESPONSIVE_DATA_DIR === 'memory://' ? 'in memory' : 'a data directory'}) responsiveness during long work: ${runs[0]!.records} records, medians of ${runs.length} run(s); a request due every ${INTERVAL_MS} ms, one outstanding, the ticks it delayed counted from when they fell due (target: p99 under ${TARGET_P99_MS} ms during validation and assessment; the service's peak RSS under ${TARGET_RSS_MB} MB)\n`,
+    `\nEmbedded database (PGlite, ${process.env.BENCH_RESPONSIVE_DATA_DIR === 'memory://' ? 'in memory' : 'a data directory'}) responsiveness during long work: ${runs[0]!.records} records, medians of ${runs.length} run(s); a request due every ${INTERVAL_MS} ms, one outstanding, the ticks it delayed counted from when they fell due (target: p99 under ${TARGET_P99_MS} ms during validation and assessment; the service's peak RSS under ${TARGET_RSS_MB} MB); load average at the end ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}\n`,
   )
   console.log(
     '| Phase | Job s | /health/ready p50 ms | p99 ms | max ms | Page p50 ms | p99 ms | max ms | Samples (health, page) | Not 200 |',
