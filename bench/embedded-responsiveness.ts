@@ -11,9 +11,9 @@
 // service's peak RSS (VmHWM of the child: the issue's memory bound is 400 MB). BENCH_RUNS runs
 // (default 1; each a fresh service), medians when more.
 import { fork, type ChildProcess } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { launchChromium, signIn, CHROMIUM_PATH } from '../test/console/browser.ts'
 import { freePort } from '../test/support/index.ts'
@@ -44,6 +44,14 @@ async function serve(): Promise<void> {
     { workers: true },
   )
   await service.app.listen({ port, host: '127.0.0.1' })
+  // The peak of starting (a new data directory's initdb is a one-off peak of its own), then the peak
+  // counted again from here (Linux: clear_refs 5 resets VmHWM), so the run's peak is the service's at work.
+  const startPeakMb = rssMb(process.pid, 'VmHWM')
+  try {
+    writeFileSync('/proc/self/clear_refs', '5')
+  } catch {
+    // Not Linux: the run's peak then includes the start.
+  }
   // BENCH_SLOW_MS: every statement the embedded database takes longer than that over, on stderr (profiling).
   const slowMs = Number(process.env.BENCH_SLOW_MS ?? 0)
   const pglite = service.database.pglite
@@ -85,9 +93,30 @@ async function serve(): Promise<void> {
   const loadStarted = performance.now()
   const { token, count } = await loadBatch(service.database.db, RECORDS)
   loaded = true
-  process.send!({ token, count, loadSeconds: (performance.now() - loadStarted) / 1000 })
+  process.send!({ token, count, loadSeconds: (performance.now() - loadStarted) / 1000, startPeakMb })
   process.on('SIGTERM', () => {
     service.close().finally(() => process.exit(0))
+  })
+  // Asked at the end: what the resident memory is made of (after a full collection), and with
+  // BENCH_HEAP_SNAPSHOT=1 a heap snapshot of the service's JavaScript, written to the working directory.
+  process.on('message', async (message) => {
+    if (message !== 'memory') return
+    ;(globalThis as { gc?: () => void }).gc?.()
+    const usage = process.memoryUsage()
+    const wasm = (pglite as unknown as { mod?: { HEAPU8?: Uint8Array } } | undefined)?.mod?.HEAPU8?.byteLength
+    const snapshot = process.env.BENCH_HEAP_SNAPSHOT ? (await import('node:v8')).writeHeapSnapshot() : undefined
+    const mb = (bytes: number | undefined) => (bytes === undefined ? undefined : Math.round(bytes / 1048576))
+    process.send!({
+      memory: {
+        rss: mb(usage.rss),
+        jsHeapUsed: mb(usage.heapUsed),
+        jsHeapTotal: mb(usage.heapTotal),
+        external: mb(usage.external),
+        arrayBuffers: mb(usage.arrayBuffers),
+        pgliteWasmMemory: mb(wasm),
+        snapshot,
+      },
+    })
   })
 }
 
@@ -165,7 +194,14 @@ interface Run {
   health: Record<Phase, Figures>
   page: Record<Phase, Figures>
   pageName: string
+  /** VmHWM of the child once the service listened (the start, with initdb in a new data directory). */
+  startPeakMb: number
+  /** VmHWM of the child from then to the end of the run: the load and every job. */
   peakRssMb: number
+  /** VmRSS of the child at the end, the data held and the service idle. */
+  endRssMb: number
+  /** What the child's memory is made of at the end, MB (process.memoryUsage, PGlite's WebAssembly memory). */
+  memory: Record<string, number | string | undefined>
   assessmentResults: number
 }
 
@@ -197,7 +233,10 @@ async function measureOnce(): Promise<Run> {
   const baseUrl = `http://127.0.0.1:${port}`
   // A data directory of its own, as `npm start` has (BENCH_RESPONSIVE_DATA_DIR=memory:// for none).
   const dataDir = process.env.BENCH_RESPONSIVE_DATA_DIR || (await mkdtemp(join(tmpdir(), 'vetrs-bench-responsive-')))
+  // BENCH_RESPONSIVE_NODE_FLAGS: Node.js / V8 flags for the service's process (e.g. --liftoff-only).
+  const flags = (process.env.BENCH_RESPONSIVE_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '')
   const child: ChildProcess = fork(new URL(import.meta.url).pathname, ['serve'], {
+    execArgv: [...process.execArgv, '--expose-gc', ...flags], // gc: the memory read at the end follows a full collection
     env: { ...process.env, PORT: String(port), BENCH_DATA_DIR: dataDir },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
@@ -209,7 +248,7 @@ async function measureOnce(): Promise<Run> {
   try {
     const loaded = await Promise.race([
       exited,
-      new Promise<{ token: string; count: number; loadSeconds: number }>((resolve) =>
+      new Promise<{ token: string; count: number; loadSeconds: number; startPeakMb: number }>((resolve) =>
         child.once('message', (m) => resolve(m as never)),
       ),
     ])
@@ -282,6 +321,17 @@ async function measureOnce(): Promise<Run> {
     const healthSamples = await health.stop()
     const pageSamples = await pageSampler.stop()
     const peakRssMb = rssMb(child.pid!, 'VmHWM')
+    const endRssMb = rssMb(child.pid!, 'VmRSS')
+    const memory = await new Promise<Run['memory']>((resolve) => {
+      const listen = (message: unknown) => {
+        const answer = message as { memory?: Run['memory'] }
+        if (!answer.memory) return
+        child.off('message', listen)
+        resolve(answer.memory)
+      }
+      child.on('message', listen)
+      child.send('memory')
+    })
     const of = (samples: Sample[]) =>
       Object.fromEntries(PHASES.map((p) => [p, figures(samples, bounds[p]![0], bounds[p]![1])])) as Record<
         Phase,
@@ -297,7 +347,10 @@ async function measureOnce(): Promise<Run> {
       health: of(healthSamples),
       page: of(pageSamples),
       pageName,
+      startPeakMb: loaded.startPeakMb,
       peakRssMb,
+      endRssMb,
+      memory,
       assessmentResults,
     }
   } finally {
@@ -329,13 +382,15 @@ async function main(): Promise<void> {
     const run = await measureOnce()
     runs.push(run)
     console.error(
-      `  run ${i + 1}: ${PHASES.map((p) => `${p} ${run.seconds[p].toFixed(1)} s health p99 ${run.health[p].p99.toFixed(0)} ms page p99 ${run.page[p].p99.toFixed(0)} ms`).join('; ')}; peak RSS ${run.peakRssMb.toFixed(0)} MB`,
+      `  run ${i + 1}: ${PHASES.map((p) => `${p} ${run.seconds[p].toFixed(1)} s health p99 ${run.health[p].p99.toFixed(0)} ms page p99 ${run.page[p].p99.toFixed(0)} ms`).join('; ')}; peak RSS ${run.peakRssMb.toFixed(0)} MB, at the end ${run.endRssMb.toFixed(0)} MB, of starting ${run.startPeakMb.toFixed(0)} MB`,
     )
   }
   const m = (pick: (r: Run) => number) => median(runs.map(pick))
   const f = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(0))
   console.log(
-    `\nEmbedded database (PGlite, ${process.env.BENCH_RESPONSIVE_DATA_DIR === 'memory://' ? 'in memory' : 'a data directory'}) responsiveness during long work: ${runs[0]!.records} records, medians of ${runs.length} run(s); a request due every ${INTERVAL_MS} ms, one outstanding, the ticks it delayed counted from when they fell due (target: p99 under ${TARGET_P99_MS} ms during validation and assessment; the service's peak RSS under ${TARGET_RSS_MB} MB)\n`,
+    `\nEmbedded database (PGlite, ${process.env.BENCH_RESPONSIVE_DATA_DIR === 'memory://' ? 'in memory' : 'a data directory'}) responsiveness during long work: ${runs[0]!.records} records, medians of ${runs.length} run(s); a request due every ${INTERVAL_MS} ms, one outstanding, the ticks it delayed counted from when they fell due (target: p99 under ${TARGET_P99_MS} ms during validation and assessment; the service's peak RSS under ${TARGET_RSS_MB} MB); load average at the end ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}\n`,
   )
   console.log(
     '| Phase | Job s | /health/ready p50 ms | p99 ms | max ms | Page p50 ms | p99 ms | max ms | Samples (health, page) | Not 200 |',
@@ -347,7 +402,7 @@ async function main(): Promise<void> {
     )
   }
   console.log(
-    `\nPage: ${runs[0]!.pageName}. Load (straight into the database, not timed as a job): ${m((r) => r.loadSeconds).toFixed(1)} s. Assessment results: ${runs[0]!.assessmentResults}. Service peak RSS (VmHWM): ${m((r) => r.peakRssMb).toFixed(0)} MB.`,
+    `\nPage: ${runs[0]!.pageName}. Load (straight into the database, not timed as a job): ${m((r) => r.loadSeconds).toFixed(1)} s. Assessment results: ${runs[0]!.assessmentResults}. Service peak RSS (VmHWM) from start to the end of the jobs: ${m((r) => r.peakRssMb).toFixed(0)} MB; RSS at the end: ${m((r) => r.endRssMb).toFixed(0)} MB; peak of starting alone: ${m((r) => r.startPeakMb).toFixed(0)} MB${process.env.BENCH_RESPONSIVE_NODE_FLAGS ? ` (service flags: ${process.env.BENCH_RESPONSIVE_NODE_FLAGS})` : ''}. At the end, MB: ${JSON.stringify(runs[0]!.memory)}.`,
   )
 }
 
