@@ -25,6 +25,7 @@ const TABLE_OWNER: Record<string, string> = {
   assessment_run: 'assessment',
   assessment_result: 'assessment',
   declaration: 'declarations',
+  warning_acknowledgement: 'declarations',
   housekeeping_run: 'housekeeping',
   nat_import: 'nat-bridge',
   console_session: 'console',

@@ -12,7 +12,7 @@
 //   held_link, reconciliation_item,
 //     reconciliation_day_count                           modules/reconciliation (reconciliation-index.repo.ts)
 //   assessment_run, assessment_result                    modules/assessment
-//   declaration                                          modules/declarations
+//   declaration, warning_acknowledgement                 modules/declarations
 //   housekeeping_run                                     modules/housekeeping
 //   nat_import                                           modules/nat-bridge
 //   event_outbox, event_stream, event_relay_position     modules/events (written through recordEvent by
@@ -65,6 +65,7 @@ export const TABLE_PLACEMENT = {
   assessment_run: 'hot',
   assessment_result: 'hot',
   declaration: 'hot',
+  warning_acknowledgement: 'hot',
   event_outbox: 'hot',
   event_stream: 'hot',
   event_relay_position: 'hot',
