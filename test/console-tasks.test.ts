@@ -117,7 +117,7 @@ describe('web console: what is left to do (the RTO’s task list)', { skip: chro
       assert.notEqual(assessed['Look at the warnings'], 'Cannot start yet')
       assert.equal(assessed['Declare the period'], 'Not yet started')
       await page.getByRole('link', { name: 'Declare the period' }).click()
-      await page.getByRole('heading', { level: 1, name: 'Declarations' }).waitFor()
+      await page.getByRole('heading', { level: 1, name: `Review and declare NSW, 2026 Q4` }).waitFor()
 
       // Declared: the last task is done and says by whom; the due date is no longer counted down.
       const declared = await rto1.request('POST', '/vet-provider/v1/declaration', {

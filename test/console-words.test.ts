@@ -36,8 +36,8 @@ describe('web console: words people use', () => {
 
   it('declaring before any assessment, and the assessment page’s next step, say it without the API', async () => {
     const session = await signInOverHttp(t.baseUrl, 'declarer-90001')
-    const page = await session.page('/console/rto/90001/declarations')
-    const refused = await session.request('POST', '/console/rto/90001/declarations', {
+    const page = await session.page(`/console/rto/90001/declare?period=${PERIOD}&jurisdiction=NSW`)
+    const refused = await session.request('POST', '/console/rto/90001/declare', {
       _csrf: csrfOf(page.text),
       period: String(PERIOD),
       jurisdiction: 'NSW',
@@ -45,7 +45,7 @@ describe('web console: words people use', () => {
       accept: 'yes',
     })
     assert.equal(refused.status, 409)
-    const alert = /<div class="flash error" role="alert"><p>([^<]*)<\/p>/.exec(refused.text)?.[1] ?? ''
+    const alert = /<div class="flash error" role="alert"[^>]*>\s*<p>([^<]*)<\/p>/.exec(refused.text)?.[1] ?? ''
     assert.match(alert, new RegExp(`No data quality assessment of NSW ${PERIOD} has been run yet`))
     assert.doesNotMatch(alert, API_WORDS)
 

@@ -28,6 +28,7 @@ const TABLE_OWNER: Record<string, string> = {
   collection_due_date: 'declarations',
   declaration_extension: 'declarations',
   declaration_due_notice: 'declarations',
+  warning_acknowledgement: 'declarations',
   housekeeping_run: 'housekeeping',
   nat_import: 'nat-bridge',
   console_session: 'console',

@@ -132,6 +132,50 @@ export async function failedResultsByRule(
   }))
 }
 
+/** The latest completed assessment of a period: which run, who asked for it and when (the sign-off's "prepared by"). */
+export interface CompletedAssessment {
+  runId: string
+  requestedByClient: string
+  requestedAt: string
+  completedAt: string
+  /** Its failed outcomes counted per rule. */
+  rules: FailedAssessmentResultsOfRule[]
+}
+
+export async function latestCompletedAssessment(
+  db: Db,
+  actor: Actor,
+  params: PeriodParams,
+): Promise<CompletedAssessment | undefined> {
+  const run = await repo.latestCompletedRun(db, periodRefOf(actor, params))
+  if (!run) return undefined
+  return {
+    runId: run.run_id,
+    requestedByClient: run.requested_by_client,
+    requestedAt: new Date(run.requested_at).toISOString(),
+    completedAt: new Date(run.completed_at ?? run.requested_at).toISOString(),
+    rules: await resultsByRuleOfRun(db, run),
+  }
+}
+
+/**
+ * A completed run's failed outcomes counted per rule (declarations checks, in its transaction, that
+ * every warning rule of the run a declaration relies on was acknowledged). Scoped by the RTO.
+ */
+export async function resultsByRuleOfRun(
+  db: Executor,
+  run: Pick<repo.RunRow, 'rto_id' | 'run_id' | 'attempt' | 'results_by_rule'>,
+): Promise<FailedAssessmentResultsOfRule[]> {
+  return (await repo.assessmentRuns.resultsByRule(db, run)).map((rule) => ({
+    technicalRuleId: rule.technicalRuleId,
+    ruleId: rule.ruleId,
+    AssessmentMessageLevel: rule.level as MessageLevel,
+    correctiveAction: rule.correctiveAction,
+    resourceTypes: rule.resourceTypes,
+    numberOfResults: rule.results,
+  }))
+}
+
 async function latestCompletedRunOf(db: Db, actor: Actor, params: PeriodParams): Promise<repo.RunRow> {
   const ref = periodRefOf(actor, params)
   const run = await repo.latestCompletedRun(db, ref)

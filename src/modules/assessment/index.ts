@@ -12,6 +12,9 @@ export {
   cancelAssessment,
   listFailedResults as listFailedAssessmentResults,
   failedResultsByRule as failedAssessmentResultsByRule,
+  latestCompletedAssessment,
+  resultsByRuleOfRun,
+  type CompletedAssessment,
   type AssessmentDependencies,
   type FailedAssessmentResultsOfRule,
 } from './assessment.service.ts'
@@ -21,4 +24,4 @@ export { PeriodParams } from './assessment.schemas.ts'
 export type { AssessmentRule, AssessmentScope, AssessmentFindingRow } from './assessment-rule.ts'
 export { defineAssessmentRule } from './assessment-rule.ts'
 export type { PeriodRef } from './assessment.repo.ts'
-export { subjectEnrolmentsInPeriod, programEnrolmentsInPeriod } from './rules/sql.ts'
+export { subjectEnrolmentsInPeriod, programEnrolmentsInPeriod, studentsInPeriod } from './rules/sql.ts'

@@ -41,6 +41,18 @@ export const DeclarationForm = Type.Object({
   dateOfLastReportableActivity: Text(200),
   accept: Text(200),
 })
+/** A warning rule's acknowledgement on the sign-off page: the run the person reviewed, the rule, an explanation. */
+export const AcknowledgeForm = Type.Object({
+  ...PeriodForm.properties,
+  run: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }),
+  rule: RuleId,
+  explanation: Text(2000),
+})
+/** The sign-off's declaration: the declaration's fields, and the declaration it replaces when there is one. */
+export const SignOffDeclarationForm = Type.Object({
+  ...DeclarationForm.properties,
+  replaces: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }),
+})
 export const ClientForm = Type.Object({
   clientId: Text(1000),
   rto: Text(1000),

@@ -26,6 +26,7 @@ import { referenceDataPages } from './reference-data.routes.ts'
 import { referenceReleasePages } from './reference-release.routes.ts'
 import { ruleCataloguePages } from './rules.routes.ts'
 import { sessionPages } from './sessions.routes.ts'
+import { signOffPages } from './sign-off.routes.ts'
 import { signInPages } from './sign-in.routes.ts'
 
 export { CONSOLE_PREFIX }
@@ -42,6 +43,8 @@ const STYLESHEET = readFileSync(new URL('./assets/console.css', import.meta.url)
 const LIVE_STATUS_SCRIPT = readFileSync(new URL('./assets/live-status.js', import.meta.url))
 /** Upload progress of the file forms (an enhancement; the forms post without it). */
 const UPLOAD_PROGRESS_SCRIPT = readFileSync(new URL('./assets/upload-progress.js', import.meta.url))
+/** What a long form (a batch's submit) is doing once sent (an enhancement; the forms post without it). */
+const BUSY_FORMS_SCRIPT = readFileSync(new URL('./assets/busy-forms.js', import.meta.url))
 
 export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app, options) => {
   const { publicBaseUrl, natLimits } = options
@@ -106,6 +109,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
   asset('/assets/console.css', 'text/css', STYLESHEET)
   asset('/assets/upload-progress.js', 'text/javascript', UPLOAD_PROGRESS_SCRIPT)
   asset('/assets/live-status.js', 'text/javascript', LIVE_STATUS_SCRIPT)
+  asset('/assets/busy-forms.js', 'text/javascript', BUSY_FORMS_SCRIPT)
 
   await app.register(signInPages, {
     db: options.db,
@@ -121,6 +125,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
   await app.register(batchPages, { ...deps, natLimits })
   await app.register(recordPages, deps)
   await app.register(qualityPages, deps)
+  await app.register(signOffPages, deps)
   await app.register(referenceDataPages, deps)
   await app.register(operatorPages, deps)
   await app.register(calendarPages, deps)

@@ -92,12 +92,13 @@ import {
   grantExtension,
   setPeriodDueDate,
   withdrawExtension,
+  acknowledgementsOfDeclarations,
   isOverdue,
   listDeclarations,
   periodAcrossRtos,
   type DeclarationRecord,
-  type DeclarationRequest,
   type RtoPeriodStanding,
+  type WarningAcknowledgement,
 } from '../declarations/index.ts'
 
 export interface ConsoleDependencies {
@@ -354,8 +355,14 @@ export function submit(deps: ConsoleDependencies, actor: Actor, ref: BatchRef, a
   )
 }
 
-/** Every declaration the RTO made for the console's periods, superseded ones included, newest period first. */
-export async function declarationHistory(db: Db, actor: Actor): Promise<DeclarationRecord[]> {
+/**
+ * Every declaration the RTO made for the console's periods, superseded ones included, newest first,
+ * and the warnings acknowledged for each (those of the assessment it relied on), by declaration id.
+ */
+export async function declarationHistory(
+  db: Db,
+  actor: Actor,
+): Promise<{ declarations: DeclarationRecord[]; acknowledgements: Map<string, WarningAcknowledgement[]> }> {
   const page = await listDeclarations(db, actor, {
     reportingPeriodNumber: recentPeriods().map(String),
     pageNumber: 1,
@@ -363,13 +370,15 @@ export async function declarationHistory(db: Db, actor: Actor): Promise<Declarat
     sortOrder: 'Desc',
     includeSuperseded: true,
   })
-  return page.results
+  const declarations = page.results
     .flatMap((row) => (row.declaration ? [row.declaration] : []))
     .sort((a, b) => b.declaredAt.localeCompare(a.declaredAt))
-}
-
-export function makeDeclaration(db: Db, actor: Actor, request: DeclarationRequest) {
-  return declare(db, actor, request)
+  const acknowledgements = await acknowledgementsOfDeclarations(
+    db,
+    actor,
+    declarations.map((d) => d.declarationId),
+  )
+  return { declarations, acknowledgements }
 }
 
 export const JURISDICTIONS: readonly Jurisdiction[] = jurisdictionsInSpecOrder

@@ -9,7 +9,7 @@ import { getBatch, listBatches } from '../batches/index.ts'
 import { getValidationStatus } from '../validation/index.ts'
 import { periodSubmissions } from '../holdings/index.ts'
 import { getAssessmentStatus } from '../assessment/index.ts'
-import { isOverdue, listDeclarations } from '../declarations/index.ts'
+import { isOverdue, listDeclarations, warningReviewOf } from '../declarations/index.ts'
 import { DomainError } from '../../domain/errors.ts'
 import type { ConsoleDependencies, PeriodChoice } from './console.service.ts'
 
@@ -48,7 +48,7 @@ export async function periodTaskList(
 ): Promise<PeriodTaskList> {
   const { db } = deps
   const params = { jurisdiction: choice.jurisdiction, ReportingPeriodNumber: String(choice.period) }
-  const [submissions, batches, assessment, declarations] = await Promise.all([
+  const [submissions, batches, assessment, declarations, warningReview] = await Promise.all([
     periodSubmissions(db, actor),
     listBatches(db, actor, choice.jurisdiction, { pageNumber: 1, pageSize: 1 }),
     getAssessmentStatus(db, actor, params),
@@ -60,6 +60,7 @@ export async function periodTaskList(
       sortOrder: 'Desc',
       includeSuperseded: false,
     }),
+    warningReviewOf(db, actor, choice),
   ])
   const submitted = submissions.find(
     (s) => s.jurisdiction === choice.jurisdiction && s.reportingPeriodNumber === choice.period,
@@ -75,6 +76,8 @@ export async function periodTaskList(
   const isSubmitted = submitted?.lastSubmittedAt != null
   const batchHref = ref ? `batches/${encodeURIComponent(ref.jurisdiction)}/${encodeURIComponent(ref.token)}` : 'batches'
   const assessmentHref = `assessment?period=${choice.period}&jurisdiction=${choice.jurisdiction}`
+  // Reviewing the warnings and declaring are done on the sign-off page (sign-off.routes.ts).
+  const signOffHref = `declare?period=${choice.period}&jurisdiction=${choice.jurisdiction}`
   const on = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '')
 
   const send: PeriodTask = isSubmitted
@@ -153,10 +156,10 @@ export async function periodTaskList(
         ? { hint: 'The assessment found errors: fix them before declaring.', state: 'Needs attention' as const }
         : assessment.hasNonBlockingFailures
           ? declaration
-            ? { hint: 'Declared with the warnings seen.', state: 'Completed' as const }
-            : { hint: 'The assessment found warnings to look at before declaring.', state: 'Not yet started' as const }
+            ? { hint: 'Declared with the warnings acknowledged.', state: 'Completed' as const }
+            : reviewed(warningReview)
           : { hint: 'The assessment found no warnings.', state: 'Completed' as const }),
-    href: assessed ? assessmentHref : undefined,
+    href: assessed ? signOffHref : undefined,
   }
 
   const mayDeclare = assessed && !assessment.hasBlockingFailures
@@ -173,7 +176,7 @@ export async function periodTaskList(
             state: 'Not yet started' as const,
           }
         : { hint: 'The assessment has to run, with no errors, first.', state: 'Cannot start yet' as const }),
-    href: declaration || mayDeclare ? 'declarations' : undefined,
+    href: declaration ? 'declarations' : mayDeclare ? signOffHref : undefined,
   }
 
   const tasks = [send, check, assess, review, declare]
@@ -187,6 +190,19 @@ export async function periodTaskList(
     overdue: dueDate !== '' && isOverdue(declaration !== null, dueDate, today),
     tasks,
     completed: tasks.filter((task) => task.state === 'Completed').length,
+  }
+}
+
+/** The warnings task while the period is not declared: how many warning rules are acknowledged. */
+function reviewed(review: { warnings: number; acknowledged: number } | undefined): { hint: string; state: TaskState } {
+  const { warnings = 0, acknowledged = 0 } = review ?? {}
+  if (warnings > 0 && acknowledged >= warnings)
+    return { hint: `Every warning rule acknowledged (${warnings}).`, state: 'Completed' }
+  if (acknowledged > 0)
+    return { hint: `${acknowledged} of ${warnings} warning rules acknowledged.`, state: 'In progress' }
+  return {
+    hint: 'The assessment found warnings: review and acknowledge each before declaring.',
+    state: 'Not yet started',
   }
 }
 

@@ -3,7 +3,12 @@
 import { sql, type Selectable } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
 import type { DeclarationType } from './due-dates.ts'
-import { programEnrolmentsInPeriod, subjectEnrolmentsInPeriod, type AssessmentScope } from '../assessment/index.ts'
+import {
+  programEnrolmentsInPeriod,
+  studentsInPeriod,
+  subjectEnrolmentsInPeriod,
+  type AssessmentScope,
+} from '../assessment/index.ts'
 
 export interface DeclarationTable {
   rto_id: string
@@ -153,4 +158,23 @@ export async function heldActivityInPeriod(
      ORDER BY coalesce(first_state_date, greatest(activity_start_date, ${scope.periodStart})), resource_type DESC, resource_uid
      LIMIT ${limit}`.execute(db)
   return result.rows
+}
+
+/** The activity held for a period under a jurisdiction, by type (what a declaration covers). */
+export interface PeriodActivity {
+  subjectEnrolments: number
+  programEnrolments: number
+  students: number
+}
+
+/**
+ * How much reportable activity the RTO holds for the period, counted as the assessment and the nil
+ * activity check see it (assessment's SQL blocks over holdings' held_in_submission), one query.
+ */
+export async function activityInPeriod(db: Executor, scope: AssessmentScope): Promise<PeriodActivity> {
+  const result = await sql<PeriodActivity>`
+    SELECT (SELECT count(*) FROM ${subjectEnrolmentsInPeriod(scope)} AS se)::int AS "subjectEnrolments",
+           (SELECT count(*) FROM ${programEnrolmentsInPeriod(scope)} AS pe)::int AS "programEnrolments",
+           (SELECT count(*) FROM ${studentsInPeriod(scope)} AS st)::int AS "students"`.execute(db)
+  return result.rows[0]!
 }

@@ -39,6 +39,26 @@ export async function declare(db: Db, actor: Actor, body: DeclarationRequest): P
   return save(db, actor, body, String(body.reportingPeriodNumber), body.jurisdiction, [])
 }
 
+/**
+ * A further condition of a declaration, checked in its transaction once the assessment's readiness
+ * holds (the period's lock taken): it throws to refuse. The console's sign-off gives one
+ * (sign-off.service.ts: every warning acknowledged, a supersession confirmed).
+ */
+export type DeclarationCheck = (
+  tx: Executor,
+  run: { rto_id: string; run_id: string; attempt: number; results_by_rule: unknown },
+) => Promise<void>
+
+/** As declare, with a further check in its transaction. */
+export async function declareChecked(
+  db: Db,
+  actor: Actor,
+  body: DeclarationRequest,
+  check: DeclarationCheck,
+): Promise<DeclarationSaved> {
+  return save(db, actor, body, String(body.reportingPeriodNumber), body.jurisdiction, [], undefined, check)
+}
+
 /** POST /reporting-period/{jurisdiction}/{ReportingPeriodNumber}/declaration: the path names them; the body may repeat them. */
 export async function declareForPeriod(
   db: Db,
@@ -70,6 +90,7 @@ async function save(
   jurisdiction: string,
   errors: FieldError[],
   periodPath = '$.reportingPeriodNumber',
+  check?: DeclarationCheck,
 ): Promise<DeclarationSaved> {
   const periodProblem = unsupportedPeriodReason(periodCode)
   if (periodProblem) errors.push({ accessPath: periodPath, message: periodProblem })
@@ -101,6 +122,7 @@ async function save(
   const row = await db.transaction().execute(async (tx) => {
     const readiness = await declarationReadiness(tx, ref) // holds the period's lock against assessment requests
     if ('refusal' in readiness) throw readiness.refusal
+    if (check) await check(tx, readiness.run)
     if (body.declarationType === 'Nil_activity_report') await refuseNilWithActivity(tx, ref)
     const { saved, superseded } = await repo.insertCurrent(tx, {
       rto_id: actor.rto,

@@ -19,3 +19,15 @@ export {
 export { dueNoticesJob, recordDueNotices, DUE_NOTICES_JOB, type DueNoticesData } from './due-notices.jobs.ts'
 export { declare, listDeclarations, periodAcrossRtos, type RtoPeriodStanding } from './declarations.service.ts'
 export { DeclarationRequest, type DeclarationRecord } from './declarations.schemas.ts'
+export {
+  acknowledgeWarning,
+  acknowledgementsOfDeclarations,
+  acknowledgementsOfRun,
+  currentDeclarationOf,
+  declareAfterReview,
+  periodActivity,
+  MAX_EXPLANATION,
+  SignOffRefusal,
+  warningReviewOf,
+  type WarningAcknowledgement,
+} from './sign-off.service.ts'

@@ -13,7 +13,8 @@
 //     reconciliation_day_count                           modules/reconciliation (reconciliation-index.repo.ts)
 //   assessment_run, assessment_result                    modules/assessment
 //   declaration, collection_due_date,
-//     declaration_extension, declaration_due_notice      modules/declarations
+//     declaration_extension, declaration_due_notice,
+//     warning_acknowledgement                            modules/declarations
 //   housekeeping_run                                     modules/housekeeping
 //   nat_import                                           modules/nat-bridge
 //   event_outbox, event_stream, event_relay_position     modules/events (written through recordEvent by
@@ -69,6 +70,7 @@ export const TABLE_PLACEMENT = {
   declaration_extension: 'hot',
   declaration_due_notice: 'hot',
   collection_due_date: 'reference',
+  warning_acknowledgement: 'hot',
   event_outbox: 'hot',
   event_stream: 'hot',
   event_relay_position: 'hot',
