@@ -54,6 +54,13 @@ export const EnvironmentSchema = Type.Object({
     pattern: '^[A-Za-z0-9_-]{1,64}$',
     description: 'the JetStream stream the relay publishes to (created when missing)',
   }),
+  AUDIT_RETENTION_DAYS: Type.Integer({
+    minimum: 1,
+    maximum: 36_525,
+    default: 2557,
+    description:
+      'days of audit trail entries kept (today counts as one); housekeeping removes older days whole. Default 2557: seven years',
+  }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   RUN_WORKERS: Type.Boolean({ default: true, description: 'run queue workers inside the HTTP server process' }),
   WORKER_METRICS_PORT: Type.Optional(
@@ -163,6 +170,8 @@ export interface Config {
   redis: { url: string | undefined; namespace: string }
   /** NATS_URL and NATS_STREAM: where the relay publishes the outbox; no url, no relay. */
   events: { natsUrl: string | undefined; natsStream: string }
+  /** AUDIT_RETENTION_DAYS: days of audit entries kept, whole days (issue 33). */
+  audit: { retentionDays: number }
   logLevel: Environment['LOG_LEVEL']
   runWorkers: boolean
   shutdownTimeoutSeconds: number
@@ -422,6 +431,7 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
       : { kind: 'pglite', dataDir: env.DATA_DIR },
     redis: { url: env.REDIS_URL, namespace: env.REDIS_NAMESPACE },
     events: { natsUrl: env.NATS_URL, natsStream: env.NATS_STREAM },
+    audit: { retentionDays: env.AUDIT_RETENTION_DAYS },
     logLevel: env.LOG_LEVEL,
     runWorkers: env.RUN_WORKERS,
     shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,

@@ -11,7 +11,17 @@ import * as consoleService from './console.service.ts'
 import { failedResultsCsv } from './failed-results-csv.ts'
 import { refusalInWords } from './console-words.ts'
 import { BatchListQuery, NatImportForm, PagedQuery, ResultQuery, readInput, SubmitForm } from './console-input.ts'
-import { formRoute, frameFor, html, only, pageRoute, type RtoPerson, rtoPath, rtoPersonOf } from './page-kit.ts'
+import {
+  audited,
+  formRoute,
+  frameFor,
+  html,
+  only,
+  pageRoute,
+  type RtoPerson,
+  rtoPath,
+  rtoPersonOf,
+} from './page-kit.ts'
 
 export interface BatchPagesOptions extends consoleService.ConsoleDependencies {
   /** The NAT import's limits (LIMIT_NAT_ZIP_BYTES, LIMIT_NAT_FILES_BYTES), as the API's nat-import route. */
@@ -90,7 +100,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
 
   app.post<{ Params: BatchPathParams }>(
     '/rto/:rto/batches/:jurisdiction/:token/discard',
-    change,
+    audited(change, 'batch.discard'),
     async (request, reply) => {
       const who = rtoPersonOf(request)
       try {
@@ -169,7 +179,10 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
   for (const action of ['validate', 'cancel-validation', 'submit'] as const) {
     app.post<{ Params: BatchPathParams }>(
       `/rto/:rto/batches/:jurisdiction/:token/${action}`,
-      change,
+      audited(
+        change,
+        action === 'validate' ? 'validation.request' : action === 'submit' ? 'batch.submit' : 'validation.cancel',
+      ),
       async (request, reply) => {
         const who = rtoPersonOf(request)
         const ref = batchRefOf(request.params)
@@ -244,6 +257,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
       ...change,
       config: {
         ...formRoute.config,
+        audit: 'nat.import',
         // The zip and a few small fields: the NAT import's limit, plus room for the form's framing.
         bodyLimits: { wireBodyBytes: natLimits.natZipBytes + 65_536, decodedBodyBytes: natLimits.natZipBytes + 65_536 },
       },
@@ -260,6 +274,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
         // What the import did is said by its answer's page (with the script, that page is read twice:
         // once by the upload's request, once when the browser goes to it, so nothing is kept for one read).
         const result = await consoleService.importNat(options.db, who.actor, jurisdiction, zip, natLimits)
+        request.auditNote = { batchToken: result.transactionBatchToken }
         return reply.redirect(
           `${batchPath({ rto: who.rto, jurisdiction, token: result.transactionBatchToken })}/nat-import`,
           303,

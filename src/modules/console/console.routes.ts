@@ -18,6 +18,7 @@ import { builtInProviderClient, demoIdentityProviderRoutes } from './demo-identi
 import { CONSOLE_PREFIX, pageRoute } from './page-kit.ts'
 import { batchPages } from './batches.routes.ts'
 import { operatorPages } from './operator.routes.ts'
+import { auditPages } from './audit.routes.ts'
 import { periodPages } from './periods.routes.ts'
 import { qualityPages } from './quality.routes.ts'
 import { recordPages } from './records.routes.ts'
@@ -122,6 +123,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
   await app.register(qualityPages, deps)
   await app.register(referenceDataPages, deps)
   await app.register(operatorPages, deps)
+  await app.register(auditPages, deps)
   referenceReleasePages(app, options.db)
   ruleCataloguePages(app)
   sessionPages(app, options.db, settings.sessionIdleSeconds)

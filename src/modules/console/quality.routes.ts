@@ -10,7 +10,7 @@ import { renderFragment, renderPage } from './console.views.ts'
 import * as consoleService from './console.service.ts'
 import { AssessmentQuery, DeclarationForm, PeriodForm, PeriodQuery, readInput } from './console-input.ts'
 import { assessmentMessagesInWords, refusalInWords } from './console-words.ts'
-import { formRoute, frameFor, html, only, pageRoute, rtoPath, rtoPersonOf } from './page-kit.ts'
+import { audited, formRoute, frameFor, html, only, pageRoute, rtoPath, rtoPersonOf } from './page-kit.ts'
 
 const checkStructure = createStructuralCheck()
 
@@ -98,7 +98,10 @@ export const qualityPages: FastifyPluginAsync<consoleService.ConsoleDependencies
   for (const action of ['request', 'cancel'] as const) {
     app.post<{ Params: { rto: string } }>(
       action === 'request' ? '/rto/:rto/assessment' : '/rto/:rto/assessment/cancel',
-      { ...formRoute, preHandler: [app.csrfProtection, only.rtoDeclarers] },
+      audited(
+        { ...formRoute, preHandler: [app.csrfProtection, only.rtoDeclarers] },
+        action === 'request' ? 'assessment.request' : 'assessment.cancel',
+      ),
       async (request, reply) => {
         const who = rtoPersonOf(request)
         const form = readInput(PeriodForm, request.body)
@@ -140,7 +143,7 @@ export const qualityPages: FastifyPluginAsync<consoleService.ConsoleDependencies
 
   app.post<{ Params: { rto: string } }>(
     '/rto/:rto/declarations',
-    { ...formRoute, preHandler: [app.csrfProtection, only.rtoDeclarers] },
+    audited({ ...formRoute, preHandler: [app.csrfProtection, only.rtoDeclarers] }, 'declaration.make'),
     async (request, reply) => {
       const who = rtoPersonOf(request)
       const form = readInput(DeclarationForm, request.body)
