@@ -26,6 +26,8 @@ const TABLE_OWNER: Record<string, string> = {
   assessment_result: 'assessment',
   declaration: 'declarations',
   housekeeping_run: 'housekeeping',
+  audit_entry: 'audit',
+  audit_day: 'audit',
   nat_import: 'nat-bridge',
   console_session: 'console',
   event_outbox: 'events',
