@@ -13,7 +13,14 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { sql } from 'kysely'
 import type { AuditEntryInput } from '../src/domain/audit.ts'
-import { recordAudit, searchAudit, verifyAudit, type StoredAuditEntry } from '../src/modules/audit/index.ts'
+import {
+  createAuditWriter,
+  recordAudit,
+  recordAuditEntries,
+  searchAudit,
+  verifyAudit,
+  type StoredAuditEntry,
+} from '../src/modules/audit/index.ts'
 import { housekeepingJob } from '../src/modules/housekeeping/index.ts'
 import type { Db } from '../src/platform/db/database.ts'
 import {
@@ -320,7 +327,7 @@ describe('audit trail', () => {
       sql`UPDATE audit_entry SET actor_id = 'x' WHERE day = ${day}::date`,
       sql`DELETE FROM audit_entry WHERE day = ${day}::date`,
       sql`TRUNCATE audit_entry`,
-      sql`UPDATE audit_day SET last_seq = 7 WHERE day = ${day}::date`,
+      sql`UPDATE audit_day SET last_hash = 'x' WHERE day = ${day}::date`,
       sql`DELETE FROM audit_day WHERE day = ${day}::date`,
     ])
       await assert.rejects(statement.execute(db), /audit_entry is append-only|audit_day/)
@@ -340,6 +347,32 @@ describe('audit trail', () => {
     const [verified] = await verifyAudit(db, day, day)
     assert.equal(verified?.broken, undefined, verified?.broken?.detail)
     assert.equal(verified?.entries, 60)
+  })
+
+  it('batched and single writers, several at once, still make one valid chain (group commit)', async () => {
+    const day = '2001-04-02'
+    const batches = Array.from({ length: 6 }, (_, b) =>
+      recordAuditEntries(
+        db,
+        Array.from({ length: 10 }, (_, n) => ({ input: input({ requestId: `b${b}-${n}` }), at: noonOf(day, n) })),
+      ),
+    )
+    const singles = Array.from({ length: 20 }, (_, n) => recordAudit(db, input({ requestId: `s${n}` }), noonOf(day, n)))
+    await Promise.all([...batches, ...singles])
+    const [verified] = await verifyAudit(db, day, day)
+    assert.equal(verified?.broken, undefined, verified?.broken?.detail)
+    assert.equal(verified?.entries, 80)
+
+    // Two writers (as two processes would have), each gathering what arrives while it writes.
+    const today = new Date().toISOString().slice(0, 10)
+    const [one, two] = [createAuditWriter(db), createAuditWriter(db, { maxBatch: 7 })]
+    const before = (await verifyAudit(db, today, today))[0]?.entries ?? 0
+    await Promise.all(
+      Array.from({ length: 80 }, (_, n) => (n % 2 === 0 ? one : two).write(input({ requestId: `w${n}` }))),
+    )
+    const [now] = await verifyAudit(db, today, today)
+    assert.equal(now?.broken, undefined, now?.broken?.detail)
+    assert.ok((now?.entries ?? 0) >= before + 80)
   })
 
   it('retention removes whole days only, and the days kept still verify', async () => {

@@ -79,6 +79,40 @@ export async function insertEntry(
   return result.rows[0]!
 }
 
+/**
+ * Appends several entries of one day in the caller's transaction: the day's head row is created if
+ * missing (number 0, the seed as its hash) and locked, the entries chained after it in JS
+ * (`chain` gives each its number, previous hash and hash), inserted in one statement, and the head
+ * moved to the last. Concurrent writers wait on the head row's lock, as for one entry.
+ */
+export async function insertEntriesOfDay(
+  tx: Tx,
+  day: string,
+  seed: string,
+  chain: (head: { lastSeq: number; lastHash: string }) => StoredAuditEntry[],
+): Promise<StoredAuditEntry[]> {
+  await sql`INSERT INTO audit_day (day, last_seq, last_hash, prev_hash) VALUES (${day}::date, 0, ${seed}, ${seed})
+            ON CONFLICT (day) DO NOTHING`.execute(tx)
+  const head = await sql<{ last_seq: string; last_hash: string }>`
+    SELECT last_seq::text AS last_seq, last_hash FROM audit_day WHERE day = ${day}::date FOR UPDATE`.execute(tx)
+  const row = head.rows[0]!
+  const entries = chain({ lastSeq: Number(row.last_seq), lastHash: row.last_hash })
+  const values = entries.map(
+    (e) =>
+      sql`(${e.day}::date, ${e.seq}::bigint, ${e.id}::uuid, ${e.at}::timestamptz, ${e.actorKind}, ${e.actorId},
+           ${e.actorRole}, ${e.sourceAddress}, ${e.action}, ${e.recordType}, ${e.recordId}, ${e.batchToken}, ${e.rto},
+           ${e.outcome}, ${e.status}::int, ${e.requestId}, ${e.prevHash}, ${e.hash})`,
+  )
+  await sql`
+    INSERT INTO audit_entry (day, seq, id, at, actor_kind, actor_id, actor_role, source_address, action,
+                             record_type, record_id, batch_token, rto_id, outcome, status, request_id, prev_hash, hash)
+    VALUES ${sql.join(values)}`.execute(tx)
+  const last = entries.at(-1)!
+  await sql`UPDATE audit_day SET last_seq = ${last.seq}, last_hash = ${last.hash}, prev_hash = ${last.prevHash}
+             WHERE day = ${day}::date`.execute(tx)
+  return entries
+}
+
 interface EntryRow {
   day: string
   seq: string

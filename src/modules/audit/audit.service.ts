@@ -3,8 +3,15 @@
 // turns an audited request into an AuditEntryInput, and app.ts hands it recordAudit.
 import { randomUUID } from 'node:crypto'
 import type { AuditEntryInput } from '../../domain/audit.ts'
-import type { Executor, Tx } from '../../platform/db/database.ts'
-import { canonicalText, type ChainBreak, DayChainCheck, daySeed, type StoredAuditEntry } from './audit-chain.ts'
+import type { Db, Executor, Tx } from '../../platform/db/database.ts'
+import {
+  canonicalText,
+  chainHash,
+  type ChainBreak,
+  DayChainCheck,
+  daySeed,
+  type StoredAuditEntry,
+} from './audit-chain.ts'
 import * as repo from './audit.repo.ts'
 
 export type { AuditCursor, AuditFilter } from './audit.repo.ts'
@@ -23,13 +30,8 @@ const BOUNDS = {
 
 const clip = (value: string | null, bound: number) => (value === null ? null : value.slice(0, bound))
 
-/** Appends an entry to today's chain (UTC); in the caller's transaction when given one. */
-export async function recordAudit(
-  db: Executor,
-  input: AuditEntryInput,
-  at: Date = new Date(),
-): Promise<{ day: string; seq: number; hash: string }> {
-  const entry: repo.EntryToInsert = {
+function toInsert(input: AuditEntryInput, at: Date): repo.EntryToInsert {
+  return {
     id: randomUUID(),
     at,
     day: at.toISOString().slice(0, 10),
@@ -46,8 +48,99 @@ export async function recordAudit(
     status: input.status,
     requestId: clip(input.requestId, BOUNDS.requestId),
   }
+}
+
+/** Appends an entry to its day's chain (UTC) in one statement; in the caller's transaction when given one. */
+export async function recordAudit(
+  db: Executor,
+  input: AuditEntryInput,
+  at: Date = new Date(),
+): Promise<{ day: string; seq: number; hash: string }> {
+  const entry = toInsert(input, at)
   const { seq, hash } = await repo.insertEntry(db, entry, daySeed(entry.day), canonicalText(entry))
   return { day: entry.day, seq: Number(seq), hash }
+}
+
+/**
+ * Appends several entries, in order, in one transaction: per day, the head row is locked once and the
+ * entries chained and inserted together, so N entries cost one lock wait and one commit, not N.
+ */
+export async function recordAuditEntries(
+  db: Db,
+  inputs: readonly { input: AuditEntryInput; at: Date }[],
+): Promise<StoredAuditEntry[]> {
+  const byDay = new Map<string, repo.EntryToInsert[]>()
+  for (const { input, at } of inputs) {
+    const entry = toInsert(input, at)
+    const list = byDay.get(entry.day)
+    if (list) list.push(entry)
+    else byDay.set(entry.day, [entry])
+  }
+  return db.transaction().execute(async (tx) => {
+    const written: StoredAuditEntry[] = []
+    // Days in order: two writers lock the heads of the same days in the same order, never a deadlock.
+    for (const day of [...byDay.keys()].sort()) {
+      const entries = byDay.get(day)!
+      const chained = await repo.insertEntriesOfDay(tx, day, daySeed(day), (head) => {
+        let prev = head.lastHash
+        return entries.map((entry, n) => {
+          const seq = head.lastSeq + n + 1
+          const hash = chainHash(prev, seq, canonicalText(entry))
+          const stored = { ...entry, seq, prevHash: prev, hash }
+          prev = hash
+          return stored
+        })
+      })
+      written.push(...chained)
+    }
+    return written
+  })
+}
+
+/** Writes entries as they come, gathering those that arrive while a write is under way into the next. */
+export interface AuditWriter {
+  /** Resolves once the entry is committed; rejects if it could not be. */
+  write(input: AuditEntryInput): Promise<void>
+}
+
+/**
+ * Group commit: an entry arriving while no write is under way is written at once, on its own (one
+ * statement); entries arriving during a write wait for it to end and are then written together (one
+ * transaction, at most `maxBatch`). Under load, the day's head row is then locked once per batch
+ * instead of once per entry. Each entry's promise settles with its batch: a read waits for its entry.
+ */
+export function createAuditWriter(db: Db, options: { maxBatch?: number } = {}): AuditWriter {
+  const maxBatch = options.maxBatch ?? 500
+  let waiting: { input: AuditEntryInput; at: Date; done: (error?: unknown) => void }[] = []
+  let writing = false
+
+  async function drain(): Promise<void> {
+    writing = true
+    try {
+      while (waiting.length > 0) {
+        const batch = waiting.slice(0, maxBatch)
+        waiting = waiting.slice(batch.length)
+        try {
+          if (batch.length === 1) await recordAudit(db, batch[0]!.input, batch[0]!.at)
+          else await recordAuditEntries(db, batch)
+          for (const entry of batch) entry.done()
+        } catch (error) {
+          for (const entry of batch) entry.done(error)
+        }
+      }
+    } finally {
+      writing = false
+    }
+  }
+
+  return {
+    write(input) {
+      return new Promise<void>((resolve, reject) => {
+        waiting.push({ input, at: new Date(), done: (error) => (error === undefined ? resolve() : reject(error)) })
+        if (!writing) void drain()
+      })
+    },
+  }
 }
 
 /** At most this many entries on a search page; an export takes at most EXPORT_MAX_ENTRIES. */
