@@ -22,7 +22,8 @@ import {
   type StoredAuditEntry,
 } from '../src/modules/audit/index.ts'
 import { housekeepingJob } from '../src/modules/housekeeping/index.ts'
-import type { Db } from '../src/platform/db/database.ts'
+import { openDatabase, type Db } from '../src/platform/db/database.ts'
+import { loadConfig } from '../src/config/config.ts'
 import {
   allOf,
   call,
@@ -418,7 +419,7 @@ const SEGMENT_TYPES: Record<string, string> = {
 const typeOfSegment = (segment: string) => SEGMENT_TYPES[segment]!
 
 describe('npm run audit:verify', () => {
-  it('exits 0 on intact days, and 1 naming the first broken entry of a tampered day', async () => {
+  it("exits 0 on intact days, and 1 naming the first broken entry of a tampered day; the CLI's client changes are entries", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vetrs-audit-'))
     const database = await createTestDatabase(onPostgres ? 'memory://' : join(dir, 'data'))
     try {
@@ -446,6 +447,27 @@ describe('npm run audit:verify', () => {
       assert.equal(broken.code, 1)
       assert.match(broken.stdout, /2002-01-02: BROKEN at entry #2 \(id [0-9a-f-]{36}\)/)
       assert.match(broken.stdout, /2002-01-03: 1 entries, chain intact/)
+      // The CLI's client changes are entries too, written in the change's transaction.
+      await run(
+        process.execPath,
+        ['src/start.mjs', 'src/cli/main.ts', 'clients', 'add', 'cli-audited', '--rto', '70001', '--scopes', 'vet:read'],
+        { env },
+      )
+      await run(process.execPath, ['src/start.mjs', 'src/cli/main.ts', 'clients', 'disable', 'cli-audited'], { env })
+      const handle = await openDatabase(loadConfig(env, { signsTokens: false }).database)
+      try {
+        const entries = (await searchAudit(handle.db, { recordId: 'cli-audited' })).entries.reverse()
+        assert.deepEqual(
+          entries.map((e) => [e.action, e.actorKind, e.rto, e.recordType]),
+          [
+            ['client.register', 'operator', '70001', 'api-client'],
+            ['client.disable', 'operator', '70001', 'api-client'],
+          ],
+        )
+        assert.match(entries[0]!.actorId, /^cli/)
+      } finally {
+        await handle.close()
+      }
     } finally {
       await database.drop()
       rmSync(dir, { recursive: true, force: true })

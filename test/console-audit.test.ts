@@ -143,6 +143,38 @@ describe('web console: the audit trail', () => {
     assert.ok(operatorEntries.some((e) => e.actorKind === 'operator' && e.rto === null))
   })
 
+  it("an operator's client administration and a refused form are recorded; a form without its CSRF token changes nothing and leaves no entry", async () => {
+    const operator = await signInOverHttp(t.baseUrl, 'operator')
+    const clients = await operator.page('/console/clients')
+    const csrf = csrfOf(clients.text)
+    const added = await operator.request('POST', '/console/clients', {
+      _csrf: csrf,
+      clientId: 'audited-client',
+      rto: '90003',
+      scopes: 'vet:read',
+    })
+    assert.equal(added.status, 201, added.text.slice(0, 200))
+    const rotate = await operator.page('/console/clients/audited-client/rotate')
+    const rotated = await operator.request('POST', '/console/clients/audited-client/rotate', {
+      _csrf: csrfOf(rotate.text),
+    })
+    assert.equal(rotated.status, 200)
+    const disabled = await operator.request('POST', '/console/clients/audited-client/disable', { _csrf: csrf })
+    assert.equal(disabled.status, 303)
+    const forged = await operator.request('POST', '/console/clients/audited-client/enable', { _csrf: 'forged' })
+    assert.equal(forged.status, 403)
+    const entries = await entriesOf(db, { recordId: 'audited-client' })
+    assert.deepEqual(
+      entries.map((e) => [e.action, e.actorKind, e.actorRole, e.recordType, e.outcome]).reverse(),
+      [
+        ['client.register', 'operator', 'operator', 'api-client', 'success'],
+        ['client.rotate-secret', 'operator', 'operator', 'api-client', 'success'],
+        ['client.disable', 'operator', 'operator', 'api-client', 'success'],
+      ],
+      'the forged enable is refused before its handler ran: no entry, nothing changed',
+    )
+  })
+
   it('the pages pass axe-core and are used by keyboard', { skip: chromiumMissing() ?? false }, async () => {
     const browser: Browser = await launchChromium()
     try {
