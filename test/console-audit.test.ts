@@ -48,6 +48,7 @@ describe('web console: the audit trail', () => {
     // A change from the console: discarding a batch (its confirmation page carries the form token).
     const rto1 = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
     const batch = await rto1.newBatch()
+    assert.equal((await declarer.page(`/console/rto/90001/batches/NSW/${batch}`)).status, 200)
     const confirm = await declarer.page(`/console/rto/90001/batches/NSW/${batch}/discard`)
     const discarded = await declarer.request('POST', `/console/rto/90001/batches/NSW/${batch}/discard`, {
       _csrf: csrfOf(confirm.text),
@@ -61,6 +62,10 @@ describe('web console: the audit trail', () => {
     assert.equal(viewed.recordId, studentUid)
     assert.equal(viewed.actorRole, 'authorised-person')
     assert.ok(people.some((e) => e.action === 'console.record.search' && e.recordId === null))
+    assert.ok(
+      people.some((e) => e.action === 'validation.results.read' && e.batchToken === batch),
+      "the batch's page (its failed results) is recorded",
+    )
     const discard = people.find((e) => e.action === 'batch.discard')
     assert.equal(discard?.batchToken, batch)
     assert.equal(discard?.outcome, 'success')

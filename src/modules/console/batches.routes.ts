@@ -119,26 +119,32 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
     },
   )
 
-  app.get<{ Params: BatchPathParams }>('/rto/:rto/batches/:jurisdiction/:token', page, async (request, reply) => {
-    const who = rtoPersonOf(request)
-    const filter = filterOf(request.query)
-    const view = await consoleService.batchView(
-      options.db,
-      who.actor,
-      batchRefOf(request.params),
-      filter,
-      pageOf(request.query),
-    )
-    const frame = frameFor(request, reply, who.user, `Batch ${request.params.token}`, who.rto)
-    return html(
-      reply,
-      renderPage(
-        'batch',
-        { ...frame, current: 'batches' },
-        { view, filter, path: batchPath(request.params), canReport: canReport(who.user), resourceTypes },
-      ),
-    )
-  })
+  // A batch's page and its CSV show failed results, which quote record values: audited as the API's list is.
+  const resultsPage = audited(page, 'validation.results.read')
+  app.get<{ Params: BatchPathParams }>(
+    '/rto/:rto/batches/:jurisdiction/:token',
+    resultsPage,
+    async (request, reply) => {
+      const who = rtoPersonOf(request)
+      const filter = filterOf(request.query)
+      const view = await consoleService.batchView(
+        options.db,
+        who.actor,
+        batchRefOf(request.params),
+        filter,
+        pageOf(request.query),
+      )
+      const frame = frameFor(request, reply, who.user, `Batch ${request.params.token}`, who.rto)
+      return html(
+        reply,
+        renderPage(
+          'batch',
+          { ...frame, current: 'batches' },
+          { view, filter, path: batchPath(request.params), canReport: canReport(who.user), resourceTypes },
+        ),
+      )
+    },
+  )
 
   // The batch's validation status for the page's live status script: the status and the page's own
   // rendering of it.
@@ -159,7 +165,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
 
   app.get<{ Params: BatchPathParams }>(
     '/rto/:rto/batches/:jurisdiction/:token/failed-results.csv',
-    page,
+    resultsPage,
     async (request, reply) => {
       const ref = batchRefOf(request.params)
       const results = consoleService.allFailedResults(
