@@ -23,6 +23,7 @@ import { installRequestIds, requestIdOf } from './platform/http/request-id.ts'
 import { RequestLog } from './platform/http/request-log.ts'
 import { installClosingRefusal } from './platform/http/closing.ts'
 import { installIdempotency } from './platform/http/idempotency.ts'
+import { installAuditHook } from './platform/http/audit-hook.ts'
 import { installRequestMetrics } from './platform/observability/metrics.ts'
 import { batchRoutes } from './modules/batches/index.ts'
 import { API_PREFIX } from './platform/http/api-prefix.ts'
@@ -37,6 +38,7 @@ import { declarationRoutes } from './modules/declarations/index.ts'
 import { droppedLinesAcknowledged, natBridgeRoutes } from './modules/nat-bridge/index.ts'
 import { CONSOLE_PREFIX, consoleRoutes } from './modules/console/index.ts'
 import { eventRoutes } from './modules/events/index.ts'
+import { createAuditWriter } from './modules/audit/index.ts'
 
 export interface Service extends Core {
   app: FastifyInstance
@@ -109,6 +111,10 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
   installErrorHandling(app)
   installBodyLimits(app, config.limits)
   installBodyParsers(app)
+  // Audited routes (config.audit) write their entry before the answer leaves, and before compression
+  // takes the answer: a read whose entry cannot be written is answered 503 instead (issue 33).
+  const audit = createAuditWriter(db)
+  installAuditHook(app, (entry) => audit.write(entry))
   await installCompression(app) // before the routes: it attaches itself to each route as it is added
   // Rate limiting is checked by authentication, once it knows the caller and before it refuses one.
   const limit = await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })

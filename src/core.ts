@@ -56,7 +56,7 @@ export interface JobDependencies {
 /** The queue's jobs, as the service runs them. */
 export function coreJobs({ config, db, referenceLookup, logger }: JobDependencies) {
   return {
-    housekeeping: housekeepingJob(db),
+    housekeeping: housekeepingJob(db, { auditRetentionDays: config.audit.retentionDays }),
     validation: validationJob({ db, referenceLookup, logger, chunkSize: config.validation.chunkSize }),
     reconciliation: reconciliationJob(db),
     assessment: assessmentJob({ db, logger, rules: assessmentRules }),

@@ -30,6 +30,8 @@ const TABLE_OWNER: Record<string, string> = {
   declaration_due_notice: 'declarations',
   warning_acknowledgement: 'declarations',
   housekeeping_run: 'housekeeping',
+  audit_entry: 'audit',
+  audit_day: 'audit',
   nat_import: 'nat-bridge',
   console_session: 'console',
   event_outbox: 'events',

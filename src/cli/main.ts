@@ -3,7 +3,10 @@
 //   npm run cli -- clients add <clientId> --rto 90001 [--scopes vet:report,vet:read]
 //   npm run cli -- clients list | disable <clientId> | enable <clientId> | rotate-secret <clientId>
 //   npm run cli -- reference-data load <dataset> <file.csv|tsv>   |   reference-data list
+//   npm run audit:verify -- --from 2026-11-01 --to 2026-11-30      (npm run cli -- audit verify ...)
+import { userInfo } from 'node:os'
 import { Command } from 'commander'
+import type { AuditAction } from '../domain/audit.ts'
 import { ConfigError, loadConfig } from '../config/config.ts'
 import { openDatabase, type Db } from '../platform/db/database.ts'
 import { migrateToLatest } from '../platform/db/migrate.ts'
@@ -13,6 +16,52 @@ import * as clients from '../platform/auth/clients.service.ts'
 import { ALL_SCOPES } from '../platform/auth/scopes.ts'
 import { datasets, loadReleaseFile, ReleaseFileError } from '../modules/reference-data/index.ts'
 import { recordClientChange } from '../modules/events/index.ts'
+import { recordAudit, verifyAudit } from '../modules/audit/index.ts'
+import type { ClientChange, ClientChangeRecorder } from '../platform/auth/clients.service.ts'
+import type { Executor } from '../platform/db/database.ts'
+
+/** The operator at this command line, as the audit trail names them (their login, no name). */
+const operatorId = () => {
+  try {
+    return `cli:${userInfo().username}`
+  } catch {
+    return 'cli'
+  }
+}
+
+/** Writes the CLI's audit entry for a change (issue 33). */
+const auditCli = (db: Executor, action: AuditAction, target: { recordType: string; recordId: string; rto?: string }) =>
+  recordAudit(db, {
+    actorKind: 'operator',
+    actorId: operatorId(),
+    actorRole: 'operator',
+    sourceAddress: null,
+    action,
+    recordType: target.recordType,
+    recordId: target.recordId,
+    batchToken: null,
+    rto: target.rto ?? null,
+    outcome: 'success',
+    status: null,
+    requestId: null,
+  })
+
+const CLIENT_ACTIONS: Record<ClientChange['kind'], AuditAction> = {
+  registered: 'client.register',
+  'secret-rotated': 'client.rotate-secret',
+  disabled: 'client.disable',
+  enabled: 'client.enable',
+}
+
+/** A client change's event and its audit entry, both in the change's transaction. */
+const recordClientChangeAudited: ClientChangeRecorder = async (tx, change) => {
+  await recordClientChange(tx, change)
+  await auditCli(tx, CLIENT_ACTIONS[change.kind], {
+    recordType: 'api-client',
+    recordId: change.clientId,
+    rto: change.rto,
+  })
+}
 
 // Every command but migrate brings the schema up to date first; migrate does it itself, to report it.
 async function withDatabase(action: (db: Db) => Promise<void>, { migrate = true } = {}): Promise<void> {
@@ -62,7 +111,7 @@ clientCommand
           rto: options.rto,
           scopes: options.scopes.split(',').map((s) => s.trim()),
         },
-        recordClientChange,
+        recordClientChangeAudited,
       )
       console.log(
         `client_id:     ${clientId}\nclient_secret: ${secret}\nStore the secret now: it is kept only as a hash and cannot be shown again.`,
@@ -84,7 +133,7 @@ clientCommand
   .description('refuse tokens and requests of a client')
   .action((clientId: string) =>
     withDatabase(async (db) => {
-      await clients.setEnabled(db, clientId, false, recordClientChange)
+      await clients.setEnabled(db, clientId, false, recordClientChangeAudited)
       console.log(`client ${clientId} disabled`)
     }),
   )
@@ -94,7 +143,7 @@ clientCommand
   .description('allow a disabled client again')
   .action((clientId: string) =>
     withDatabase(async (db) => {
-      await clients.setEnabled(db, clientId, true, recordClientChange)
+      await clients.setEnabled(db, clientId, true, recordClientChangeAudited)
       console.log(`client ${clientId} enabled`)
     }),
   )
@@ -104,7 +153,7 @@ clientCommand
   .description('issue a new secret; the old one stops working')
   .action((clientId: string) =>
     withDatabase(async (db) => {
-      const { secret } = await clients.rotateSecret(db, clientId, recordClientChange)
+      const { secret } = await clients.rotateSecret(db, clientId, recordClientChangeAudited)
       console.log(
         `client_id:     ${clientId}\nclient_secret: ${secret}\nStore the secret now: it is kept only as a hash and cannot be shown again.`,
       )
@@ -119,6 +168,8 @@ referenceData
   .action((dataset: string, file: string) =>
     withDatabase(async (db) => {
       const summary = await loadReleaseFile(db, dataset, file)
+      if (summary.sysEffectiveFrom)
+        await auditCli(db, 'reference.release.publish', { recordType: 'reference-dataset', recordId: dataset })
       console.log(
         `${dataset}: ${summary.created} created, ${summary.updated} updated, ${summary.endDated} end-dated, ${summary.unchanged} unchanged` +
           (summary.sysEffectiveFrom ? ` (sysEffectiveFrom ${summary.sysEffectiveFrom})` : ' (nothing changed)'),
@@ -133,6 +184,44 @@ referenceData
     console.table(datasets.map((d) => ({ name: d.name, kind: d.kind, source: d.source })))
   })
 
+const DAY = /^\d{4}-\d{2}-\d{2}$/
+const audit = program.command('audit').description('the audit trail (issue 33)')
+
+audit
+  .command('verify')
+  .description("recompute each day's hash chain; exit 1 naming the first broken entry of each broken day")
+  .requiredOption('--from <day>', 'first UTC day, YYYY-MM-DD')
+  .option('--to <day>', 'last UTC day, YYYY-MM-DD (default: --from)')
+  .action((options: { from: string; to?: string }) =>
+    withDatabase(
+      async (db) => {
+        const to = options.to ?? options.from
+        for (const day of [options.from, to])
+          if (!DAY.test(day) || Number.isNaN(Date.parse(day)))
+            throw new AuditInputError(`not a day (YYYY-MM-DD): ${day}`)
+        const days = await verifyAudit(db, options.from, to)
+        let broken = 0
+        for (const d of days) {
+          if (d.broken) {
+            broken++
+            console.log(
+              `${d.day}: BROKEN at entry #${d.broken.seq}${d.broken.id ? ` (id ${d.broken.id})` : ''}: ${d.broken.detail}`,
+            )
+          } else console.log(`${d.day}: ${d.entries} entries, chain intact`)
+        }
+        if (days.length === 0) console.log(`no audit entries from ${options.from} to ${to}`)
+        if (broken > 0) {
+          console.log(`${broken} of ${days.length} days broken: the audit trail was changed outside the service`)
+          process.exitCode = 1
+        }
+        // No migration: verification only reads, so it runs against a read-only replica too.
+      },
+      { migrate: false },
+    ),
+  )
+
+class AuditInputError extends Error {}
+
 try {
   await program.parseAsync()
 } catch (error) {
@@ -142,7 +231,10 @@ try {
     process.exitCode = 2
   } else {
     const expected =
-      error instanceof clients.ClientInputError || error instanceof ReleaseFileError || error instanceof StartupError
+      error instanceof clients.ClientInputError ||
+      error instanceof ReleaseFileError ||
+      error instanceof StartupError ||
+      error instanceof AuditInputError
     console.error(expected ? `error: ${error.message}` : error)
     process.exitCode = 1
   }

@@ -64,6 +64,13 @@ export const EnvironmentSchema = Type.Object({
     description: 'the JetStream stream the relay publishes to (created when missing)',
   }),
   DECLARATION_DUE_SOON_DAYS: integer(0, 7, 90),
+  AUDIT_RETENTION_DAYS: Type.Integer({
+    minimum: 1,
+    maximum: 36_525,
+    default: 2557,
+    description:
+      'days of audit trail entries kept (today counts as one); housekeeping removes older days whole. Default 2557: seven years',
+  }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   RUN_WORKERS: Type.Boolean({ default: true, description: 'run queue workers inside the HTTP server process' }),
   WORKER_METRICS_PORT: Type.Optional(
@@ -177,6 +184,8 @@ export interface Config {
   events: { natsUrl: string | undefined; natsStream: string }
   /** DECLARATION_DUE_SOON_DAYS: a declaration.due-soon event is recorded this many days (or fewer) before the due date. */
   declarations: { dueSoonDays: number }
+  /** AUDIT_RETENTION_DAYS: days of audit entries kept, whole days (issue 33). */
+  audit: { retentionDays: number }
   logLevel: Environment['LOG_LEVEL']
   runWorkers: boolean
   shutdownTimeoutSeconds: number
@@ -464,6 +473,7 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
     redis: { url: env.REDIS_URL, namespace: env.REDIS_NAMESPACE },
     events: { natsUrl: env.NATS_URL, natsStream: env.NATS_STREAM },
     declarations: { dueSoonDays: env.DECLARATION_DUE_SOON_DAYS },
+    audit: { retentionDays: env.AUDIT_RETENTION_DAYS },
     logLevel: env.LOG_LEVEL,
     runWorkers: env.RUN_WORKERS,
     shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,

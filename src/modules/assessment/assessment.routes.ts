@@ -24,7 +24,7 @@ export const assessmentRoutes: FastifyPluginAsyncTypebox<service.AssessmentDepen
   app.post(
     `${base}/validate`,
     {
-      config,
+      config: { ...config, audit: 'assessment.request' },
       schema: {
         tags,
         params,
@@ -58,7 +58,7 @@ export const assessmentRoutes: FastifyPluginAsyncTypebox<service.AssessmentDepen
   app.delete(
     `${base}/validate`,
     {
-      config,
+      config: { ...config, audit: 'assessment.cancel' },
       schema: {
         tags,
         params,

@@ -26,7 +26,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { 
   app.post(
     '/:jurisdiction/transaction-batch',
     {
-      config,
+      config: { ...config, audit: { action: 'batch.create', batchFromAnswer: true } },
       schema: {
         tags,
         summary: 'Create a transaction batch',
@@ -73,7 +73,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { 
   app.delete(
     '/:jurisdiction/transaction-batch/:transactionBatchToken',
     {
-      config: twinned,
+      config: { ...twinned, audit: 'batch.discard' },
       schema: {
         tags,
         summary: 'Discard a batch that has not been submitted, with everything in it',

@@ -11,7 +11,17 @@ import * as consoleService from './console.service.ts'
 import { failedResultsCsv } from './failed-results-csv.ts'
 import { refusalInWords } from './console-words.ts'
 import { BatchListQuery, NatImportForm, PagedQuery, ResultQuery, readInput, SubmitForm } from './console-input.ts'
-import { formRoute, frameFor, html, only, pageRoute, type RtoPerson, rtoPath, rtoPersonOf } from './page-kit.ts'
+import {
+  audited,
+  formRoute,
+  frameFor,
+  html,
+  only,
+  pageRoute,
+  type RtoPerson,
+  rtoPath,
+  rtoPersonOf,
+} from './page-kit.ts'
 
 export interface BatchPagesOptions extends consoleService.ConsoleDependencies {
   /** The NAT import's limits (LIMIT_NAT_ZIP_BYTES, LIMIT_NAT_FILES_BYTES), as the API's nat-import route. */
@@ -90,7 +100,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
 
   app.post<{ Params: BatchPathParams }>(
     '/rto/:rto/batches/:jurisdiction/:token/discard',
-    change,
+    audited(change, 'batch.discard'),
     async (request, reply) => {
       const who = rtoPersonOf(request)
       try {
@@ -109,26 +119,32 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
     },
   )
 
-  app.get<{ Params: BatchPathParams }>('/rto/:rto/batches/:jurisdiction/:token', page, async (request, reply) => {
-    const who = rtoPersonOf(request)
-    const filter = filterOf(request.query)
-    const view = await consoleService.batchView(
-      options.db,
-      who.actor,
-      batchRefOf(request.params),
-      filter,
-      pageOf(request.query),
-    )
-    const frame = frameFor(request, reply, who.user, `Batch ${request.params.token}`, who.rto)
-    return html(
-      reply,
-      renderPage(
-        'batch',
-        { ...frame, current: 'batches' },
-        { view, filter, path: batchPath(request.params), canReport: canReport(who.user), resourceTypes },
-      ),
-    )
-  })
+  // A batch's page and its CSV show failed results, which quote record values: audited as the API's list is.
+  const resultsPage = audited(page, 'validation.results.read')
+  app.get<{ Params: BatchPathParams }>(
+    '/rto/:rto/batches/:jurisdiction/:token',
+    resultsPage,
+    async (request, reply) => {
+      const who = rtoPersonOf(request)
+      const filter = filterOf(request.query)
+      const view = await consoleService.batchView(
+        options.db,
+        who.actor,
+        batchRefOf(request.params),
+        filter,
+        pageOf(request.query),
+      )
+      const frame = frameFor(request, reply, who.user, `Batch ${request.params.token}`, who.rto)
+      return html(
+        reply,
+        renderPage(
+          'batch',
+          { ...frame, current: 'batches' },
+          { view, filter, path: batchPath(request.params), canReport: canReport(who.user), resourceTypes },
+        ),
+      )
+    },
+  )
 
   // The batch's validation status for the page's live status script: the status and the page's own
   // rendering of it.
@@ -149,7 +165,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
 
   app.get<{ Params: BatchPathParams }>(
     '/rto/:rto/batches/:jurisdiction/:token/failed-results.csv',
-    page,
+    resultsPage,
     async (request, reply) => {
       const ref = batchRefOf(request.params)
       const results = consoleService.allFailedResults(
@@ -169,7 +185,10 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
   for (const action of ['validate', 'cancel-validation', 'submit'] as const) {
     app.post<{ Params: BatchPathParams }>(
       `/rto/:rto/batches/:jurisdiction/:token/${action}`,
-      change,
+      audited(
+        change,
+        action === 'validate' ? 'validation.request' : action === 'submit' ? 'batch.submit' : 'validation.cancel',
+      ),
       async (request, reply) => {
         const who = rtoPersonOf(request)
         const ref = batchRefOf(request.params)
@@ -244,6 +263,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
       ...change,
       config: {
         ...formRoute.config,
+        audit: 'nat.import',
         // The zip and a few small fields: the NAT import's limit, plus room for the form's framing.
         bodyLimits: { wireBodyBytes: natLimits.natZipBytes + 65_536, decodedBodyBytes: natLimits.natZipBytes + 65_536 },
       },
@@ -260,6 +280,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
         // What the import did is said by its answer's page (with the script, that page is read twice:
         // once by the upload's request, once when the browser goes to it, so nothing is kept for one read).
         const result = await consoleService.importNat(options.db, who.actor, jurisdiction, zip, natLimits)
+        request.auditNote = { batchToken: result.transactionBatchToken }
         return reply.redirect(
           `${batchPath({ rto: who.rto, jurisdiction, token: result.transactionBatchToken })}/nat-import`,
           303,

@@ -9,7 +9,7 @@ import type { ConsoleUser } from './console-people.ts'
 import { renderPage } from './console.views.ts'
 import * as consoleService from './console.service.ts'
 import { CalendarForm, CalendarQuery, readInput } from './console-input.ts'
-import { CONSOLE_PREFIX, formRoute, frameFor, html, only, pageRoute, personOf } from './page-kit.ts'
+import { audited, CONSOLE_PREFIX, formRoute, frameFor, html, only, pageRoute, personOf } from './page-kit.ts'
 
 type FormName = 'due-date' | 'extension'
 
@@ -72,7 +72,7 @@ export const calendarPages: FastifyPluginAsync<consoleService.ConsoleDependencie
     })
   }
 
-  app.post('/calendar/due-date', form, async (request, reply) => {
+  app.post('/calendar/due-date', audited(form, 'calendar.due-date.set'), async (request, reply) => {
     const user = personOf(request)
     const input = readInput(CalendarForm, request.body)
     try {
@@ -91,7 +91,7 @@ export const calendarPages: FastifyPluginAsync<consoleService.ConsoleDependencie
     }
   })
 
-  app.post('/calendar/due-date/clear', form, async (request, reply) => {
+  app.post('/calendar/due-date/clear', audited(form, 'calendar.due-date.clear'), async (request, reply) => {
     const user = personOf(request)
     const input = readInput(CalendarForm, request.body)
     const jurisdiction = jurisdictionOf(input.jurisdiction)
@@ -107,7 +107,7 @@ export const calendarPages: FastifyPluginAsync<consoleService.ConsoleDependencie
     return reply.redirect(pathOf(jurisdiction), 303)
   })
 
-  app.post('/calendar/extensions', form, async (request, reply) => {
+  app.post('/calendar/extensions', audited(form, 'calendar.extension.grant'), async (request, reply) => {
     const user = personOf(request)
     const input = readInput(CalendarForm, request.body)
     try {
@@ -126,7 +126,7 @@ export const calendarPages: FastifyPluginAsync<consoleService.ConsoleDependencie
     }
   })
 
-  app.post('/calendar/extensions/withdraw', form, async (request, reply) => {
+  app.post('/calendar/extensions/withdraw', audited(form, 'calendar.extension.withdraw'), async (request, reply) => {
     const user = personOf(request)
     const input = readInput(CalendarForm, request.body)
     const jurisdiction = jurisdictionOf(input.jurisdiction)

@@ -4,6 +4,7 @@
 // checked against a use case's own schema (the declaration) are read the same way, then checked there.
 import Type, { type Static, type TObject, type TSchema } from 'typebox'
 import Value from 'typebox/value'
+import { AUDIT_ACTIONS } from '../../domain/audit.ts'
 import { jurisdictions } from '../../domain/jurisdictions.ts'
 import { resourceTypes } from '../../domain/resource-types.ts'
 
@@ -75,6 +76,17 @@ export const CalendarForm = Type.Object({
   rto: Text(100),
   dueDate: Text(100),
   reason: Text(2000),
+})
+const Day = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' })
+/** The audit trail's search (issue 33): who, what, which record, which days, and where the page starts. */
+export const AuditQuery = Type.Object({
+  rto: Type.String({ pattern: '^[A-Za-z0-9]{1,10}$' }),
+  actor: Type.String({ pattern: '^[\\x21-\\x7e]{1,200}$' }),
+  action: oneOf(AUDIT_ACTIONS),
+  record: Type.String({ pattern: '^[A-Za-z0-9._-]{1,100}$' }),
+  from: Day,
+  to: Day,
+  before: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}[.][0-9]{1,15}$' }),
 })
 
 /** What the schema keeps of a query or form: each field that passes, text trimmed; the rest left out. */

@@ -19,6 +19,7 @@ import { CONSOLE_PREFIX, pageRoute } from './page-kit.ts'
 import { batchPages } from './batches.routes.ts'
 import { operatorPages } from './operator.routes.ts'
 import { calendarPages } from './calendar.routes.ts'
+import { auditPages } from './audit.routes.ts'
 import { periodPages } from './periods.routes.ts'
 import { qualityPages } from './quality.routes.ts'
 import { recordPages } from './records.routes.ts'
@@ -129,6 +130,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
   await app.register(referenceDataPages, deps)
   await app.register(operatorPages, deps)
   await app.register(calendarPages, deps)
+  await app.register(auditPages, deps)
   referenceReleasePages(app, options.db)
   ruleCataloguePages(app)
   sessionPages(app, options.db, settings.sessionIdleSeconds)

@@ -38,6 +38,7 @@ export interface PageFrame {
     | 'reference-data'
     | 'rules'
     | 'sessions'
+    | 'audit'
     | undefined
   /** A message left by the previous request (post, redirect, get). */
   flash?: Flash | undefined

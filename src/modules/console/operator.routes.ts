@@ -8,7 +8,7 @@ import type { ConsoleUser } from './console-people.ts'
 import { renderPage } from './console.views.ts'
 import * as consoleService from './console.service.ts'
 import { ClientForm, JobsQuery, PeriodQuery, readInput } from './console-input.ts'
-import { CONSOLE_PREFIX, formRoute, frameFor, html, only, pageRoute, personOf } from './page-kit.ts'
+import { audited, CONSOLE_PREFIX, formRoute, frameFor, html, only, pageRoute, personOf } from './page-kit.ts'
 
 export const operatorPages: FastifyPluginAsync<consoleService.ConsoleDependencies> = async (app, options) => {
   const page = { ...pageRoute, preHandler: only.operators }
@@ -49,18 +49,23 @@ export const operatorPages: FastifyPluginAsync<consoleService.ConsoleDependencie
     )
   })
 
-  app.post<{ Params: { queue: string; id: string } }>('/jobs/:queue/:id/retry', form, async (request, reply) => {
-    const { queue, id } = request.params
-    const retried = await options.queue.retryFailed(queue, id)
-    request.log.info({ queue, jobId: id, by: personOf(request).subject, retried }, 'console: failed job retried')
-    request.session.set(
-      'flash',
-      retried
-        ? { kind: 'success', text: `Job ${id} of ${queue} is queued again.` }
-        : { kind: 'error', text: `Job ${id} of ${queue} is not a failed job (it may have been retried already).` },
-    )
-    return reply.redirect(`${CONSOLE_PREFIX}/jobs`, 303)
-  })
+  app.post<{ Params: { queue: string; id: string } }>(
+    '/jobs/:queue/:id/retry',
+    audited(form, 'job.retry'),
+    async (request, reply) => {
+      const { queue, id } = request.params
+      request.auditNote = { recordType: 'job', recordId: id }
+      const retried = await options.queue.retryFailed(queue, id)
+      request.log.info({ queue, jobId: id, by: personOf(request).subject, retried }, 'console: failed job retried')
+      request.session.set(
+        'flash',
+        retried
+          ? { kind: 'success', text: `Job ${id} of ${queue} is queued again.` }
+          : { kind: 'error', text: `Job ${id} of ${queue} is not a failed job (it may have been retried already).` },
+      )
+      return reply.redirect(`${CONSOLE_PREFIX}/jobs`, 303)
+    },
+  )
 
   // SMS clients. A new or rotated secret is the answer to the post itself, shown once: never put in
   // the session, a redirect, a URL or a log.
@@ -101,10 +106,11 @@ export const operatorPages: FastifyPluginAsync<consoleService.ConsoleDependencie
 
   app.get('/clients', page, async (request, reply) => clientsPage(request, reply, personOf(request)))
 
-  app.post('/clients', form, async (request, reply) => {
+  app.post('/clients', audited(form, 'client.register'), async (request, reply) => {
     const user = personOf(request)
     const input = readInput(ClientForm, request.body)
     const fields = { clientId: input.clientId ?? '', rto: input.rto ?? '', scopes: input.scopes ?? [] }
+    request.auditNote = { recordType: 'api-client', recordId: fields.clientId || null }
     try {
       const { secret } = await consoleService.smsClients.add(options.db, fields)
       request.log.info({ clientId: fields.clientId, rto: fields.rto, by: user.subject }, 'console: client added')
@@ -125,27 +131,37 @@ export const operatorPages: FastifyPluginAsync<consoleService.ConsoleDependencie
     )
   })
 
-  app.post<{ Params: { clientId: string } }>('/clients/:clientId/rotate', form, async (request, reply) => {
-    const user = personOf(request)
-    const client = await findClient(request.params.clientId)
-    const { secret } = await consoleService.smsClients.rotate(options.db, client.clientId)
-    request.log.info({ clientId: client.clientId, by: user.subject }, 'console: client secret rotated')
-    return secretPage(request, reply, user, { clientId: client.clientId, rto: client.rto, secret, added: false })
-  })
+  app.post<{ Params: { clientId: string } }>(
+    '/clients/:clientId/rotate',
+    audited(form, 'client.rotate-secret'),
+    async (request, reply) => {
+      request.auditNote = { recordType: 'api-client', recordId: request.params.clientId }
+      const user = personOf(request)
+      const client = await findClient(request.params.clientId)
+      const { secret } = await consoleService.smsClients.rotate(options.db, client.clientId)
+      request.log.info({ clientId: client.clientId, by: user.subject }, 'console: client secret rotated')
+      return secretPage(request, reply, user, { clientId: client.clientId, rto: client.rto, secret, added: false })
+    },
+  )
 
   for (const action of ['disable', 'enable'] as const) {
-    app.post<{ Params: { clientId: string } }>(`/clients/:clientId/${action}`, form, async (request, reply) => {
-      const client = await findClient(request.params.clientId)
-      await consoleService.smsClients.setEnabled(options.db, client.clientId, action === 'enable')
-      request.log.info({ clientId: client.clientId, by: personOf(request).subject }, `console: client ${action}d`)
-      request.session.set('flash', {
-        kind: 'success',
-        text:
-          action === 'disable'
-            ? `Client ${client.clientId} is disabled: it gets no new token, and its tokens are refused once each API process's client cache (AUTH_CLIENT_CACHE_SECONDS) has expired.`
-            : `Client ${client.clientId} is enabled again.`,
-      })
-      return reply.redirect(`${CONSOLE_PREFIX}/clients`, 303)
-    })
+    app.post<{ Params: { clientId: string } }>(
+      `/clients/:clientId/${action}`,
+      audited(form, action === 'disable' ? 'client.disable' : 'client.enable'),
+      async (request, reply) => {
+        request.auditNote = { recordType: 'api-client', recordId: request.params.clientId }
+        const client = await findClient(request.params.clientId)
+        await consoleService.smsClients.setEnabled(options.db, client.clientId, action === 'enable')
+        request.log.info({ clientId: client.clientId, by: personOf(request).subject }, `console: client ${action}d`)
+        request.session.set('flash', {
+          kind: 'success',
+          text:
+            action === 'disable'
+              ? `Client ${client.clientId} is disabled: it gets no new token, and its tokens are refused once each API process's client cache (AUTH_CLIENT_CACHE_SECONDS) has expired.`
+              : `Client ${client.clientId} is enabled again.`,
+        })
+        return reply.redirect(`${CONSOLE_PREFIX}/clients`, 303)
+      },
+    )
   }
 }

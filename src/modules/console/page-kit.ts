@@ -4,6 +4,7 @@
 // handler starts from a person its preHandler already checked: no session or role check is repeated.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { NotFoundError } from '../../domain/errors.ts'
+import type { AuditAction } from '../../domain/audit.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import { actorFor, canDeclare, canReport, type ConsoleUser, maySeeRto } from './console-people.ts'
 import type { PageFrame } from './console.views.ts'
@@ -31,12 +32,24 @@ export const pageRoute = { config: { public: true }, schema: { hide: true } } as
 /** Route options of a console form: as a page, and the form's fields are the console's to check. */
 export const formRoute = { config: { public: true, checksOwnBody: true }, schema: { hide: true } } as const
 
+/** The route options, audited as `action` (issue 33: the HTTP layer's audit hook writes the entry). */
+export function audited<Options extends { config: object }>(options: Options, action: AuditAction) {
+  return { ...options, config: { ...options.config, audit: action } }
+}
+
 /** Anyone signed in (every role), their session renewed; signed out: to the sign-in. */
 async function signedIn(request: FastifyRequest, reply: FastifyReply) {
   const user = request.session.get('user')
   if (!user) return reply.redirect(`${CONSOLE_PREFIX}/`, 303)
   request.session.touch() // the idle timeout starts again
   request.consolePerson = user
+  // Who the audit trail names for what this request reads or changes: the subject only, never the name.
+  request.auditActor = {
+    kind: user.role === 'operator' ? 'operator' : 'person',
+    id: user.subject,
+    role: user.role,
+    rto: user.rto ?? null,
+  }
 }
 
 /** The preHandlers of console routes, by who may use them. Each answers for itself when the person may not. */

@@ -8,7 +8,7 @@ import { renderFragment, renderPage } from './console.views.ts'
 import * as consoleService from './console.service.ts'
 import { AssessmentQuery, PeriodForm, PeriodQuery, readInput } from './console-input.ts'
 import { assessmentMessagesInWords, refusalInWords } from './console-words.ts'
-import { formRoute, frameFor, html, only, pageRoute, rtoPath, rtoPersonOf } from './page-kit.ts'
+import { audited, formRoute, frameFor, html, only, pageRoute, rtoPath, rtoPersonOf } from './page-kit.ts'
 
 /** The period and jurisdiction a query or form chose, each the first offered when it chose none of them. */
 export const periodChoiceOf = (query: unknown): consoleService.PeriodChoice => {
@@ -78,7 +78,10 @@ export const qualityPages: FastifyPluginAsync<consoleService.ConsoleDependencies
   for (const action of ['request', 'cancel'] as const) {
     app.post<{ Params: { rto: string } }>(
       action === 'request' ? '/rto/:rto/assessment' : '/rto/:rto/assessment/cancel',
-      { ...formRoute, preHandler: [app.csrfProtection, only.rtoReporters] },
+      audited(
+        { ...formRoute, preHandler: [app.csrfProtection, only.rtoReporters] },
+        action === 'request' ? 'assessment.request' : 'assessment.cancel',
+      ),
       async (request, reply) => {
         const who = rtoPersonOf(request)
         const form = readInput(PeriodForm, request.body)

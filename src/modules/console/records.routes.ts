@@ -33,6 +33,13 @@ export const recordPages: FastifyPluginAsync<consoleService.ConsoleDependencies>
               : [{ field: 'uid', message: 'Enter the record’s UID, a UUID such as 3f2c9a1e-…-…' }]),
           ]
         : []
+      // The audit trail (issue 33): a record's page names the record; a search is recorded, never its words.
+      request.auditNote =
+        asked && problems.length === 0
+          ? { action: 'console.record.view', recordType: resourceType!, recordId: resourceUID }
+          : found
+            ? { action: 'console.record.search' }
+            : { action: null }
       const view =
         asked && problems.length === 0
           ? await consoleService.heldRecordView(options.readDb, who.actor, resourceType!, resourceUID, query.page ?? 1)

@@ -96,6 +96,7 @@ export function referenceReleasePages(app: FastifyInstance, db: Db): void {
       ...formRoute,
       config: {
         ...formRoute.config,
+        audit: 'reference.release.load',
         bodyLimits: {
           wireBodyBytes: RELEASE_FILE_MAX_BYTES + FORM_ROOM,
           decodedBodyBytes: RELEASE_FILE_MAX_BYTES + FORM_ROOM,
@@ -135,6 +136,7 @@ export function referenceReleasePages(app: FastifyInstance, db: Db): void {
       ...formRoute,
       config: {
         ...formRoute.config,
+        audit: 'reference.release.publish',
         bodyLimits: { wireBodyBytes: publishBodyBytes, decodedBodyBytes: publishBodyBytes },
       },
       bodyLimit: publishBodyBytes + 1,

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Db } from '../../platform/db/database.ts'
 import { renderPage } from './console.views.ts'
 import * as sessions from './console-sessions.ts'
-import { formRoute, frameFor, html, only, pageRoute, personOf } from './page-kit.ts'
+import { audited, formRoute, frameFor, html, only, pageRoute, personOf } from './page-kit.ts'
 
 export function sessionPages(app: FastifyInstance, db: Db, idleSeconds: number): void {
   app.get('/sessions', { ...pageRoute, preHandler: only.operators }, async (request, reply) => {
@@ -24,7 +24,7 @@ export function sessionPages(app: FastifyInstance, db: Db, idleSeconds: number):
 
   app.post<{ Params: { sessionId: string } }>(
     '/sessions/:sessionId/end',
-    { ...formRoute, preHandler: [app.csrfProtection, only.operators] },
+    audited({ ...formRoute, preHandler: [app.csrfProtection, only.operators] }, 'session.end'),
     async (request, reply) => {
       const operator = { user: personOf(request) }
       const { sessionId } = request.params

@@ -17,7 +17,17 @@ import { renderPage } from './console.views.ts'
 import * as consoleService from './console.service.ts'
 import { AcknowledgeForm, readInput, SignOffDeclarationForm } from './console-input.ts'
 import { refusalInWords } from './console-words.ts'
-import { formRoute, frameFor, html, only, pageRoute, type RtoPerson, rtoPath, rtoPersonOf } from './page-kit.ts'
+import {
+  audited,
+  formRoute,
+  frameFor,
+  html,
+  only,
+  pageRoute,
+  type RtoPerson,
+  rtoPath,
+  rtoPersonOf,
+} from './page-kit.ts'
 import { assessmentPath, periodChoiceOf } from './quality.routes.ts'
 import { signOffView } from './sign-off-view.ts'
 
@@ -54,100 +64,114 @@ export const signOffPages: FastifyPluginAsync<consoleService.ConsoleDependencies
   )
 
   // Acknowledge one warning rule of the assessment the page showed (a newer one is reviewed afresh).
-  app.post<{ Params: { rto: string } }>('/rto/:rto/declare/acknowledge', change, async (request, reply) => {
-    const who = rtoPersonOf(request)
-    const form = readInput(AcknowledgeForm, request.body)
-    const choice = periodChoiceOf(form)
-    const path = signOffPath(who.rto, choice)
-    const given = (request.body as Record<string, unknown> | undefined)?.explanation
-    if (typeof given === 'string' && given.trim().length > MAX_EXPLANATION) {
-      request.session.set('flash', {
-        kind: 'error',
-        text: `Not acknowledged: an explanation is at most ${MAX_EXPLANATION} characters (this one has ${given.trim().length}).`,
-      })
-      return reply.redirect(path, 303)
-    }
-    if (!form.run || !form.rule || String(choice.period) !== form.period || choice.jurisdiction !== form.jurisdiction)
-      throw new StructuralError([{ accessPath: 'rule', message: 'Acknowledge a rule the page offers.' }])
-    try {
-      await acknowledgeWarning(options.db, who.actor, {
-        ...choice,
-        runId: form.run,
-        technicalRuleId: form.rule,
-        explanation: form.explanation ?? '',
-        name: who.user.name,
-      })
-      request.log.info(
-        { rto: who.rto, ...choice, rule: form.rule, by: who.user.subject },
-        'console: warning acknowledged',
-      )
-      request.session.set('flash', { kind: 'success', text: `Rule ${form.rule} acknowledged.` })
-    } catch (error) {
-      if (!(error instanceof SignOffRefusal)) throw error
-      request.session.set('flash', { kind: 'error', text: error.message })
-    }
-    return reply.redirect(`${path}#rule-${encodeURIComponent(form.rule)}`, 303)
-  })
+  app.post<{ Params: { rto: string } }>(
+    '/rto/:rto/declare/acknowledge',
+    audited(change, 'declaration.acknowledge-warning'),
+    async (request, reply) => {
+      const who = rtoPersonOf(request)
+      const form = readInput(AcknowledgeForm, request.body)
+      const choice = periodChoiceOf(form)
+      const path = signOffPath(who.rto, choice)
+      const given = (request.body as Record<string, unknown> | undefined)?.explanation
+      if (typeof given === 'string' && given.trim().length > MAX_EXPLANATION) {
+        request.session.set('flash', {
+          kind: 'error',
+          text: `Not acknowledged: an explanation is at most ${MAX_EXPLANATION} characters (this one has ${given.trim().length}).`,
+        })
+        return reply.redirect(path, 303)
+      }
+      if (!form.run || !form.rule || String(choice.period) !== form.period || choice.jurisdiction !== form.jurisdiction)
+        throw new StructuralError([{ accessPath: 'rule', message: 'Acknowledge a rule the page offers.' }])
+      try {
+        await acknowledgeWarning(options.db, who.actor, {
+          ...choice,
+          runId: form.run,
+          technicalRuleId: form.rule,
+          explanation: form.explanation ?? '',
+          name: who.user.name,
+        })
+        request.log.info(
+          { rto: who.rto, ...choice, rule: form.rule, by: who.user.subject },
+          'console: warning acknowledged',
+        )
+        request.session.set('flash', { kind: 'success', text: `Rule ${form.rule} acknowledged.` })
+      } catch (error) {
+        if (!(error instanceof SignOffRefusal)) throw error
+        request.session.set('flash', { kind: 'error', text: error.message })
+      }
+      return reply.redirect(`${path}#rule-${encodeURIComponent(form.rule)}`, 303)
+    },
+  )
 
-  app.post<{ Params: { rto: string } }>('/rto/:rto/declare', change, async (request, reply) => {
-    const who = rtoPersonOf(request)
-    const form = readInput(SignOffDeclarationForm, request.body)
-    const choice = periodChoiceOf(form)
-    if (String(choice.period) !== form.period || choice.jurisdiction !== form.jurisdiction)
-      throw new StructuralError([
-        { accessPath: 'period', message: 'Choose one of the periods and jurisdictions offered.' },
-      ])
-    try {
-      // The name and e-mail address come from the signed-in identity, never from the form.
-      const checked = checkStructure(
-        DeclarationRequest,
-        {
-          reportingPeriodNumber: choice.period,
-          jurisdiction: choice.jurisdiction,
-          declarationType: form.declarationType,
-          ...(form.declarationType === 'Nil_activity_report' && form.dateOfLastReportableActivity
-            ? { dateOfLastReportableActivity: form.dateOfLastReportableActivity }
-            : {}),
-          RTOAcceptanceOfDeclaration: form.accept === 'yes',
-          RTOUserName: who.user.name,
-          RTOUserEmailAddress: who.user.email ?? '',
-        },
-        '$',
-      )
-      if (checked.failures.length > 0) throw new StructuralError(checked.failures)
-      const saved = await declareAfterReview(
-        options.db,
-        who.actor,
-        checked.value as DeclarationRequest,
-        form.replaces?.toLowerCase(),
-      )
-      request.log.info({ rto: who.rto, ...choice, by: who.user.subject }, 'console: declared')
-      request.session.set('flash', { kind: 'success', text: saved.message })
-      return reply.redirect(rtoPath(who.rto, 'declarations'), 303)
-    } catch (error) {
-      if (error instanceof StructuralError)
-        return signOffPage(request, reply, who, choice, {
-          form,
-          errors: (error.extensions.errors ?? []).map((failure) => ({
-            field: DECLARATION_FIELDS[failure.accessPath]?.id,
-            label: DECLARATION_FIELDS[failure.accessPath]?.label ?? failure.accessPath,
-            message: failure.message,
-          })),
-        })
-      if (error instanceof SignOffRefusal)
-        return signOffPage(request, reply, who, choice, {
-          form,
-          refusal: error.message,
-          errors:
-            error.kind === 'replacement-not-confirmed'
-              ? [{ field: 'replaces', label: 'What it replaces', message: 'confirm that this declaration replaces it' }]
-              : undefined,
-        })
-      if (error instanceof ConflictError)
-        return signOffPage(request, reply, who, choice, { form, refusal: refusalInWords(error, choice) })
-      throw error
-    }
-  })
+  app.post<{ Params: { rto: string } }>(
+    '/rto/:rto/declare',
+    audited(change, 'declaration.make'),
+    async (request, reply) => {
+      const who = rtoPersonOf(request)
+      const form = readInput(SignOffDeclarationForm, request.body)
+      const choice = periodChoiceOf(form)
+      if (String(choice.period) !== form.period || choice.jurisdiction !== form.jurisdiction)
+        throw new StructuralError([
+          { accessPath: 'period', message: 'Choose one of the periods and jurisdictions offered.' },
+        ])
+      try {
+        // The name and e-mail address come from the signed-in identity, never from the form.
+        const checked = checkStructure(
+          DeclarationRequest,
+          {
+            reportingPeriodNumber: choice.period,
+            jurisdiction: choice.jurisdiction,
+            declarationType: form.declarationType,
+            ...(form.declarationType === 'Nil_activity_report' && form.dateOfLastReportableActivity
+              ? { dateOfLastReportableActivity: form.dateOfLastReportableActivity }
+              : {}),
+            RTOAcceptanceOfDeclaration: form.accept === 'yes',
+            RTOUserName: who.user.name,
+            RTOUserEmailAddress: who.user.email ?? '',
+          },
+          '$',
+        )
+        if (checked.failures.length > 0) throw new StructuralError(checked.failures)
+        const saved = await declareAfterReview(
+          options.db,
+          who.actor,
+          checked.value as DeclarationRequest,
+          form.replaces?.toLowerCase(),
+        )
+        request.log.info({ rto: who.rto, ...choice, by: who.user.subject }, 'console: declared')
+        request.session.set('flash', { kind: 'success', text: saved.message })
+        return reply.redirect(rtoPath(who.rto, 'declarations'), 303)
+      } catch (error) {
+        if (error instanceof StructuralError)
+          return signOffPage(request, reply, who, choice, {
+            form,
+            errors: (error.extensions.errors ?? []).map((failure) => ({
+              field: DECLARATION_FIELDS[failure.accessPath]?.id,
+              label: DECLARATION_FIELDS[failure.accessPath]?.label ?? failure.accessPath,
+              message: failure.message,
+            })),
+          })
+        if (error instanceof SignOffRefusal)
+          return signOffPage(request, reply, who, choice, {
+            form,
+            refusal: error.message,
+            errors:
+              error.kind === 'replacement-not-confirmed'
+                ? [
+                    {
+                      field: 'replaces',
+                      label: 'What it replaces',
+                      message: 'confirm that this declaration replaces it',
+                    },
+                  ]
+                : undefined,
+          })
+        if (error instanceof ConflictError)
+          return signOffPage(request, reply, who, choice, { form, refusal: refusalInWords(error, choice) })
+        throw error
+      }
+    },
+  )
 
   async function signOffPage(
     request: FastifyRequest,

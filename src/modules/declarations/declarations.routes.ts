@@ -26,7 +26,7 @@ export const declarationRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (a
   app.post(
     '/declaration',
     {
-      config,
+      config: { ...config, audit: 'declaration.make' },
       schema: {
         tags,
         body: DeclarationRequest,
@@ -46,7 +46,7 @@ export const declarationRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (a
   app.post(
     '/reporting-period/:jurisdiction/:ReportingPeriodNumber/declaration',
     {
-      config,
+      config: { ...config, audit: 'declaration.make' },
       schema: {
         tags,
         params: PeriodParams,

@@ -11,7 +11,7 @@ export const heldRecordsRoutes: FastifyPluginAsyncTypebox<{ readDb: ReadDb }> = 
   app.get(
     '/held-records',
     {
-      config: { scope: Scopes.read },
+      config: { scope: Scopes.read, audit: 'held-record.list' },
       schema: {
         tags: ['Held data: export (extension)'],
         summary: "The caller's held records of one type, with their content (an extension, not in the specification)",

@@ -29,7 +29,7 @@ export const holdingsRoutes: FastifyPluginAsyncTypebox<SubmitDependencies & { re
     app.get(
       `/${definition.segment}/:${definition.uidField}`,
       {
-        config: { scope: Scopes.read },
+        config: { scope: Scopes.read, audit: { action: 'held-record.read', recordType: definition.resourceType } },
         schema: {
           tags: ['Held data'],
           summary: `Whether a ${definition.resourceType} is held (stateInSubmission)`,
@@ -50,7 +50,7 @@ const submitRoutes: FastifyPluginAsyncTypebox<SubmitDependencies> = async (app, 
   app.post(
     '/:jurisdiction/transaction-batch/:transactionBatchToken/submit',
     {
-      config: { scope: Scopes.report, legacyTwin: true },
+      config: { scope: Scopes.report, legacyTwin: true, audit: 'batch.submit' },
       schema: {
         tags: ['Transaction batches'],
         params: BatchParams,

@@ -1,11 +1,13 @@
 // Daily housekeeping: removes token issuance records whose tokens expired more than the retention
-// period ago, and idempotency keys whose 24 hours are over (platform/idempotency; an expired key is
-// already ignored, this keeps the table small). Each run is recorded under its job id, so a
+// period ago, idempotency keys whose 24 hours are over (platform/idempotency; an expired key is
+// already ignored, this keeps the table small), and the audit trail's days older than
+// AUDIT_RETENTION_DAYS, whole days (modules/audit: the days kept stay verifiable). Each run is recorded under its job id, so a
 // redelivered job changes nothing twice.
 import type { Db } from '../../platform/db/database.ts'
 import { deleteTokenIssuancesExpiredBefore } from '../../platform/auth/clients.repo.ts'
 import { deleteIdempotencyKeysExpiredBefore } from '../../platform/idempotency/idempotency.repo.ts'
 import type { JobDefinition } from '../../platform/queue/queue.ts'
+import { removeExpiredAuditDays } from '../audit/index.ts'
 
 export interface HousekeepingData {
   retentionDays: number
@@ -18,13 +20,21 @@ declare module '../../platform/db/schema.ts' {
       ran_at: import('kysely').Generated<Date>
       token_issuances_removed: number
       idempotency_keys_removed: import('kysely').Generated<number>
+      audit_days_removed: import('kysely').Generated<number>
     }
   }
 }
 
 export const DEFAULT_RETENTION_DAYS = 90
 
-export function housekeepingJob(db: Db): JobDefinition<HousekeepingData> {
+/** The audit trail's retention when none is given (AUDIT_RETENTION_DAYS' default: seven years). */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 2557
+
+export function housekeepingJob(
+  db: Db,
+  options: { auditRetentionDays?: number } = {},
+): JobDefinition<HousekeepingData> {
+  const auditRetentionDays = options.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS
   return {
     name: 'housekeeping',
     schedule: { cron: '17 3 * * *', data: { retentionDays: DEFAULT_RETENTION_DAYS } },
@@ -39,9 +49,15 @@ export function housekeepingJob(db: Db): JobDefinition<HousekeepingData> {
         const cutoff = new Date(Date.now() - data.retentionDays * 86_400_000)
         const removed = await deleteTokenIssuancesExpiredBefore(tx, cutoff)
         const keysRemoved = await deleteIdempotencyKeysExpiredBefore(tx, new Date())
+        const auditDaysRemoved = await removeExpiredAuditDays(tx, auditRetentionDays)
         await tx
           .insertInto('housekeeping_run')
-          .values({ job_id: job.id, token_issuances_removed: removed, idempotency_keys_removed: keysRemoved })
+          .values({
+            job_id: job.id,
+            token_issuances_removed: removed,
+            idempotency_keys_removed: keysRemoved,
+            audit_days_removed: auditDaysRemoved,
+          })
           .execute()
       })
     },

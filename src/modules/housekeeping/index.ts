@@ -4,5 +4,6 @@ export {
   housekeepingJob,
   findHousekeepingRun,
   DEFAULT_RETENTION_DAYS,
+  DEFAULT_AUDIT_RETENTION_DAYS,
   type HousekeepingData,
 } from './housekeeping.jobs.ts'

@@ -40,6 +40,7 @@ export const natBridgeRoutes: FastifyPluginAsyncTypebox<{
         scope: Scopes.report,
         checksOwnBody: true,
         bodyLimits: { wireBodyBytes: limits.natZipBytes, decodedBodyBytes: limits.natZipBytes },
+        audit: { action: 'nat.import', batchFromAnswer: true },
       },
       schema: {
         tags,
@@ -101,7 +102,7 @@ export const natBridgeRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     `${batchPath}/findings`,
     {
-      config: { scope: Scopes.report },
+      config: { scope: Scopes.report, audit: 'validation.results.read' },
       schema: {
         tags,
         summary: "The batch's failed validation results, each at its NAT file, line and field (extension)",

@@ -22,7 +22,7 @@ export const reconciliationRoutes: FastifyPluginAsyncTypebox<{ readDb: ReadDb }>
   app.get(
     '/search-by-period',
     {
-      config,
+      config: { ...config, audit: 'held-record.search' },
       schema: {
         tags,
         summary: 'Held records of one type by reporting period or activity date range',
@@ -38,7 +38,7 @@ export const reconciliationRoutes: FastifyPluginAsyncTypebox<{ readDb: ReadDb }>
   app.post(
     '/uid-match',
     {
-      config: { ...config, idempotencyKey: false }, // a read: safe to repeat without a key
+      config: { ...config, idempotencyKey: false, audit: 'held-record.match' }, // a read: safe to repeat without a key
       schema: {
         tags,
         summary: 'Whether each of up to 500 UIDs is held for a reporting period',
@@ -54,7 +54,7 @@ export const reconciliationRoutes: FastifyPluginAsyncTypebox<{ readDb: ReadDb }>
   app.get(
     '/:resourceType/:uid/related-resources',
     {
-      config,
+      config: { ...config, audit: 'held-record.related' },
       schema: {
         tags,
         summary: 'Held records related to a student, program enrolment or subject enrolment',

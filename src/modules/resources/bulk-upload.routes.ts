@@ -104,7 +104,7 @@ export const bulkUploadRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/:jurisdiction/transaction-batch/:transactionBatchToken/records',
     {
-      config: { scope: Scopes.report, checksOwnBody: true },
+      config: { scope: Scopes.report, checksOwnBody: true, audit: 'record.bulk-upload' },
       schema: {
         tags: ['Resources: bulk upload (extension)'],
         summary: 'Upload many records of any types at once (extension, not in the specification)',

@@ -61,7 +61,7 @@ const resourceTypeRoutes: FastifyPluginAsyncTypebox<{ db: Db; definition: Resour
   app.post(
     `${batchPath}/${segment}`,
     {
-      config,
+      config: { ...config, audit: { action: 'record.upload', recordType: resourceType } },
       schema: {
         ...common,
         summary: `Upload a ${resourceType} (create or fully replace)`,
@@ -71,6 +71,8 @@ const resourceTypeRoutes: FastifyPluginAsyncTypebox<{ db: Db; definition: Resour
       },
     },
     async (request, reply) => {
+      // The UID is in the body here; the audit entry names it (the schema has checked it is a UUID).
+      request.auditNote = { recordId: String(request.body[uidField]) }
       const { created, result } = await service.uploadRecord(
         db,
         actorOf(request),
@@ -85,7 +87,7 @@ const resourceTypeRoutes: FastifyPluginAsyncTypebox<{ db: Db; definition: Resour
   app.put(
     `${batchPath}/${segment}/:${uidField}`,
     {
-      config,
+      config: { ...config, audit: { action: 'record.upload', recordType: resourceType } },
       schema: {
         ...common,
         summary: `Upload a ${resourceType} at its UID (create or fully replace)`,
@@ -111,7 +113,7 @@ const resourceTypeRoutes: FastifyPluginAsyncTypebox<{ db: Db; definition: Resour
   app.get(
     `${batchPath}/${segment}`,
     {
-      config,
+      config: { ...config, audit: { action: 'record.list', recordType: resourceType } },
       schema: {
         ...common,
         summary: `List the ${resourceType} records in the batch`,
@@ -126,7 +128,7 @@ const resourceTypeRoutes: FastifyPluginAsyncTypebox<{ db: Db; definition: Resour
   app.get(
     `${batchPath}/${segment}/:${uidField}`,
     {
-      config,
+      config: { ...config, audit: { action: 'record.read', recordType: resourceType } },
       schema: {
         ...common,
         summary: `Read a ${resourceType} in the batch`,
@@ -141,7 +143,7 @@ const resourceTypeRoutes: FastifyPluginAsyncTypebox<{ db: Db; definition: Resour
   app.delete(
     `${batchPath}/${segment}/:${uidField}`,
     {
-      config,
+      config: { ...config, audit: { action: 'record.remove', recordType: resourceType } },
       schema: {
         ...common,
         summary: `Remove a ${resourceType} from the batch`,

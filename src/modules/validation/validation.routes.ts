@@ -37,7 +37,7 @@ export const validationRoutes: FastifyPluginAsyncTypebox<service.ValidationDepen
   app.post(
     `${batchPath}/validate`,
     {
-      config,
+      config: { ...config, audit: 'validation.request' },
       schema: {
         tags,
         params: BatchParams,
@@ -76,7 +76,7 @@ export const validationRoutes: FastifyPluginAsyncTypebox<service.ValidationDepen
   app.delete(
     `${batchPath}/validate`,
     {
-      config,
+      config: { ...config, audit: 'validation.cancel' },
       schema: {
         tags,
         params: BatchParams,
@@ -100,7 +100,7 @@ export const validationRoutes: FastifyPluginAsyncTypebox<service.ValidationDepen
   app.get(
     `${batchPath}/failed-validation-results`,
     {
-      config,
+      config: { ...config, audit: 'validation.results.read' },
       schema: {
         tags,
         params: BatchParams,

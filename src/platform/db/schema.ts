@@ -16,6 +16,8 @@
 //     declaration_extension, declaration_due_notice,
 //     warning_acknowledgement                            modules/declarations
 //   housekeeping_run                                     modules/housekeeping
+//   audit_entry, audit_day                               modules/audit (append-only; entries written through
+//                                                          recordAudit, by the HTTP audit hook and the CLI)
 //   nat_import                                           modules/nat-bridge
 //   event_outbox, event_stream, event_relay_position     modules/events (written through recordEvent by
 //                                                          the owner of each change, in its transaction)
@@ -81,6 +83,9 @@ export const TABLE_PLACEMENT = {
   token_issuance: 'local',
   signing_key: 'local',
   housekeeping_run: 'local',
+  // One hash chain per day across every RTO: kept whole on the coordinator (docs/decisions.md, "The audit trail (issue 33)").
+  audit_entry: 'local',
+  audit_day: 'local',
   kysely_migration: 'local',
   kysely_migration_lock: 'local',
 } as const satisfies Record<keyof Database | 'kysely_migration' | 'kysely_migration_lock', Placement>

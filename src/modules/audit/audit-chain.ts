@@ -1,0 +1,143 @@
+// The hash chain of a day's audit entries: what an entry's hash covers, and how a day is checked.
+// Written by the database in the statement that inserts the entry (audit.repo.ts computes the same
+// hash in SQL: sha256 of the previous hash, the entry's number and its canonical text, joined by
+// newlines), recomputed here by the verification.
+import { createHash } from 'node:crypto'
+import type { AuditEntryInput } from '../../domain/audit.ts'
+
+/** An entry as stored: the input, with its identity, time and place in the chain. */
+export interface StoredAuditEntry extends AuditEntryInput {
+  day: string
+  seq: number
+  id: string
+  at: Date
+  prevHash: string
+  hash: string
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex')
+
+/** The hash a day's first entry chains from: fixed, so a removed first entry is seen too. */
+export const daySeed = (day: string) => sha256(`vetrs-audit-day:${day}`)
+
+/**
+ * The canonical text of an entry: its fields in a fixed order as a JSON array (strings escaped one
+ * way, null for absent). Everything stored is in it but the chain columns themselves.
+ */
+export function canonicalText(entry: Omit<StoredAuditEntry, 'seq' | 'prevHash' | 'hash'>): string {
+  return JSON.stringify([
+    entry.id,
+    entry.at.toISOString(),
+    entry.day,
+    entry.actorKind,
+    entry.actorId,
+    entry.actorRole,
+    entry.sourceAddress,
+    entry.action,
+    entry.recordType,
+    entry.recordId,
+    entry.batchToken,
+    entry.rto,
+    entry.outcome,
+    entry.status,
+    entry.requestId,
+  ])
+}
+
+/** The hash of the entry numbered seq after prevHash (the same as the insert's SQL). */
+export const chainHash = (prevHash: string, seq: number, canonical: string) =>
+  sha256(`${prevHash}\n${seq}\n${canonical}`)
+
+/** Where a day's chain is broken, for the first break found. */
+export interface ChainBreak {
+  day: string
+  /** The entry number where the chain breaks. */
+  seq: number
+  id: string | null
+  problem: 'edited' | 'missing' | 'out-of-chain' | 'head-mismatch'
+  detail: string
+}
+
+/** Checks a day's entries in number order, page by page; the first break, or undefined if none. */
+export class DayChainCheck {
+  #expectedSeq = 1
+  #prev: string
+  readonly day: string
+  count = 0
+  broken: ChainBreak | undefined
+
+  constructor(day: string) {
+    this.day = day
+    this.#prev = daySeed(day)
+  }
+
+  /** Takes the next entries (in seq order); stops looking once broken. */
+  add(entries: readonly StoredAuditEntry[]): void {
+    for (const entry of entries) {
+      if (this.broken) return
+      this.count++
+      if (entry.seq !== this.#expectedSeq) {
+        this.broken = {
+          day: this.day,
+          seq: this.#expectedSeq,
+          id: null,
+          problem: 'missing',
+          detail: `entry #${this.#expectedSeq}${entry.seq > this.#expectedSeq + 1 ? ` to #${entry.seq - 1}` : ''} removed (the next entry is #${entry.seq}, id ${entry.id})`,
+        }
+        return
+      }
+      if (entry.prevHash !== this.#prev) {
+        this.broken = {
+          day: this.day,
+          seq: entry.seq,
+          id: entry.id,
+          problem: 'out-of-chain',
+          detail: `entry #${entry.seq} (id ${entry.id}) does not follow the entry before it (its previous hash differs)`,
+        }
+        return
+      }
+      const recomputed = chainHash(this.#prev, entry.seq, canonicalText(entry))
+      if (recomputed !== entry.hash) {
+        this.broken = {
+          day: this.day,
+          seq: entry.seq,
+          id: entry.id,
+          problem: 'edited',
+          detail: `entry #${entry.seq} (id ${entry.id}) was changed after it was written (its content does not give its hash)`,
+        }
+        return
+      }
+      this.#prev = entry.hash
+      this.#expectedSeq++
+    }
+  }
+
+  /** Ends the check against the day's head (last number and hash), which catches removed last entries. */
+  finish(head: { lastSeq: number; lastHash: string } | undefined): ChainBreak | undefined {
+    if (this.broken) return this.broken
+    const lastSeq = this.#expectedSeq - 1
+    if (!head) {
+      if (lastSeq > 0)
+        this.broken = {
+          day: this.day,
+          seq: lastSeq,
+          id: null,
+          problem: 'head-mismatch',
+          detail: `the day has ${lastSeq} entries but no head: its head row was removed`,
+        }
+      return this.broken
+    }
+    if (head.lastSeq !== lastSeq || head.lastHash !== this.#prev)
+      this.broken = {
+        day: this.day,
+        seq: lastSeq + 1,
+        id: null,
+        problem: head.lastSeq > lastSeq ? 'missing' : 'head-mismatch',
+        detail:
+          head.lastSeq > lastSeq
+            ? `entr${head.lastSeq - lastSeq === 1 ? `y #${head.lastSeq}` : `ies #${lastSeq + 1} to #${head.lastSeq}`} removed (the day's head says ${head.lastSeq} entries were written, ${lastSeq} are there)`
+            : `the day's head (#${head.lastSeq}) does not match its last entry (#${lastSeq})`,
+      }
+    return this.broken
+  }
+}

@@ -1,0 +1,476 @@
+// The audit trail (issue 33), through a real server on the embedded database and on PostgreSQL: an
+// entry for each API read of personal data and each change, naming the client, the record and the
+// RTO and nothing personal; a read whose entry cannot be written is refused (503, no data); each
+// day's hash chain verifies, and the verification (the use case and `npm run audit:verify`) names an
+// edited or a removed entry; concurrent writers make one chain; retention removes whole days only;
+// the table refuses UPDATE and DELETE.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { sql } from 'kysely'
+import type { AuditEntryInput } from '../src/domain/audit.ts'
+import {
+  createAuditWriter,
+  recordAudit,
+  recordAuditEntries,
+  searchAudit,
+  verifyAudit,
+  type StoredAuditEntry,
+} from '../src/modules/audit/index.ts'
+import { housekeepingJob } from '../src/modules/housekeeping/index.ts'
+import { openDatabase, type Db } from '../src/platform/db/database.ts'
+import { loadConfig } from '../src/config/config.ts'
+import {
+  allOf,
+  call,
+  createTestDatabase,
+  declarationBody,
+  newRto,
+  onPostgres,
+  PERIOD,
+  startTestService,
+  uidOf,
+  V1,
+  world,
+  type TestService,
+} from './support/index.ts'
+
+const run = promisify(execFile)
+
+/** Every entry of the RTO, newest first. */
+async function entriesOf(db: Db, rto: string): Promise<StoredAuditEntry[]> {
+  const all: StoredAuditEntry[] = []
+  let before: { day: string; seq: number } | undefined
+  for (;;) {
+    const page = await searchAudit(db, { rto }, before, 500)
+    all.push(...page.entries)
+    if (!page.next) return all
+    before = page.next
+  }
+}
+
+const input = (changes: Partial<AuditEntryInput> = {}): AuditEntryInput => ({
+  actorKind: 'system',
+  actorId: 'test',
+  actorRole: null,
+  sourceAddress: null,
+  action: 'record.read',
+  recordType: 'Student',
+  recordId: '00000000-0000-4000-8000-000000000001',
+  batchToken: null,
+  rto: 'X1',
+  outcome: 'success',
+  status: 200,
+  requestId: null,
+  ...changes,
+})
+
+/** A day of its own for a test of the chain: entries at noon of that day. */
+const noonOf = (day: string, n = 0) => new Date(Date.parse(`${day}T12:00:00.000Z`) + n)
+
+describe('audit trail', () => {
+  let t: TestService
+  let db: Db
+  before(async () => {
+    t = await startTestService()
+    db = t.service.database.db
+  })
+  after(() => t.close())
+
+  it('writes one entry for each API read of personal data and each change, naming client, record and RTO, and nothing personal', async () => {
+    const rto = await newRto(t)
+    const r = rto.reporter
+    const w = await world()
+    const studentUid = uidOf(w.student)
+    const nsw = (rest: string) => `${V1}/NSW${rest}`
+    const batch = await r.newBatch()
+    const path = (rest = '') => r.batchPath(batch, rest)
+    // Each step: the request, what it answers, the entry it must leave.
+    const steps: {
+      name: string
+      send: () => Promise<{ status: number; text: string }>
+      status: number
+      entry: Partial<StoredAuditEntry>
+    }[] = [
+      {
+        name: 'upload (POST)',
+        send: () => r.request('POST', path('/student'), w.student),
+        status: 201,
+        entry: { action: 'record.upload', recordType: 'Student', recordId: studentUid, batchToken: batch },
+      },
+      {
+        name: 'upload (PUT)',
+        send: () => r.request('PUT', path(`/student/${studentUid}`), w.student),
+        status: 200,
+        entry: { action: 'record.upload', recordType: 'Student', recordId: studentUid, batchToken: batch },
+      },
+      {
+        name: 'read a record of a batch',
+        send: () => r.request('GET', path(`/student/${studentUid}`)),
+        status: 200,
+        entry: { action: 'record.read', recordType: 'Student', recordId: studentUid, batchToken: batch },
+      },
+      {
+        name: 'list records of a batch',
+        send: () => r.request('GET', path('/student')),
+        status: 200,
+        entry: { action: 'record.list', recordType: 'Student', recordId: null, batchToken: batch },
+      },
+      {
+        name: 'remove a record',
+        send: () => r.request('DELETE', path(`/student/${studentUid}`)),
+        status: 204,
+        entry: { action: 'record.remove', recordType: 'Student', recordId: studentUid },
+      },
+      {
+        name: 'bulk upload',
+        send: () =>
+          call(t.baseUrl, 'POST', path('/records'), {
+            token: r.token,
+            headers: { 'content-type': 'application/x-ndjson' },
+            body: allOf(w)
+              .map(({ segment, body }) => JSON.stringify({ resourceType: typeOfSegment(segment), record: body }))
+              .join('\n'),
+          }),
+        status: 200,
+        entry: { action: 'record.bulk-upload', batchToken: batch },
+      },
+      {
+        name: 'request validation',
+        send: () => r.request('POST', path('/validate')),
+        status: 201,
+        entry: { action: 'validation.request', batchToken: batch },
+      },
+    ]
+    const results: { name: string; entry: Partial<StoredAuditEntry> }[] = []
+    for (const step of steps) {
+      const answer = await step.send()
+      assert.equal(answer.status, step.status, `${step.name}: ${answer.text}`)
+      results.push(step)
+    }
+    await r.waitForValidated(batch)
+    const later: typeof steps = [
+      {
+        name: 'failed validation results',
+        send: () => r.request('GET', path('/failed-validation-results')),
+        status: 200,
+        entry: { action: 'validation.results.read', batchToken: batch },
+      },
+      {
+        name: 'submit',
+        send: () => r.request('POST', path('/submit')),
+        status: 200,
+        entry: { action: 'batch.submit', batchToken: batch },
+      },
+    ]
+    for (const step of later) {
+      const answer = await step.send()
+      assert.equal(answer.status, step.status, `${step.name}: ${answer.text}`)
+      results.push(step)
+    }
+    await r.waitForReconciled(batch)
+    const enrolmentUid = uidOf(w.subjectEnrolment)
+    const afterSubmit: typeof steps = [
+      {
+        name: 'held state of a record',
+        send: () => r.request('GET', `${V1}/student/${studentUid}`),
+        status: 200,
+        entry: { action: 'held-record.read', recordType: 'Student', recordId: studentUid },
+      },
+      {
+        name: 'held records export (what the NAT export reads)',
+        send: () => r.request('GET', `${V1}/held-records?resourceType=Student`),
+        status: 200,
+        entry: { action: 'held-record.list', recordType: 'Student' },
+      },
+      {
+        name: 'search-by-period',
+        send: () => r.request('GET', `${V1}/search-by-period?resourceType=SubjectEnrolment&reportingPeriods=${PERIOD}`),
+        status: 200,
+        entry: { action: 'held-record.search', recordType: 'SubjectEnrolment' },
+      },
+      {
+        name: 'uid-match',
+        send: () =>
+          r.request('POST', `${V1}/uid-match`, {
+            resourceType: 'SubjectEnrolment',
+            reportingPeriod: String(PERIOD),
+            resourceUIDs: [enrolmentUid],
+          }),
+        status: 200,
+        entry: { action: 'held-record.match', recordType: 'SubjectEnrolment' },
+      },
+      {
+        name: 'related-resources',
+        send: () => r.request('GET', `${V1}/student/${studentUid}/related-resources`),
+        status: 200,
+        entry: { action: 'held-record.related', recordType: 'student', recordId: studentUid },
+      },
+      {
+        name: 'request an assessment',
+        send: () => r.request('POST', `${V1}/reporting-period/NSW/${PERIOD}/validate`),
+        status: 201,
+        entry: { action: 'assessment.request' },
+      },
+    ]
+    for (const step of afterSubmit) {
+      const answer = await step.send()
+      assert.equal(answer.status, step.status, `${step.name}: ${answer.text}`)
+      results.push(step)
+    }
+    await rto.assessor.waitForFinished(PERIOD, 'NSW')
+    const declared = await rto.assessor.declare(declarationBody())
+    assert.equal(declared.status, 200, declared.text)
+    results.push({ name: 'declare', entry: { action: 'declaration.make' } })
+    const created = await call(t.baseUrl, 'POST', nsw('/transaction-batch'), { token: r.token })
+    assert.equal(created.status, 201)
+    const token = created.json.transactionBatchToken
+    results.push({ name: 'create a batch', entry: { action: 'batch.create', batchToken: token } })
+    assert.equal((await r.request('DELETE', r.batchPath(token))).status, 204)
+    results.push({ name: 'discard a batch', entry: { action: 'batch.discard', batchToken: token } })
+    const notZip = await call(t.baseUrl, 'POST', nsw('/nat-import'), {
+      token: r.token,
+      headers: { 'content-type': 'application/zip' },
+      body: 'not a zip',
+    })
+    assert.equal(notZip.status, 400, notZip.text)
+    results.push({ name: 'a refused NAT import', entry: { action: 'nat.import', outcome: 'refused', status: 400 } })
+
+    const entries = await entriesOf(db, rto.rto)
+    for (const { name, entry } of results) {
+      const found = entries.find((e) =>
+        Object.entries(entry).every(([field, value]) => (e as unknown as Record<string, unknown>)[field] === value),
+      )
+      assert.ok(found, `${name}: an entry ${JSON.stringify(entry)} (found ${entries.map((e) => e.action).join(', ')})`)
+      assert.equal(found.actorKind, 'client', name)
+      assert.equal(found.actorId, rto.clientId, name)
+      assert.equal(found.rto, rto.rto, name)
+      assert.match(found.sourceAddress ?? '', /127\.0\.0\.1/, name)
+      assert.ok(found.requestId, name)
+      if (!('outcome' in entry)) assert.equal(found.outcome, 'success', name)
+    }
+    // Nothing personal: the student's names, USI, birth date, e-mail and client identifier are in no entry.
+    const text = JSON.stringify(entries)
+    for (const value of [
+      w.student.familyName,
+      w.student.firstGivenName,
+      w.student.uniqueStudentIdentifier,
+      w.student.dateOfBirth,
+      w.student.emailAddressPrimary,
+      w.student.clientIdentifier,
+      'Alex Citizen',
+    ])
+      assert.ok(!text.includes(String(value)), `no entry holds ${value}`)
+    // Another RTO's client sees none of this in its RTO's entries, and its own reads are its own.
+    const other = await newRto(t)
+    assert.equal((await other.reporter.request('GET', `${V1}/student/${studentUid}`)).status, 200)
+    const otherEntries = await entriesOf(db, other.rto)
+    assert.deepEqual(
+      otherEntries.map((e) => [e.action, e.actorId]),
+      [['held-record.read', other.clientId]],
+    )
+  })
+
+  it('a read whose entry cannot be written is refused with 503 and no data; a change still answers', async () => {
+    const rto = await newRto(t)
+    const r = rto.reporter
+    const w = await world()
+    const batch = await r.batchWith([{ segment: 'student', body: w.student }])
+    await sql`ALTER TABLE audit_entry RENAME TO audit_entry_away`.execute(db)
+    try {
+      const read = await r.request('GET', r.batchPath(batch, `/student/${uidOf(w.student)}`))
+      assert.equal(read.status, 503, read.text)
+      assert.equal(read.json.type, '/problems/service-unavailable')
+      assert.ok(!read.text.includes(w.student.familyName), 'the record is not sent')
+      const upload = await r.request('POST', r.batchPath(batch, '/student'), w.student)
+      assert.equal(upload.status, 200, 'the change is committed and says so')
+    } finally {
+      await sql`ALTER TABLE audit_entry_away RENAME TO audit_entry`.execute(db)
+    }
+    assert.equal((await r.request('GET', r.batchPath(batch, `/student/${uidOf(w.student)}`))).status, 200)
+  })
+
+  it("each day's chain verifies; an edited entry and a removed entry are named", async () => {
+    const day = '2001-02-03'
+    for (let n = 0; n < 5; n++)
+      await recordAudit(db, input({ recordId: `0000000${n}-0000-4000-8000-000000000000` }), noonOf(day, n))
+    assert.deepEqual(
+      (await verifyAudit(db, day, day)).map((d) => [d.day, d.entries, d.broken]),
+      [[day, 5, undefined]],
+    )
+    await tamper(db, sql`UPDATE audit_entry SET actor_id = 'someone-else' WHERE day = ${day}::date AND seq = 3`)
+    const edited = (await verifyAudit(db, day, day))[0]!
+    assert.equal(edited.broken?.seq, 3)
+    assert.equal(edited.broken?.problem, 'edited')
+
+    const other = '2001-02-04'
+    for (let n = 0; n < 4; n++) await recordAudit(db, input(), noonOf(other, n))
+    await tamper(db, sql`DELETE FROM audit_entry WHERE day = ${other}::date AND seq = 2`)
+    const removed = (await verifyAudit(db, other, other))[0]!
+    assert.equal(removed.broken?.seq, 2)
+    assert.equal(removed.broken?.problem, 'missing')
+
+    const last = '2001-02-05'
+    for (let n = 0; n < 3; n++) await recordAudit(db, input(), noonOf(last, n))
+    await tamper(db, sql`DELETE FROM audit_entry WHERE day = ${last}::date AND seq = 3`)
+    const lastRemoved = (await verifyAudit(db, last, last))[0]!
+    assert.equal(lastRemoved.broken?.seq, 3, 'a removed last entry is seen against the day head')
+  })
+
+  it('the table refuses UPDATE, DELETE and TRUNCATE by the application', async () => {
+    const day = '2001-03-01'
+    await recordAudit(db, input(), noonOf(day))
+    for (const statement of [
+      sql`UPDATE audit_entry SET actor_id = 'x' WHERE day = ${day}::date`,
+      sql`DELETE FROM audit_entry WHERE day = ${day}::date`,
+      sql`TRUNCATE audit_entry`,
+      sql`UPDATE audit_day SET last_hash = 'x' WHERE day = ${day}::date`,
+      sql`DELETE FROM audit_day WHERE day = ${day}::date`,
+    ])
+      await assert.rejects(statement.execute(db), /audit_entry is append-only|audit_day/)
+    assert.equal((await verifyAudit(db, day, day))[0]?.broken, undefined)
+  })
+
+  it('concurrent writers make one valid chain', async () => {
+    const day = '2001-04-01'
+    const written = await Promise.all(
+      Array.from({ length: 60 }, (_, n) => recordAudit(db, input({ requestId: `r${n}` }), noonOf(day, n % 7))),
+    )
+    assert.deepEqual(
+      written.map((w) => w.seq).sort((a, b) => a - b),
+      Array.from({ length: 60 }, (_, n) => n + 1),
+      'each number taken once',
+    )
+    const [verified] = await verifyAudit(db, day, day)
+    assert.equal(verified?.broken, undefined, verified?.broken?.detail)
+    assert.equal(verified?.entries, 60)
+  })
+
+  it('batched and single writers, several at once, still make one valid chain (group commit)', async () => {
+    const day = '2001-04-02'
+    const batches = Array.from({ length: 6 }, (_, b) =>
+      recordAuditEntries(
+        db,
+        Array.from({ length: 10 }, (_, n) => ({ input: input({ requestId: `b${b}-${n}` }), at: noonOf(day, n) })),
+      ),
+    )
+    const singles = Array.from({ length: 20 }, (_, n) => recordAudit(db, input({ requestId: `s${n}` }), noonOf(day, n)))
+    await Promise.all([...batches, ...singles])
+    const [verified] = await verifyAudit(db, day, day)
+    assert.equal(verified?.broken, undefined, verified?.broken?.detail)
+    assert.equal(verified?.entries, 80)
+
+    // Two writers (as two processes would have), each gathering what arrives while it writes.
+    const today = new Date().toISOString().slice(0, 10)
+    const [one, two] = [createAuditWriter(db), createAuditWriter(db, { maxBatch: 7 })]
+    const before = (await verifyAudit(db, today, today))[0]?.entries ?? 0
+    await Promise.all(
+      Array.from({ length: 80 }, (_, n) => (n % 2 === 0 ? one : two).write(input({ requestId: `w${n}` }))),
+    )
+    const [now] = await verifyAudit(db, today, today)
+    assert.equal(now?.broken, undefined, now?.broken?.detail)
+    assert.ok((now?.entries ?? 0) >= before + 80)
+  })
+
+  it('retention removes whole days only, and the days kept still verify', async () => {
+    const now = new Date()
+    const dayAgo = (n: number) => new Date(now.getTime() - n * 86_400_000).toISOString().slice(0, 10)
+    // Kept 3 days: today, yesterday and the day before stay; the days before that go, whole.
+    for (const n of [5, 4, 3, 2, 1]) for (let i = 0; i < 3; i++) await recordAudit(db, input(), noonOf(dayAgo(n), i))
+    const job = housekeepingJob(db, { auditRetentionDays: 3 })
+    await job.handle({ retentionDays: 90 }, { id: crypto.randomUUID() } as never)
+    const days = await verifyAudit(db, dayAgo(6), dayAgo(1))
+    assert.deepEqual(
+      days.map((d) => [d.day, d.entries, d.broken]),
+      [
+        [dayAgo(2), 3, undefined],
+        [dayAgo(1), 3, undefined],
+      ],
+    )
+  })
+})
+
+/** Changes the trail as someone with the database's owner rights would: its triggers switched off. */
+async function tamper(db: Db, statement: ReturnType<typeof sql>): Promise<void> {
+  await db.connection().execute(async (connection) => {
+    await sql`ALTER TABLE audit_entry DISABLE TRIGGER audit_entry_append_only`.execute(connection)
+    try {
+      await statement.execute(connection)
+    } finally {
+      await sql`ALTER TABLE audit_entry ENABLE TRIGGER audit_entry_append_only`.execute(connection)
+    }
+  })
+}
+
+const SEGMENT_TYPES: Record<string, string> = {
+  student: 'Student',
+  deliverylocation: 'DeliveryLocation',
+  subject: 'Subject',
+  subjectoffering: 'SubjectOffering',
+  subjectenrolment: 'SubjectEnrolment',
+  program: 'Program',
+  programoffering: 'ProgramOffering',
+  programenrolment: 'ProgramEnrolment',
+}
+const typeOfSegment = (segment: string) => SEGMENT_TYPES[segment]!
+
+describe('npm run audit:verify', () => {
+  it("exits 0 on intact days, and 1 naming the first broken entry of a tampered day; the CLI's client changes are entries", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vetrs-audit-'))
+    const database = await createTestDatabase(onPostgres ? 'memory://' : join(dir, 'data'))
+    try {
+      const service = await startTestService({ database })
+      const day = '2002-01-02'
+      try {
+        const sdb = service.service.database.db
+        for (let n = 0; n < 4; n++) await recordAudit(sdb, input(), noonOf(day, n))
+        await recordAudit(sdb, input(), noonOf('2002-01-03'))
+        await tamper(sdb, sql`UPDATE audit_entry SET record_id = 'changed' WHERE day = ${day}::date AND seq = 2`)
+      } finally {
+        await service.close()
+      }
+      const env = { ...process.env, ...database.env, LOG_LEVEL: 'silent' }
+      const verify = (from: string, to: string) =>
+        run(process.execPath, ['src/start.mjs', 'src/cli/main.ts', 'audit', 'verify', '--from', from, '--to', to], {
+          env,
+        })
+      const intact = await verify('2002-01-03', '2002-01-03')
+      assert.match(intact.stdout, /2002-01-03: 1 entries, chain intact/)
+      const broken = await verify('2002-01-01', '2002-01-03').then(
+        () => assert.fail('verify exits non-zero on a tampered day'),
+        (error: { code: number; stdout: string }) => error,
+      )
+      assert.equal(broken.code, 1)
+      assert.match(broken.stdout, /2002-01-02: BROKEN at entry #2 \(id [0-9a-f-]{36}\)/)
+      assert.match(broken.stdout, /2002-01-03: 1 entries, chain intact/)
+      // The CLI's client changes are entries too, written in the change's transaction.
+      await run(
+        process.execPath,
+        ['src/start.mjs', 'src/cli/main.ts', 'clients', 'add', 'cli-audited', '--rto', '70001', '--scopes', 'vet:read'],
+        { env },
+      )
+      await run(process.execPath, ['src/start.mjs', 'src/cli/main.ts', 'clients', 'disable', 'cli-audited'], { env })
+      const handle = await openDatabase(loadConfig(env, { signsTokens: false }).database)
+      try {
+        const entries = (await searchAudit(handle.db, { recordId: 'cli-audited' })).entries.reverse()
+        assert.deepEqual(
+          entries.map((e) => [e.action, e.actorKind, e.rto, e.recordType]),
+          [
+            ['client.register', 'operator', '70001', 'api-client'],
+            ['client.disable', 'operator', '70001', 'api-client'],
+          ],
+        )
+        assert.match(entries[0]!.actorId, /^cli/)
+      } finally {
+        await handle.close()
+      }
+    } finally {
+      await database.drop()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
