@@ -12,6 +12,8 @@ export {
   cancelAssessment,
   listFailedResults as listFailedAssessmentResults,
   failedResultsByRule as failedAssessmentResultsByRule,
+  qualityByPeriod,
+  type PeriodQuality,
   type AssessmentDependencies,
   type FailedAssessmentResultsOfRule,
 } from './assessment.service.ts'

@@ -29,6 +29,8 @@ export const BatchListQuery = Type.Object({
 })
 export const ResultQuery = Type.Object({ rule: RuleId, type: ResourceTypeName, page: PageNumber })
 export const PeriodQuery = Type.Object({ period: PeriodText, jurisdiction: JurisdictionCode })
+/** A page that shows one jurisdiction's numbers. */
+export const JurisdictionQuery = Type.Object({ jurisdiction: JurisdictionCode })
 export const AssessmentQuery = Type.Object({ ...PeriodQuery.properties, rule: RuleId, page: PageNumber })
 export const RecordQuery = Type.Object({ type: Text(100), uid: Text(100), page: PageNumber })
 export const RecordSearchQuery = Type.Object({ q: Text(100), page: PageNumber })

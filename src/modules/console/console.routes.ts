@@ -20,6 +20,7 @@ import { batchPages } from './batches.routes.ts'
 import { operatorPages } from './operator.routes.ts'
 import { periodPages } from './periods.routes.ts'
 import { qualityPages } from './quality.routes.ts'
+import { trendPages } from './trends.routes.ts'
 import { recordPages } from './records.routes.ts'
 import { referenceDataPages } from './reference-data.routes.ts'
 import { referenceReleasePages } from './reference-release.routes.ts'
@@ -120,6 +121,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
   await app.register(batchPages, { ...deps, natLimits })
   await app.register(recordPages, deps)
   await app.register(qualityPages, deps)
+  await app.register(trendPages, deps)
   await app.register(referenceDataPages, deps)
   await app.register(operatorPages, deps)
   referenceReleasePages(app, options.db)

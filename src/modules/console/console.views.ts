@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { Eta } from 'eta'
 import type { ConsoleUser } from './console-people.ts'
 import { ROLE_LABELS } from './console-people.ts'
+import { labelTableCells } from './table-labels.ts'
 
 const eta = new Eta({
   views: fileURLToPath(new URL('./views', import.meta.url)),
@@ -28,6 +29,7 @@ export interface PageFrame {
     | 'batches'
     | 'records'
     | 'assessment'
+    | 'trends'
     | 'declarations'
     | 'rtos'
     | 'collection'
@@ -48,12 +50,12 @@ export interface Flash {
 }
 
 export function renderPage(template: string, frame: PageFrame, data: object = {}): string {
-  return eta.render(`./${template}`, { ...data, frame, roleLabels: ROLE_LABELS, format })
+  return labelTableCells(eta.render(`./${template}`, { ...data, frame, roleLabels: ROLE_LABELS, format }))
 }
 
 /** A part of a page (no layout), for a script that updates the page in place. */
 export function renderFragment(template: string, data: object): string {
-  return eta.render(`./${template}`, { ...data, roleLabels: ROLE_LABELS, format })
+  return labelTableCells(eta.render(`./${template}`, { ...data, roleLabels: ROLE_LABELS, format }))
 }
 
 /** Formatting helpers the templates share. */

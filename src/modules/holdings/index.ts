@@ -10,6 +10,8 @@ export {
   type HeldVersion,
   jurisdictionsSubmittedUnder,
   periodSubmissions,
+  reportedActivity,
+  type ReportedActivity,
   submissionsAcrossRtos,
   type PeriodSubmission,
   type RtoSubmission,

@@ -1,0 +1,182 @@
+// Pictures where people would rather look than read (issue 32, item 6), and tables a phone can read
+// (item 9): the RTO's data quality and activity over time, and the operator's collection progress, are
+// SVG charts drawn on the server, each with a table of the same numbers beside it. Read from both in
+// Debian's Chromium, and against what the API says; each page checked by axe-core at desktop and at
+// 390 px, where every table's last column must be on screen. Skipped, saying what to install, when
+// Chromium is absent.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import type { Browser, Page } from 'playwright-core'
+import {
+  Assessor,
+  freePort,
+  minimalUnitRecord,
+  PERIOD,
+  Reporter,
+  startTestService,
+  type TestService,
+} from './support/index.ts'
+import {
+  assertAccessible,
+  assertNoHorizontalScroll,
+  chromiumMissing,
+  launchChromium,
+  signIn,
+} from './console/browser.ts'
+
+/** A chart's numbers as its SVG draws them: category → series → value. */
+async function svgNumbers(page: Page, chartId: string): Promise<Record<string, Record<string, number>>> {
+  return page.evaluate((id) => {
+    const numbers: Record<string, Record<string, number>> = {}
+    for (const bar of document.querySelectorAll(`svg#${id} rect[data-value]`)) {
+      const category = bar.getAttribute('data-category')!
+      numbers[category] ??= {}
+      numbers[category][bar.getAttribute('data-series')!] = Number(bar.getAttribute('data-value'))
+    }
+    return numbers
+  }, chartId)
+}
+
+/** The same chart's numbers as the table beside it says them, read from its cells' text. */
+async function tableNumbers(page: Page, chartId: string): Promise<Record<string, Record<string, number>>> {
+  return page.evaluate((id) => {
+    const table = document.querySelector(`table[data-chart="${id}"]`)!
+    const series = [...table.querySelectorAll('thead th')].slice(1).map((th) => th.textContent!.trim())
+    const numbers: Record<string, Record<string, number>> = {}
+    for (const row of table.querySelectorAll('tbody tr')) {
+      const category = row.querySelector('th')!.textContent!.trim()
+      numbers[category] = {}
+      ;[...row.querySelectorAll('td')].forEach((cell, i) => {
+        numbers[category]![series[i]!] = Number(cell.textContent!.replace(/,/g, ''))
+      })
+    }
+    return numbers
+  }, chartId)
+}
+
+/** At a phone's width, every table's last column is inside the viewport, with its heading as a label. */
+async function assertLastColumnsVisible(page: Page): Promise<number> {
+  const cells = await page.evaluate(() =>
+    [...document.querySelectorAll('.table-wrap table tbody tr')].map((row) => {
+      const last = row.querySelector('td:last-child, th:last-child')!
+      const box = last.getBoundingClientRect()
+      return {
+        text: (last.textContent ?? '').trim(),
+        right: box.right,
+        width: box.width,
+        label: last.getAttribute('data-label'),
+        labelShown: getComputedStyle(last, '::before').content,
+      }
+    }),
+  )
+  const width = await page.evaluate(() => window.innerWidth)
+  for (const cell of cells) {
+    assert.ok(
+      cell.width > 0 && cell.right <= width,
+      `the last column (“${cell.text}”) ends at ${cell.right}px of ${width}`,
+    )
+    if (cell.label) assert.equal(cell.labelShown, `"${cell.label}: "`)
+  }
+  return cells.length
+}
+
+describe('web console: charts and their tables, on a desktop and a phone', { skip: chromiumMissing() ?? false }, () => {
+  let t: TestService
+  let browser: Browser
+  let rto1: Reporter
+
+  before(async () => {
+    const port = await freePort()
+    ;[t, browser] = await Promise.all([startTestService({ env: { PORT: String(port) } }), launchChromium()])
+    rto1 = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
+  })
+
+  after(async () => {
+    await browser?.close()
+    await t?.close()
+  })
+
+  it('the RTO’s data quality and activity over time: each chart’s table holds the numbers its SVG draws, and the API’s', async () => {
+    const uploads = await minimalUnitRecord()
+    await rto1.submitted(uploads)
+    // Submitted twice: the activity counts each version submitted.
+    await rto1.submitted(uploads.filter((u) => u.segment === 'student'))
+    const { results } = await new Assessor(rto1).assess(PERIOD, 'NSW')
+    const level = (name: string) => results.filter((r) => r.AssessmentMessageLevel === name).length
+
+    const { context, page } = await signIn(browser, t.baseUrl, 'staff-90001')
+    try {
+      await page.getByRole('link', { name: 'Over time' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Data quality and activity over time' }).waitFor()
+      assert.equal(new URL(page.url()).pathname, '/console/rto/90001/trends')
+      const quarter = `${Math.floor(PERIOD / 100)} Q${PERIOD % 100}`
+
+      // Data quality: the SVG, its table and the API's outcomes agree.
+      const quality = await svgNumbers(page, 'quality-chart')
+      assert.deepEqual(quality, await tableNumbers(page, 'quality-chart'))
+      assert.deepEqual(quality[quarter], { Errors: level('Error'), Warnings: level('Warning') })
+      const chart = page.getByRole('img', { name: 'Data quality over time, NSW' })
+      assert.match(String(await chart.getAttribute('aria-labelledby')), /quality-chart-title quality-chart-desc/)
+      // Per rule: each rule's count in the period is the API's.
+      const rules = page.getByRole('table', { name: /Failed outcomes per rule/ })
+      for (const ruleId of new Set(results.map((r) => r.ruleId as string))) {
+        const row = rules.getByRole('row', { name: new RegExp(`^${ruleId}\\b`) })
+        const cells = await row.getByRole('cell').allTextContents()
+        assert.equal(Number(cells.at(-1)!.replace(/,/g, '')), results.filter((r) => r.ruleId === ruleId).length)
+      }
+
+      // Activity: every record of the unit record once, and the student twice, all in the period.
+      const activity = await svgNumbers(page, 'activity-chart')
+      assert.deepEqual(activity, await tableNumbers(page, 'activity-chart'))
+      const expected: Record<string, number> = {}
+      for (const u of uploads) {
+        const type = u.segment === 'student' ? 'Student' : undefined
+        if (type) expected[type] = (expected[type] ?? 0) + 2
+      }
+      assert.equal(activity[quarter]!.Student, expected.Student)
+      assert.equal(
+        Object.values(activity[quarter]!).reduce((a, b) => a + b, 0),
+        uploads.length + uploads.filter((u) => u.segment === 'student').length,
+      )
+
+      await assertAccessible(page)
+      await page.setViewportSize({ width: 390, height: 844 })
+      await assertAccessible(page)
+      await assertNoHorizontalScroll(page)
+      assert.ok((await assertLastColumnsVisible(page)) >= 3)
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('the operator’s collection progress: RTOs declared, assessed and overdue per period, the table the SVG’s numbers', async () => {
+    const { context, page } = await signIn(browser, t.baseUrl, 'operator')
+    try {
+      await page.goto(`${t.baseUrl}/console/collection?period=${PERIOD}&jurisdiction=NSW`)
+      await page.getByRole('heading', { level: 2, name: 'Progress over the recent periods' }).waitFor()
+      const progress = await svgNumbers(page, 'progress-chart')
+      assert.deepEqual(progress, await tableNumbers(page, 'progress-chart'))
+      // The recent periods, at most six, oldest first (the collection began in 2026 Q1).
+      const periods = Object.keys(progress)
+      assert.ok(periods.length >= 1 && periods.length <= 6)
+      assert.deepEqual(periods, [...periods].sort())
+      // The chosen period's bars are the at-a-glance totals above them.
+      const fact = async (name: string) =>
+        Number((await page.locator('dl.facts div', { hasText: name }).locator('dd').textContent())!.replace(/,/g, ''))
+      const quarter = `${Math.floor(PERIOD / 100)} Q${PERIOD % 100}`
+      assert.deepEqual(progress[quarter], {
+        Declared: await fact('Declared'),
+        Assessed: await fact('Assessed (Validated)'),
+        Overdue: await fact('Overdue'),
+      })
+      assert.ok(progress[quarter]!.Assessed >= 1, 'RTO 90001 was assessed in the first test')
+      await assertAccessible(page)
+      await page.setViewportSize({ width: 390, height: 844 })
+      await assertAccessible(page)
+      await assertNoHorizontalScroll(page)
+      assert.ok((await assertLastColumnsVisible(page)) >= 2)
+    } finally {
+      await context.close()
+    }
+  })
+})
