@@ -179,4 +179,75 @@ describe('web console: charts and their tables, on a desktop and a phone', { ski
       await context.close()
     }
   })
+
+  it('a refused form says so in an error summary that has the focus and links to each field, and the field says it too', async () => {
+    const { context, page } = await signIn(browser, t.baseUrl, 'staff-90001')
+    try {
+      await page.goto(`${t.baseUrl}/console/rto/90001/records?type=&uid=not-a-uid`)
+      const summary = page.getByRole('alert')
+      await summary.getByRole('heading', { name: 'There is a problem' }).waitFor()
+      // The summary has the focus on arrival, so a screen reader starts there.
+      assert.equal(await page.evaluate(() => document.activeElement?.className), 'error-summary')
+      assert.equal(await summary.getAttribute('tabindex'), '-1')
+      // One link per field in error, each to its field.
+      const links = summary.getByRole('link')
+      assert.deepEqual(await links.evaluateAll((all) => all.map((a) => a.getAttribute('href'))), ['#type', '#uid'])
+      await links.filter({ hasText: 'UID' }).click()
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'uid')
+      // Each field is marked and described by its own message.
+      for (const [field, words] of [
+        ['uid', /Enter the record’s UID/],
+        ['type', /Choose the record type/],
+      ] as const) {
+        const control = page.locator(`#${field}`)
+        assert.equal(await control.getAttribute('aria-invalid'), 'true')
+        const described = String(await control.getAttribute('aria-describedby'))
+        assert.match(String(await page.locator(`#${described}`).textContent()), words)
+      }
+      await assertAccessible(page)
+      await page.setViewportSize({ width: 390, height: 844 })
+      await assertAccessible(page)
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('the sign-in page starts at its first field; times are said in the reader’s zone, with UTC on hover', async () => {
+    // A reader in Perth: the page, written in Sydney's zone, is said again in theirs.
+    const context = await browser.newContext({ timezoneId: 'Australia/Perth' })
+    const page = await context.newPage()
+    try {
+      await page.goto(`${t.baseUrl}/console/`)
+      await page.getByRole('link', { name: 'Sign in' }).click()
+      await page.waitForURL(/\/console\/idp-sign-in\//)
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'username')
+      await page.keyboard.type('staff-90001')
+      await page.getByLabel('Password').fill('demo')
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      await page.getByText('Signed in as').waitFor()
+      await page.goto(`${t.baseUrl}/console/rto/90001/batches`)
+      const time = page.locator('table time').first()
+      await time.waitFor()
+      const datetime = String(await time.getAttribute('datetime'))
+      const perth = new Intl.DateTimeFormat('en-AU', {
+        timeZone: 'Australia/Perth',
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+        timeZoneName: 'short',
+      }).format(new Date(datetime))
+      assert.equal(await time.textContent(), perth)
+      assert.match(perth, /AWST$/)
+      assert.equal(await time.getAttribute('title'), `${datetime.slice(0, 10)} ${datetime.slice(11, 16)} UTC`)
+      // Without script the server's own rendering stands: Sydney's zone.
+      const raw = await (await fetch(`${t.baseUrl}/console/assets/local-time.js`)).text()
+      assert.match(raw, /Australia\/Sydney/)
+      const html = await page.evaluate(async () => (await fetch(location.href)).text())
+      assert.match(html, /<time datetime="[^"]+" title="[^"]+ UTC">\d{1,2} \w{3} \d{4}, [^<]+ AE[DS]T<\/time>/)
+    } finally {
+      await context.close()
+    }
+  })
 })

@@ -40,6 +40,7 @@ export interface ConsoleRouteOptions extends consoleService.ConsoleDependencies 
 const STYLESHEET = readFileSync(new URL('./assets/console.css', import.meta.url))
 /** Live status of a batch's validation or a period's assessment (an enhancement; the pages work without it). No build step. */
 const LIVE_STATUS_SCRIPT = readFileSync(new URL('./assets/live-status.js', import.meta.url))
+const LOCAL_TIME_SCRIPT = readFileSync(new URL('./assets/local-time.js', import.meta.url))
 /** Upload progress of the file forms (an enhancement; the forms post without it). */
 const UPLOAD_PROGRESS_SCRIPT = readFileSync(new URL('./assets/upload-progress.js', import.meta.url))
 
@@ -106,6 +107,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
   asset('/assets/console.css', 'text/css', STYLESHEET)
   asset('/assets/upload-progress.js', 'text/javascript', UPLOAD_PROGRESS_SCRIPT)
   asset('/assets/live-status.js', 'text/javascript', LIVE_STATUS_SCRIPT)
+  asset('/assets/local-time.js', 'text/javascript', LOCAL_TIME_SCRIPT)
 
   await app.register(signInPages, {
     db: options.db,
