@@ -67,17 +67,43 @@ export interface BatchFilter {
   status?: 'NotSubmitted' | 'Submitted' | undefined
   /** The token's first characters, matched literally (LIKE's wildcards escaped). */
   tokenPrefix?: string | undefined
+  /** Words each of which is one of a record's keys (a name, client identifier, USI, code), of a record in the batch. */
+  holding?: readonly string[] | undefined
 }
+
+/**
+ * The keys a batch's record is found by, each `<rto>:<lower-case value>`: the expression of the index
+ * batch_record_search (migrations/0031_reported_activity_and_batch_search.ts), written identically.
+ */
+const BATCH_SEARCH_KEYS = sql`ARRAY[
+      rto_id || ':' || lower(body->>'clientIdentifier'),
+      rto_id || ':' || lower(body->>'uniqueStudentIdentifier'),
+      rto_id || ':' || lower(body->>'familyName'),
+      rto_id || ':' || lower(body->>'firstGivenName'),
+      rto_id || ':' || lower(body->>'subjectIdentifier'),
+      rto_id || ':' || lower(body->>'programIdentifier'),
+      rto_id || ':' || lower(body->>'deliveryLocationIdentifier')
+    ]`
+
+/**
+ * The tokens of the batches that hold a record whose keys include every word: one probe of the search
+ * index, the RTO inside each key (the outer query scopes the batches to the RTO again).
+ */
+const batchesHolding = (rto: string, words: readonly string[]) => sql`
+  SELECT DISTINCT transaction_batch_token FROM batch_record
+   WHERE ${BATCH_SEARCH_KEYS} @> ${words.map((word) => `${rto}:${word.toLowerCase()}`)}::text[]`
 
 const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 /** The filter's conditions, for a query on transaction_batch (every condition when none: no filter). */
-const matching = (filter: BatchFilter) => (eb: ExpressionBuilder<Database, 'transaction_batch'>) => {
+const matching = (rto: string, filter: BatchFilter) => (eb: ExpressionBuilder<Database, 'transaction_batch'>) => {
   const conditions: Expression<SqlBool>[] = []
   if (filter.jurisdiction !== undefined) conditions.push(eb('jurisdiction', '=', filter.jurisdiction))
   if (filter.status !== undefined) conditions.push(eb('status', '=', filter.status))
   if (filter.tokenPrefix !== undefined)
     conditions.push(eb('transaction_batch_token', 'like', likePrefix(filter.tokenPrefix)))
+  if (filter.holding !== undefined && filter.holding.length > 0)
+    conditions.push(sql<SqlBool>`transaction_batch_token IN (${batchesHolding(rto, filter.holding)})`)
   return eb.and(conditions)
 }
 
@@ -86,7 +112,7 @@ export async function countBatches(db: Executor, rto: string, filter: BatchFilte
     .selectFrom('transaction_batch')
     .select((eb) => eb.fn.countAll<string>().as('count'))
     .where('rto_id', '=', rto)
-    .where(matching(filter))
+    .where(matching(rto, filter))
     .executeTakeFirstOrThrow()
   return Number(row.count)
 }
@@ -102,7 +128,7 @@ export async function listBatches(
     .selectFrom('transaction_batch')
     .selectAll()
     .where('rto_id', '=', rto)
-    .where(matching(filter))
+    .where(matching(rto, filter))
     .orderBy('created_at', 'desc')
     .orderBy('transaction_batch_token')
     .limit(limit)

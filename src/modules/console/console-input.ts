@@ -25,6 +25,8 @@ export const BATCH_STATES = ['not-submitted', 'submitted'] as const
 export const BatchListQuery = Type.Object({
   state: oneOf(BATCH_STATES),
   token: Type.String({ pattern: '^[A-Za-z0-9_-]{1,100}$' }),
+  /** Words of a record in the batch: a name, client identifier, USI, unit or program code, location identifier. */
+  q: Text(100),
   page: PageNumber,
 })
 export const ResultQuery = Type.Object({ rule: RuleId, type: ResourceTypeName, page: PageNumber })

@@ -24,7 +24,7 @@ import * as publishedViews from './0020_published_views.ts'
 import * as idempotencyKey from './0022_idempotency_key.ts'
 import * as eventOutbox from './0023_event_outbox.ts'
 import * as heldRecordSearch from './0024_held_record_search.ts'
-import * as reportedActivity from './0031_reported_activity.ts'
+import * as reportedActivityAndBatchSearch from './0031_reported_activity_and_batch_search.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -50,5 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0022_idempotency_key': idempotencyKey,
   '0023_event_outbox': eventOutbox,
   '0024_held_record_search': heldRecordSearch,
-  '0031_reported_activity': reportedActivity,
+  '0031_reported_activity_and_batch_search': reportedActivityAndBatchSearch,
 }

@@ -1,9 +1,18 @@
-// The activity an RTO reported, counted per jurisdiction, reporting period and record type (issue 32,
+// Two aggregates and an index the console reads (issue 32), each owned by the module named.
+//
+// 1. reported_activity (modules/holdings): the activity an RTO reported, counted per jurisdiction, reporting period and record type (issue 32,
 // item 6: the console's chart of activity per period reads these rows, never a pass over held_record).
 // Written by holdings' promotion in the submit's own transaction (holdings.repo.ts, promoteBatch): each
 // version submitted In submission adds one to the period of its latest activity date, or of the day it
 // was submitted when it carries none. Voided versions are not activity. Owned by modules/holdings.
 // Filled here once from the versions already held.
+//
+// 2. batch_record_search (modules/batches): a batch's records found by what people know them by (item 1:
+// search batches by a student's name, client identifier or USI, a unit or program code, a location's
+// identifier), the same keys as held_record_search (0024), each `<rto>:<lower-case value>`, so the
+// RTO scoping is inside the index. The expression is batches' (batch-search.ts): change both together.
+// Built while the migration holds its lock: on a large batch_record, build it beforehand with CREATE
+// INDEX CONCURRENTLY under the same name (docs/operations.md); it is then kept.
 import { sql, type Kysely } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -24,4 +33,14 @@ export async function up(db: Kysely<any>): Promise<void> {
                    coalesce(student_activity_date, (submitted_at AT TIME ZONE 'UTC')::date) AS d
               FROM held_record WHERE state_in_submission = 'In submission') AS v
      GROUP BY 1, 2, 3, 4`.execute(db)
+  await sql`
+    CREATE INDEX IF NOT EXISTS batch_record_search ON batch_record USING gin ((ARRAY[
+      rto_id || ':' || lower(body->>'clientIdentifier'),
+      rto_id || ':' || lower(body->>'uniqueStudentIdentifier'),
+      rto_id || ':' || lower(body->>'familyName'),
+      rto_id || ':' || lower(body->>'firstGivenName'),
+      rto_id || ':' || lower(body->>'subjectIdentifier'),
+      rto_id || ':' || lower(body->>'programIdentifier'),
+      rto_id || ':' || lower(body->>'deliveryLocationIdentifier')
+    ]))`.execute(db)
 }
