@@ -21,6 +21,7 @@ import {
   assertNoHorizontalScroll,
   chromiumMissing,
   launchChromium,
+  screenshot,
   signIn,
 } from './console/browser.ts'
 
@@ -140,10 +141,12 @@ describe('web console: charts and their tables, on a desktop and a phone', { ski
       )
 
       await assertAccessible(page)
+      await screenshot(page, 'trends')
       await page.setViewportSize({ width: 390, height: 844 })
       await assertAccessible(page)
       await assertNoHorizontalScroll(page)
       assert.ok((await assertLastColumnsVisible(page)) >= 3)
+      await screenshot(page, 'trends-phone')
     } finally {
       await context.close()
     }

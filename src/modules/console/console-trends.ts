@@ -16,6 +16,10 @@ import type { BarChart } from './svg-chart.ts'
 /** A period code (202604) as the charts label it: 2026 Q4. */
 export const periodLabel = (period: number) => `${Math.floor(period / 100)} Q${period % 100}`
 
+/** A record type as people write it: SubjectEnrolment → Subject enrolment. */
+export const typeInWords = (type: string) =>
+  type.replace(/(?<=[a-z])([A-Z])/g, (letter: string) => ` ${letter.toLowerCase()}`)
+
 /** A chart and its table: rows are the chart's categories, columns its series. */
 export interface ChartWithTable {
   chart: BarChart
@@ -86,7 +90,7 @@ export async function rtoTrends(
     description: `Records submitted for each reporting period (by the date of their latest activity), by record type, stacked. The table below gives the same numbers.`,
     categories: activityPeriods.map(periodLabel),
     series: types.map((type) => ({
-      name: type,
+      name: typeInWords(type),
       values: activityPeriods.map(
         (p) => ofJurisdiction.find((a) => a.reportingPeriodNumber === p && a.resourceType === type)?.records ?? 0,
       ),

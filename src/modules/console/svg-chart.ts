@@ -59,15 +59,17 @@ export function barChartSvg(chart: BarChart): string {
       ? series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0)
       : Math.max(0, ...series.map((s) => s.values[i] ?? 0)),
   )
-  const top = niceCeiling(Math.max(0, ...totals))
+  // Gridlines at a round step (1, 2 or 5 times a power of ten), four or fewer above zero.
+  const largest = Math.max(0, ...totals)
+  const step = niceCeiling(largest / 4)
+  const top = Math.max(step, Math.ceil(largest / step) * step)
   const y = (value: number) => TOP + plotHeight - (value / top) * plotHeight
   const band = plotWidth / Math.max(1, categories.length)
   const barsPerBand = chart.layout === 'stacked' ? 1 : Math.max(1, series.length)
   const barWidth = Math.max(2, (band * 0.7) / barsPerBand)
   const parts: string[] = []
 
-  for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
-    const value = Math.round(top * tick)
+  for (let value = 0; value <= top; value += step) {
     const at = y(value).toFixed(1)
     parts.push(
       `<line class="grid" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${at}" y2="${at}"/>`,
