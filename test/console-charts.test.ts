@@ -253,4 +253,60 @@ describe('web console: charts and their tables, on a desktop and a phone', { ski
       await context.close()
     }
   })
+
+  it('at 390 px every table of the RTO’s and the operator’s pages keeps its last column on screen; the charts need no script', async () => {
+    // A batch with a failed result, so its page has the widest table of all.
+    const student = (await minimalUnitRecord()).find((u) => u.segment === 'student')!
+    const { emailAddressPrimary: _left, ...withoutEmail } = student.body
+    const token = await rto1.batchWith([{ segment: 'student', body: withoutEmail }])
+    await rto1.validate(token)
+    const pages: [string, string[]][] = [
+      [
+        'staff-90001',
+        [
+          `/console/rto/90001/?period=${PERIOD}&jurisdiction=NSW`,
+          '/console/rto/90001/batches',
+          `/console/rto/90001/batches/NSW/${token}`,
+          '/console/rto/90001/records?q=Nguyen',
+          '/console/rto/90001/declarations',
+          `/console/rto/90001/assessment?period=${PERIOD}&jurisdiction=NSW`,
+          '/console/rto/90001/trends',
+        ],
+      ],
+      ['operator', [`/console/collection?period=${PERIOD}&jurisdiction=NSW`, '/console/jobs', '/console/clients']],
+    ]
+    let rows = 0
+    for (const [person, paths] of pages) {
+      const { context, page } = await signIn(browser, t.baseUrl, person)
+      try {
+        await page.setViewportSize({ width: 390, height: 844 })
+        for (const path of paths) {
+          await page.goto(`${t.baseUrl}${path}`)
+          await assertNoHorizontalScroll(page)
+          rows += await assertLastColumnsVisible(page)
+        }
+      } finally {
+        await context.close()
+      }
+    }
+    assert.ok(rows >= 10, `${rows} table rows checked`)
+
+    // JavaScript off: the charts are there, drawn by the server, and times stay in Sydney's zone.
+    const context = await browser.newContext({ javaScriptEnabled: false, timezoneId: 'Australia/Perth' })
+    const page = await context.newPage()
+    try {
+      await page.goto(`${t.baseUrl}/console/`)
+      await page.getByRole('link', { name: 'Sign in' }).click()
+      await page.getByLabel('Username').fill('staff-90001')
+      await page.getByLabel('Password').fill('demo')
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      await page.getByText('Signed in as').waitFor()
+      await page.goto(`${t.baseUrl}/console/rto/90001/trends`)
+      assert.ok(Object.keys(await svgNumbers(page, 'activity-chart')).length >= 1)
+      await page.goto(`${t.baseUrl}/console/rto/90001/batches`)
+      assert.match(String(await page.locator('table time').first().textContent()), /AE[DS]T$/)
+    } finally {
+      await context.close()
+    }
+  })
 })
