@@ -71,6 +71,9 @@ export interface BatchFilter {
   holding?: readonly string[] | undefined
 }
 
+/** The filter as the list's queries apply it: the batches holding the words already found (batchesHolding). */
+export type ResolvedBatchFilter = Omit<BatchFilter, 'holding'> & { tokens?: readonly string[] | undefined }
+
 /**
  * The keys a batch's record is found by, each `<rto>:<lower-case value>`: the expression of the index
  * batch_record_search (migrations/0031_reported_activity_and_batch_search.ts), written identically.
@@ -86,33 +89,37 @@ const BATCH_SEARCH_KEYS = sql`ARRAY[
     ]`
 
 /**
- * The tokens of the batches that hold a record whose keys include every word: one probe of the search
- * index, the RTO inside each key (the outer query scopes the batches to the RTO again).
+ * The tokens of the RTO's batches that hold a record whose keys include every word: one probe of the
+ * search index, the RTO inside each key. No rto_id condition beside it (as holdings' record search:
+ * the planner would AND in the primary key's rows of the RTO); the list's queries scope to the RTO.
  */
-const batchesHolding = (rto: string, words: readonly string[]) => sql`
-  SELECT DISTINCT transaction_batch_token FROM batch_record
-   WHERE ${BATCH_SEARCH_KEYS} @> ${words.map((word) => `${rto}:${word.toLowerCase()}`)}::text[]`
+export async function batchesHolding(db: Executor, rto: string, words: readonly string[]): Promise<string[]> {
+  const result = await sql<{ transaction_batch_token: string }>`
+    SELECT DISTINCT transaction_batch_token FROM batch_record
+     WHERE ${BATCH_SEARCH_KEYS} @> ${words.map((word) => `${rto}:${word.toLowerCase()}`)}::text[]`.execute(db)
+  return result.rows.map((row) => row.transaction_batch_token)
+}
 
 const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 /** The filter's conditions, for a query on transaction_batch (every condition when none: no filter). */
-const matching = (rto: string, filter: BatchFilter) => (eb: ExpressionBuilder<Database, 'transaction_batch'>) => {
+const matching = (filter: ResolvedBatchFilter) => (eb: ExpressionBuilder<Database, 'transaction_batch'>) => {
   const conditions: Expression<SqlBool>[] = []
   if (filter.jurisdiction !== undefined) conditions.push(eb('jurisdiction', '=', filter.jurisdiction))
   if (filter.status !== undefined) conditions.push(eb('status', '=', filter.status))
   if (filter.tokenPrefix !== undefined)
     conditions.push(eb('transaction_batch_token', 'like', likePrefix(filter.tokenPrefix)))
-  if (filter.holding !== undefined && filter.holding.length > 0)
-    conditions.push(sql<SqlBool>`transaction_batch_token IN (${batchesHolding(rto, filter.holding)})`)
+  if (filter.tokens !== undefined)
+    conditions.push(filter.tokens.length > 0 ? eb('transaction_batch_token', 'in', filter.tokens) : sql<SqlBool>`false`)
   return eb.and(conditions)
 }
 
-export async function countBatches(db: Executor, rto: string, filter: BatchFilter): Promise<number> {
+export async function countBatches(db: Executor, rto: string, filter: ResolvedBatchFilter): Promise<number> {
   const row = await db
     .selectFrom('transaction_batch')
     .select((eb) => eb.fn.countAll<string>().as('count'))
     .where('rto_id', '=', rto)
-    .where(matching(rto, filter))
+    .where(matching(filter))
     .executeTakeFirstOrThrow()
   return Number(row.count)
 }
@@ -120,7 +127,7 @@ export async function countBatches(db: Executor, rto: string, filter: BatchFilte
 export async function listBatches(
   db: Executor,
   rto: string,
-  filter: BatchFilter,
+  filter: ResolvedBatchFilter,
   limit: number,
   offset: number,
 ): Promise<BatchRow[]> {
@@ -128,7 +135,7 @@ export async function listBatches(
     .selectFrom('transaction_batch')
     .selectAll()
     .where('rto_id', '=', rto)
-    .where(matching(rto, filter))
+    .where(matching(filter))
     .orderBy('created_at', 'desc')
     .orderBy('transaction_batch_token')
     .limit(limit)
