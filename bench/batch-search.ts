@@ -110,7 +110,8 @@ await withFreshPostgres(url, async (databaseUrl) => {
         rto_id || ':' || lower(body->>'clientIdentifier'), rto_id || ':' || lower(body->>'uniqueStudentIdentifier'),
         rto_id || ':' || lower(body->>'familyName'), rto_id || ':' || lower(body->>'firstGivenName'),
         rto_id || ':' || lower(body->>'subjectIdentifier'), rto_id || ':' || lower(body->>'programIdentifier'),
-        rto_id || ':' || lower(body->>'deliveryLocationIdentifier')] @> ARRAY['R7:family7'])
+        rto_id || ':' || lower(body->>'deliveryLocationIdentifier')] @> ARRAY['R7:family7']
+        AND resource_type IN ('Student', 'Subject', 'Program', 'DeliveryLocation'))
       ORDER BY created_at DESC, transaction_batch_token LIMIT 20`.execute(db)
     console.log(
       `batch search, ${RECORDS.toLocaleString('en-AU')} batch records in ${RTOS * BATCHES_PER_RTO} batches of ${RTOS} RTOs, ${REQUESTS} searches:`,

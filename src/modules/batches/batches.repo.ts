@@ -76,7 +76,9 @@ export type ResolvedBatchFilter = Omit<BatchFilter, 'holding'> & { tokens?: read
 
 /**
  * The keys a batch's record is found by, each `<rto>:<lower-case value>`: the expression of the index
- * batch_record_search (migrations/0031_reported_activity_and_batch_search.ts), written identically.
+ * batch_record_search (migrations/0031_reported_activity_and_batch_search.ts), written identically, as
+ * is its condition on the record types that have keys (written out, not a parameter: the planner
+ * uses a partial index only for a condition it can see implies the index's).
  */
 const BATCH_SEARCH_KEYS = sql`ARRAY[
       rto_id || ':' || lower(body->>'clientIdentifier'),
@@ -96,7 +98,8 @@ const BATCH_SEARCH_KEYS = sql`ARRAY[
 export async function batchesHolding(db: Executor, rto: string, words: readonly string[]): Promise<string[]> {
   const result = await sql<{ transaction_batch_token: string }>`
     SELECT DISTINCT transaction_batch_token FROM batch_record
-     WHERE ${BATCH_SEARCH_KEYS} @> ${words.map((word) => `${rto}:${word.toLowerCase()}`)}::text[]`.execute(db)
+     WHERE resource_type IN ('Student', 'Subject', 'Program', 'DeliveryLocation')
+       AND ${BATCH_SEARCH_KEYS} @> ${words.map((word) => `${rto}:${word.toLowerCase()}`)}::text[]`.execute(db)
   return result.rows.map((row) => row.transaction_batch_token)
 }
 

@@ -10,7 +10,9 @@
 // 2. batch_record_search (modules/batches): a batch's records found by what people know them by (item 1:
 // search batches by a student's name, client identifier or USI, a unit or program code, a location's
 // identifier), the same keys as held_record_search (0024), each `<rto>:<lower-case value>`, so the
-// RTO scoping is inside the index. The expression is batches' (batch-search.ts): change both together.
+// RTO scoping is inside the index. Only the record types that have keys are indexed (enrolments and
+// offerings, most of a batch, have none, and would add only empty entries to every upload). The
+// expression and condition are batches' (batches.repo.ts, batchesHolding): change both together.
 // Built while the migration holds its lock: on a large batch_record, build it beforehand with CREATE
 // INDEX CONCURRENTLY under the same name (docs/operations.md); it is then kept.
 import { sql, type Kysely } from 'kysely'
@@ -42,5 +44,5 @@ export async function up(db: Kysely<any>): Promise<void> {
       rto_id || ':' || lower(body->>'subjectIdentifier'),
       rto_id || ':' || lower(body->>'programIdentifier'),
       rto_id || ':' || lower(body->>'deliveryLocationIdentifier')
-    ]))`.execute(db)
+    ])) WHERE resource_type IN ('Student', 'Subject', 'Program', 'DeliveryLocation')`.execute(db)
 }
