@@ -5,7 +5,8 @@
 // requests of: the API list's first page and a deep page (50 results, as the console shows), and the
 // console's batch page (the status, the failed results by rule and one page of them) at the first page,
 // the same deep page, and filtered to the rarer rule; and, for what the page reads besides results, the
-// API's batch and validation status. After VACUUM ANALYZE (PostgreSQL; ANALYZE on PGlite): the state
+// API's batch and validation status; and (issue 32) the batch list searched by a record it holds and
+// the over-time page's charts. After VACUUM ANALYZE (PostgreSQL; ANALYZE on PGlite): the state
 // autovacuum keeps a live database in. A person signs in once through the real OpenID
 // Connect flow in Debian's Chromium (as the browser tests do); the requests are then plain fetches with
 // the session cookie, so both sides are timed the same way. Prints p50 and p99 and the ratio of the
@@ -20,6 +21,7 @@ import { withFreshPostgres } from './fresh-postgres.ts'
 import { launchChromium, signIn, CHROMIUM_PATH } from '../test/console/browser.ts'
 import { freePort } from '../test/support/index.ts'
 import { demoAuth } from './demo-auth.ts'
+import { letters } from '../src/cli/synthetic-data.ts'
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100)
 const PG_STUDENTS = Number(process.env.BENCH_CONSOLE_RESULTS ?? 100_000)
@@ -112,13 +114,15 @@ async function measure(database: string, env: Record<string, string>, students: 
     let cookie = await session()
     if (!cookie) throw new Error('no console session cookie after signing in')
     const page = `${baseUrl}/console/rto/90001/batches/NSW/${token}`
-    const consolePage = (query: string) => async () => {
-      const response = await fetch(`${page}${query}`, { headers: { cookie }, redirect: 'manual' })
-      // The session is sealed again on each request (its idle timeout starts again): keep the newest.
-      const renewed = response.headers.getSetCookie().find((c) => c.startsWith('vetrs_console='))
-      if (renewed) cookie = renewed.split(';')[0]!
-      return response
-    }
+    const consolePage =
+      (query: string, at = page) =>
+      async () => {
+        const response = await fetch(`${at}${query}`, { headers: { cookie }, redirect: 'manual' })
+        // The session is sealed again on each request (its idle timeout starts again): keep the newest.
+        const renewed = response.headers.getSetCookie().find((c) => c.startsWith('vetrs_console='))
+        if (renewed) cookie = renewed.split(';')[0]!
+        return response
+      }
     const check = await consolePage('')()
     const html = await check.text()
     if (check.status !== 200 || !html.includes('Failed results by rule'))
@@ -139,6 +143,17 @@ async function measure(database: string, env: Record<string, string>, students: 
       { name: 'console batch page, page 1', send: consolePage('') },
       { name: `console batch page, page ${deepPage}`, send: consolePage(`?page=${deepPage}`) },
       { name: 'console batch page filtered to rule BRTS01180, page 1', send: consolePage('?rule=BRTS01180') },
+      // Issue 32: the batch list searched by a record it holds (one student's family name; the USI
+      // every student of the batch shares), and the over-time page's charts (kept aggregates).
+      {
+        name: 'console batch list searched by a family name',
+        send: consolePage(`?q=Bench${letters(students - 7)}`, `${baseUrl}/console/rto/90001/batches`),
+      },
+      {
+        name: `console batch list searched by a USI ${students} records share`,
+        send: consolePage('?q=7KQ3NHV8RN', `${baseUrl}/console/rto/90001/batches`),
+      },
+      { name: 'console over-time page (charts)', send: consolePage('', `${baseUrl}/console/rto/90001/trends`) },
     ])
     await context.close()
     const apiFirst = timings[0]!.p99

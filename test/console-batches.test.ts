@@ -72,7 +72,7 @@ describe('web console: batches a person can manage', () => {
     assert.ok(fromNat, 'the imported batch is listed')
     assert.match(fromNat, /NAT import by SMS client <span class="token">demo-rto-1<\/span>/)
     assert.match(fromNat, /NAT00080[^,<]*/i, 'with the NAT files it was read from')
-    assert.match(rowOf(list.text, submitted)!, /<td>Submitted<\/td>/)
+    assert.match(rowOf(list.text, submitted)!, /<td data-label="State">Submitted<\/td>/)
   })
 
   it('the list is filtered by state and searched by the first characters of a token, taken literally', async () => {
@@ -104,6 +104,36 @@ describe('web console: batches a person can manage', () => {
     assert.equal(bad.status, 200)
     assert.match(bad.text, /aria-invalid="true" aria-describedby="token-problem"/)
     assert.match(bad.text, /id="token-problem"[\s\S]*only letters, digits, hyphens and underscores/)
+  })
+
+  it('the list is searched by a record in the batch: a student’s name, client identifier or USI, a unit’s code (issue 32, item 1)', async () => {
+    const uploads = await minimalUnitRecord()
+    const student = uploads.find((u) => u.segment === 'student')!.body as Record<string, string>
+    const unit = uploads.find((u) => u.segment === 'subject')!.body as Record<string, string>
+    // RTO 90002 holds the same student in a batch of its own: never listed for RTO 90001.
+    const rto2 = new Reporter(t.baseUrl, await t.token('demo-rto-2'))
+    const theirs = await rto2.batchWith(uploads.filter((u) => u.segment === 'student'))
+    const session = await signInOverHttp(t.baseUrl, 'staff-90001')
+    for (const words of [
+      `${student.familyName!.toUpperCase()} ${student.firstGivenName}`,
+      student.clientIdentifier!,
+      student.uniqueStudentIdentifier!.toLowerCase(),
+    ]) {
+      const found = await session.page(`${LIST}?q=${encodeURIComponent(words)}`)
+      assert.ok(rowOf(found.text, open), `the open batch holds the student (${words})`)
+      assert.ok(rowOf(found.text, submitted), `the submitted batch holds the student (${words})`)
+      assert.equal(rowOf(found.text, theirs), undefined, 'another RTO’s batch is never listed')
+      assert.match(found.text, /id="q"[^>]*value="[^"]+"/, 'the search stays in its field')
+    }
+    // A unit's code is only in the submitted batch; with the state filter, nothing.
+    const byCode = await session.page(`${LIST}?q=${encodeURIComponent(unit.subjectIdentifier!)}`)
+    assert.ok(rowOf(byCode.text, submitted))
+    assert.equal(rowOf(byCode.text, open), undefined)
+    const none = await session.page(`${LIST}?state=not-submitted&q=${encodeURIComponent(unit.subjectIdentifier!)}`)
+    assert.match(none.text, /No batch of RTO 90001 matches this filter\. A record is found when each word/)
+    // Every word must be one of a record's keys: a name with a word no record has finds nothing.
+    const partial = await session.page(`${LIST}?q=${encodeURIComponent(`${student.familyName} nobody`)}`)
+    assert.equal(rowOf(partial.text, open), undefined)
   })
 
   it('RTO staff discard a batch not submitted after confirming it, and it is gone from the list and the API', async () => {

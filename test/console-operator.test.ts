@@ -465,7 +465,7 @@ describe('web console: operators and the remaining RTO pages', { skip: chromiumM
       await page.getByLabel(/Release file of/).setInputFiles(refused)
       await page.getByRole('button', { name: 'Preview the release' }).click()
       const alert = page.getByRole('alert')
-      await alert.getByText('The file was refused; nothing was changed:').waitFor()
+      await alert.getByText('The file was refused; nothing was changed.').waitFor()
       assert.match(String(await alert.textContent()), /the header has no description column/)
       assert.match(String(await alert.textContent()), /unknown column "title"/)
       await assertAccessible(page)

@@ -19,6 +19,7 @@ const TABLE_OWNER: Record<string, string> = {
   validation_result: 'validation',
   held_record: 'holdings',
   reporting_period_submission: 'holdings',
+  reported_activity: 'holdings',
   held_link: 'reconciliation',
   reconciliation_item: 'reconciliation',
   reconciliation_day_count: 'reconciliation',

@@ -121,6 +121,25 @@ export async function latestCompletedRun(db: Executor, ref: PeriodRef): Promise<
     .executeTakeFirst()
 }
 
+/**
+ * The latest completed run of each jurisdiction and reporting period of the RTO from `firstPeriod` on:
+ * one row per period assessed (the runs table only; their results counted per rule are kept on it).
+ */
+export async function latestCompletedRunsOfRto(db: Executor, rto: string, firstPeriod: number): Promise<RunRow[]> {
+  return db
+    .selectFrom('assessment_run')
+    .selectAll()
+    .where('rto_id', '=', rto)
+    .where('status', '=', 'Completed')
+    .where('reporting_period', '>=', firstPeriod)
+    .distinctOn(['jurisdiction', 'reporting_period'])
+    .orderBy('jurisdiction')
+    .orderBy('reporting_period')
+    .orderBy('completed_at', 'desc')
+    .orderBy('run_id')
+    .execute()
+}
+
 export async function pendingRun(db: Executor, ref: PeriodRef): Promise<RunRow | undefined> {
   return db
     .selectFrom('assessment_run')

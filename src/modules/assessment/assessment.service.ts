@@ -337,3 +337,42 @@ function statusFrom(
     completedAt: completed?.completed_at ? new Date(completed.completed_at).toISOString() : null,
   }
 }
+
+/** What the latest completed assessment of one jurisdiction and period found, counted by level and by rule. */
+export interface PeriodQuality {
+  jurisdiction: string
+  reportingPeriodNumber: number
+  completedAt: string
+  errors: number
+  warnings: number
+  rules: { technicalRuleId: string; ruleId: string; level: MessageLevel; results: number }[]
+}
+
+/**
+ * Data quality over time: for each jurisdiction and period the RTO has had assessed (from
+ * `firstPeriod` on), what its latest completed assessment found. Read from the counts per rule each
+ * run keeps on completion (one read of the runs), never from the results themselves.
+ */
+export async function qualityByPeriod(db: Db, actor: Actor, firstPeriod: number): Promise<PeriodQuality[]> {
+  const runs = await repo.latestCompletedRunsOfRto(db, actor.rto, firstPeriod)
+  const quality: PeriodQuality[] = []
+  for (const run of runs) {
+    const rules = (await repo.assessmentRuns.resultsByRule(db, run)).map((rule) => ({
+      technicalRuleId: rule.technicalRuleId,
+      ruleId: rule.ruleId,
+      level: rule.level as MessageLevel,
+      results: rule.results,
+    }))
+    const count = (level: MessageLevel) =>
+      rules.filter((rule) => rule.level === level).reduce((sum, rule) => sum + rule.results, 0)
+    quality.push({
+      jurisdiction: run.jurisdiction,
+      reportingPeriodNumber: run.reporting_period,
+      completedAt: new Date(run.completed_at!).toISOString(),
+      errors: count('Error'),
+      warnings: count('Warning'),
+      rules,
+    })
+  }
+  return quality
+}

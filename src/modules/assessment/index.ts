@@ -15,6 +15,8 @@ export {
   latestCompletedAssessment,
   resultsByRuleOfRun,
   type CompletedAssessment,
+  qualityByPeriod,
+  type PeriodQuality,
   type AssessmentDependencies,
   type FailedAssessmentResultsOfRule,
 } from './assessment.service.ts'

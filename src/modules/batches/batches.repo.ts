@@ -67,21 +67,57 @@ export interface BatchFilter {
   status?: 'NotSubmitted' | 'Submitted' | undefined
   /** The token's first characters, matched literally (LIKE's wildcards escaped). */
   tokenPrefix?: string | undefined
+  /** Words each of which is one of a record's keys (a name, client identifier, USI, code), of a record in the batch. */
+  holding?: readonly string[] | undefined
+}
+
+/** The filter as the list's queries apply it: the batches holding the words already found (batchesHolding). */
+export type ResolvedBatchFilter = Omit<BatchFilter, 'holding'> & { tokens?: readonly string[] | undefined }
+
+/**
+ * The keys a batch's record is found by, each `<rto>:<lower-case value>`: the expression of the index
+ * batch_record_search (migrations/0031_reported_activity_and_batch_search.ts), written identically, as
+ * is its condition on the record types that have keys (written out, not a parameter: the planner
+ * uses a partial index only for a condition it can see implies the index's).
+ */
+const BATCH_SEARCH_KEYS = sql`ARRAY[
+      rto_id || ':' || lower(body->>'clientIdentifier'),
+      rto_id || ':' || lower(body->>'uniqueStudentIdentifier'),
+      rto_id || ':' || lower(body->>'familyName'),
+      rto_id || ':' || lower(body->>'firstGivenName'),
+      rto_id || ':' || lower(body->>'subjectIdentifier'),
+      rto_id || ':' || lower(body->>'programIdentifier'),
+      rto_id || ':' || lower(body->>'deliveryLocationIdentifier')
+    ]`
+
+/**
+ * The tokens of the RTO's batches that hold a record whose keys include every word: one probe of the
+ * search index, the RTO inside each key. No rto_id condition beside it (as holdings' record search:
+ * the planner would AND in the primary key's rows of the RTO); the list's queries scope to the RTO.
+ */
+export async function batchesHolding(db: Executor, rto: string, words: readonly string[]): Promise<string[]> {
+  const result = await sql<{ transaction_batch_token: string }>`
+    SELECT DISTINCT transaction_batch_token FROM batch_record
+     WHERE resource_type IN ('Student', 'Subject', 'Program', 'DeliveryLocation')
+       AND ${BATCH_SEARCH_KEYS} @> ${words.map((word) => `${rto}:${word.toLowerCase()}`)}::text[]`.execute(db)
+  return result.rows.map((row) => row.transaction_batch_token)
 }
 
 const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 /** The filter's conditions, for a query on transaction_batch (every condition when none: no filter). */
-const matching = (filter: BatchFilter) => (eb: ExpressionBuilder<Database, 'transaction_batch'>) => {
+const matching = (filter: ResolvedBatchFilter) => (eb: ExpressionBuilder<Database, 'transaction_batch'>) => {
   const conditions: Expression<SqlBool>[] = []
   if (filter.jurisdiction !== undefined) conditions.push(eb('jurisdiction', '=', filter.jurisdiction))
   if (filter.status !== undefined) conditions.push(eb('status', '=', filter.status))
   if (filter.tokenPrefix !== undefined)
     conditions.push(eb('transaction_batch_token', 'like', likePrefix(filter.tokenPrefix)))
+  if (filter.tokens !== undefined)
+    conditions.push(filter.tokens.length > 0 ? eb('transaction_batch_token', 'in', filter.tokens) : sql<SqlBool>`false`)
   return eb.and(conditions)
 }
 
-export async function countBatches(db: Executor, rto: string, filter: BatchFilter): Promise<number> {
+export async function countBatches(db: Executor, rto: string, filter: ResolvedBatchFilter): Promise<number> {
   const row = await db
     .selectFrom('transaction_batch')
     .select((eb) => eb.fn.countAll<string>().as('count'))
@@ -94,7 +130,7 @@ export async function countBatches(db: Executor, rto: string, filter: BatchFilte
 export async function listBatches(
   db: Executor,
   rto: string,
-  filter: BatchFilter,
+  filter: ResolvedBatchFilter,
   limit: number,
   offset: number,
 ): Promise<BatchRow[]> {

@@ -93,9 +93,16 @@ export async function findBatches(
   filter: batches.BatchFilter,
   page: PageQuery,
 ): Promise<Page<BatchWithCreator>> {
+  // The batches holding the words are found once (one probe of the search index), then the count and
+  // the page read only those.
+  const { holding, ...rest } = filter
+  const resolved: batches.ResolvedBatchFilter =
+    holding !== undefined && holding.length > 0
+      ? { ...rest, tokens: await batches.batchesHolding(db, actor.rto, holding) }
+      : rest
   const [total, rows] = await Promise.all([
-    batches.countBatches(db, actor.rto, filter),
-    batches.listBatches(db, actor.rto, filter, page.pageSize, offsetOf(page)),
+    batches.countBatches(db, actor.rto, resolved),
+    batches.listBatches(db, actor.rto, resolved, page.pageSize, offsetOf(page)),
   ])
   return toPage(
     rows.map((row) => ({ ...toSummary(row), createdByClient: row.created_by_client })),

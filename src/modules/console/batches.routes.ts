@@ -50,7 +50,11 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
 
   app.get<{ Params: { rto: string } }>('/rto/:rto/batches', page, async (request, reply) => {
     const who = rtoPersonOf(request)
-    const { state, token, page: pageNumber } = readInput(BatchListQuery, request.query)
+    const { state, token, q, page: pageNumber } = readInput(BatchListQuery, request.query)
+    const holding = (q ?? '')
+      .split(/\s+/)
+      .filter((word) => word !== '')
+      .slice(0, 5)
     // A search the list cannot run (a character no token has) is said, not silently dropped.
     const asked = (request.query as Record<string, unknown> | undefined)?.token
     const badToken = typeof asked === 'string' && asked.trim() !== '' && token === undefined
@@ -58,7 +62,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
     const batches = await consoleService.batchesPage(
       options.db,
       who.actor,
-      { status, tokenPrefix: token },
+      { status, tokenPrefix: token, holding },
       pageNumber ?? 1,
     )
     const frame = frameFor(request, reply, who.user, `RTO ${who.rto}: transaction batches`, who.rto)
@@ -69,7 +73,11 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
         { ...frame, current: 'batches' },
         {
           page: batches,
-          filter: { state, token: badToken ? String(asked).slice(0, 100) : token },
+          filter: {
+            state,
+            token: badToken ? String(asked).slice(0, 100) : token,
+            q: holding.length > 0 ? q : undefined,
+          },
           badToken,
           states: BATCH_STATE_NAMES,
         },

@@ -26,10 +26,14 @@ export const BATCH_STATES = ['not-submitted', 'submitted'] as const
 export const BatchListQuery = Type.Object({
   state: oneOf(BATCH_STATES),
   token: Type.String({ pattern: '^[A-Za-z0-9_-]{1,100}$' }),
+  /** Words of a record in the batch: a name, client identifier, USI, unit or program code, location identifier. */
+  q: Text(100),
   page: PageNumber,
 })
 export const ResultQuery = Type.Object({ rule: RuleId, type: ResourceTypeName, page: PageNumber })
 export const PeriodQuery = Type.Object({ period: PeriodText, jurisdiction: JurisdictionCode })
+/** A page that shows one jurisdiction's numbers. */
+export const JurisdictionQuery = Type.Object({ jurisdiction: JurisdictionCode })
 export const AssessmentQuery = Type.Object({ ...PeriodQuery.properties, rule: RuleId, page: PageNumber })
 export const RecordQuery = Type.Object({ type: Text(100), uid: Text(100), page: PageNumber })
 export const RecordSearchQuery = Type.Object({ q: Text(100), page: PageNumber })

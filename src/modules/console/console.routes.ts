@@ -22,6 +22,7 @@ import { calendarPages } from './calendar.routes.ts'
 import { auditPages } from './audit.routes.ts'
 import { periodPages } from './periods.routes.ts'
 import { qualityPages } from './quality.routes.ts'
+import { trendPages } from './trends.routes.ts'
 import { recordPages } from './records.routes.ts'
 import { referenceDataPages } from './reference-data.routes.ts'
 import { referenceReleasePages } from './reference-release.routes.ts'
@@ -42,6 +43,7 @@ export interface ConsoleRouteOptions extends consoleService.ConsoleDependencies 
 const STYLESHEET = readFileSync(new URL('./assets/console.css', import.meta.url))
 /** Live status of a batch's validation or a period's assessment (an enhancement; the pages work without it). No build step. */
 const LIVE_STATUS_SCRIPT = readFileSync(new URL('./assets/live-status.js', import.meta.url))
+const LOCAL_TIME_SCRIPT = readFileSync(new URL('./assets/local-time.js', import.meta.url))
 /** Upload progress of the file forms (an enhancement; the forms post without it). */
 const UPLOAD_PROGRESS_SCRIPT = readFileSync(new URL('./assets/upload-progress.js', import.meta.url))
 /** What a long form (a batch's submit) is doing once sent (an enhancement; the forms post without it). */
@@ -111,6 +113,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
   asset('/assets/upload-progress.js', 'text/javascript', UPLOAD_PROGRESS_SCRIPT)
   asset('/assets/live-status.js', 'text/javascript', LIVE_STATUS_SCRIPT)
   asset('/assets/busy-forms.js', 'text/javascript', BUSY_FORMS_SCRIPT)
+  asset('/assets/local-time.js', 'text/javascript', LOCAL_TIME_SCRIPT)
 
   await app.register(signInPages, {
     db: options.db,
@@ -127,6 +130,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
   await app.register(recordPages, deps)
   await app.register(qualityPages, deps)
   await app.register(signOffPages, deps)
+  await app.register(trendPages, deps)
   await app.register(referenceDataPages, deps)
   await app.register(operatorPages, deps)
   await app.register(calendarPages, deps)

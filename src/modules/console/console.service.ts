@@ -15,7 +15,14 @@ import {
 } from '../../platform/auth/clients.service.ts'
 import { ALL_SCOPES } from '../../platform/auth/scopes.ts'
 import { DomainError } from '../../domain/errors.ts'
-import { changesBetween, type FieldChange, recordLabel, valueAt } from './record-content.ts'
+import {
+  changesBetween,
+  type FieldChange,
+  type FieldLine,
+  neighboursOf,
+  recordLabel,
+  valueAt,
+} from './record-content.ts'
 import { toPage, type Page } from '../../domain/page.ts'
 import { currentReportingPeriod, FIRST_REPORTING_PERIOD, utcToday } from '../../domain/reporting-period.ts'
 import { jurisdictions as jurisdictionsInSpecOrder, type Jurisdiction } from '../../domain/jurisdictions.ts'
@@ -88,7 +95,6 @@ import {
   calendarPeriods,
   CalendarInputError,
   clearPeriodDueDate,
-  declare,
   grantExtension,
   setPeriodDueDate,
   withdrawExtension,
@@ -250,6 +256,8 @@ export interface ResultContent {
   label: { title: string; details: string[] } | undefined
   /** Each access path of the result with the record's value there (undefined: the record gives none). */
   values: { path: string; value: string | undefined }[]
+  /** The fields beside the failing ones in the record (record-content.ts, neighboursOf). */
+  neighbours: FieldLine[]
 }
 
 const UID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -273,6 +281,7 @@ async function contentOf(db: Db, actor: Actor, ref: BatchRef, results: Validatio
     return {
       label: body ? recordLabel(r.resourceType, record) : undefined,
       values: r.accessPath.map((path) => ({ path, value: body ? valueAt(body, path) : undefined })),
+      neighbours: body ? neighboursOf(body, r.accessPath) : [],
     }
   })
 }

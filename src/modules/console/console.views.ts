@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { Eta } from 'eta'
 import type { ConsoleUser } from './console-people.ts'
 import { ROLE_LABELS } from './console-people.ts'
+import { labelTableCells } from './table-labels.ts'
 
 const eta = new Eta({
   views: fileURLToPath(new URL('./views', import.meta.url)),
@@ -28,6 +29,7 @@ export interface PageFrame {
     | 'batches'
     | 'records'
     | 'assessment'
+    | 'trends'
     | 'declarations'
     | 'rtos'
     | 'collection'
@@ -50,19 +52,43 @@ export interface Flash {
 }
 
 export function renderPage(template: string, frame: PageFrame, data: object = {}): string {
-  return eta.render(`./${template}`, { ...data, frame, roleLabels: ROLE_LABELS, format })
+  return labelTableCells(eta.render(`./${template}`, { ...data, frame, roleLabels: ROLE_LABELS, format }))
 }
 
 /** A part of a page (no layout), for a script that updates the page in place. */
 export function renderFragment(template: string, data: object): string {
-  return eta.render(`./${template}`, { ...data, roleLabels: ROLE_LABELS, format })
+  return labelTableCells(eta.render(`./${template}`, { ...data, roleLabels: ROLE_LABELS, format }))
 }
+
+/** The zone the console says times in when the browser does not say its own (docs/decisions.md). */
+export const CONSOLE_TIME_ZONE = 'Australia/Sydney'
+const CONSOLE_TIME = new Intl.DateTimeFormat('en-AU', {
+  timeZone: CONSOLE_TIME_ZONE,
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+})
 
 /** Formatting helpers the templates share. */
 const format = {
   dateTime(iso: string | null | undefined): string {
     if (!iso) return '—'
     return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
+  },
+  /**
+   * An instant as markup: in the console's zone (Australia/Sydney, AEST or AEDT as the date has it),
+   * the UTC time on hover, and the instant itself for assets/local-time.js, which says it in the
+   * browser's own zone when that is another.
+   */
+  when(iso: string | null | undefined): string {
+    if (!iso) return '—'
+    const instant = new Date(iso)
+    if (Number.isNaN(instant.getTime())) return '—'
+    const exact = instant.toISOString()
+    return `<time datetime="${exact}" title="${exact.slice(0, 10)} ${exact.slice(11, 16)} UTC">${CONSOLE_TIME.format(instant)}</time>`
   },
   /** A calendar day (YYYY-MM-DD) as people write it: 31 July 2026. */
   date(day: string | null | undefined): string {

@@ -7,6 +7,8 @@ import { NotFoundError } from '../../domain/errors.ts'
 import type { ConsoleUser } from './console-people.ts'
 import { renderPage } from './console.views.ts'
 import * as consoleService from './console.service.ts'
+import { collectionProgress } from './console-trends.ts'
+import { barChartSvg } from './svg-chart.ts'
 import { ClientForm, JobsQuery, PeriodQuery, readInput } from './console-input.ts'
 import { audited, CONSOLE_PREFIX, formRoute, frameFor, html, only, pageRoute, personOf } from './page-kit.ts'
 
@@ -19,14 +21,25 @@ export const operatorPages: FastifyPluginAsync<consoleService.ConsoleDependencie
     const periods = consoleService.recentPeriods()
     const period = periods.find((p) => String(p) === query.period) ?? periods[0]!
     const jurisdiction = query.jurisdiction ?? 'NSW'
-    const view = await consoleService.collectionAtAGlance(options.db, jurisdiction, period)
+    const [view, progress] = await Promise.all([
+      consoleService.collectionAtAGlance(options.db, jurisdiction, period),
+      collectionProgress(options.db, jurisdiction),
+    ])
     const frame = frameFor(request, reply, personOf(request), `The collection: ${jurisdiction} ${period}`)
     return html(
       reply,
       renderPage(
         'collection',
         { ...frame, current: 'collection' },
-        { view, period, jurisdiction, periods, jurisdictions: consoleService.JURISDICTIONS },
+        {
+          view,
+          period,
+          jurisdiction,
+          periods,
+          jurisdictions: consoleService.JURISDICTIONS,
+          progress,
+          svg: barChartSvg,
+        },
       ),
     )
   })

@@ -91,3 +91,34 @@ export function valueAt(body: unknown, accessPath: string): string | undefined {
   if (value === undefined || value === null) return undefined
   return typeof value === 'string' ? value : JSON.stringify(value)
 }
+
+/** Where a field sits: its path without the last step (`lifecycle[0].date` → `lifecycle[0]`; `familyName` → ``). */
+const parentOf = (path: string) => path.replace(/(\.[^.[\]]+|\[\d+\]|^[^.[\]]+)$/, '')
+
+/**
+ * The fields beside a failed result's field, so a person sees it in its place: the fields of the same
+ * part of the record (2 before and 2 after it, in the record's order; the first few of that part when
+ * the field is not given; the fields inside it when it names a part). The failing fields themselves
+ * are left out: they are shown with their own values.
+ */
+export function neighboursOf(body: unknown, accessPaths: string[], limit = 4): FieldLine[] {
+  const lines = fieldsOf(body)
+  const failing = new Set(accessPaths.map((path) => path.replace(/^\$\.?/, '')))
+  const shown = new Map<string, FieldLine>()
+  for (const path of failing) {
+    const inside = lines.filter((line) => line.path.startsWith(`${path}.`) || line.path.startsWith(`${path}[`))
+    const parent = parentOf(path)
+    const siblings = lines.filter((line) => parentOf(line.path) === parent && !failing.has(line.path))
+    const at = lines.findIndex((line) => line.path === path)
+    let near: FieldLine[]
+    if (inside.length > 0) near = inside.slice(0, limit)
+    else if (at < 0) near = siblings.slice(0, limit)
+    else {
+      const before = siblings.filter((line) => lines.indexOf(line) < at).slice(-limit / 2)
+      const after = siblings.filter((line) => lines.indexOf(line) > at)
+      near = [...before, ...after.slice(0, limit - before.length)]
+    }
+    for (const line of near) if (!failing.has(line.path)) shown.set(line.path, line)
+  }
+  return [...shown.values()].slice(0, limit * 2)
+}

@@ -22,6 +22,15 @@ export interface HeldRecordTable {
   body: unknown
 }
 
+/** Versions submitted In submission, per jurisdiction, period of their latest activity, and type. */
+export interface ReportedActivityTable {
+  rto_id: string
+  jurisdiction: string
+  reporting_period: number
+  resource_type: string
+  records: string
+}
+
 export interface ReportingPeriodSubmissionTable {
   rto_id: string
   jurisdiction: string
@@ -34,6 +43,7 @@ declare module '../../platform/db/schema.ts' {
   interface Database {
     held_record: HeldRecordTable
     reporting_period_submission: ReportingPeriodSubmissionTable
+    reported_activity: ReportedActivityTable
   }
 }
 
@@ -77,7 +87,9 @@ export interface Promotion {
 /**
  * Makes every record of the batch the current held version of its UID: the previous current versions
  * step back, and the batch's records are inserted as new versions (voids as Voided in submission).
- * Two statements over the whole batch, inside the caller's transaction. Returns the versions written.
+ * Two statements over the whole batch, inside the caller's transaction; the second also adds the versions
+ * In submission to the activity reported per period and type (reported_activity, the console's chart).
+ * Returns the versions written.
  * Cross-module read, on purpose: promotion (and recordReportingPeriods below) reads the view batches
  * publishes for it (batch_content, never its table), set-based, instead of copying every record
  * through the batches module
@@ -107,7 +119,15 @@ export async function promoteBatch(
            b.body
       FROM batch_content b
      WHERE b.rto_id = ${p.rto} AND b.transaction_batch_token = ${p.token}
-    RETURNING resource_type, state_in_submission)
+    RETURNING resource_type, state_in_submission, student_activity_date),
+    counted AS (
+    INSERT INTO reported_activity (rto_id, jurisdiction, reporting_period, resource_type, records)
+    SELECT ${p.rto}, ${p.jurisdiction}, (extract(year FROM d) * 100 + extract(quarter FROM d))::int, resource_type, count(*)
+      FROM (SELECT resource_type, coalesce(student_activity_date, (${p.submittedAt}::timestamptz AT TIME ZONE 'UTC')::date) AS d
+              FROM promoted WHERE state_in_submission = 'In submission') AS a
+     GROUP BY 3, 4
+    ON CONFLICT (rto_id, jurisdiction, reporting_period, resource_type)
+    DO UPDATE SET records = reported_activity.records + excluded.records)
     SELECT count(*)::int AS records,
            coalesce((SELECT jsonb_object_agg(v.resource_type, v.n)
                        FROM (SELECT resource_type, count(*)::int AS n FROM promoted
@@ -434,5 +454,25 @@ export async function currentVersionsOf(
         ),
       ),
     )
+    .execute()
+}
+
+export interface ReportedActivityRow {
+  jurisdiction: string
+  reporting_period: number
+  resource_type: string
+  records: string
+}
+
+/** The RTO's activity reported per jurisdiction, period and type, from `firstPeriod` on (a few hundred rows at most). */
+export async function reportedActivity(db: ReadDb, rto: string, firstPeriod: number): Promise<ReportedActivityRow[]> {
+  return db
+    .selectFrom('reported_activity')
+    .select(['jurisdiction', 'reporting_period', 'resource_type', 'records'])
+    .where('rto_id', '=', rto)
+    .where('reporting_period', '>=', firstPeriod)
+    .orderBy('reporting_period')
+    .orderBy('jurisdiction')
+    .orderBy('resource_type')
     .execute()
 }

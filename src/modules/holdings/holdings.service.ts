@@ -220,3 +220,26 @@ export async function currentHeldVersions(
   )
   return new Map(rows.map((row) => [`${row.resource_type}/${String(row.resource_uid).toLowerCase()}`, versionOf(row)]))
 }
+
+/** Records the RTO reported In submission for one jurisdiction and period, of one type. */
+export interface ReportedActivity {
+  jurisdiction: string
+  reportingPeriodNumber: number
+  resourceType: string
+  records: number
+}
+
+/**
+ * The activity the RTO reported, per jurisdiction, reporting period (of each version's latest activity
+ * date) and record type: read from the counts submit keeps (reported_activity), never from the held
+ * records themselves.
+ */
+export async function reportedActivity(db: ReadDb, actor: Actor): Promise<ReportedActivity[]> {
+  const rows = await holdings.reportedActivity(db, actor.rto, FIRST_REPORTING_PERIOD)
+  return rows.map((row) => ({
+    jurisdiction: row.jurisdiction,
+    reportingPeriodNumber: Number(row.reporting_period),
+    resourceType: row.resource_type,
+    records: Number(row.records),
+  }))
+}

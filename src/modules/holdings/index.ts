@@ -12,6 +12,8 @@ export {
   periodSubmissions,
   reportedPeriodsAcrossRtos,
   rtosHoldingData,
+  reportedActivity,
+  type ReportedActivity,
   submissionsAcrossRtos,
   type PeriodSubmission,
   type RtoSubmission,

@@ -8,7 +8,8 @@
 //   transaction_batch, batch_record                      modules/batches (batches.repo.ts, batch-records.repo.ts)
 //   reference_record_version                             modules/reference-data
 //   validation_run, validation_result                    modules/validation
-//   held_record, reporting_period_submission             modules/holdings
+//   held_record, reporting_period_submission,
+//     reported_activity                                  modules/holdings
 //   held_link, reconciliation_item,
 //     reconciliation_day_count                           modules/reconciliation (reconciliation-index.repo.ts)
 //   assessment_run, assessment_result                    modules/assessment
@@ -63,6 +64,7 @@ export const TABLE_PLACEMENT = {
   validation_result: 'hot',
   held_record: 'hot',
   reporting_period_submission: 'hot',
+  reported_activity: 'hot',
   held_link: 'hot',
   reconciliation_item: 'hot',
   reconciliation_day_count: 'hot',

@@ -27,6 +27,7 @@ import * as heldRecordSearch from './0024_held_record_search.ts'
 import * as auditTrail from './0027_audit_trail.ts'
 import * as warningAcknowledgement from './0029_warning_acknowledgement.ts'
 import * as collectionCalendar from './0030_collection_calendar.ts'
+import * as reportedActivityAndBatchSearch from './0031_reported_activity_and_batch_search.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '0027_audit_trail': auditTrail,
   '0029_warning_acknowledgement': warningAcknowledgement,
   '0030_collection_calendar': collectionCalendar,
+  '0031_reported_activity_and_batch_search': reportedActivityAndBatchSearch,
 }
