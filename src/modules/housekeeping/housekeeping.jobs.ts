@@ -1,11 +1,13 @@
 // Daily housekeeping: removes token issuance records whose tokens expired more than the retention
-// period ago, and idempotency keys whose 24 hours are over (platform/idempotency; an expired key is
-// already ignored, this keeps the table small). Each run is recorded under its job id, so a
+// period ago, idempotency keys whose 24 hours are over (platform/idempotency; an expired key is
+// already ignored, this keeps the table small), and webhook delivery attempts older than their
+// retention (the delivery log stays bounded). Each run is recorded under its job id, so a
 // redelivered job changes nothing twice.
 import type { Db } from '../../platform/db/database.ts'
 import { deleteTokenIssuancesExpiredBefore } from '../../platform/auth/clients.repo.ts'
 import { deleteIdempotencyKeysExpiredBefore } from '../../platform/idempotency/idempotency.repo.ts'
 import type { JobDefinition } from '../../platform/queue/queue.ts'
+import { deleteWebhookAttemptsBefore } from '../webhooks/index.ts'
 
 export interface HousekeepingData {
   retentionDays: number
@@ -24,7 +26,13 @@ declare module '../../platform/db/schema.ts' {
 
 export const DEFAULT_RETENTION_DAYS = 90
 
-export function housekeepingJob(db: Db): JobDefinition<HousekeepingData> {
+/** The webhook delivery log's retention (WEBHOOK_LOG_RETENTION_DAYS); 30 days when not given. */
+export interface HousekeepingOptions {
+  webhookLogRetentionDays?: number
+}
+
+export function housekeepingJob(db: Db, options: HousekeepingOptions = {}): JobDefinition<HousekeepingData> {
+  const webhookLogDays = options.webhookLogRetentionDays ?? 30
   return {
     name: 'housekeeping',
     schedule: { cron: '17 3 * * *', data: { retentionDays: DEFAULT_RETENTION_DAYS } },
@@ -39,6 +47,7 @@ export function housekeepingJob(db: Db): JobDefinition<HousekeepingData> {
         const cutoff = new Date(Date.now() - data.retentionDays * 86_400_000)
         const removed = await deleteTokenIssuancesExpiredBefore(tx, cutoff)
         const keysRemoved = await deleteIdempotencyKeysExpiredBefore(tx, new Date())
+        await deleteWebhookAttemptsBefore(tx, new Date(Date.now() - webhookLogDays * 86_400_000))
         await tx
           .insertInto('housekeeping_run')
           .values({ job_id: job.id, token_issuances_removed: removed, idempotency_keys_removed: keysRemoved })
