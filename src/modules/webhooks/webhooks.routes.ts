@@ -32,11 +32,13 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ db: Db; settings: servic
 ) => {
   const read = { scope: Scopes.read }
   const write = { scope: Scopes.report }
+  // Their answers carry the secret: never kept in the idempotency store (24 hours, in clear).
+  const writeWithSecret = { scope: Scopes.report, idempotencyKey: false }
 
   app.post(
     '/webhook-endpoints',
     {
-      config: write,
+      config: writeWithSecret,
       schema: {
         tags,
         summary: 'Register a webhook endpoint',
@@ -114,7 +116,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ db: Db; settings: servic
   app.post(
     '/webhook-endpoints/:endpointId/rotate-secret',
     {
-      config: write,
+      config: writeWithSecret,
       schema: {
         tags,
         summary: "Rotate a webhook endpoint's signing secret",
