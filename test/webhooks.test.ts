@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto'
 import { Webhook } from 'standardwebhooks'
 import { loadConfig } from '../src/config/config.ts'
 import { recordEvent } from '../src/modules/events/index.ts'
+import { housekeepingJob } from '../src/modules/housekeeping/index.ts'
 import { checkDestination, DestinationRefused, webhookSettingsOf } from '../src/modules/webhooks/index.ts'
 import { newRto, startTestService, V1, waitFor, type Rto, type TestService } from './support/index.ts'
 
@@ -351,6 +352,38 @@ describe('webhooks', () => {
     } finally {
       await own.close()
     }
+  })
+
+  it('housekeeping keeps the delivery log bounded: attempts older than the retention are removed', async () => {
+    const rto = await newRto(t)
+    const endpoint = await register(rto, { url: receiver.url() })
+    const db = t.service.database.db
+    const attempt = (attemptedAt: Date) => ({
+      rto_id: rto.rto,
+      attempt_id: randomUUID(),
+      endpoint_id: endpoint.endpointId,
+      event_id: randomUUID(),
+      event_sequence: '1',
+      event_type: 'au.gov.vetrs.batch.created',
+      attempt: 1,
+      redelivery: false,
+      attempted_at: attemptedAt,
+      succeeded: true,
+      status_code: 200,
+      error: null,
+      latency_ms: 3,
+    })
+    const old = attempt(new Date(Date.now() - 31 * 86_400_000))
+    const recent = attempt(new Date(Date.now() - 29 * 86_400_000))
+    await db.insertInto('webhook_attempt').values([old, recent]).execute()
+    await housekeepingJob(db, { webhookLogRetentionDays: 30 }).handle({ retentionDays: 90 }, {
+      id: randomUUID(),
+    } as never)
+    const log = (await rto.reporter.request('GET', endpointPath(endpoint.endpointId, '/deliveries'))).json
+    assert.deepEqual(
+      log.results.map((d: any) => d.deliveryId),
+      [recent.attempt_id],
+    )
   })
 
   it('a change that rolled back delivers nothing', async () => {
