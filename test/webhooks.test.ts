@@ -206,8 +206,15 @@ describe('webhooks', () => {
         ),
       )
 
-      const log = await rto.reporter.request('GET', endpointPath(endpoint.endpointId, '/deliveries?pageSize=10'))
-      assert.equal(log.status, 200, log.text)
+      // An attempt is logged once the receiver has answered, and the position moved after it.
+      const log = await waitFor('6 attempts logged and the position past them', async () => {
+        const page = await rto.reporter.request('GET', endpointPath(endpoint.endpointId, '/deliveries?pageSize=10'))
+        assert.equal(page.status, 200, page.text)
+        const read = await rto.reporter.request('GET', endpointPath(endpoint.endpointId))
+        return page.json.numberOfResults === 6 && read.json.deliveredThrough === events.at(-1)!.sequence
+          ? page
+          : undefined
+      })
       assert.equal(log.json.numberOfResults, 6)
       for (const d of log.json.results) {
         assert.deepEqual([d.succeeded, d.statusCode, d.error, d.attempt, d.redelivery], [true, 200, null, 1, false])
@@ -327,7 +334,10 @@ describe('webhooks', () => {
       const endpoint = await register(rto, { url: own.url() })
       await rto.reporter.newBatch()
       await waitFor('a delivery', () => (own.received.length >= 1 ? true : undefined))
-      const log = (await rto.reporter.request('GET', endpointPath(endpoint.endpointId, '/deliveries'))).json
+      const log = await waitFor('the delivery logged', async () => {
+        const page = (await rto.reporter.request('GET', endpointPath(endpoint.endpointId, '/deliveries'))).json
+        return page.numberOfResults === 1 ? page : undefined
+      })
       const asked = await rto.reporter.request(
         'POST',
         endpointPath(endpoint.endpointId, `/deliveries/${log.results[0].deliveryId}/redeliver`),

@@ -26,6 +26,7 @@ import { referenceReleasePages } from './reference-release.routes.ts'
 import { ruleCataloguePages } from './rules.routes.ts'
 import { sessionPages } from './sessions.routes.ts'
 import { signInPages } from './sign-in.routes.ts'
+import { webhookPages } from './webhooks.routes.ts'
 
 export { CONSOLE_PREFIX }
 
@@ -122,6 +123,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
   await app.register(qualityPages, deps)
   await app.register(referenceDataPages, deps)
   await app.register(operatorPages, deps)
+  await app.register(webhookPages, deps)
   referenceReleasePages(app, options.db)
   ruleCataloguePages(app)
   sessionPages(app, options.db, settings.sessionIdleSeconds)

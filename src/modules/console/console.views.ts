@@ -37,6 +37,7 @@ export interface PageFrame {
     | 'reference-data'
     | 'rules'
     | 'sessions'
+    | 'webhooks'
     | undefined
   /** A message left by the previous request (post, redirect, get). */
   flash?: Flash | undefined
