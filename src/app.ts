@@ -39,6 +39,7 @@ import { droppedLinesAcknowledged, natBridgeRoutes } from './modules/nat-bridge/
 import { CONSOLE_PREFIX, consoleRoutes } from './modules/console/index.ts'
 import { eventRoutes } from './modules/events/index.ts'
 import { createAuditWriter } from './modules/audit/index.ts'
+import { webhookRoutes, webhookSettingsOf } from './modules/webhooks/index.ts'
 
 export interface Service extends Core {
   app: FastifyInstance
@@ -151,6 +152,7 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
   await app.register(declarationRoutes, { prefix, db })
   await app.register(natBridgeRoutes, { prefix, db, limits: config.limits })
   await app.register(eventRoutes, { prefix, db })
+  await app.register(webhookRoutes, { prefix, db, settings: webhookSettingsOf(config.webhooks) })
   // The web console (pages, not API operations): absent in production without an identity provider.
   if (config.console)
     await app.register(consoleRoutes, {

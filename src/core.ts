@@ -17,6 +17,7 @@ import { reconciliationJob } from './modules/reconciliation/index.ts'
 import { assessmentJob, assessmentRules } from './modules/assessment/index.ts'
 import { startNatsRelay } from './modules/events/index.ts'
 import { dueNoticesJob } from './modules/declarations/index.ts'
+import { startWebhookDelivery, webhookSettingsOf } from './modules/webhooks/index.ts'
 
 export interface Core {
   config: Config
@@ -56,7 +57,10 @@ export interface JobDependencies {
 /** The queue's jobs, as the service runs them. */
 export function coreJobs({ config, db, referenceLookup, logger }: JobDependencies) {
   return {
-    housekeeping: housekeepingJob(db, { auditRetentionDays: config.audit.retentionDays }),
+    housekeeping: housekeepingJob(db, {
+      auditRetentionDays: config.audit.retentionDays,
+      webhookLogRetentionDays: config.webhooks.logRetentionDays,
+    }),
     validation: validationJob({ db, referenceLookup, logger, chunkSize: config.validation.chunkSize }),
     reconciliation: reconciliationJob(db),
     assessment: assessmentJob({ db, logger, rules: assessmentRules }),
@@ -135,9 +139,9 @@ export async function createCore(
 }
 
 /**
- * Starts the background work of a process that runs workers: the queue's workers and, with NATS_URL,
- * the relay publishing the event outbox to NATS JetStream (a loop of its own: a slow or absent broker
- * holds no job and no request). Both stop with the core.
+ * Starts the background work of a process that runs workers: the queue's workers, the webhook
+ * delivery loop and, with NATS_URL, the relay publishing the event outbox to NATS JetStream (loops of
+ * their own: a slow receiver or an absent broker holds no job and no request). All stop with the core.
  */
 export async function startBackgroundWork(core: Core): Promise<void> {
   await core.queue.startWorkers()
@@ -148,6 +152,18 @@ export async function startBackgroundWork(core: Core): Promise<void> {
   await core.database.db
     .transaction()
     .execute((tx) => core.queue.enqueue(tx, notices, notices.schedule!.data, { singletonKey: 'on-start' }))
+  const webhooks = core.config.webhooks
+  core.handles.add(
+    startWebhookDelivery({
+      db: core.database.db,
+      logger: core.logger,
+      policy: webhookSettingsOf(webhooks).policy,
+      timeoutMs: webhooks.timeoutMs,
+      retryScheduleMs: webhooks.retryScheduleMs,
+      secretsKey: webhooks.secretsKey,
+    }),
+    (delivery) => delivery.stop(),
+  )
   const { natsUrl, natsStream } = core.config.events
   if (natsUrl !== undefined)
     core.handles.add(

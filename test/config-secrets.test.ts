@@ -46,6 +46,10 @@ const secrets: Record<string, { invalid: { value: string; env?: Record<string, s
     invalid: [{ value: 'SecretSessionKeyTooShort0123456789' }, { value: `${'ab'.repeat(31)}zz` }],
     valid: 'ab'.repeat(32),
   },
+  WEBHOOK_SECRETS_KEY: {
+    invalid: [{ value: 'SecretWebhookKeyTooShort0123456789' }, { value: `${'cd'.repeat(31)}zz` }],
+    valid: 'cd'.repeat(32),
+  },
 }
 
 /** What must not appear: the value, and for a PEM its base64 body. */

@@ -71,6 +71,38 @@ export const EnvironmentSchema = Type.Object({
     description:
       'days of audit trail entries kept (today counts as one); housekeeping removes older days whole. Default 2557: seven years',
   }),
+  WEBHOOK_ALLOW_PRIVATE: Type.Optional(
+    Type.Boolean({
+      description:
+        'deliver webhooks to loopback, private, link-local, CGNAT, unspecified and multicast addresses; default false in production, true in development',
+    }),
+  ),
+  WEBHOOK_ALLOWED_CIDRS: Type.Optional(
+    Type.String({
+      pattern: '^[0-9A-Fa-f:./]+(,[0-9A-Fa-f:./]+)*$',
+      description:
+        'comma-separated CIDR blocks (10.20.0.0/16,fd00:1::/64) webhooks may be delivered to even though private',
+    }),
+  ),
+  WEBHOOK_ALLOW_HTTP: Type.Optional(
+    Type.Boolean({ description: 'accept http:// webhook endpoints; default false in production, true in development' }),
+  ),
+  WEBHOOK_TIMEOUT_SECONDS: integer(1, 10, 60),
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: Type.String({
+    default: '5,300,1800,7200,18000,36000,36000',
+    pattern: '^[0-9]{1,6}(\\.[0-9]{1,3})?(,[0-9]{1,6}(\\.[0-9]{1,3})?){0,19}$',
+    description:
+      'waits before each retry of a failed delivery, in seconds (each varied by up to 10 % either way); after the last, the endpoint is disabled',
+  }),
+  WEBHOOK_ROTATION_OVERLAP_HOURS: integer(0, 24, 720),
+  WEBHOOK_SECRETS_KEY: Type.Optional(
+    Type.String({
+      pattern: '^[0-9a-fA-F]{64}$',
+      description:
+        'seals webhook signing secrets in the database (AES-256-GCM): 32 bytes as 64 hexadecimal digits, the same in every process; without it they are stored unsealed',
+    }),
+  ),
+  WEBHOOK_LOG_RETENTION_DAYS: integer(1, 30, 3650),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   RUN_WORKERS: Type.Boolean({ default: true, description: 'run queue workers inside the HTTP server process' }),
   WORKER_METRICS_PORT: Type.Optional(
@@ -186,6 +218,7 @@ export interface Config {
   declarations: { dueSoonDays: number }
   /** AUDIT_RETENTION_DAYS: days of audit entries kept, whole days (issue 33). */
   audit: { retentionDays: number }
+  webhooks: WebhookConfig
   logLevel: Environment['LOG_LEVEL']
   runWorkers: boolean
   shutdownTimeoutSeconds: number
@@ -230,6 +263,24 @@ export interface Config {
    * (production without an identity provider).
    */
   console: ConsoleConfig | undefined
+}
+
+/** Webhook delivery (issue 33): where endpoints may be, how long a delivery may take, its retries. */
+export interface WebhookConfig {
+  /** Loopback, private, link-local... addresses accepted (WEBHOOK_ALLOW_PRIVATE). */
+  allowPrivate: boolean
+  /** CIDR blocks accepted even though private (WEBHOOK_ALLOWED_CIDRS). */
+  allowedCidrs: string[]
+  /** http:// endpoints accepted (WEBHOOK_ALLOW_HTTP). */
+  allowHttp: boolean
+  timeoutMs: number
+  /** Waits before each retry, in milliseconds; after the last retry fails the endpoint is disabled. */
+  retryScheduleMs: number[]
+  /** How long the previous secret stays valid (and signs too) after a rotation. */
+  rotationOverlapMs: number
+  /** 32 bytes that seal stored secrets; undefined: stored unsealed. */
+  secretsKey: Buffer | undefined
+  logRetentionDays: number
 }
 
 export interface ConsoleConfig {
@@ -352,6 +403,7 @@ export const SECRET_SETTINGS: ReadonlySet<string> = new Set([
   'CONSOLE_OIDC_CLIENT_SECRET',
   'CONSOLE_SESSION_KEY',
   'METRICS_TOKEN',
+  'WEBHOOK_SECRETS_KEY',
 ])
 function shownValue(name: string, value: unknown): string {
   if (SECRET_SETTINGS.has(name)) return '(secret, not shown)'
@@ -401,6 +453,12 @@ function crossFieldProblems(env: Environment): string[] {
         `TRUST_PROXY: "${entry.slice(0, 60)}" is not an IP address or CIDR range such as 10.0.0.0/8 or 192.0.2.7`,
       )
   }
+  for (const cidr of env.WEBHOOK_ALLOWED_CIDRS?.split(',') ?? []) {
+    if (!isCidr(cidr))
+      problems.push(
+        `WEBHOOK_ALLOWED_CIDRS: ${JSON.stringify(cidr)} is not a CIDR block such as 10.20.0.0/16 or fd00:1::/64`,
+      )
+  }
   if (env.HTTP_HEADERS_TIMEOUT_SECONDS > env.HTTP_REQUEST_TIMEOUT_SECONDS) {
     problems.push('HTTP_HEADERS_TIMEOUT_SECONDS must not be larger than HTTP_REQUEST_TIMEOUT_SECONDS')
   }
@@ -446,6 +504,11 @@ function isAddressOrRange(entry: string): boolean {
   return Number(prefix) <= (family === 4 ? 32 : 128)
 }
 
+/** A CIDR block (an address with its prefix length): what WEBHOOK_ALLOWED_CIDRS lists. */
+function isCidr(cidr: string): boolean {
+  return cidr.includes('/') && isAddressOrRange(cidr)
+}
+
 function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
   const publicBaseUrl = (
     env.PUBLIC_BASE_URL ?? `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${env.PORT}`
@@ -474,6 +537,18 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
     events: { natsUrl: env.NATS_URL, natsStream: env.NATS_STREAM },
     declarations: { dueSoonDays: env.DECLARATION_DUE_SOON_DAYS },
     audit: { retentionDays: env.AUDIT_RETENTION_DAYS },
+    webhooks: {
+      allowPrivate: env.WEBHOOK_ALLOW_PRIVATE ?? env.SERVICE_MODE !== 'production',
+      allowedCidrs: env.WEBHOOK_ALLOWED_CIDRS?.split(',') ?? [],
+      allowHttp: env.WEBHOOK_ALLOW_HTTP ?? env.SERVICE_MODE !== 'production',
+      timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE_SECONDS.split(',').map((seconds) =>
+        Math.round(Number(seconds) * 1000),
+      ),
+      rotationOverlapMs: env.WEBHOOK_ROTATION_OVERLAP_HOURS * 3_600_000,
+      secretsKey: env.WEBHOOK_SECRETS_KEY ? Buffer.from(env.WEBHOOK_SECRETS_KEY, 'hex') : undefined,
+      logRetentionDays: env.WEBHOOK_LOG_RETENTION_DAYS,
+    },
     logLevel: env.LOG_LEVEL,
     runWorkers: env.RUN_WORKERS,
     shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,

@@ -46,6 +46,11 @@ export const AUDIT_CHANGE_ACTIONS = [
   'client.enable',
   'reference.release.load',
   'reference.release.publish',
+  'webhook.register', // an SMS client's webhook endpoints (the URL and secret are not in the entry)
+  'webhook.change',
+  'webhook.remove',
+  'webhook.rotate-secret',
+  'webhook.redeliver',
   'job.retry',
   'session.end',
 ] as const

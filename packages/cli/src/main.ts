@@ -10,6 +10,7 @@ import { registerReconcile } from './commands/reconcile.ts'
 import { registerDeclarations } from './commands/declare.ts'
 import { registerReferenceData } from './commands/reference.ts'
 import { registerNat } from './commands/nat.ts'
+import { registerWebhooks } from './commands/webhooks.ts'
 import { ExitCode, Output, reportFailure } from './output.ts'
 import { CLI_VERSION } from './version.ts'
 
@@ -32,6 +33,7 @@ export async function run(argv: string[]): Promise<number> {
   registerDeclarations(program)
   registerReferenceData(program)
   registerNat(program)
+  registerWebhooks(program)
   for (const command of program.commands) command.exitOverride()
 
   process.exitCode = ExitCode.ok

@@ -29,7 +29,9 @@ import {
 
 const V1 = '/vet-provider/v1'
 
-type Ok<P extends Parameters<Http['send']>[1], M extends 'get' | 'post' | 'put' | 'delete'> = Success<Operation<P, M>>
+type Ok<P extends Parameters<Http['send']>[1], M extends 'get' | 'post' | 'put' | 'patch' | 'delete'> = Success<
+  Operation<P, M>
+>
 export type Batch = Ok<'/vet-provider/v1/{jurisdiction}/transaction-batch/{transactionBatchToken}', 'get'>
 export type BatchSummary = Ok<'/vet-provider/v1/{jurisdiction}/transaction-batch', 'get'>['results'][number]
 export type CreatedBatch = Ok<'/vet-provider/v1/{jurisdiction}/transaction-batch', 'post'>
@@ -77,6 +79,19 @@ export type EventPage = Ok<'/vet-provider/v1/events', 'get'>
 /** An event of the change feed: a CloudEvents 1.0 envelope with the RTO's `sequence` (the cursor). */
 export type VetrsEvent = EventPage['events'][number]
 export type { HeldState, Jurisdiction, RecordOf, UploadResult }
+/** A webhook endpoint of the RTO (never its secret). */
+export type WebhookEndpoint = Ok<'/vet-provider/v1/webhook-endpoints/{endpointId}', 'get'>
+/** An endpoint just registered, with its signing secret (shown this once). */
+export type CreatedWebhookEndpoint = Ok<'/vet-provider/v1/webhook-endpoints', 'post'>
+export type NewWebhookEndpoint = NonNullable<
+  Operation<'/vet-provider/v1/webhook-endpoints', 'post'>['requestBody']
+>['content']['application/json']
+export type WebhookEndpointChange = NonNullable<
+  Operation<'/vet-provider/v1/webhook-endpoints/{endpointId}', 'patch'>['requestBody']
+>['content']['application/json']
+export type RotatedWebhookSecret = Ok<'/vet-provider/v1/webhook-endpoints/{endpointId}/rotate-secret', 'post'>
+/** One delivery attempt of the log. */
+export type WebhookDelivery = Ok<'/vet-provider/v1/webhook-endpoints/{endpointId}/deliveries', 'get'>['results'][number]
 
 /** How `events()` reads the change feed. */
 export interface EventsOptions extends RequestOptions {
@@ -562,6 +577,68 @@ export class VetrsOperations {
         await sleep(pollIntervalMs, request.signal)
       }
     }
+  }
+
+  // Webhooks (an extension, issue 33): endpoints the service POSTs the RTO's events to, signed per
+  // Standard Webhooks (verify a delivery with verifyWebhook).
+
+  /** Registers an endpoint; the answer carries its signing secret, shown this once. */
+  addWebhookEndpoint(body: NewWebhookEndpoint, options: RequestOptions = {}): Promise<CreatedWebhookEndpoint> {
+    // No idempotency key: the service keeps no answer that holds a secret (a retry could register twice).
+    return this.#http.send('post', `${V1}/webhook-endpoints`, { ...options, body, idempotencyKey: false })
+  }
+
+  async webhookEndpoints(options: RequestOptions = {}): Promise<WebhookEndpoint[]> {
+    return (await this.#http.send('get', `${V1}/webhook-endpoints`, options)).endpoints
+  }
+
+  webhookEndpoint(endpointId: string, options: RequestOptions = {}): Promise<WebhookEndpoint> {
+    return this.#http.send('get', `${V1}/webhook-endpoints/{endpointId}`, { ...options, path: { endpointId } })
+  }
+
+  /** Changes its URL, event types, description, or `enabled` (true: delivering again from the event it was held at). */
+  updateWebhookEndpoint(
+    endpointId: string,
+    change: WebhookEndpointChange,
+    options: RequestOptions = {},
+  ): Promise<WebhookEndpoint> {
+    return this.#http.send('patch', `${V1}/webhook-endpoints/{endpointId}`, {
+      ...options,
+      path: { endpointId },
+      body: change,
+    })
+  }
+
+  async removeWebhookEndpoint(endpointId: string, options: RequestOptions = {}): Promise<void> {
+    await this.#http.send('delete', `${V1}/webhook-endpoints/{endpointId}`, { ...options, path: { endpointId } })
+  }
+
+  /** A new signing secret (shown this once); the previous one stays valid until previousSecretValidUntil. */
+  rotateWebhookSecret(endpointId: string, options: RequestOptions = {}): Promise<RotatedWebhookSecret> {
+    return this.#http.send('post', `${V1}/webhook-endpoints/{endpointId}/rotate-secret`, {
+      ...options,
+      path: { endpointId },
+      idempotencyKey: false,
+    })
+  }
+
+  /** The endpoint's delivery log, newest first. */
+  webhookDeliveries(endpointId: string, options: RequestOptions = {}): Paged<WebhookDelivery> {
+    return paged((pageNumber) =>
+      this.#http.send('get', `${V1}/webhook-endpoints/{endpointId}/deliveries`, {
+        ...options,
+        path: { endpointId },
+        query: { pageNumber, pageSize: this.limits.pageSize },
+      }),
+    )
+  }
+
+  /** Has the event of a logged delivery sent again (soon, once, with the same webhook-id). */
+  async redeliverWebhook(endpointId: string, deliveryId: string, options: RequestOptions = {}): Promise<void> {
+    await this.#http.request('post', `${V1}/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/redeliver`, {
+      ...options,
+      path: { endpointId, deliveryId },
+    })
   }
 
   // Reference data (spec: Reference data synchronisation). A dataset name `classification/<name>`

@@ -38,7 +38,7 @@ const gzip = promisify(gzipCallback)
 /** The problem type of a 409 that means "the first request with this idempotency key is still running: ask again". */
 const IN_PROGRESS_PROBLEM = '/problems/idempotency-key-in-progress'
 
-export type Method = 'get' | 'post' | 'put' | 'delete'
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete'
 export type Path = keyof paths
 export type Operation<P extends Path, M extends Method> = M extends keyof paths[P] ? NonNullable<paths[P][M]> : never
 type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never

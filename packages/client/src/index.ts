@@ -28,12 +28,19 @@ export type {
   EventPage,
   EventsOptions,
   VetrsEvent,
+  WebhookEndpoint,
+  CreatedWebhookEndpoint,
+  NewWebhookEndpoint,
+  WebhookEndpointChange,
+  RotatedWebhookSecret,
+  WebhookDelivery,
   HeldState,
   Jurisdiction,
   RecordOf,
   UploadResult,
 } from './client.ts'
 export type { Resource } from './resource.ts'
+export { verifyWebhook, WebhookVerificationError, type WebhookHeaders } from './webhooks.ts'
 export {
   BulkUploadError,
   ConflictReason,

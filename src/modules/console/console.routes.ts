@@ -30,6 +30,7 @@ import { ruleCataloguePages } from './rules.routes.ts'
 import { sessionPages } from './sessions.routes.ts'
 import { signOffPages } from './sign-off.routes.ts'
 import { signInPages } from './sign-in.routes.ts'
+import { webhookPages } from './webhooks.routes.ts'
 
 export { CONSOLE_PREFIX }
 
@@ -135,6 +136,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
   await app.register(operatorPages, deps)
   await app.register(calendarPages, deps)
   await app.register(auditPages, deps)
+  await app.register(webhookPages, deps)
   referenceReleasePages(app, options.db)
   ruleCataloguePages(app)
   sessionPages(app, options.db, settings.sessionIdleSeconds)

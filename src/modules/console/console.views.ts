@@ -41,6 +41,7 @@ export interface PageFrame {
     | 'rules'
     | 'sessions'
     | 'audit'
+    | 'webhooks'
     | undefined
   /** A message left by the previous request (post, redirect, get). */
   flash?: Flash | undefined

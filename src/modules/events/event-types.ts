@@ -19,6 +19,7 @@ export const eventTypes = [
   'au.gov.vetrs.client.secret-rotated',
   'au.gov.vetrs.client.disabled',
   'au.gov.vetrs.client.enabled',
+  'au.gov.vetrs.webhook-endpoint.disabled',
 ] as const
 
 export type EventType = (typeof eventTypes)[number]

@@ -119,3 +119,14 @@ export async function advanceRelayPosition(db: Executor, relay: string, rto: str
     db,
   )
 }
+
+/** The last sequence given in each of the RTOs' streams (an RTO with no event yet is left out). */
+export async function streamHeads(db: Executor, rtos: readonly string[]): Promise<Map<string, string>> {
+  if (rtos.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('event_stream')
+    .select(['rto_id', sql<string>`last_sequence::text`.as('last_sequence')])
+    .where('rto_id', 'in', [...rtos])
+    .execute()
+  return new Map(rows.map((row) => [row.rto_id, row.last_sequence]))
+}

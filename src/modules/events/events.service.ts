@@ -95,6 +95,26 @@ export async function eventsAfter(db: Executor, actor: Actor, after: string, pag
 }
 
 /**
+ * The RTO's events after `after` as CloudEvents, in sequence order, at most `limit`: what a delivery
+ * worker (webhooks) reads, the RTO given by the endpoint it delivers to.
+ */
+export async function rtoEventsAfter(
+  db: Executor,
+  rto: string,
+  after: string,
+  limit: number,
+): Promise<(CloudEvent & { rtoid: string })[]> {
+  const rows = await repo.eventsAfter(db, rto, BigInt(after), limit)
+  return rows.map((row) => ({ ...toCloudEvent(row), rtoid: row.rto_id }))
+}
+
+/** Each RTO's last event sequence ('0' for an RTO with none yet). */
+export async function lastSequences(db: Executor, rtos: readonly string[]): Promise<Map<string, string>> {
+  const heads = await repo.streamHeads(db, rtos)
+  return new Map(rtos.map((rto) => [rto, heads.get(rto) ?? '0']))
+}
+
+/**
  * An API client registered, its secret rotated, disabled or enabled (platform/auth calls it in the
  * change's transaction when the CLI or the console passes it): an event in the client's RTO's feed.
  * Never the secret or its hash.

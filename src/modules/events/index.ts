@@ -4,6 +4,8 @@
 export { eventRoutes } from './events.routes.ts'
 export {
   COLLECTOR_STREAM,
+  lastSequences,
+  rtoEventsAfter,
   recordClientChange,
   recordEvent,
   toCloudEvent,

@@ -2037,6 +2037,174 @@ export interface paths {
       };
     };
   };
+  "/vet-provider/v1/webhook-endpoints": {
+    /**
+     * The RTO's webhook endpoints
+     * @description An extension (issue 33). Deliveries follow Standard Webhooks: a POST of the event (its CloudEvents envelope, as the change feed has it) with webhook-id (the event id), webhook-timestamp and webhook-signature (v1, HMAC-SHA256 with the endpoint secret; during a rotation one signature per valid secret). A 2xx answer within 10 seconds is a delivery; anything else is retried with exponential backoff for over a day, the endpoint holding its later events meanwhile (in sequence order), and then the endpoint is disabled with an event au.gov.vetrs.webhook-endpoint.disabled.
+     */
+    get: {
+      responses: {
+        /** @description the RTO's webhook endpoints, oldest first */
+        200: {
+          content: {
+            "application/json": components["schemas"]["WebhookEndpointList"];
+          };
+        };
+      };
+    };
+    /**
+     * Register a webhook endpoint
+     * @description 201 with the endpoint and its signing secret, shown this once. It receives the RTO's events from the next one on. At most 20 endpoints per RTO. A URL the service may not deliver to (not https, or a loopback, private, link-local or reserved address, or a name resolving to one, unless the operator allows it) is a 400 problem naming it. An extension (issue 33). Deliveries follow Standard Webhooks: a POST of the event (its CloudEvents envelope, as the change feed has it) with webhook-id (the event id), webhook-timestamp and webhook-signature (v1, HMAC-SHA256 with the endpoint secret; during a rotation one signature per valid secret). A 2xx answer within 10 seconds is a delivery; anything else is retried with exponential backoff for over a day, the endpoint holding its later events meanwhile (in sequence order), and then the endpoint is disabled with an event au.gov.vetrs.webhook-endpoint.disabled.
+     */
+    post: {
+      /** @description an endpoint to register */
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["NewWebhookEndpoint"];
+        };
+      };
+      responses: {
+        /** @description the endpoint registered, with its signing secret (shown this once) */
+        201: {
+          content: {
+            "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+          };
+        };
+      };
+    };
+  };
+  "/vet-provider/v1/webhook-endpoints/{endpointId}": {
+    /** A webhook endpoint */
+    get: {
+      parameters: {
+        path: {
+          /** @description the endpoint id */
+          endpointId: string;
+        };
+      };
+      responses: {
+        /** @description a webhook endpoint of the RTO (never its secret) */
+        200: {
+          content: {
+            "application/json": components["schemas"]["WebhookEndpoint"];
+          };
+        };
+      };
+    };
+    /** Delete a webhook endpoint, with its delivery log */
+    delete: {
+      parameters: {
+        path: {
+          /** @description the endpoint id */
+          endpointId: string;
+        };
+      };
+      responses: {
+        /** @description deleted */
+        204: {
+          content: never;
+        };
+      };
+    };
+    /**
+     * Change a webhook endpoint: its URL, event types, description, or whether it is enabled
+     * @description Enabling a disabled endpoint starts delivering again from the event it was held at, with its retries afresh.
+     */
+    patch: {
+      parameters: {
+        path: {
+          /** @description the endpoint id */
+          endpointId: string;
+        };
+      };
+      /** @description what to change; what is left out stays */
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointChange"];
+        };
+      };
+      responses: {
+        /** @description a webhook endpoint of the RTO (never its secret) */
+        200: {
+          content: {
+            "application/json": components["schemas"]["WebhookEndpoint"];
+          };
+        };
+      };
+    };
+  };
+  "/vet-provider/v1/webhook-endpoints/{endpointId}/rotate-secret": {
+    /**
+     * Rotate a webhook endpoint's signing secret
+     * @description A new secret, shown this once. The previous one stays valid until previousSecretValidUntil (24 hours by default): deliveries meanwhile carry a signature with each, so the receiver can change over without a failed delivery.
+     */
+    post: {
+      parameters: {
+        path: {
+          /** @description the endpoint id */
+          endpointId: string;
+        };
+      };
+      responses: {
+        /** @description a new signing secret */
+        200: {
+          content: {
+            "application/json": components["schemas"]["RotatedWebhookSecret"];
+          };
+        };
+      };
+    };
+  };
+  "/vet-provider/v1/webhook-endpoints/{endpointId}/deliveries": {
+    /**
+     * A webhook endpoint's delivery log, newest first
+     * @description Each attempt: when, the status answered or why none was, and how long it took. Kept 30 days by default.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description page to return, from 1 */
+          pageNumber?: number;
+          /** @description results per page, at most 500 */
+          pageSize?: number;
+        };
+        path: {
+          /** @description the endpoint id */
+          endpointId: string;
+        };
+      };
+      responses: {
+        /** @description an endpoint's delivery attempts, newest first */
+        200: {
+          content: {
+            "application/json": components["schemas"]["WebhookDeliveryPage"];
+          };
+        };
+      };
+    };
+  };
+  "/vet-provider/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/redeliver": {
+    /**
+     * Send the event of a logged delivery again
+     * @description 202: the event is sent once more, soon, with the same webhook-id (receivers drop what they have handled by it), outside the endpoint's order; the attempt appears in the log with redelivery true.
+     */
+    post: {
+      parameters: {
+        path: {
+          /** @description the endpoint id */
+          endpointId: string;
+          /** @description a delivery (attempt) id from the delivery log */
+          deliveryId: string;
+        };
+      };
+      responses: {
+        /** @description queued for redelivery */
+        202: {
+          content: never;
+        };
+      };
+    };
+  };
 }
 
 export type webhooks = Record<string, never>;
@@ -2289,7 +2457,7 @@ export interface components {
       id: string;
       /** @description where the event came from: /vet-provider/v1 */
       source: string;
-      /** @description the kind of change: au.gov.vetrs.batch.created, au.gov.vetrs.batch.discarded, au.gov.vetrs.batch.validated, au.gov.vetrs.batch.submitted, au.gov.vetrs.records.voided, au.gov.vetrs.batch.reconciled, au.gov.vetrs.assessment.completed, au.gov.vetrs.declaration.made, au.gov.vetrs.declaration.superseded, au.gov.vetrs.declaration.due-soon, au.gov.vetrs.declaration.overdue, au.gov.vetrs.reference-data.published, au.gov.vetrs.client.registered, au.gov.vetrs.client.secret-rotated, au.gov.vetrs.client.disabled, au.gov.vetrs.client.enabled */
+      /** @description the kind of change: au.gov.vetrs.batch.created, au.gov.vetrs.batch.discarded, au.gov.vetrs.batch.validated, au.gov.vetrs.batch.submitted, au.gov.vetrs.records.voided, au.gov.vetrs.batch.reconciled, au.gov.vetrs.assessment.completed, au.gov.vetrs.declaration.made, au.gov.vetrs.declaration.superseded, au.gov.vetrs.declaration.due-soon, au.gov.vetrs.declaration.overdue, au.gov.vetrs.reference-data.published, au.gov.vetrs.client.registered, au.gov.vetrs.client.secret-rotated, au.gov.vetrs.client.disabled, au.gov.vetrs.client.enabled, au.gov.vetrs.webhook-endpoint.disabled */
       type: string;
       /** @description what changed, as a path under the API, e.g. NSW/transaction-batch/{token} */
       subject: string;
@@ -2312,6 +2480,49 @@ export interface components {
       data: {
         [key: string]: unknown;
       };
+    };
+    /** @description the endpoint registered, with its signing secret (shown this once) */
+    CreatedWebhookEndpoint: {
+      /** Format: uuid */
+      endpointId: string;
+      url: string;
+      description: string;
+      /** @description the event types delivered; empty: every type */
+      eventTypes: string[];
+      enabled: boolean;
+      /** @description why it is disabled: failing (its retries ran out; an event au.gov.vetrs.webhook-endpoint.disabled says so) or client (a client disabled it); null when enabled */
+      disabledReason: string | null;
+      /**
+       * Format: utc-date-time
+       * @description ISO 8601 date-time in UTC (Z or a zero offset such as +00:00), e.g. 2026-01-01T00:00:00Z
+       */
+      disabledAt: string | null;
+      /**
+       * Format: utc-date-time
+       * @description until then the secret before the last rotation is valid too: deliveries carry both signatures
+       */
+      previousSecretValidUntil: string | null;
+      /** @description the sequence of the RTO's last event this endpoint is done with (delivered, or of a type it did not ask for) */
+      deliveredThrough: string;
+      /** @description failed attempts at the event it is held at (0: none) */
+      failedAttempts: number;
+      /**
+       * Format: utc-date-time
+       * @description when the held event is tried again
+       */
+      nextAttemptAt: string | null;
+      /**
+       * Format: utc-date-time
+       * @description ISO 8601 date-time in UTC (Z or a zero offset such as +00:00), e.g. 2026-01-01T00:00:00Z
+       */
+      createdAt: string;
+      /**
+       * Format: utc-date-time
+       * @description ISO 8601 date-time in UTC (Z or a zero offset such as +00:00), e.g. 2026-01-01T00:00:00Z
+       */
+      updatedAt: string;
+      /** @description the signing secret (Standard Webhooks, whsec_...): shown this once, keep it */
+      secret: string;
     };
     /** @description a declaration as recorded */
     DeclarationRecord: {
@@ -2696,6 +2907,15 @@ export interface components {
       /** @description upload: the refused field, e.g. $.familyName */
       accessPath?: string;
     };
+    /** @description an endpoint to register */
+    NewWebhookEndpoint: {
+      /** @description where events are POSTed: an absolute https URL (http too where the operator allows it); in production never a loopback, private, link-local or other reserved address, nor a name resolving to one */
+      url: string;
+      /** @description the event types to deliver; empty or left out: every type */
+      eventTypes?: (("au.gov.vetrs.batch.created" | "au.gov.vetrs.batch.discarded" | "au.gov.vetrs.batch.validated" | "au.gov.vetrs.batch.submitted" | "au.gov.vetrs.records.voided" | "au.gov.vetrs.batch.reconciled" | "au.gov.vetrs.assessment.completed" | "au.gov.vetrs.declaration.made" | "au.gov.vetrs.declaration.superseded" | "au.gov.vetrs.declaration.due-soon" | "au.gov.vetrs.declaration.overdue" | "au.gov.vetrs.reference-data.published" | "au.gov.vetrs.client.registered" | "au.gov.vetrs.client.secret-rotated" | "au.gov.vetrs.client.disabled" | "au.gov.vetrs.client.enabled" | "au.gov.vetrs.webhook-endpoint.disabled")[]) | null;
+      /** @description what the endpoint is for, for people */
+      description?: string | null;
+    };
     /** @description a declaration or nil activity report for the period and jurisdiction in the path */
     PeriodDeclarationRequest: {
       reportingPeriodNumber?: (number | string) | null;
@@ -3056,6 +3276,16 @@ export interface components {
       resourceUID?: string;
       /** @description every structural failure of the line; access paths are into the line: $.record.familyName, $.resourceType, or $ for a line that is not a JSON object */
       errors: components["schemas"]["FieldError"][];
+    };
+    /** @description a new signing secret */
+    RotatedWebhookSecret: {
+      /** @description the new signing secret: shown this once */
+      secret: string;
+      /**
+       * Format: utc-date-time
+       * @description until then deliveries are signed with the previous secret too
+       */
+      previousSecretValidUntil: string;
     };
     /** @description a learner (AVETMISS NAT00080, NAT00085, NAT00090, NAT00100) */
     Student: {
@@ -3648,6 +3878,106 @@ export interface components {
       requestedAt: string;
       startedAt: string | null;
       completedAt: string | null;
+    };
+    /** @description one delivery attempt */
+    WebhookDelivery: {
+      /**
+       * Format: uuid
+       * @description this attempt; give it to redeliver its event
+       */
+      deliveryId: string;
+      /**
+       * Format: uuid
+       * @description the event sent (its webhook-id)
+       */
+      eventId: string;
+      eventSequence: string;
+      eventType: string;
+      /** @description the attempt at this event, from 1 (a redelivery is 1) */
+      attempt: number;
+      /** @description sent again because a client asked */
+      redelivery: boolean;
+      /**
+       * Format: utc-date-time
+       * @description ISO 8601 date-time in UTC (Z or a zero offset such as +00:00), e.g. 2026-01-01T00:00:00Z
+       */
+      attemptedAt: string;
+      /** @description a 2xx answer came back in time */
+      succeeded: boolean;
+      /** @description the HTTP status answered; null when none came */
+      statusCode: number | null;
+      /** @description why it failed, when it did */
+      error: string | null;
+      /** @description from sending to the answer (or the failure), in milliseconds */
+      latencyMs: number;
+    };
+    /** @description an endpoint's delivery attempts, newest first */
+    WebhookDeliveryPage: {
+      /** @description current page */
+      pageNumber: number;
+      /** @description total pages */
+      numberOfPages: number;
+      /** @description total results across pages */
+      numberOfResults: number;
+      /** @description maximum results per page */
+      pageSize: number;
+      results: components["schemas"]["WebhookDelivery"][];
+    };
+    /** @description a webhook endpoint of the RTO (never its secret) */
+    WebhookEndpoint: {
+      /** Format: uuid */
+      endpointId: string;
+      url: string;
+      description: string;
+      /** @description the event types delivered; empty: every type */
+      eventTypes: string[];
+      enabled: boolean;
+      /** @description why it is disabled: failing (its retries ran out; an event au.gov.vetrs.webhook-endpoint.disabled says so) or client (a client disabled it); null when enabled */
+      disabledReason: string | null;
+      /**
+       * Format: utc-date-time
+       * @description ISO 8601 date-time in UTC (Z or a zero offset such as +00:00), e.g. 2026-01-01T00:00:00Z
+       */
+      disabledAt: string | null;
+      /**
+       * Format: utc-date-time
+       * @description until then the secret before the last rotation is valid too: deliveries carry both signatures
+       */
+      previousSecretValidUntil: string | null;
+      /** @description the sequence of the RTO's last event this endpoint is done with (delivered, or of a type it did not ask for) */
+      deliveredThrough: string;
+      /** @description failed attempts at the event it is held at (0: none) */
+      failedAttempts: number;
+      /**
+       * Format: utc-date-time
+       * @description when the held event is tried again
+       */
+      nextAttemptAt: string | null;
+      /**
+       * Format: utc-date-time
+       * @description ISO 8601 date-time in UTC (Z or a zero offset such as +00:00), e.g. 2026-01-01T00:00:00Z
+       */
+      createdAt: string;
+      /**
+       * Format: utc-date-time
+       * @description ISO 8601 date-time in UTC (Z or a zero offset such as +00:00), e.g. 2026-01-01T00:00:00Z
+       */
+      updatedAt: string;
+    };
+    /** @description what to change; what is left out stays */
+    WebhookEndpointChange: {
+      /** @description where events are POSTed: an absolute https URL (http too where the operator allows it); in production never a loopback, private, link-local or other reserved address, nor a name resolving to one */
+      url?: string | null;
+      /** @description the event types to deliver; empty or left out: every type */
+      eventTypes?: (("au.gov.vetrs.batch.created" | "au.gov.vetrs.batch.discarded" | "au.gov.vetrs.batch.validated" | "au.gov.vetrs.batch.submitted" | "au.gov.vetrs.records.voided" | "au.gov.vetrs.batch.reconciled" | "au.gov.vetrs.assessment.completed" | "au.gov.vetrs.declaration.made" | "au.gov.vetrs.declaration.superseded" | "au.gov.vetrs.declaration.due-soon" | "au.gov.vetrs.declaration.overdue" | "au.gov.vetrs.reference-data.published" | "au.gov.vetrs.client.registered" | "au.gov.vetrs.client.secret-rotated" | "au.gov.vetrs.client.disabled" | "au.gov.vetrs.client.enabled" | "au.gov.vetrs.webhook-endpoint.disabled")[]) | null;
+      /** @description what the endpoint is for, for people */
+      description?: string | null;
+      /** @description false: no deliveries until enabled again; true: delivering again, starting with the event it was held at (its retries start afresh) */
+      enabled?: boolean | null;
+    };
+    /** @description the RTO's webhook endpoints, oldest first */
+    WebhookEndpointList: {
+      endpoints: components["schemas"]["WebhookEndpoint"][];
     };
     Problem: components["schemas"]["ProblemDetails"];
   };

@@ -24,6 +24,7 @@ import * as publishedViews from './0020_published_views.ts'
 import * as idempotencyKey from './0022_idempotency_key.ts'
 import * as eventOutbox from './0023_event_outbox.ts'
 import * as heldRecordSearch from './0024_held_record_search.ts'
+import * as webhooks from './0025_webhooks.ts'
 import * as auditTrail from './0027_audit_trail.ts'
 import * as warningAcknowledgement from './0029_warning_acknowledgement.ts'
 import * as collectionCalendar from './0030_collection_calendar.ts'
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   '0022_idempotency_key': idempotencyKey,
   '0023_event_outbox': eventOutbox,
   '0024_held_record_search': heldRecordSearch,
+  '0025_webhooks': webhooks,
   '0027_audit_trail': auditTrail,
   '0029_warning_acknowledgement': warningAcknowledgement,
   '0030_collection_calendar': collectionCalendar,
