@@ -35,7 +35,8 @@ export {
   readNatEntries,
 } from './read-file-set.ts'
 export { readNatFolder } from './read-folder.ts'
-export { NatZipTooLargeError, type NatZipReadOptions, readNatZip } from './read-zip.ts'
+export { NatZipEntryNameError, NatZipTooLargeError, type NatZipReadOptions, readNatZip } from './read-zip.ts'
+export { NatUndecodableError } from './text-decoding.ts'
 export { formatNatFile, formatNatRecord, NAT_LINE_END, NatWriteError } from './format-file.ts'
 export { type NatFiles, natFileEntries, natZipBytes, writeNatFolder, writeNatZip } from './write-file-set.ts'
 export { natUid } from './nat-uid.ts'

@@ -77,7 +77,7 @@ export function readNatEntries(entries: Iterable<NatEntry>, options: NatReadOpti
       continue
     }
     const sink: NatParseSink<NatFileId> = { unreadable: unreadable.lines[fileId] as NatRecord[] }
-    const read = parseNatText(fileId, entry.name, decodeNatBytes(entry.bytes), problems, sink)
+    const read = parseNatText(fileId, entry.name, decodeNatBytes(entry.bytes, entry.name), problems, sink)
     files.push({ fileId, file: entry.name, ...sink.reading! })
     if (sink.reading?.release7) unreadable.files.push(fileId)
     if (sink.unreadableOmitted) unreadable.omitted[fileId] = sink.unreadableOmitted

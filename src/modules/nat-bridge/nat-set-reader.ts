@@ -150,9 +150,11 @@ type WorkerMessage =
   | { id: number; error: string }
 
 function refusalError(refusal: NatSetRefusal): DomainError {
-  return refusal.refused === 'too-large'
-    ? new DomainError('nat-set-too-large', `${refusal.message} Nothing was stored.`)
-    : new DomainError('nat-set-unreadable', `${refusal.message}. Send the NAT files as a zip. Nothing was stored.`)
+  if (refusal.refused === 'too-large')
+    return new DomainError('nat-set-too-large', `${refusal.message} Nothing was stored.`)
+  if (refusal.refused === 'undecodable')
+    return new DomainError('nat-set-unreadable', `${refusal.message.replace(/\.?$/, '.')} Nothing was stored.`)
+  return new DomainError('nat-set-unreadable', `${refusal.message}. Send the NAT files as a zip. Nothing was stored.`)
 }
 
 function workerError(error: Error & { code?: string }): Error {
