@@ -15,6 +15,7 @@ import { createReferenceLookup, seedReferenceData, type ReferenceLookup } from '
 import { validationJob } from './modules/validation/index.ts'
 import { reconciliationJob } from './modules/reconciliation/index.ts'
 import { assessmentJob, assessmentRules } from './modules/assessment/index.ts'
+import { natImportJob } from './modules/nat-bridge/index.ts'
 import { startNatsRelay } from './modules/events/index.ts'
 
 export interface Core {
@@ -59,6 +60,7 @@ export function coreJobs({ config, db, referenceLookup, logger }: JobDependencie
     validation: validationJob({ db, referenceLookup, logger, chunkSize: config.validation.chunkSize }),
     reconciliation: reconciliationJob(db),
     assessment: assessmentJob({ db, logger, rules: assessmentRules }),
+    natImport: natImportJob(db, { natFilesBytes: config.limits.natFilesBytes }),
   }
 }
 export type CoreJobs = ReturnType<typeof coreJobs>

@@ -27,6 +27,7 @@ const TABLE_OWNER: Record<string, string> = {
   declaration: 'declarations',
   housekeeping_run: 'housekeeping',
   nat_import: 'nat-bridge',
+  nat_import_job: 'nat-bridge',
   console_session: 'console',
   event_outbox: 'events',
   event_stream: 'events',

@@ -35,7 +35,14 @@ export {
   readNatEntries,
 } from './read-file-set.ts'
 export { readNatFolder } from './read-folder.ts'
-export { NatZipEntryNameError, NatZipTooLargeError, type NatZipReadOptions, readNatZip } from './read-zip.ts'
+export {
+  inspectNatZip,
+  NatZipEntryNameError,
+  type NatZipDirectory,
+  NatZipTooLargeError,
+  type NatZipReadOptions,
+  readNatZip,
+} from './read-zip.ts'
 export { NatUndecodableError } from './text-decoding.ts'
 export { formatNatFile, formatNatRecord, NAT_LINE_END, NatWriteError } from './format-file.ts'
 export { type NatFiles, natFileEntries, natZipBytes, writeNatFolder, writeNatZip } from './write-file-set.ts'

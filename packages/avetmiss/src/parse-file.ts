@@ -54,6 +54,8 @@ export interface NatParseSink<F extends NatFileId> {
    */
   unreadable?: NatRecord<F>[]
   unreadableOmitted?: number
+  /** Lines read (a file not read on past MAX_UNREADABLE_LINES_READ: those before it stopped). */
+  linesRead?: number
 }
 
 /** Unreadable lines kept per file for follow-on messages: a file of a million broken lines stays bounded. */
@@ -114,6 +116,7 @@ export function parseNatText<F extends NatFileId>(
   const records: NatRecord<F>[] = []
   let unreadableLines = 0
   let start = 0
+  sink.linesRead = 0
   for (let line = 1; start < body.length; line++) {
     // Line by line through the text, never split whole: a file of 23 million short lines makes no array of them.
     const newline = body.indexOf('\n', start)
@@ -137,6 +140,7 @@ export function parseNatText<F extends NatFileId>(
       sink.unreadableOmitted = (sink.unreadableOmitted ?? 0) + rest
       break
     }
+    sink.linesRead = line
     // Only spaces are trailing padding; any other character past the record length is data.
     const content = withoutTrailingSpaces(raw)
     if (content === '') {

@@ -140,3 +140,53 @@ export async function readNatZip(zip: string | Uint8Array, options: NatZipReadOp
   const entriesRead: NatEntry[] = Object.entries(files).map(([name, content]) => ({ name, bytes: content }))
   return readNatEntries([...entriesRead, ...ignored], options)
 }
+
+/** What a zip's directory says, read without inflating anything. */
+export interface NatZipDirectory {
+  /** The entries that are NAT files, by their names in the zip. */
+  natFiles: string[]
+  /** Other files (folders left out). */
+  ignoredFiles: string[]
+  /** What the NAT files hold uncompressed, as the directory states it. */
+  statedBytes: number
+}
+
+/**
+ * Reads a zip's directory only, inflating nothing (milliseconds, whatever the zip holds): refuses what
+ * readNatZip would refuse before inflating (not a zip, an unsafe entry name, more entries or NAT bytes
+ * than allowed), so a caller can answer those at once and leave the reading for later.
+ */
+export function inspectNatZip(bytes: Uint8Array, options: NatZipReadOptions = {}): NatZipDirectory {
+  const maxBytes = options.maxUncompressedBytes ?? Number.POSITIVE_INFINITY
+  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES
+  const directory: NatZipDirectory = { natFiles: [], ignoredFiles: [], statedBytes: 0 }
+  let entries = 0
+  try {
+    unzipSync(bytes, {
+      filter: ({ name, originalSize }) => {
+        if (++entries > maxEntries) throw new NatZipTooLargeError(`The zip lists more than ${maxEntries} entries.`)
+        const unsafe = unsafeEntryName(name)
+        if (unsafe)
+          throw new NatZipEntryNameError(
+            `${unsafe}. Zip the NAT files again, at the top of the zip or in a folder of it, with their own names (NAT00010.txt ... NAT00130.txt)`,
+          )
+        if (name.endsWith('/')) return false
+        if (!natFileIdOf(name)) {
+          directory.ignoredFiles.push(name)
+          return false
+        }
+        directory.statedBytes += originalSize
+        if (directory.statedBytes > maxBytes)
+          throw new NatZipTooLargeError(
+            `The zip's NAT files hold more than ${maxBytes} bytes uncompressed (${name} brings them to ${directory.statedBytes}).`,
+          )
+        directory.natFiles.push(name)
+        return false
+      },
+    })
+  } catch (error) {
+    if (error instanceof NatZipTooLargeError || error instanceof NatZipEntryNameError) throw error
+    throw new Error(`Not a zip that can be read: ${(error as Error).message}`, { cause: error })
+  }
+  return directory
+}

@@ -100,6 +100,12 @@ export interface OpenedNatSet {
   terms: NatTerms
 }
 
+/** How far the reader is: NAT files and lines read. */
+export interface NatReadProgress {
+  filesRead: number
+  linesRead: number
+}
+
 /** A mapped record as it travels to the service's thread: type, UID and the upload body. */
 export interface NatSetRecord {
   resourceType: string
@@ -108,10 +114,18 @@ export interface NatSetRecord {
 }
 
 /** Reads and maps a NAT zip, or says why it cannot. */
-export async function openNatSet(zip: Uint8Array, options: NatSetOptions): Promise<OpenedNatSet | NatSetRefusal> {
+export async function openNatSet(
+  zip: Uint8Array,
+  options: NatSetOptions,
+  onFileRead?: (progress: NatReadProgress) => void,
+): Promise<OpenedNatSet | NatSetRefusal> {
   let read: Awaited<ReturnType<typeof readNatZip>>
   try {
-    read = await readNatZip(zip, { maxUncompressedBytes: options.maxFilesBytes, maxProblems: options.maxProblems })
+    read = await readNatZip(zip, {
+      maxUncompressedBytes: options.maxFilesBytes,
+      maxProblems: options.maxProblems,
+      ...(onFileRead ? { onFileRead: ({ filesRead, linesRead }) => onFileRead({ filesRead, linesRead }) } : {}),
+    })
   } catch (error) {
     const message = (error as Error).message
     if (error instanceof NatZipTooLargeError) return { refused: 'too-large', message }

@@ -24,6 +24,7 @@ import * as publishedViews from './0020_published_views.ts'
 import * as idempotencyKey from './0022_idempotency_key.ts'
 import * as eventOutbox from './0023_event_outbox.ts'
 import * as heldRecordSearch from './0024_held_record_search.ts'
+import * as natImportJob from './0028_nat_import_job.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0022_idempotency_key': idempotencyKey,
   '0023_event_outbox': eventOutbox,
   '0024_held_record_search': heldRecordSearch,
+  '0028_nat_import_job': natImportJob,
 }
