@@ -10,6 +10,7 @@ import { generateNatFileSet, natZipBytes } from '../packages/avetmiss/src/index.
 import { newRto, type TestRto } from '../packages/client/test/support/service.ts'
 import { readSeedReferenceData } from '../src/modules/reference-data/index.ts'
 import { call, startTestService, V1, type TestService } from './support/index.ts'
+import { awaitNatImport } from '../src/modules/nat-bridge/index.ts'
 
 const ZIP = 'application/zip'
 type ReferenceData = Awaited<ReturnType<typeof readSeedReferenceData>>
@@ -155,5 +156,39 @@ describe('NAT imports as queued jobs (Prefer: respond-async, GET .../nat-import/
     // The other RTO's small import, queued last, was not held behind them.
     assert.ok(smallDone.finishedAt < second.finishedAt, `${smallDone.finishedAt} < ${second.finishedAt}`)
     assert.ok(smallDone.startedAt < second.startedAt, `${smallDone.startedAt} < ${second.startedAt}`)
+  })
+
+  it('with no worker running the queue, the import stays Queued, and a request waiting for it is told where to follow it', async () => {
+    const idle = await startTestService({ service: { workers: false } })
+    try {
+      const rto = await newRto(idle, String(randomInt(10_000, 100_000)))
+      const token = await idle.token(rto.clientId, rto.clientSecret)
+      const response = await call(idle.baseUrl, 'POST', `${V1}/VIC/nat-import`, {
+        token,
+        body: zipFor(rto.rto, 5, 'jobs-idle') as BodyInit,
+        headers: { 'content-type': ZIP, prefer: 'respond-async' },
+      })
+      assert.equal(response.status, 202, response.text)
+      assert.equal(response.json.status, 'Queued')
+      const { importId } = response.json
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const still = await call(idle.baseUrl, 'GET', `${V1}/VIC/nat-import/${importId}`, { token })
+      assert.equal(still.json.status, 'Queued')
+      assert.deepEqual(still.json.progress, {})
+      const actor = { rto: rto.rto, clientId: rto.clientId, scopes: new Set(['vet:report']) }
+      await assert.rejects(
+        awaitNatImport(idle.service.database.db, actor, 'VIC', importId, { maxWaitMs: 200 }),
+        (error: Error & { kind?: string }) => {
+          assert.equal(error.kind, 'service-unavailable')
+          assert.match(
+            error.message,
+            new RegExp(`still queued after 0 s: follow it at GET .../VIC/nat-import/${importId}`),
+          )
+          return true
+        },
+      )
+    } finally {
+      await idle.close()
+    }
   })
 })

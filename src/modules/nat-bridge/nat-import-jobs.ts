@@ -162,19 +162,29 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
  * Waits for the caller's import to finish (the synchronous answer): its result, or its refusal thrown
- * as the DomainError the import's request would have answered. Polls the import's row.
+ * as the DomainError the import's request would have answered. Polls the import's row; after
+ * `maxWaitMs` (no worker running the queue, or a very long queue) says where to follow it instead.
  */
 export async function awaitNatImport(
   db: Db,
   actor: Actor,
   jurisdiction: string,
   importId: string,
-  { pollMs = 100 }: { pollMs?: number } = {},
+  { pollMs = 100, maxWaitMs = MAX_WAIT_MS }: { pollMs?: number; maxWaitMs?: number } = {},
 ): Promise<NatImportResult> {
+  const until = Date.now() + maxWaitMs
   for (let wait = pollMs; ; wait = Math.min(wait * 2, 1000)) {
     const status = await natImportStatus(db, actor, jurisdiction, importId)
     if (status.status === 'Completed' && status.result) return status.result
     if (status.status === 'Failed' && status.problem) throw new DomainError(status.problem.kind, status.problem.detail)
+    if (Date.now() >= until)
+      throw new DomainError(
+        'service-unavailable',
+        `The NAT import ${importId} is ${status.status === 'Queued' ? 'still queued' : 'still running'} after ${Math.round(maxWaitMs / 1000)} s: follow it at GET .../${jurisdiction}/nat-import/${importId} (or send the import with Prefer: respond-async).`,
+      )
     await new Promise((resolve) => setTimeout(resolve, wait))
   }
 }
+
+/** How long a synchronous import request waits for its job. */
+const MAX_WAIT_MS = 10 * 60 * 1000
