@@ -42,6 +42,9 @@ export interface NatImportStatus {
   problem?: { kind: ErrorKind; detail: string }
 }
 
+/** Attempts after the first when the import fails other than by a refusal. */
+const RETRY_LIMIT = 2
+
 /** Progress is written at most this often (and at each stage's change). */
 const PROGRESS_EVERY_MS = 500
 
@@ -50,9 +53,9 @@ export function natImportJob(db: Db, limits: { natFilesBytes?: number } = {}): J
   return {
     name: 'nat-import',
     heartbeat: true,
-    retryLimit: 2,
+    retryLimit: RETRY_LIMIT,
     rtoOf: (data) => data.rto, // one RTO's imports take turns; other RTOs' go ahead (fairness)
-    handle: async ({ rto, importId }) => {
+    handle: async ({ rto, importId }, job) => {
       const started = await repo.startNatImportJob(db, rto, importId)
       if (!started) return // finished already: a redelivery does nothing
       const actor: Actor = { rto, clientId: started.clientId, scopes: new Set([Scopes.report]) }
@@ -84,6 +87,16 @@ export function natImportJob(db: Db, limits: { natFilesBytes?: number } = {}): J
             problem: { kind: error.kind, detail: error.message },
             progress,
           })
+        if ((job?.retryCount ?? 0) >= RETRY_LIMIT)
+          await repo
+            .finishNatImportJob(db, rto, importId, {
+              problem: {
+                kind: 'internal-error',
+                detail: `An unexpected error stopped NAT import ${importId} on the service, ${RETRY_LIMIT + 1} times; nothing was stored. Import the files again; if it happens again, tell the service's operator (its background jobs list the failure).`,
+              },
+              progress,
+            })
+            .catch(() => {})
         throw error
       }
     },
