@@ -16,7 +16,7 @@ export { EARLIEST_NAT_YEAR, LATEST_NAT_YEAR, NOT_STATED_DATE } from './dates.ts'
 export { natFileIdOf, natFileName } from './file-names.ts'
 export { DEFAULT_MAX_PROBLEMS, type NatProblem } from './problems.ts'
 export { fileSetOf, type NatFileSet, type NatRecord, type NatRecordSet } from './records.ts'
-export { type NatFileReading, type NatTextReadResult, readNatText } from './parse-file.ts'
+export { MAX_UNREADABLE_LINES_READ, type NatFileReading, type NatTextReadResult, readNatText } from './parse-file.ts'
 export { natRecordIdentity } from './identity.ts'
 export {
   checkNatSet,
