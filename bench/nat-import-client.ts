@@ -7,11 +7,13 @@
 //    natToResources), upload (a new batch, then the SDK's uploadMany: the bulk upload), validate;
 //  - service: the zip sent to POST .../nat-import (the service reads, maps, checks and stores it in
 //    one request), then validate.
-// Validate is POST validate, then GET validate every 50 ms until Validated.
+// Validate is POST validate, then GET validate every 50 ms until Validated; then submit (POST submit,
+// when nothing blocks). Each run reports the client process's peak RSS (VmHWM, reset at its start).
 import { readFile } from 'node:fs/promises'
 import { natToResources, readNatZip } from '../packages/avetmiss/src/index.ts'
 import { codeTranslatorFromService } from '../packages/cli/src/nat/reference-codes.ts'
 import { type ResourceRecord, Vetrs } from '../packages/client/src/index.ts'
+import { peakRssMb, resetPeakRss } from './peak-rss.ts'
 
 export interface NatClientCommand {
   mode: 'cli' | 'service'
@@ -29,8 +31,10 @@ export interface NatClientResult {
   records: number
   natProblems: number
   /** Milliseconds by stage; `import` is the service's read, map, check and upload in one request. */
-  stages: Partial<Record<'read' | 'map' | 'upload' | 'import' | 'validate', number>>
+  stages: Partial<Record<'read' | 'map' | 'upload' | 'import' | 'validate' | 'submit', number>>
   totalMs: number
+  /** The client process's peak RSS during the run, MB (undefined without /proc). */
+  clientPeakRssMb?: number
   validation: { blocking: boolean; results: number }
 }
 
@@ -61,6 +65,12 @@ async function validate(command: NatClientCommand, auth: string, batch: string) 
   }
 }
 
+async function submit(command: NatClientCommand, auth: string, batch: string) {
+  const path = `${command.baseUrl}/vet-provider/v1/${command.jurisdiction}/transaction-batch/${batch}/submit`
+  const submitted = await fetch(path, { method: 'POST', headers: { authorization: `Bearer ${auth}` } })
+  if (submitted.status !== 200) throw new Error(`submit: ${submitted.status} ${await submitted.text()}`)
+}
+
 async function viaCli(command: NatClientCommand): Promise<NatClientResult> {
   const client = new Vetrs({
     baseUrl: command.baseUrl,
@@ -89,6 +99,8 @@ async function viaCli(command: NatClientCommand): Promise<NatClientResult> {
   lap('upload')
   const validation = await validate(command, auth, batch)
   lap('validate')
+  if (!validation.blocking) await submit(command, auth, batch)
+  lap('submit')
   return {
     mode: 'cli',
     transactionBatchToken: batch,
@@ -113,13 +125,15 @@ async function viaService(command: NatClientCommand): Promise<NatClientResult> {
   if (response.status !== 201) throw new Error(`nat-import: ${response.status} ${JSON.stringify(answer)}`)
   const imported = performance.now()
   const validation = await validate(command, auth, answer.transactionBatchToken)
+  const validated = performance.now()
+  if (!validation.blocking) await submit(command, auth, answer.transactionBatchToken)
   const done = performance.now()
   return {
     mode: 'service',
     transactionBatchToken: answer.transactionBatchToken,
     records: answer.recordCount,
     natProblems: answer.natProblemCount,
-    stages: { import: imported - started, validate: done - imported },
+    stages: { import: imported - started, validate: validated - imported, submit: done - validated },
     totalMs: done - started,
     validation,
   }
@@ -131,8 +145,10 @@ process.on('message', async (message: NatClientCommand | 'exit') => {
     return
   }
   try {
+    resetPeakRss()
     const result = message.mode === 'cli' ? await viaCli(message) : await viaService(message)
-    process.send?.({ result })
+    const clientPeakRssMb = peakRssMb()
+    process.send?.({ result: { ...result, ...(clientPeakRssMb === undefined ? {} : { clientPeakRssMb }) } })
   } catch (error) {
     process.send?.({ error: (error as Error).stack ?? String(error) })
   }

@@ -10,8 +10,11 @@
 //    upload in the service), then validate until Validated.
 // At 100,000 activities a run takes about 30 s on PostgreSQL and 50 s on PGlite on a 2-core machine:
 // three runs of one mode on both databases are about 4 minutes, of both modes about 8.
-// Prints seconds per stage and records per second end to end (medians of BENCH_RUNS runs, the modes
-// alternating), and the longest the service's event loop was held up during a run. Before measuring
+// Each run ends with a submit (when nothing blocks). Prints seconds per stage and records per second
+// end to end (medians of BENCH_RUNS runs, the modes alternating), the longest the service's event loop
+// was held up during a run, and the peak RSS of the client process and of the service's (VmHWM, reset
+// before each run: bench/peak-rss.ts; the service runs in this process, PostgreSQL's own memory is not
+// in it). NAT_BENCH_PGLITE=0 measures PostgreSQL only. Before measuring
 // it waits (up to NAT_BENCH_QUIET_SECONDS) for the machine to be quiet (1-minute load average under
 // 1.5), and says so when it was not.
 import { type ChildProcess, fork } from 'node:child_process'
@@ -29,6 +32,7 @@ import type { NatClientCommand, NatClientResult } from './nat-import-client.ts'
 import { withFreshPostgres } from './fresh-postgres.ts'
 import { table } from './table.ts'
 import { median, positiveInteger } from './settings.ts'
+import { peakRssMb, resetPeakRss } from './peak-rss.ts'
 
 type Mode = NatClientCommand['mode']
 const MODES: readonly Mode[] = ['cli', 'service']
@@ -45,6 +49,7 @@ const settings = {
       return true
     }),
   quietSeconds: positiveInteger('NAT_BENCH_QUIET_SECONDS', 180, 3600),
+  pglite: process.env.NAT_BENCH_PGLITE !== '0',
 }
 const adminUrl = process.env.DATABASE_URL || undefined
 const QUIET_LOAD = 1.5
@@ -98,6 +103,8 @@ interface Run extends NatClientResult {
   /** The service's event loop: the longest and the 99th percentile delay during the run, ms. */
   loopMaxMs: number
   loopP99Ms: number
+  /** The service's process (this one): its peak RSS during the run, MB. */
+  serverPeakRssMb: number | undefined
 }
 
 interface ModeFigures {
@@ -106,6 +113,8 @@ interface ModeFigures {
   totalSeconds: number
   recordsPerSecond: number
   loopMaxMs: number
+  clientPeakRssMb: number | undefined
+  serverPeakRssMb: number | undefined
   runs: Run[]
 }
 
@@ -130,6 +139,10 @@ async function waitForQuiet(): Promise<{ quiet: boolean; load: number; waitedSec
   }
 }
 
+const mb = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(0))
+const medianOf = (values: (number | undefined)[]) =>
+  values.every((value) => value !== undefined) && values.length > 0 ? median(values as number[]) : undefined
+
 async function measure(
   database: DatabaseFigures['database'],
   env: Record<string, string>,
@@ -151,7 +164,9 @@ async function measure(
       await sql`VACUUM batch_record, transaction_batch, validation_run, validation_result, nat_import`.execute(db)
       loop.reset()
       loop.enable()
+      resetPeakRss()
       const result = await client.run({ mode, baseUrl, zipPath, jurisdiction: 'VIC', ...CLIENT })
+      const serverPeakRssMb = peakRssMb()
       loop.disable()
       const counted = await sql<{ n: string | number }>`SELECT count(*) AS n FROM batch_record
         WHERE transaction_batch_token = ${result.transactionBatchToken}`.execute(db)
@@ -161,6 +176,7 @@ async function measure(
         recordsPerSecond: (result.records / result.totalMs) * 1000,
         loopMaxMs: loop.max / 1e6,
         loopP99Ms: loop.percentile(99) / 1e6,
+        serverPeakRssMb,
       }
     }
     const runs: Record<Mode, Run[]> = { cli: [], service: [] }
@@ -173,7 +189,7 @@ async function measure(
           .map(([stage, ms]) => `${stage} ${(ms / 1000).toFixed(2)} s`)
           .join(', ')
         process.stdout.write(
-          `  ${database} ${mode}: run ${i + 1}/${settings.runs}: ${run.records} records in ${(run.totalMs / 1000).toFixed(2)} s (${stages}), ${run.recordsPerSecond.toFixed(0)} records/s; event loop max ${run.loopMaxMs.toFixed(0)} ms\n`,
+          `  ${database} ${mode}: run ${i + 1}/${settings.runs}: ${run.records} records in ${(run.totalMs / 1000).toFixed(2)} s (${stages}), ${run.recordsPerSecond.toFixed(0)} records/s; event loop max ${run.loopMaxMs.toFixed(0)} ms; peak RSS client ${mb(run.clientPeakRssMb)} MB, service ${mb(run.serverPeakRssMb)} MB\n`,
         )
         if (run.rows !== run.records)
           problems.push(`${mode} run ${i + 1}: ${run.rows} rows stored for ${run.records} records`)
@@ -196,6 +212,8 @@ async function measure(
         totalSeconds: median(list.map((run) => run.totalMs / 1000)),
         recordsPerSecond: median(list.map((run) => run.recordsPerSecond)),
         loopMaxMs: median(list.map((run) => run.loopMaxMs)),
+        clientPeakRssMb: medianOf(list.map((run) => run.clientPeakRssMb)),
+        serverPeakRssMb: medianOf(list.map((run) => run.serverPeakRssMb)),
         runs: list,
       }
     })
@@ -204,6 +222,26 @@ async function measure(
     loop.disable()
     client.close()
     await service.close()
+  }
+}
+
+async function writeGeneratedSet() {
+  const generated = generateNatFileSet({
+    activities: settings.activities,
+    seed: SET.seed,
+    rtoCode: SET.rtoCode,
+    year: SET.year,
+    asOf: SET.asOf,
+    referenceData: await readSeedReferenceData(),
+  })
+  const zipBytes = natZipBytes(generated.entries)
+  const zipPath = join(tmpdir(), `vetrs-bench-nat-${process.pid}.zip`)
+  await writeFile(zipPath, zipBytes)
+  return {
+    zip: { length: zipBytes.length },
+    natBytes: generated.entries.reduce((sum, entry) => sum + entry.bytes.length, 0),
+    counts: generated.lineCounts,
+    zipPath,
   }
 }
 
@@ -221,19 +259,9 @@ async function main(): Promise<number> {
   if (!adminUrl) console.log('bench nat-import: no DATABASE_URL, PostgreSQL is skipped')
 
   const generateStarted = performance.now()
-  const generated = generateNatFileSet({
-    activities: settings.activities,
-    seed: SET.seed,
-    rtoCode: SET.rtoCode,
-    year: SET.year,
-    asOf: SET.asOf,
-    referenceData: await readSeedReferenceData(),
-  })
-  const zip = natZipBytes(generated.entries)
-  const natBytes = generated.entries.reduce((sum, entry) => sum + entry.bytes.length, 0)
-  const zipPath = join(tmpdir(), `vetrs-bench-nat-${process.pid}.zip`)
-  await writeFile(zipPath, zip)
-  const counts = generated.lineCounts
+  // Generated and written in a function of its own, so that none of it stays reachable from here: the
+  // service runs in this process, and its peak RSS is measured.
+  const { zip, natBytes, counts, zipPath } = await writeGeneratedSet()
   console.log(
     `bench nat-import: generated in ${((performance.now() - generateStarted) / 1000).toFixed(1)} s: ${counts.NAT00120} activities, ${counts.NAT00080} clients, ${(natBytes / 1e6).toFixed(1)} MB of NAT files, a ${(zip.length / 1e6).toFixed(1)} MB zip`,
   )
@@ -248,9 +276,9 @@ async function main(): Promise<number> {
   const results: DatabaseFigures[] = []
   let expected: number | undefined
   try {
-    results.push(await measure('pglite', { DATA_DIR: 'memory://' }, zipPath, expected))
+    if (settings.pglite) results.push(await measure('pglite', { DATA_DIR: 'memory://' }, zipPath, expected))
     // Every run of every mode must store the same number of records.
-    expected = results[0]!.modes[0]?.runs[0]?.records
+    expected = results[0]?.modes[0]?.runs[0]?.records
     if (adminUrl)
       results.push(
         await withFreshPostgres(adminUrl, (url) => measure('postgres', { DATABASE_URL: url }, zipPath, expected)),
@@ -260,7 +288,7 @@ async function main(): Promise<number> {
   }
   const loadAfter = await loadAverage()
 
-  const stageNames = ['read', 'map', 'upload', 'import', 'validate']
+  const stageNames = ['read', 'map', 'upload', 'import', 'validate', 'submit']
   const rows = [
     [
       'database',
@@ -270,6 +298,8 @@ async function main(): Promise<number> {
       'records/s',
       'activities/s',
       'loop max ms',
+      'client peak RSS MB',
+      'service peak RSS MB',
     ],
   ]
   for (const result of results) {
@@ -282,6 +312,8 @@ async function main(): Promise<number> {
         figures.recordsPerSecond.toFixed(0),
         (settings.activities / figures.totalSeconds).toFixed(0),
         figures.loopMaxMs.toFixed(0),
+        mb(figures.clientPeakRssMb),
+        mb(figures.serverPeakRssMb),
       ])
     }
   }
@@ -303,6 +335,8 @@ async function main(): Promise<number> {
     loopMaxMs: Math.round(run.loopMaxMs),
     loopP99Ms: Math.round(run.loopP99Ms),
     validationResults: run.validation.results,
+    clientPeakRssMb: run.clientPeakRssMb === undefined ? null : Math.round(run.clientPeakRssMb),
+    serverPeakRssMb: run.serverPeakRssMb === undefined ? null : Math.round(run.serverPeakRssMb),
   })
   console.log(
     `\n${JSON.stringify({

@@ -150,7 +150,7 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
   await app.register(reconciliationRoutes, { prefix, readDb })
   await app.register(assessmentRoutes, { prefix, db, queue, job: jobs.assessment })
   await app.register(declarationRoutes, { prefix, db })
-  await app.register(natBridgeRoutes, { prefix, db, limits: config.limits })
+  await app.register(natBridgeRoutes, { prefix, db, queue, job: jobs.natImport, limits: config.limits })
   await app.register(eventRoutes, { prefix, db })
   await app.register(webhookRoutes, { prefix, db, settings: webhookSettingsOf(config.webhooks) })
   // The web console (pages, not API operations): absent in production without an identity provider.
@@ -166,6 +166,7 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
       validationJob: jobs.validation,
       reconcileJob: jobs.reconciliation,
       assessmentJob: jobs.assessment,
+      natImportJob: jobs.natImport,
     })
   return app
 }

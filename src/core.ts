@@ -15,6 +15,7 @@ import { createReferenceLookup, seedReferenceData, type ReferenceLookup } from '
 import { validationJob } from './modules/validation/index.ts'
 import { reconciliationJob } from './modules/reconciliation/index.ts'
 import { assessmentJob, assessmentRules } from './modules/assessment/index.ts'
+import { natImportJob } from './modules/nat-bridge/index.ts'
 import { startNatsRelay } from './modules/events/index.ts'
 import { dueNoticesJob } from './modules/declarations/index.ts'
 import { startWebhookDelivery, webhookSettingsOf } from './modules/webhooks/index.ts'
@@ -65,6 +66,7 @@ export function coreJobs({ config, db, referenceLookup, logger }: JobDependencie
     reconciliation: reconciliationJob(db),
     assessment: assessmentJob({ db, logger, rules: assessmentRules }),
     declarationDueNotices: dueNoticesJob(db, config.declarations.dueSoonDays),
+    natImport: natImportJob(db, { natFilesBytes: config.limits.natFilesBytes }),
   }
 }
 export type CoreJobs = ReturnType<typeof coreJobs>

@@ -434,7 +434,14 @@ describe('NAT import in the service (POST .../nat-import, application/zip)', () 
       credentials: { clientId: a.rto.clientId, clientSecret: a.rto.clientSecret },
     })
     const { entries, line } = withBadUsi(generate(a.rto.rto, { seed: 'nat-import-sdk' }).entries)
-    const result = await vetrs.natImport('VIC', natZipBytes(entries))
+    // Queued as a job and polled: each status told, the last one Completed with this answer.
+    const seen: { status: string; result?: unknown }[] = []
+    const result = await vetrs.natImport('VIC', natZipBytes(entries), {
+      pollIntervalMs: 50,
+      onProgress: (status) => seen.push(status),
+    })
+    assert.equal(seen.at(-1)?.status, 'Completed')
+    assert.deepEqual(seen.at(-1)?.result, result)
     assert.equal(result.rtoCode, a.rto.rto)
     assert.equal(result.natProblemCount, 0)
     assert.equal(result.recordCount, expectedOf(entries, a.rto.rto, codes).records.length)
@@ -456,6 +463,15 @@ describe('NAT import in the service (POST .../nat-import, application/zip)', () 
       assert.ok(error instanceof ServiceError)
       assert.equal(error.status, 400)
       assert.equal(error.problem?.type, '/problems/nat-set-unreadable')
+      return true
+    })
+    // Refused by the job (no record in the files): the problem that ended it, as a ServiceError.
+    const onlyNat00010 = zipSync({ 'NAT00010.txt': entries.find((e) => e.name === 'NAT00010.txt')!.bytes })
+    await assert.rejects(vetrs.natImport('VIC', onlyNat00010, { pollIntervalMs: 50 }), (error: unknown) => {
+      assert.ok(error instanceof ServiceError)
+      assert.equal(error.status, 400)
+      assert.equal(error.problem?.type, '/problems/nat-set-unreadable')
+      assert.match(error.problem?.detail ?? '', /gave no record/)
       return true
     })
     assert.equal(await batchCount(a.token), before)

@@ -34,6 +34,7 @@ const TABLE_OWNER: Record<string, string> = {
   audit_entry: 'audit',
   audit_day: 'audit',
   nat_import: 'nat-bridge',
+  nat_import_job: 'nat-bridge',
   console_session: 'console',
   event_outbox: 'events',
   event_stream: 'events',

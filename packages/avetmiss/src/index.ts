@@ -16,7 +16,7 @@ export { EARLIEST_NAT_YEAR, LATEST_NAT_YEAR, NOT_STATED_DATE } from './dates.ts'
 export { natFileIdOf, natFileName } from './file-names.ts'
 export { DEFAULT_MAX_PROBLEMS, type NatProblem } from './problems.ts'
 export { fileSetOf, type NatFileSet, type NatRecord, type NatRecordSet } from './records.ts'
-export { type NatFileReading, type NatTextReadResult, readNatText } from './parse-file.ts'
+export { MAX_UNREADABLE_LINES_READ, type NatFileReading, type NatTextReadResult, readNatText } from './parse-file.ts'
 export { natRecordIdentity } from './identity.ts'
 export {
   checkNatSet,
@@ -35,7 +35,15 @@ export {
   readNatEntries,
 } from './read-file-set.ts'
 export { readNatFolder } from './read-folder.ts'
-export { NatZipTooLargeError, type NatZipReadOptions, readNatZip } from './read-zip.ts'
+export {
+  inspectNatZip,
+  NatZipEntryNameError,
+  type NatZipDirectory,
+  NatZipTooLargeError,
+  type NatZipReadOptions,
+  readNatZip,
+} from './read-zip.ts'
+export { NatUndecodableError } from './text-decoding.ts'
 export { formatNatFile, formatNatRecord, NAT_LINE_END, NatWriteError } from './format-file.ts'
 export { type NatFiles, natFileEntries, natZipBytes, writeNatFolder, writeNatZip } from './write-file-set.ts'
 export { natUid } from './nat-uid.ts'

@@ -54,10 +54,20 @@ export interface NatParseSink<F extends NatFileId> {
    */
   unreadable?: NatRecord<F>[]
   unreadableOmitted?: number
+  /** Lines read (a file not read on past MAX_UNREADABLE_LINES_READ: those before it stopped). */
+  linesRead?: number
 }
 
 /** Unreadable lines kept per file for follow-on messages: a file of a million broken lines stays bounded. */
 export const MAX_UNREADABLE_LINES = 10_000
+
+/**
+ * Lines that cannot be records (blank, or with a problem) read in one file before the reader stops
+ * reading it: its other lines are counted, one problem each, and not read. A NAT file this broken is
+ * not one the SMS wrote as AVETMISS 8.0, and reading on only multiplies the problems (a 50 KB zip of
+ * 23 million short lines is 289 million of them). docs/decisions.md, "NAT imports: bounded ...".
+ */
+export const MAX_UNREADABLE_LINES_READ = 1000
 
 function actionFor(field: FieldLayout, value: string, identity: string | undefined): string {
   const forRecord = identity ? ` for ${identity}` : ''
@@ -88,27 +98,53 @@ export function parseNatText<F extends NatFileId>(
   problems: ProblemCollector,
   sink: NatParseSink<F> = {},
 ): NatRecord<F>[] {
-  const lines = withoutEndOfFileByte(text).split(/\r?\n/)
-  while (lines.length > 0 && lines.at(-1)!.trim() === '') lines.pop()
-  const layout = readLayoutOf(fileId, lines)
+  const body = withoutTrailingBlankLines(withoutEndOfFileByte(text))
+  const layout = readLayoutOf(fileId, firstLines(body, LAYOUT_SAMPLE_LINES))
   if (isRelease7(layout)) {
+    const count = lineCount(body, 0)
     sink.reading = { layout: 'AVETMISS release 7.0 (not read)', release7: true }
     problems.add({
       file,
       line: 0,
-      message: `This is a release 7.0 file: ${layout.evidence}. The service reads AVETMISS release 8.0 files, so none of its ${lines.length} lines was read`,
+      message: `This is a release 7.0 file: ${layout.evidence}. The service reads AVETMISS release 8.0 files, so none of its ${count} lines was read`,
       correctiveAction: `Export the NAT files again from the SMS as AVETMISS release 8.0 (the VET Provider Collection specification in force), then import them.`,
     })
     return []
   }
-  sink.reading = lines.length === 0 ? { layout: 'empty (no line)', empty: true } : { layout: layout.name }
+  sink.reading = body === '' ? { layout: 'empty (no line)', empty: true } : { layout: layout.name }
 
   const records: NatRecord<F>[] = []
-  for (const [index, raw] of lines.entries()) {
-    const line = index + 1
+  let unreadableLines = 0
+  let start = 0
+  sink.linesRead = 0
+  for (let line = 1; start < body.length; line++) {
+    // Line by line through the text, never split whole: a file of 23 million short lines makes no array of them.
+    const newline = body.indexOf('\n', start)
+    const end = newline === -1 ? body.length : newline
+    const raw = body.slice(start, end > start && body.charCodeAt(end - 1) === 0x0d ? end - 1 : end)
+    start = newline === -1 ? body.length : newline + 1
+    if (unreadableLines === MAX_UNREADABLE_LINES_READ) {
+      // Bounded work: a file this broken is not read on; its other lines are counted, one problem each.
+      // Said always (past the problems kept too): it is what explains the count.
+      const rest = 1 + lineCount(body, start)
+      problems.add(
+        {
+          file,
+          line,
+          message: `Reading of ${file} stopped at line ${line}: ${MAX_UNREADABLE_LINES_READ} of its lines could not be records, so its other ${rest} ${rest === 1 ? 'line was' : 'lines were'} not read (each counted as a problem)`,
+          correctiveAction: `Look at the lines named above: ${file} is not a ${fileId} file the SMS wrote as AVETMISS 8.0, or its export went wrong. Export the NAT files again from the SMS, then import them.`,
+        },
+        { keep: true },
+      )
+      problems.countMore(rest - 1)
+      sink.unreadableOmitted = (sink.unreadableOmitted ?? 0) + rest
+      break
+    }
+    sink.linesRead = line
     // Only spaces are trailing padding; any other character past the record length is data.
     const content = withoutTrailingSpaces(raw)
     if (content === '') {
+      unreadableLines += 1
       problems.add({
         file,
         line,
@@ -118,11 +154,47 @@ export function parseNatText<F extends NatFileId>(
       continue
     }
     const record = readLine(fileId, file, line, content, layout, problems)
-    if (record.valid) records.push(record.record)
-    else if (sink.unreadable && sink.unreadable.length < MAX_UNREADABLE_LINES) sink.unreadable.push(record.record)
+    if (record.valid) {
+      records.push(record.record)
+      continue
+    }
+    unreadableLines += 1
+    if (sink.unreadable && sink.unreadable.length < MAX_UNREADABLE_LINES) sink.unreadable.push(record.record)
     else if (sink.unreadable) sink.unreadableOmitted = (sink.unreadableOmitted ?? 0) + 1
   }
   return records
+}
+
+/** Lines judged for the layout: the first this many (a layout is every line's, so they tell it). */
+const LAYOUT_SAMPLE_LINES = 100_000
+
+function* firstLines(text: string, most: number): Generator<string> {
+  let start = 0
+  for (let n = 0; n < most && start < text.length; n++) {
+    const newline = text.indexOf('\n', start)
+    const end = newline === -1 ? text.length : newline
+    yield text.slice(start, end > start && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end)
+    start = newline === -1 ? text.length : newline + 1
+  }
+}
+
+/** The lines of the text from `start` on (a last line without a line end counts). */
+function lineCount(text: string, start: number): number {
+  if (start >= text.length) return 0
+  let count = 1
+  for (let at = text.indexOf('\n', start); at !== -1 && at < text.length - 1; at = text.indexOf('\n', at + 1))
+    count += 1
+  return count
+}
+
+/** The text without the blank lines (spaces only, or nothing) at its end, and without its last line end. */
+function withoutTrailingBlankLines(text: string): string {
+  let end = text.length
+  while (end > 0 && isLineEndOrSpace(text.charCodeAt(end - 1))) end -= 1
+  // Keep the spaces of the last line (padding), up to its line end.
+  const lineEnd = text.indexOf('\n', end)
+  const cut = lineEnd === -1 ? text.length : text.charCodeAt(lineEnd - 1) === 0x0d ? lineEnd - 1 : lineEnd
+  return end === 0 ? '' : text.slice(0, Math.max(cut, end))
 }
 
 /** Every problem of one line, and its values (those that read, when there was a problem). */

@@ -36,9 +36,15 @@ export class ProblemCollector {
     if (!Number.isInteger(max) || max < 0) throw new RangeError(`maxProblems must be a whole number ≥ 0, not ${max}`)
   }
 
-  add(problem: NatProblem): void {
+  /** Counts the problem, and keeps it while fewer than `max` are kept, or always when `keep` says so. */
+  add(problem: NatProblem, { keep = false }: { keep?: boolean } = {}): void {
     this.#count += 1
-    if (this.problems.length < this.max) this.problems.push(problem)
+    if (keep || this.problems.length < this.max) this.problems.push(problem)
+  }
+
+  /** Counts `count` more problems, none of them kept (the lines of a file not read on). */
+  countMore(count: number): void {
+    this.#count += count
   }
 
   /** Every problem found, the ones not kept included. */

@@ -9,6 +9,8 @@ import { decodeNatBytes } from './text-decoding.ts'
 export interface NatReadOptions {
   /** Problems kept before the reader only counts them (default 1000). */
   maxProblems?: number
+  /** Told after each NAT file is read: the files and lines read so far (a caller's progress). */
+  onFileRead?(progress: { file: string; filesRead: number; linesRead: number }): void
 }
 
 /** A file of a set: its name (a path inside a zip, say) and its bytes. */
@@ -57,6 +59,7 @@ export function readNatEntries(entries: Iterable<NatEntry>, options: NatReadOpti
   const files: NatReadResult['files'] = []
   const ignoredFiles: string[] = []
   const unreadable: NatUnreadable = { lines: emptyRecordSet(), omitted: {}, files: [] }
+  let linesRead = 0
 
   // By code unit, not locale: the same set reads in the same order (and keeps the same duplicate) anywhere.
   const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
@@ -77,11 +80,13 @@ export function readNatEntries(entries: Iterable<NatEntry>, options: NatReadOpti
       continue
     }
     const sink: NatParseSink<NatFileId> = { unreadable: unreadable.lines[fileId] as NatRecord[] }
-    const read = parseNatText(fileId, entry.name, decodeNatBytes(entry.bytes), problems, sink)
+    const read = parseNatText(fileId, entry.name, decodeNatBytes(entry.bytes, entry.name), problems, sink)
     files.push({ fileId, file: entry.name, ...sink.reading! })
     if (sink.reading?.release7) unreadable.files.push(fileId)
     if (sink.unreadableOmitted) unreadable.omitted[fileId] = sink.unreadableOmitted
     for (const record of read) (records[fileId] as NatRecord[]).push(record)
+    linesRead += sink.linesRead ?? 0
+    options.onFileRead?.({ file: entry.name, filesRead: files.length, linesRead })
   }
 
   // Zero-length files are what an SMS writes when its export selected nothing (a wrong period, a

@@ -89,7 +89,7 @@ export function contentLength(line: string): number {
  * it is a release 7.0 file. One pass that counts, keeping nothing per line: a file of 200,000 lines
  * costs no more memory to judge than one of ten.
  */
-export function readLayoutOf(fileId: NatFileId, lines: readonly string[]): NatReadLayout | NatRelease7 {
+export function readLayoutOf(fileId: NatFileId, lines: Iterable<string>): NatReadLayout | NatRelease7 {
   const base = national(fileId)
   const sign = RELEASE_7_SIGNS[fileId]
   const extensible = STATE_EXTENSION_FILES.has(fileId)

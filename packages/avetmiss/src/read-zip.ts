@@ -24,7 +24,33 @@ export class NatZipTooLargeError extends Error {
   }
 }
 
+/**
+ * A zip entry whose name no file may have: a control character (NUL included), or a path that climbs
+ * out of the zip (`..`) or starts at a root (`/`, `\\`, `C:`). Such a zip is refused, whatever the entry is.
+ */
+export class NatZipEntryNameError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'NatZipEntryNameError'
+  }
+}
+
 const DEFAULT_MAX_ENTRIES = 10_000
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/
+
+/** Why an entry's name is refused, or undefined when it is a name a file can have. */
+function unsafeEntryName(name: string): string | undefined {
+  const shown = JSON.stringify(name)
+  const control = CONTROL_CHARACTER.exec(name)
+  if (control)
+    return `The zip's entry ${shown} has a control character in its name (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}${control[0] === '\0' ? ', NUL' : ''})`
+  if (name.split(/[/\\]/).includes('..'))
+    return `The zip's entry ${shown} has ".." in its path: a name that climbs out of the zip`
+  if (/^([/\\]|[A-Za-z]:)/.test(name)) return `The zip's entry ${shown} has an absolute path (from a root or a drive)`
+  return undefined
+}
 
 const u16 = (bytes: Uint8Array, at: number) => (bytes[at] ?? 0) | ((bytes[at + 1] ?? 0) << 8)
 const u32 = (bytes: Uint8Array, at: number) => (u16(bytes, at) | (u16(bytes, at + 2) << 16)) >>> 0
@@ -77,6 +103,11 @@ export async function readNatZip(zip: string | Uint8Array, options: NatZipReadOp
       filter: ({ name, originalSize }) => {
         const crc = crcs[entries]
         if (++entries > maxEntries) throw new NatZipTooLargeError(`The zip lists more than ${maxEntries} entries.`)
+        const unsafe = unsafeEntryName(name)
+        if (unsafe)
+          throw new NatZipEntryNameError(
+            `${unsafe}. Zip the NAT files again, at the top of the zip or in a folder of it, with their own names (NAT00010.txt ... NAT00130.txt)`,
+          )
         if (name.endsWith('/')) return false
         if (!natFileIdOf(name)) {
           ignored.push({ name, bytes: new Uint8Array(0) }) // named, never read
@@ -92,7 +123,7 @@ export async function readNatZip(zip: string | Uint8Array, options: NatZipReadOp
       },
     })
   } catch (error) {
-    if (error instanceof NatZipTooLargeError) throw error
+    if (error instanceof NatZipTooLargeError || error instanceof NatZipEntryNameError) throw error
     throw new Error(`Not a zip that can be read: ${(error as Error).message}`, { cause: error })
   }
   // fflate inflates into a buffer of the stated size: a file that stops short comes out shorter, and
@@ -108,4 +139,54 @@ export async function readNatZip(zip: string | Uint8Array, options: NatZipReadOp
   }
   const entriesRead: NatEntry[] = Object.entries(files).map(([name, content]) => ({ name, bytes: content }))
   return readNatEntries([...entriesRead, ...ignored], options)
+}
+
+/** What a zip's directory says, read without inflating anything. */
+export interface NatZipDirectory {
+  /** The entries that are NAT files, by their names in the zip. */
+  natFiles: string[]
+  /** Other files (folders left out). */
+  ignoredFiles: string[]
+  /** What the NAT files hold uncompressed, as the directory states it. */
+  statedBytes: number
+}
+
+/**
+ * Reads a zip's directory only, inflating nothing (milliseconds, whatever the zip holds): refuses what
+ * readNatZip would refuse before inflating (not a zip, an unsafe entry name, more entries or NAT bytes
+ * than allowed), so a caller can answer those at once and leave the reading for later.
+ */
+export function inspectNatZip(bytes: Uint8Array, options: NatZipReadOptions = {}): NatZipDirectory {
+  const maxBytes = options.maxUncompressedBytes ?? Number.POSITIVE_INFINITY
+  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES
+  const directory: NatZipDirectory = { natFiles: [], ignoredFiles: [], statedBytes: 0 }
+  let entries = 0
+  try {
+    unzipSync(bytes, {
+      filter: ({ name, originalSize }) => {
+        if (++entries > maxEntries) throw new NatZipTooLargeError(`The zip lists more than ${maxEntries} entries.`)
+        const unsafe = unsafeEntryName(name)
+        if (unsafe)
+          throw new NatZipEntryNameError(
+            `${unsafe}. Zip the NAT files again, at the top of the zip or in a folder of it, with their own names (NAT00010.txt ... NAT00130.txt)`,
+          )
+        if (name.endsWith('/')) return false
+        if (!natFileIdOf(name)) {
+          directory.ignoredFiles.push(name)
+          return false
+        }
+        directory.statedBytes += originalSize
+        if (directory.statedBytes > maxBytes)
+          throw new NatZipTooLargeError(
+            `The zip's NAT files hold more than ${maxBytes} bytes uncompressed (${name} brings them to ${directory.statedBytes}).`,
+          )
+        directory.natFiles.push(name)
+        return false
+      },
+    })
+  } catch (error) {
+    if (error instanceof NatZipTooLargeError || error instanceof NatZipEntryNameError) throw error
+    throw new Error(`Not a zip that can be read: ${(error as Error).message}`, { cause: error })
+  }
+  return directory
 }

@@ -167,7 +167,8 @@ describe('one run shows every problem of every line, and follow-ons name the lin
   })
 
   it('unreadable lines are kept for follow-ons up to a bound, and past it the follow-on still blames the unreadable lines', () => {
-    // 10,005 NAT00080 lines with an impossible date of birth: only the first 10,000 are kept.
+    // 10,005 NAT00080 lines with an impossible date of birth: reading stops after the first 1,000
+    // (MAX_UNREADABLE_LINES_READ), and the other 9,005 are counted, not read.
     const lines = Array.from({ length: 10_005 }, (_, index) => {
       const id = `C${String(index).padStart(9, '0')}`
       return `${id}${' '.repeat(60)}12F31021990`
@@ -186,8 +187,16 @@ describe('one run shows every problem of every line, and follow-ons name the lin
         ),
       },
     ])
-    assert.equal(big.unreadable.lines.NAT00080.length, 10_000)
-    assert.equal(big.unreadable.omitted.NAT00080, 5)
+    assert.equal(big.unreadable.lines.NAT00080.length, 1000)
+    assert.equal(big.unreadable.omitted.NAT00080, 9005)
+    const stopped = big.problems.filter((problem) => problem.file === 'NAT00080.txt' && problem.line === 1001)
+    assert.deepEqual(
+      stopped.map((problem) => problem.message),
+      [
+        'Reading of NAT00080.txt stopped at line 1001: 1000 of its lines could not be records, so its other 9005 lines were not read (each counted as a problem)',
+      ],
+    )
+    assert.ok(big.problemCount >= 10_005, `every line counted: ${big.problemCount}`)
     const followOn = mapCase(big).problems.find(
       (problem) => problem.file === 'NAT00120.txt' && problem.value === 'C000010004',
     )!

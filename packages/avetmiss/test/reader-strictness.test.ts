@@ -155,10 +155,21 @@ describe('reader strictness', () => {
     assert.equal(problemsTruncated, true)
   })
 
-  it('keeps 1000 problems by default', () => {
+  it('keeps 1000 problems by default, and past them the one that says where reading stopped', () => {
     const bad = withColumns(72, '??')
     const { problems, problemCount, problemsTruncated } = problemsOf(Array(1005).fill(bad))
-    assert.equal(problems.length, 1000)
+    // Lines 1 to 1000 one problem each; the file is not read on after 1,000 lines that cannot be
+    // records, and that is said (kept past the 1,000) at line 1001; lines 1001 to 1005 are counted.
+    assert.equal(problems.length, 1001)
+    assert.deepEqual(
+      problems.slice(0, 1000).map((problem) => problem.line),
+      Array.from({ length: 1000 }, (_, index) => index + 1),
+    )
+    assert.equal(problems[1000]!.line, 1001)
+    assert.match(
+      problems[1000]!.message,
+      /stopped at line 1001: 1000 of its lines could not be records, so its other 5 lines were not read/,
+    )
     assert.equal(problemCount, 1005)
     assert.equal(problemsTruncated, true)
   })

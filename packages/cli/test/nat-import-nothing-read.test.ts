@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -61,5 +61,24 @@ describe('vetrs nat import when no line can be read', () => {
       outcome.files.map((file: { layout: string }) => file.layout),
       ['AVETMISS release 7.0 (not read)', 'AVETMISS release 7.0 (not read)'],
     )
+  })
+
+  it('a UTF-16 file or a NUL byte is refused with its file and line, exit 2, before any service is asked', async () => {
+    for (const [what, name, bytes, line] of [
+      [
+        'UTF-16',
+        'NAT00080.txt',
+        Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('C0001     Smith\r\n', 'utf16le')]),
+        1,
+      ],
+      ['NUL', 'NAT00120.txt', Buffer.from('line one\r\nline two\r\nline\0three\r\n', 'latin1'), 3],
+    ] as const) {
+      const folder = await mkdtemp(join(scratch, 'undecodable-'))
+      await writeFile(join(folder, name), bytes)
+      const ran = await vetrs('nat', 'import', folder, '--jurisdiction', 'VIC')
+      assert.equal(ran.code, 2, `${what}: ${ran.stderr}${ran.stdout}`)
+      assert.match(ran.stderr, new RegExp(`${name.replace('.', '\\.')} line ${line} `), what)
+      assert.match(ran.stderr, what === 'NUL' ? /NUL byte/ : /UTF-16/, what)
+    }
   })
 })

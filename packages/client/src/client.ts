@@ -9,7 +9,7 @@ import type { RequestOptions } from './request-options.ts'
 import { Resource, type HeldState, type Jurisdiction, type RecordOf, type UploadResult } from './resource.ts'
 import { kindOf, kindOfType, type ResourceRecord, type ResourceType, type Segment } from './resources.ts'
 import type { AppInfo } from './version.ts'
-import { WorkflowError } from './errors.ts'
+import { type ProblemDetails, ServiceError, WorkflowError } from './errors.ts'
 import {
   bulkUploadOfferIn,
   uploadMany,
@@ -71,6 +71,8 @@ export type DeclarationRow = Ok<'/vet-provider/v1/declaration', 'get'>['results'
 export type ReferenceRecord = Ok<'/vet-provider/v1/reference-data/{dataset}', 'get'>['results'][number]
 export type ReferencePage = Ok<'/vet-provider/v1/reference-data/{dataset}', 'get'>
 export type NatImportResult = Ok<'/vet-provider/v1/{jurisdiction}/nat-import', 'post'>
+/** A NAT import queued as a job: its status, progress, and at the end its answer or problem. */
+export type NatImportStatus = Ok<'/vet-provider/v1/{jurisdiction}/nat-import/{importId}', 'get'>
 export type NatFinding = Ok<
   '/vet-provider/v1/{jurisdiction}/transaction-batch/{transactionBatchToken}/nat-import/findings',
   'get'
@@ -375,15 +377,45 @@ export class VetrsOperations {
   /**
    * Imports a zip of AVETMISS 8.0 NAT files into a new batch: the service reads and maps them and
    * stores every record it can, answering the rest as NAT problems at their file, line and field
-   * (POST .../{jurisdiction}/nat-import). Repeated after a lost answer with the same idempotency key,
-   * so the service answers the first import again instead of making a second batch.
+   * (POST .../{jurisdiction}/nat-import). The import is a job on the service: it is queued (Prefer:
+   * respond-async, repeated after a lost answer with the same idempotency key, so a second import is
+   * never queued), then its status is polled (`onProgress` is told each one: files and lines read,
+   * records stored) until it ends: its answer, or a ServiceError with the problem that ended it.
    */
-  natImport(jurisdiction: Jurisdiction, zip: Uint8Array, options: RequestOptions = {}): Promise<NatImportResult> {
-    return this.#http.request('post', `${V1}/{jurisdiction}/nat-import`, {
-      ...options,
+  async natImport(
+    jurisdiction: Jurisdiction,
+    zip: Uint8Array,
+    options: RequestOptions & { onProgress?(status: NatImportStatus): void; pollIntervalMs?: number } = {},
+  ): Promise<NatImportResult> {
+    const { onProgress, pollIntervalMs = 500, ...requestOptions } = options
+    let status = (await this.#http.request('post', `${V1}/{jurisdiction}/nat-import`, {
+      ...requestOptions,
       path: { jurisdiction },
+      prefer: 'respond-async',
       encoded: { bytes: zip, contentType: 'application/zip', contentEncoding: 'identity' },
-    }) as Promise<NatImportResult>
+    })) as NatImportStatus
+    for (;;) {
+      onProgress?.(status)
+      if (status.status === 'Completed' && status.result) return status.result as NatImportResult
+      if (status.status === 'Failed' && status.problem) {
+        const path = `${V1}/${jurisdiction}/nat-import/${status.importId}`
+        throw new ServiceError('GET', path, status.problem.status, status.problem as ProblemDetails)
+      }
+      await sleep(pollIntervalMs, requestOptions.signal)
+      status = await this.natImportStatus(jurisdiction, status.importId, requestOptions)
+    }
+  }
+
+  /** Where a queued NAT import is (GET .../{jurisdiction}/nat-import/{importId}). */
+  natImportStatus(
+    jurisdiction: Jurisdiction,
+    importId: string,
+    options: RequestOptions = {},
+  ): Promise<NatImportStatus> {
+    return this.#http.send('get', `${V1}/{jurisdiction}/nat-import/{importId}`, {
+      ...options,
+      path: { jurisdiction, importId },
+    })
   }
 
   /** What the NAT import that made the batch answered, as it answered it. */

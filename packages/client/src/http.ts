@@ -74,6 +74,8 @@ export interface UntypedArgs extends RequestOptions {
   encoded?: { bytes: Uint8Array; contentType: string; contentEncoding?: 'gzip' | 'identity' }
   idempotent?: boolean
   idempotencyKey?: false
+  /** The Prefer header (RFC 7240): `respond-async` asks for 202 and a status to poll. */
+  prefer?: string
 }
 
 export interface HttpOptions {
@@ -177,6 +179,7 @@ export class Http {
           'x-request-id': requestId,
         }
         if (idempotencyKey) headers['idempotency-key'] = idempotencyKey
+        if (args.prefer) headers.prefer = args.prefer
         if (body) Object.assign(headers, { 'content-type': contentType })
         if (body && (args.encoded?.contentEncoding ?? 'gzip') === 'gzip') headers['content-encoding'] = 'gzip'
         response = await this.#fetch(`${this.baseUrl}${path}`, {

@@ -24,6 +24,7 @@ export type {
   ReferenceRecord,
   ReferencePage,
   NatImportResult,
+  NatImportStatus,
   NatFinding,
   EventPage,
   EventsOptions,

@@ -285,14 +285,24 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
       if (!jurisdiction)
         return natImportPage(request, reply, who, {}, { status: 400, message: 'Choose the jurisdiction.' })
       try {
-        // What the import did is said by its answer's page (with the script, that page is read twice:
-        // once by the upload's request, once when the browser goes to it, so nothing is kept for one read).
-        const result = await consoleService.importNat(options.db, who.actor, jurisdiction, zip, natLimits)
-        request.auditNote = { batchToken: result.transactionBatchToken }
-        return reply.redirect(
-          `${batchPath({ rto: who.rto, jurisdiction, token: result.transactionBatchToken })}/nat-import`,
-          303,
-        )
+        // The import is a queued job: a small one has ended when this answers, and the page goes to
+        // its answer (kept with the batch, so a reload never imports twice); a large one to its status.
+        const status = await consoleService.importNat(options, who.actor, jurisdiction, zip, natLimits)
+        if (status.transactionBatchToken) request.auditNote = { batchToken: status.transactionBatchToken }
+        if (status.status === 'Completed' && status.transactionBatchToken)
+          return reply.redirect(
+            `${batchPath({ rto: who.rto, jurisdiction, token: status.transactionBatchToken })}/nat-import`,
+            303,
+          )
+        if (status.status === 'Failed' && status.problem)
+          return natImportPage(
+            request,
+            reply,
+            who,
+            { jurisdiction },
+            { status: problemTypes[status.problem.kind].status, message: status.problem.detail },
+          )
+        return reply.redirect(natImportStatusPath(who.rto, jurisdiction, status.importId), 303)
       } catch (error) {
         if (
           isProblem(error) &&
@@ -309,6 +319,52 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
           )
         throw error
       }
+    },
+  )
+
+  // A queued import followed live: its status and progress, said again every 2 s with the script
+  // (live-status.js), by the "Refresh the status" link without it; once it ends, what it made or why not.
+  const natImportStatusPath = (rto: string, jurisdiction: string, importId: string) =>
+    rtoPath(rto, `nat-imports/${encodeURIComponent(jurisdiction)}/${encodeURIComponent(importId)}`)
+  type ImportParams = { rto: string; jurisdiction: string; importId: string }
+  const importStatusOf = (request: FastifyRequest<{ Params: ImportParams }>) =>
+    consoleService.natImportProgress(
+      options.db,
+      rtoPersonOf(request).actor,
+      request.params.jurisdiction,
+      request.params.importId,
+    )
+
+  app.get<{ Params: ImportParams }>('/rto/:rto/nat-imports/:jurisdiction/:importId', page, async (request, reply) => {
+    const who = rtoPersonOf(request)
+    const s = await importStatusOf(request)
+    const path = natImportStatusPath(who.rto, request.params.jurisdiction, request.params.importId)
+    const frame = frameFor(request, reply, who.user, `RTO ${who.rto}: NAT import`, who.rto)
+    return html(
+      reply,
+      renderPage(
+        'nat-import-status',
+        { ...frame, current: 'nat-import' },
+        {
+          s,
+          path,
+          pending: s.status === 'Queued' || s.status === 'Running',
+          batchPath: s.transactionBatchToken
+            ? batchPath({ rto: who.rto, jurisdiction: s.jurisdiction, token: s.transactionBatchToken })
+            : undefined,
+        },
+      ),
+    )
+  })
+
+  app.get<{ Params: ImportParams }>(
+    '/rto/:rto/nat-imports/:jurisdiction/:importId/status',
+    page,
+    async (request, reply) => {
+      const s = await importStatusOf(request)
+      return reply
+        .type('application/json; charset=utf-8')
+        .send({ status: s.status, html: renderFragment('nat-import-progress', { s }) })
     },
   )
 

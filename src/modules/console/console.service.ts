@@ -63,8 +63,11 @@ import {
 import { recordClientChange } from '../events/index.ts'
 import {
   droppedLinesAcknowledged,
-  importNatSet,
   natFindings,
+  natImportStatus,
+  requestNatImport,
+  type NatImportJobData,
+  type NatImportStatus,
   natImportOf,
   natImportSummaryOf,
   natFileNamesOf,
@@ -115,6 +118,7 @@ export interface ConsoleDependencies {
   validationJob: JobDefinition<ValidateJobData>
   reconcileJob: JobDefinition<ReconcileJobData>
   assessmentJob: JobDefinition<AssessJobData>
+  natImportJob: JobDefinition<NatImportJobData>
 }
 
 /** Where one reporting period stands in one jurisdiction, for the RTO's home page. */
@@ -563,14 +567,45 @@ export const smsClients = {
 }
 
 /** A zip of NAT files into a new batch of the RTO: the API's NAT import, with its limits. */
-export function importNat(
-  db: Db,
+/**
+ * Queues the NAT import (the API's nat-import job), then waits a moment for it: a small set has ended
+ * by then, and the page goes straight to its answer; a large one is followed on its status page.
+ */
+export async function importNat(
+  deps: ConsoleDependencies,
   actor: Actor,
   jurisdiction: string,
   zip: Uint8Array,
   limits: { natFilesBytes: number },
-): Promise<NatImportResult> {
-  return importNatSet(db, actor, jurisdiction, zip, { maxFilesBytes: limits.natFilesBytes })
+  waitMs = NAT_IMPORT_WAIT_MS,
+): Promise<NatImportStatus> {
+  const queued = await requestNatImport(
+    { db: deps.db, queue: deps.queue, job: deps.natImportJob },
+    actor,
+    jurisdiction,
+    zip,
+    { maxFilesBytes: limits.natFilesBytes },
+  )
+  let status = queued
+  for (const until = Date.now() + waitMs; Date.now() < until; ) {
+    if (status.status === 'Completed' || status.status === 'Failed') return status
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    status = await natImportStatus(deps.db, actor, jurisdiction, queued.importId)
+  }
+  return status
+}
+
+/** How long the import's post waits for the import before answering with its status page. */
+const NAT_IMPORT_WAIT_MS = 5000
+
+/** Where a queued NAT import of the RTO is (404 for another RTO's or none). */
+export function natImportProgress(
+  db: Db,
+  actor: Actor,
+  jurisdiction: string,
+  importId: string,
+): Promise<NatImportStatus> {
+  return natImportStatus(db, actor, jurisdiction, importId)
 }
 
 /** What the NAT import that made the batch answered; 404 for a batch not made by one. */

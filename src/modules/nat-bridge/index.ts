@@ -1,7 +1,7 @@
 // The NAT bridge in the service: a zip of AVETMISS NAT files imported into a new transaction batch,
 // and the batch's failed validation results told as NAT file, line and field. Depends on
 // @vetrs/avetmiss and, through their index files, on batches, resources (the upload's structural
-// check), reference-data (the codes) and validation (the failed results). Owns nat_import.
+// check), reference-data (the codes) and validation (the failed results). Owns nat_import and nat_import_job (imports run as queued jobs).
 export { natBridgeRoutes, ZIP_MEDIA_TYPES } from './nat-bridge.routes.ts'
 export {
   droppedLinesAcknowledged,
@@ -17,3 +17,11 @@ export {
   type NatImportResult,
 } from './nat-bridge.service.ts'
 export type { NatPlace, NatSetProblem } from './nat-set.ts'
+export {
+  awaitNatImport,
+  natImportJob,
+  natImportStatus,
+  requestNatImport,
+  type NatImportJobData,
+  type NatImportStatus,
+} from './nat-import-jobs.ts'

@@ -139,6 +139,52 @@ export const NatImportResult = named(
   ),
 )
 
+export const NatImportStatus = named(
+  'NatImportStatus',
+  Type.Object(
+    {
+      importId: Type.String({ format: 'uuid', description: 'the import, as POST .../nat-import queued it' }),
+      jurisdiction: Type.String(),
+      status: StringEnum(['Queued', 'Running', 'Completed', 'Failed'], {
+        description:
+          "Queued: waiting its turn (one RTO's imports run one at a time; other RTOs' run beside them). Running: being read, mapped and stored (progress says how far). Completed: the batch is made (transactionBatchToken, result). Failed: nothing was stored (problem).",
+      }),
+      queuedAt: Type.String({ format: 'date-time' }),
+      startedAt: Type.Optional(Type.String({ format: 'date-time' })),
+      finishedAt: Type.Optional(Type.String({ format: 'date-time' })),
+      progress: Type.Object(
+        {
+          stage: Type.Optional(StringEnum(['reading', 'storing', 'done'])),
+          filesRead: Type.Optional(Type.Integer({ minimum: 0, description: 'NAT files read so far' })),
+          linesRead: Type.Optional(Type.Integer({ minimum: 0, description: 'lines of those files read' })),
+          recordsMapped: Type.Optional(Type.Integer({ minimum: 0, description: 'records the lines mapped to' })),
+          recordsStored: Type.Optional(
+            Type.Integer({ minimum: 0, description: "records checked and written in the import's transaction" }),
+          ),
+        },
+        { additionalProperties: false, description: 'how far the import is; written about twice a second' },
+      ),
+      transactionBatchToken: Type.Optional(Type.String({ description: 'the batch the import made (Completed)' })),
+      result: Type.Optional(NatImportResult),
+      problem: Type.Optional(
+        Type.Object(
+          {
+            type: Type.String({
+              description:
+                '/problems/nat-set-unreadable, /problems/nat-set-too-large, /problems/nat-organisation-mismatch',
+            }),
+            title: Type.String(),
+            status: Type.Integer({ description: 'the status the synchronous answer would have had' }),
+            detail: Type.String(),
+          },
+          { additionalProperties: false, description: 'why nothing was stored (Failed), as RFC 9457 problem details' },
+        ),
+      ),
+    },
+    { additionalProperties: false, description: 'a NAT import queued as a job, and where it is' },
+  ),
+)
+
 export const NatFinding = named(
   'NatFinding',
   Type.Object(

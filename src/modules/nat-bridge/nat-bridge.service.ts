@@ -34,6 +34,7 @@ import {
 } from './avetmiss.ts'
 import { NatSetReader, oneSetAtATime } from './nat-set-reader.ts'
 import type { LocateRequest, NatPlace, NatSetCheck, NatSetProblem, NatSetRecord } from './nat-set.ts'
+import type { NatImportProgress } from './nat-import-job.repo.ts'
 import { valueAt } from './value-at.ts'
 
 /** NAT problems listed in an answer; natProblemCount counts them all. */
@@ -48,6 +49,8 @@ const RECORDS_PER_TURN = 250
 export interface NatImportOptions {
   /** Most bytes the zip's NAT files may hold uncompressed (default 48 MiB). */
   maxFilesBytes?: number
+  /** Told as the import goes: files and lines read, records mapped, records stored. */
+  onProgress?(progress: NatImportProgress): void
 }
 
 /** What a NAT import answers (201), and what GET .../nat-import answers again later. */
@@ -111,15 +114,26 @@ export function importNatSet(
     return Promise.reject(
       new DomainError('nat-set-unreadable', 'The body is empty: send the NAT files as a zip. Nothing was stored.'),
     )
-  return oneSetAtATime(async () => {
-    const set = await NatSetReader.open(zip, {
-      rtoCode: actor.rto,
-      datasets: await currentCodes(db),
-      maxFilesBytes: options.maxFilesBytes ?? DEFAULT_NAT_FILES_BYTES,
-      maxProblems: LISTED_NAT_PROBLEMS,
-    })
+  // Run by the nat-import job: the queue bounds how many run at once, and one RTO's take turns.
+  const progress: NatImportProgress = { stage: 'reading', filesRead: 0, linesRead: 0 }
+  const tell = (change: NatImportProgress) => {
+    Object.assign(progress, change)
+    options.onProgress?.({ ...progress })
+  }
+  return (async () => {
+    const set = await NatSetReader.open(
+      zip,
+      {
+        rtoCode: actor.rto,
+        datasets: await currentCodes(db),
+        maxFilesBytes: options.maxFilesBytes ?? DEFAULT_NAT_FILES_BYTES,
+        maxProblems: LISTED_NAT_PROBLEMS,
+      },
+      (read) => tell(read),
+    )
     try {
       const { summary } = set
+      tell({ stage: 'storing', recordsMapped: summary.recordCount, recordsStored: 0 })
       if (summary.files.length === 0)
         throw new DomainError(
           'nat-set-unreadable',
@@ -144,7 +158,13 @@ export function importNatSet(
         const refused: Refused[] = []
         const uploadedTypes: ResourceType[] = []
         const carried = { count: 0 }
-        const chunks = checkedChunks(set, uploadedTypes, refused, (chunk) => carryForward(held, chunk, carried))
+        const chunks = checkedChunks(
+          set,
+          uploadedTypes,
+          refused,
+          (chunk) => carryForward(held, chunk, carried),
+          (n) => tell({ recordsStored: (progress.recordsStored ?? 0) + n }),
+        )
         const outcomes = await uploadRecords(db, actor, ref, chunks)
         const uploadProblems = await problemsOfRefused(set, refused, LISTED_NAT_PROBLEMS - summary.problems.length)
         const natProblemCount = summary.problemCount + refused.reduce((sum, record) => sum + record.failures.length, 0)
@@ -177,6 +197,7 @@ export function importNatSet(
           summary: result,
           clientId: actor.clientId,
         })
+        tell({ stage: 'done', recordsStored: result.recordCount })
         return result
       } catch (error) {
         // Nothing of a failed import stays: the batch (and the import row with it) goes.
@@ -186,7 +207,7 @@ export function importNatSet(
     } finally {
       await set.close()
     }
-  })
+  })()
 }
 
 /** A mapped record the upload's structural check refused: left out, told as NAT problems. */
@@ -206,6 +227,7 @@ async function* checkedChunks(
   uploadedTypes: ResourceType[],
   refused: Refused[],
   merge: (chunk: NatSetRecord[]) => void,
+  checked: (count: number) => void,
 ): AsyncGenerator<RecordToUpload[]> {
   recordCheck ??= createRecordCheck()
   const check = recordCheck
@@ -237,6 +259,7 @@ async function* checkedChunks(
         body,
       })
     }
+    checked(uploads.length)
     if (uploads.length > 0) yield uploads
   }
 }

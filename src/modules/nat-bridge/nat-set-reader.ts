@@ -10,6 +10,7 @@ import type {
   LocateRequest,
   NatDescription,
   NatPlace,
+  NatReadProgress,
   NatSetOptions,
   NatSetRecord,
   NatSetRefusal,
@@ -56,7 +57,11 @@ export class NatSetReader {
    * nat-set-unreadable; one whose NAT files hold more than allowed (or that needs more memory than
    * the worker has) nat-set-too-large.
    */
-  static open(zip: Uint8Array, options: NatSetOptions): Promise<NatSetReader> {
+  static open(
+    zip: Uint8Array,
+    options: NatSetOptions,
+    onProgress?: (progress: NatReadProgress) => void,
+  ): Promise<NatSetReader> {
     const data: NatSetWorkerData = { zip, options }
     const worker = new Worker(WORKER, {
       workerData: data,
@@ -74,6 +79,10 @@ export class NatSetReader {
       worker.on('exit', (code) => fail(new Error(`the NAT set worker stopped (exit code ${code})`)))
       worker.on('message', (message: WorkerMessage) => {
         if ('kind' in message) {
+          if (message.kind === 'progress') {
+            onProgress?.(message.progress)
+            return
+          }
           if (message.kind === 'opened') {
             reader = new NatSetReader(worker, message.summary, pending)
             resolve(reader)
@@ -142,6 +151,7 @@ type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : n
 
 type WorkerMessage =
   | { kind: 'opened'; summary: NatSetSummary }
+  | { kind: 'progress'; progress: NatReadProgress }
   | { kind: 'refused'; refusal: NatSetRefusal }
   | { id: number; records: NatSetRecord[] }
   | { id: number; places: NatPlace[][] }
@@ -150,9 +160,11 @@ type WorkerMessage =
   | { id: number; error: string }
 
 function refusalError(refusal: NatSetRefusal): DomainError {
-  return refusal.refused === 'too-large'
-    ? new DomainError('nat-set-too-large', `${refusal.message} Nothing was stored.`)
-    : new DomainError('nat-set-unreadable', `${refusal.message}. Send the NAT files as a zip. Nothing was stored.`)
+  if (refusal.refused === 'too-large')
+    return new DomainError('nat-set-too-large', `${refusal.message} Nothing was stored.`)
+  if (refusal.refused === 'undecodable')
+    return new DomainError('nat-set-unreadable', `${refusal.message.replace(/\.?$/, '.')} Nothing was stored.`)
+  return new DomainError('nat-set-unreadable', `${refusal.message}. Send the NAT files as a zip. Nothing was stored.`)
 }
 
 function workerError(error: Error & { code?: string }): Error {

@@ -14,6 +14,8 @@ import {
   type NatTerms,
   natTermsOf,
   natToResources,
+  NatUndecodableError,
+  NatZipEntryNameError,
   NatZipTooLargeError,
   type OriginIndex,
   originIndexOf,
@@ -82,9 +84,12 @@ export interface NatSetSummary {
   otherOrganisations: OtherOrganisation[]
 }
 
-/** Why a set could not be opened: not a zip that reads, or more than the bounds allow. */
+/**
+ * Why a set could not be opened: not a zip that reads, content that is no text a NAT file is written
+ * in (its file and line in the message) or an unsafe entry name, or more than the bounds allow.
+ */
 export interface NatSetRefusal {
-  refused: 'unreadable' | 'too-large'
+  refused: 'unreadable' | 'undecodable' | 'too-large'
   message: string
 }
 
@@ -95,6 +100,12 @@ export interface OpenedNatSet {
   terms: NatTerms
 }
 
+/** How far the reader is: NAT files and lines read. */
+export interface NatReadProgress {
+  filesRead: number
+  linesRead: number
+}
+
 /** A mapped record as it travels to the service's thread: type, UID and the upload body. */
 export interface NatSetRecord {
   resourceType: string
@@ -103,24 +114,33 @@ export interface NatSetRecord {
 }
 
 /** Reads and maps a NAT zip, or says why it cannot. */
-export async function openNatSet(zip: Uint8Array, options: NatSetOptions): Promise<OpenedNatSet | NatSetRefusal> {
+export async function openNatSet(
+  zip: Uint8Array,
+  options: NatSetOptions,
+  onFileRead?: (progress: NatReadProgress) => void,
+): Promise<OpenedNatSet | NatSetRefusal> {
   let read: Awaited<ReturnType<typeof readNatZip>>
   try {
-    read = await readNatZip(zip, { maxUncompressedBytes: options.maxFilesBytes, maxProblems: options.maxProblems })
+    read = await readNatZip(zip, {
+      maxUncompressedBytes: options.maxFilesBytes,
+      maxProblems: options.maxProblems,
+      ...(onFileRead ? { onFileRead: ({ filesRead, linesRead }) => onFileRead({ filesRead, linesRead }) } : {}),
+    })
   } catch (error) {
     const message = (error as Error).message
-    return { refused: error instanceof NatZipTooLargeError ? 'too-large' : 'unreadable', message }
+    if (error instanceof NatZipTooLargeError) return { refused: 'too-large', message }
+    // Text no NAT file is written in, or an entry name no file may have: said as it is, file and line.
+    if (error instanceof NatUndecodableError || error instanceof NatZipEntryNameError)
+      return { refused: 'undecodable', message }
+    return { refused: 'unreadable', message }
   }
   const mapped = natToResources(read, { rtoCode: options.rtoCode, codes: codeTranslatorFrom(options.datasets) })
-  const problems: NatSetProblem[] = []
-  for (const [stage, list] of [
-    ['read', read.problems],
-    ['map', mapped.problems],
-  ] as const) {
-    for (const problem of list) {
-      if (problems.length === options.maxProblems) break
-      problems.push(problemOf(stage, problem))
-    }
+  // The reader keeps maxProblems, and past them the few it always keeps (a file it stopped reading);
+  // the mapping's fill what room is left.
+  const problems: NatSetProblem[] = read.problems.map((problem) => problemOf('read', problem))
+  for (const problem of mapped.problems) {
+    if (problems.length >= options.maxProblems) break
+    problems.push(problemOf('map', problem))
   }
   const checked = checkNatSet(read)
   const checks: NatSetCheck[] = checked.slice(0, options.maxProblems).map((finding) => ({

@@ -28,7 +28,7 @@ const port = parentPort
 if (!port) throw new Error('nat-set.worker.ts runs as a worker thread')
 const { zip, options } = workerData as NatSetWorkerData
 
-const opened = await openNatSet(zip, options)
+const opened = await openNatSet(zip, options, (progress) => port.postMessage({ kind: 'progress', progress }))
 if ('refused' in opened) {
   port.postMessage({ kind: 'refused', refusal: opened })
 } else {

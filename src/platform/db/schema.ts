@@ -19,7 +19,7 @@
 //   housekeeping_run                                     modules/housekeeping
 //   audit_entry, audit_day                               modules/audit (append-only; entries written through
 //                                                          recordAudit, by the HTTP audit hook and the CLI)
-//   nat_import                                           modules/nat-bridge
+//   nat_import, nat_import_job                           modules/nat-bridge
 //   event_outbox, event_stream, event_relay_position     modules/events (written through recordEvent by
 //                                                          the owner of each change, in its transaction)
 //   api_client, token_issuance, signing_key              platform/auth
@@ -60,6 +60,7 @@ export const TABLE_PLACEMENT = {
   transaction_batch: 'hot',
   batch_record: 'hot',
   nat_import: 'hot',
+  nat_import_job: 'hot',
   validation_run: 'hot',
   validation_result: 'hot',
   held_record: 'hot',

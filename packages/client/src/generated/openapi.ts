@@ -1931,7 +1931,9 @@ export interface paths {
      *
      * A line the reader cannot read, a value the mapping cannot carry, or a record the structural check refuses is left out, and answered in natProblems at its NAT file, line and field; the rest is stored. The batch is then validated, submitted or discarded as any batch (POST .../validate, .../submit); GET .../transaction-batch/{token}/nat-import/findings tells its failed validation results as NAT file, line and field. While natProblemCount is not 0 the batch lacks what the problems name: correct the files and import again rather than submit it.
      *
-     * Limits: the zip at most 8 MiB on the wire and decoded (LIMIT_NAT_ZIP_BYTES, in place of the request limits: 413 with no body on the wire, 413 BRTS90400 decoded), its NAT files at most 48 MiB uncompressed as the zip states them (LIMIT_NAT_FILES_BYTES; 413 /problems/nat-set-too-large, before anything is inflated). One NAT set is read at a time per service process; a second import waits for the first.
+     * Limits: the zip at most 8 MiB on the wire and decoded (LIMIT_NAT_ZIP_BYTES, in place of the request limits: 413 with no body on the wire, 413 BRTS90400 decoded), its NAT files at most 48 MiB uncompressed as the zip states them (LIMIT_NAT_FILES_BYTES; 413 /problems/nat-set-too-large, before anything is inflated). Content that is no text a NAT file is written in (a NUL byte, UTF-16) is 400 /problems/nat-set-unreadable naming the file and line; a file stops being read after 1,000 lines that cannot be records (its other lines counted, one NAT problem each).
+     *
+     * An import is a queued job: one RTO's imports run one at a time, other RTOs' beside them (QUEUE_JOBS_PER_QUEUE a worker process). With `Prefer: respond-async` the answer is 202 at once, with the import's status (NatImportStatus; Location: GET .../{jurisdiction}/nat-import/{importId}) to poll for its progress (files and lines read, records stored) and its end: Completed with the batch and this answer, or Failed with the problem the synchronous answer would have been. Without it, the request waits for the job and answers as before (201 or the problem; after 10 minutes still queued or running, 503 saying where to follow it). The SDK's natImport and the console queue and poll.
      *
      * Nothing is stored (no batch) when the body is empty, not a zip, a damaged zip, holds no NAT file, or gives no record (400 /problems/nat-set-unreadable), when its NAT00010, NAT00020, NAT00120 or NAT00130 lines name a training organisation other than the caller's RTO (400 /problems/nat-organisation-mismatch), or is over a limit (413). Scope vet:report.
      */
@@ -1954,6 +1956,35 @@ export interface paths {
         201: {
           content: {
             "application/json": components["schemas"]["NatImportResult"];
+          };
+        };
+        /** @description a NAT import queued as a job, and where it is */
+        202: {
+          content: {
+            "application/json": components["schemas"]["NatImportStatus"];
+          };
+        };
+      };
+    };
+  };
+  "/vet-provider/v1/{jurisdiction}/nat-import/{importId}": {
+    /**
+     * Where a queued NAT import is: its progress, and its batch or problem once it ends (extension)
+     * @description The status of an import POST .../nat-import queued (with Prefer: respond-async, its Location): Queued, Running with its progress (files and lines read, records mapped and stored), Completed with the batch it made and the import's answer (result), or Failed with the problem (nothing was stored). Poll it: a second or two apart is plenty.
+     */
+    get: {
+      parameters: {
+        path: {
+          /** @description jurisdiction code */
+          jurisdiction: "NAT" | "NSW" | "VIC" | "QLD" | "WA" | "SA" | "TAS" | "ACT" | "NT";
+          importId: string;
+        };
+      };
+      responses: {
+        /** @description a NAT import queued as a job, and where it is */
+        200: {
+          content: {
+            "application/json": components["schemas"]["NatImportStatus"];
           };
         };
       };
@@ -2868,6 +2899,51 @@ export interface components {
       natCheckCount?: number;
       /** @description the first 1000 NAT check findings, in file and line order: contradictions across lines; an Error should be corrected in the SMS before the batch is submitted */
       natChecks?: components["schemas"]["NatCheckFinding"][];
+    };
+    /** @description a NAT import queued as a job, and where it is */
+    NatImportStatus: {
+      /**
+       * Format: uuid
+       * @description the import, as POST .../nat-import queued it
+       */
+      importId: string;
+      jurisdiction: string;
+      /**
+       * @description Queued: waiting its turn (one RTO's imports run one at a time; other RTOs' run beside them). Running: being read, mapped and stored (progress says how far). Completed: the batch is made (transactionBatchToken, result). Failed: nothing was stored (problem).
+       * @enum {string}
+       */
+      status: "Queued" | "Running" | "Completed" | "Failed";
+      /** Format: date-time */
+      queuedAt: string;
+      /** Format: date-time */
+      startedAt?: string;
+      /** Format: date-time */
+      finishedAt?: string;
+      /** @description how far the import is; written about twice a second */
+      progress: {
+        /** @enum {string} */
+        stage?: "reading" | "storing" | "done";
+        /** @description NAT files read so far */
+        filesRead?: number;
+        /** @description lines of those files read */
+        linesRead?: number;
+        /** @description records the lines mapped to */
+        recordsMapped?: number;
+        /** @description records checked and written in the import's transaction */
+        recordsStored?: number;
+      };
+      /** @description the batch the import made (Completed) */
+      transactionBatchToken?: string;
+      result?: components["schemas"]["NatImportResult"];
+      /** @description why nothing was stored (Failed), as RFC 9457 problem details */
+      problem?: {
+        /** @description /problems/nat-set-unreadable, /problems/nat-set-too-large, /problems/nat-organisation-mismatch */
+        type: string;
+        title: string;
+        /** @description the status the synchronous answer would have had */
+        status: number;
+        detail: string;
+      };
     };
     /** @description a place in the NAT files: the file, line and field to correct */
     NatPlace: {

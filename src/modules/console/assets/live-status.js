@@ -5,6 +5,7 @@
 //                    of the status, its values escaped by the console's templates)
 //   data-status      the status as the page was made
 //   data-pending     the statuses (comma-separated) that are still running: asked again every 2 s
+//                    (the status's html is put in place whenever it changes: a run's progress too)
 //   data-replace     ids of the parts of the page (space-separated) to take from the page made again
 //                    once the run is no longer pending (its results, its buttons)
 //   data-refresh     id of the refresh link, removed then
@@ -21,6 +22,7 @@
   const GIVE_UP_AFTER_MS = 30 * 60 * 1000
   const startedAt = Date.now()
   let last = region.dataset.status
+  let lastHtml
 
   async function showOutcome() {
     const response = await fetch(window.location.href, { credentials: 'same-origin' })
@@ -45,8 +47,9 @@
     } catch {
       return // offline or signed out: the link still refreshes the page
     }
-    if (answer.status !== last) {
+    if (answer.status !== last || answer.html !== lastHtml) {
       last = answer.status
+      lastHtml = answer.html
       region.innerHTML = answer.html // the console's own template, its values escaped
       region.dataset.status = answer.status
     }

@@ -26,6 +26,7 @@ import * as eventOutbox from './0023_event_outbox.ts'
 import * as heldRecordSearch from './0024_held_record_search.ts'
 import * as webhooks from './0025_webhooks.ts'
 import * as auditTrail from './0027_audit_trail.ts'
+import * as natImportJob from './0028_nat_import_job.ts'
 import * as warningAcknowledgement from './0029_warning_acknowledgement.ts'
 import * as collectionCalendar from './0030_collection_calendar.ts'
 import * as reportedActivityAndBatchSearch from './0031_reported_activity_and_batch_search.ts'
@@ -56,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   '0024_held_record_search': heldRecordSearch,
   '0025_webhooks': webhooks,
   '0027_audit_trail': auditTrail,
+  '0028_nat_import_job': natImportJob,
   '0029_warning_acknowledgement': warningAcknowledgement,
   '0030_collection_calendar': collectionCalendar,
   '0031_reported_activity_and_batch_search': reportedActivityAndBatchSearch,
