@@ -8,7 +8,7 @@ import { openReadDatabase, type ReadHandle } from './platform/db/read-database.t
 import { migrateToLatest } from './platform/db/migrate.ts'
 import { createQueue, type AnyJobDefinition, type Queue } from './platform/queue/queue.ts'
 import { createMetrics, type Metrics } from './platform/observability/metrics.ts'
-import { serializeRequest } from './platform/observability/log-redaction.ts'
+import { serializeError, serializeRequest } from './platform/observability/log-redaction.ts'
 import { OpenHandles } from './platform/lifecycle.ts'
 import { housekeepingJob } from './modules/housekeeping/index.ts'
 import { createReferenceLookup, seedReferenceData, type ReferenceLookup } from './modules/reference-data/index.ts'
@@ -89,7 +89,7 @@ export async function createCore(
       // paths are redacted in case a future log call passes them.
       redact: ['req.headers.authorization', 'req.headers.cookie', 'client_secret', 'access_token', 'body'],
     })
-  ).child({}, { serializers: { req: serializeRequest } }) // request URLs without query credentials, whoever made the logger
+  ).child({}, { serializers: { req: serializeRequest, err: serializeError, error: serializeError } }) // request URLs without query credentials, errors without the values a statement was given, whoever made the logger
   // Closed in reverse order of opening, on shutdown or when start-up fails half-way, so a failed
   // start never leaves a process hanging on an open database or queue.
   const handles = new OpenHandles()

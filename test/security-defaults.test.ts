@@ -284,6 +284,26 @@ describe('logs never carry credentials sent in a query string, nor database clie
     }
   })
 
+  it('a statement the database refuses is logged without the values it was given (parameters, the row in the detail)', async () => {
+    const capture = capturingLogger()
+    const t = await startTestService({ extraRoutes: registerProbeRoutes, service: { logger: capture.logger } })
+    try {
+      const familyName = 'Featherstonehaugh-Personal'
+      const response = await call(t.baseUrl, 'POST', '/probe/database-refusal', {
+        token: await t.token(),
+        json: { familyName },
+      })
+      assert.equal(response.status, 500)
+      const logged = capture.entries().find((entry) => entry.msg === 'unexpected error')
+      assert.ok(logged, 'the refusal was logged as an unexpected error')
+      assert.equal(logged.err.code, '23505', 'the log still says what went wrong (a unique violation)')
+      assert.match(String(logged.err.message), /duplicate key/)
+      assert.ok(!capture.text().includes(familyName), 'the value appears nowhere in the log')
+    } finally {
+      await t.close()
+    }
+  })
+
   it('errorSummary keeps only name, message and code of an error that carries a database client', () => {
     const error = Object.assign(new Error('terminating connection due to administrator command'), {
       code: '57P01',

@@ -95,6 +95,25 @@ export function registerProbeRoutes(fastify: FastifyInstance, db: Db): void {
     },
   )
 
+  // A statement the database refuses, with a value a person would not want logged both among its
+  // parameters (PGlite attaches them to the error) and in the refusal's detail (a unique violation's
+  // "Key (...)=(...)" on both databases).
+  app.post(
+    '/probe/database-refusal',
+    { config: { scope: 'vet:report' }, schema: { body: Strict({ familyName: Type.String({ maxLength: 100 }) }) } },
+    async (request) => {
+      await table()
+      const uid = '00000000-0000-4000-8000-000000000001'
+      const body = JSON.stringify({ familyName: request.body.familyName })
+      const insert = sql`INSERT INTO probe_record (rto_id, record_uid, body) VALUES (${request.body.familyName}, ${uid}, ${body}::jsonb)`
+      await db.transaction().execute(async (tx) => {
+        await insert.execute(tx)
+        await insert.execute(tx) // the same key again: refused, and rolled back with the first
+      })
+      return {}
+    },
+  )
+
   app.get('/probe/boom', { config: { scope: 'vet:read' } }, async () => {
     throw new Error('internal detail that must never reach a client')
   })

@@ -2,6 +2,7 @@
 // query string (the service refuses them, but the request line still logs the URL), and the database
 // client that pg attaches to its connection errors (user, host, backend process id and secret key).
 import type { FastifyRequest } from 'fastify'
+import pino from 'pino'
 
 /** Query parameters that carry credentials somewhere (OAuth, API keys); compared in lower case. */
 const SECRET_QUERY_PARAMETERS = new Set([
@@ -70,4 +71,29 @@ export function errorSummary(error: unknown): { name: string; message: string; c
   const message = typeof fields.message === 'string' && fields.message !== '' ? fields.message : inner?.message
   const code = typeof fields.code === 'string' ? fields.code : inner?.code
   return { name, message: message ?? 'no message', ...(code === undefined ? {} : { code }) }
+}
+
+/**
+ * Properties database drivers attach to their errors that carry the values a statement was given or
+ * met: PGlite adds the statement's `params` (and `queryOptions`); PostgreSQL's `detail` quotes the
+ * row ("Key (...)=(...) already exists"), `where` and `internalQuery` the context; pg-pool's `client`
+ * holds the connection's user, host and secret key. Student names, USIs and birth dates travel as
+ * parameters, so none of these is ever logged. The statement's text is kept: it is parameterised.
+ */
+const UNLOGGED_ERROR_FIELDS = ['params', 'parameters', 'queryOptions', 'detail', 'where', 'internalQuery', 'client']
+
+/** pino's error serializer, without the fields above, at any depth of `cause`. */
+export function serializeError(error: unknown): unknown {
+  const serialized = pino.stdSerializers.err(error as Error) as unknown
+  return withoutUnloggedFields(serialized, 0)
+}
+
+function withoutUnloggedFields(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null || depth > 5) return value
+  const kept: Record<string, unknown> = {}
+  for (const [name, field] of Object.entries(value)) {
+    if (UNLOGGED_ERROR_FIELDS.includes(name)) continue
+    kept[name] = name === 'cause' || name === 'aggregateErrors' ? withoutUnloggedFields(field, depth + 1) : field
+  }
+  return kept
 }
