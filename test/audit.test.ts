@@ -275,6 +275,20 @@ describe('audit trail', () => {
     )
   })
 
+  it('what a request names is kept printable and bounded: a NUL or a long path segment never makes the entry, or the answer, fail', async () => {
+    const rto = await newRto(t)
+    const r = rto.reporter
+    const batch = await r.newBatch()
+    const nul = await r.request('GET', r.batchPath(batch, '/student/%00'))
+    assert.ok(nul.status < 500, `a NUL in the record's UID is refused as input, not by the audit trail: ${nul.text}`)
+    const long = await r.request('GET', r.batchPath(batch, `/student/${'é'.repeat(33)}`)) // 198 characters on the wire, 33 é
+    assert.ok(long.status < 500, long.text)
+    const ids = (await entriesOf(db, rto.rto)).map((e) => e.recordId)
+    assert.ok(ids.includes('\\u0000'), `the NUL kept as an escape: ${JSON.stringify(ids)}`)
+    const kept = ids.find((id) => id?.startsWith('\\u00e9'))
+    assert.ok(kept && kept.length === 100, `each é kept as its escape, cut at the record id's 100: ${kept?.length}`)
+  })
+
   it('a read whose entry cannot be written is refused with 503 and no data; a change still answers', async () => {
     const rto = await newRto(t)
     const r = rto.reporter

@@ -28,7 +28,15 @@ const BOUNDS = {
   requestId: 100,
 } as const
 
-const clip = (value: string | null, bound: number) => (value === null ? null : value.slice(0, bound))
+/**
+ * What an entry keeps of a text: path segments, query values and body fields are the sender's,
+ * refused or not, so anything but printable ASCII is kept as a \\uXXXX escape (a NUL would make the
+ * database refuse the entry, and so the answer of an audited read), then cut at its bound.
+ */
+const clip = (value: string | null, bound: number) =>
+  value === null
+    ? null
+    : value.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).slice(0, bound)
 
 function toInsert(input: AuditEntryInput, at: Date): repo.EntryToInsert {
   return {
