@@ -180,7 +180,14 @@ try {
     `settled in ${(settled.ms / 1000).toFixed(1)} s${settled.ok ? '' : ' (NOT: reconciliation or the replica still behind)'}`,
   )
 
-  const { checks, fiveXx, held } = await runChecks({ cluster, ledger, clients, observations, faults, graceMs: 3000 })
+  const { checks, fiveXx, held, events } = await runChecks({
+    cluster,
+    ledger,
+    clients,
+    observations,
+    faults,
+    graceMs: 3000,
+  })
   checks.push({
     name: 'faults of every kind were injected',
     ok: FAULT_KINDS.every((kind) => faults.some((f) => f.kind === kind)),
@@ -230,6 +237,7 @@ try {
       heldNow: held,
       voids: ledger.voids.length,
       declarations: ledger.declarations.length,
+      events,
     },
     checks,
     fiveXx,

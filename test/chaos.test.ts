@@ -79,6 +79,13 @@ describe('npm run chaos -- --short', { skip, timeout: RUN_LIMIT_MS + 30_000 }, (
     assert.ok(summary.records.submittedBatches > 20, JSON.stringify(summary.records))
     assert.ok(summary.records.heldNow > 500, JSON.stringify(summary.records))
     assert.ok(summary.clients.length >= 8)
+    // The change feed was held to the ledger (issue 33): its checks ran, over events of every change.
+    assert.ok(summary.records.events > 200, JSON.stringify(summary.records))
+    for (const name of ['the change feed of each RTO', 'every acknowledged change has exactly one event'])
+      assert.ok(
+        summary.checks.some((c: { name: string }) => c.name.startsWith(name)),
+        `no check named ${name}`,
+      )
 
     // Afterwards nothing it started runs and its ports are free (its cluster said so; checked here too).
     const { processes, ports } = summary.cluster as { processes: { pid: number; name: string }[]; ports: number[] }

@@ -4,6 +4,7 @@
 import pg from 'pg'
 import { resourceTypes } from '../../src/domain/resource-types.ts'
 import type { Cluster } from '../cluster/cluster.ts'
+import { eventChecks } from './event-checks.ts'
 import type { Fault } from './faults.ts'
 import type { Ledger, Observation } from './ledger.ts'
 import { bodyHash, REPORTING_PERIOD } from './records.ts'
@@ -71,7 +72,7 @@ export async function runChecks(p: {
   faults: Fault[]
   /** After a database cut is undone, HAProxy needs its checks (rise 2 at 1 s) to take the API processes back. */
   graceMs: number
-}): Promise<{ checks: Check[]; fiveXx: FiveXx[]; held: number }> {
+}): Promise<{ checks: Check[]; fiveXx: FiveXx[]; held: number; events: number }> {
   const { cluster, ledger } = p
   const checks: Check[] = []
   const add = (name: string, failures: unknown[], detail: string) =>
@@ -314,7 +315,10 @@ export async function runChecks(p: {
       `${ledger.declarations.length} declarations acknowledged, ${declarationRows.length} stored`,
     )
 
-    // 6. No 5xx but 503 while the database was cut (and the load balancer took the API processes back),
+    // 6. The events (issue 33): each RTO's change feed held to the ledger and to the database.
+    const { events } = await eventChecks({ clients: p.clients, ledger, rows, add })
+
+    // 7. No 5xx but 503 while the database was cut (and the load balancer took the API processes back),
     // and 502 for a request in flight on an API process when it was killed.
     const fiveXx = classify(p.observations, p.faults, p.graceMs)
     add(
@@ -323,7 +327,7 @@ export async function runChecks(p: {
       `${fiveXx.length} 5xx answers: ${summarise(fiveXx.map((f) => `${f.status} ${f.classification}`))}`,
     )
 
-    // 7. Every client finished its workflows.
+    // 8. Every client finished its workflows.
     const unfinished = p.clients
       .map((c) => c.report)
       .filter((r) => r.failed || r.completed.length !== r.planned.length)
@@ -334,13 +338,13 @@ export async function runChecks(p: {
       `${p.clients.length} clients, ${p.clients.reduce((n, c) => n + c.report.completed.length, 0)} workflows completed`,
     )
 
-    // 8. Faults were injected as scheduled (a failed restart is a failed run).
+    // 9. Faults were injected as scheduled (a failed restart is a failed run).
     add(
       'every fault was injected and recovered from',
       p.faults.filter((f) => f.error),
       `${p.faults.length} faults`,
     )
-    return { checks, fiveXx, held: heldCount }
+    return { checks, fiveXx, held: heldCount, events }
   } finally {
     await db.end()
   }
