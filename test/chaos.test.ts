@@ -81,11 +81,20 @@ describe('npm run chaos -- --short', { skip, timeout: RUN_LIMIT_MS + 30_000 }, (
     assert.ok(summary.clients.length >= 8)
     // The change feed was held to the ledger (issue 33): its checks ran, over events of every change.
     assert.ok(summary.records.events > 200, JSON.stringify(summary.records))
-    for (const name of ['the change feed of each RTO', 'every acknowledged change has exactly one event'])
+    // And every event reached the run's webhook receiver, which failed and stalled on the way.
+    for (const name of [
+      'the change feed of each RTO',
+      'every acknowledged change has exactly one event',
+      'no event without its change',
+      'every event has one successful, verified webhook delivery',
+      'the webhooks settled',
+    ])
       assert.ok(
         summary.checks.some((c: { name: string }) => c.name.startsWith(name)),
         `no check named ${name}`,
       )
+
+    assert.ok(summary.webhooks.answered500 >= 1 && summary.webhooks.stalled >= 1, JSON.stringify(summary.webhooks))
 
     // Afterwards nothing it started runs and its ports are free (its cluster said so; checked here too).
     const { processes, ports } = summary.cluster as { processes: { pid: number; name: string }[]; ports: number[] }

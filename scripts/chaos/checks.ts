@@ -4,11 +4,12 @@
 import pg from 'pg'
 import { resourceTypes } from '../../src/domain/resource-types.ts'
 import type { Cluster } from '../cluster/cluster.ts'
-import { eventChecks } from './event-checks.ts'
+import { type ChaosEndpoint, eventChecks, webhookCheck } from './event-checks.ts'
 import type { Fault } from './faults.ts'
 import type { Ledger, Observation } from './ledger.ts'
 import { bodyHash, REPORTING_PERIOD } from './records.ts'
 import type { Sms } from './sms.ts'
+import type { WebhookReceiver } from './webhook-receiver.ts'
 
 export interface Check {
   name: string
@@ -57,7 +58,7 @@ export async function settle(cluster: Cluster, timeoutMs: number): Promise<{ ms:
   }
 }
 
-async function connect(dsn: string): Promise<pg.Client> {
+export async function connect(dsn: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: dsn, connectionTimeoutMillis: 5000 })
   client.on('error', () => {})
   await client.connect()
@@ -72,6 +73,8 @@ export async function runChecks(p: {
   faults: Fault[]
   /** After a database cut is undone, HAProxy needs its checks (rise 2 at 1 s) to take the API processes back. */
   graceMs: number
+  /** The webhook receiver and each RTO's endpoint at it, when the run delivers webhooks. */
+  webhooks?: { receiver: WebhookReceiver; endpoints: Map<string, ChaosEndpoint> }
 }): Promise<{ checks: Check[]; fiveXx: FiveXx[]; held: number; events: number }> {
   const { cluster, ledger } = p
   const checks: Check[] = []
@@ -316,7 +319,8 @@ export async function runChecks(p: {
     )
 
     // 6. The events (issue 33): each RTO's change feed held to the ledger and to the database.
-    const { events } = await eventChecks({ clients: p.clients, ledger, rows, add })
+    const { events, feeds } = await eventChecks({ clients: p.clients, ledger, rows, add })
+    if (p.webhooks) await webhookCheck({ clients: p.clients, feeds, add, ...p.webhooks })
 
     // 7. No 5xx but 503 while the database was cut (and the load balancer took the API processes back),
     // and 502 for a request in flight on an API process when it was killed.

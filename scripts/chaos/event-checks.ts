@@ -11,6 +11,7 @@
 //     committed without an answer) must still have its event, and a change that rolled back none.
 import type { Ledger } from './ledger.ts'
 import type { Sms } from './sms.ts'
+import type { WebhookReceiver } from './webhook-receiver.ts'
 
 export interface FeedEvent {
   id: string
@@ -294,4 +295,95 @@ export async function eventChecks(p: {
     `${batches.length} batches, ${validated} Validated runs, ${completed} completed assessments, ${declarations.length} declarations stored; notices: ${[...notices].map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}`,
   )
   return { events: total, feeds }
+}
+
+/** Each RTO's endpoint at the receiver: registered before the load, done with events up to startAfter. */
+export interface ChaosEndpoint {
+  endpointId: string
+  startAfter: number
+}
+
+/**
+ * Every event of each RTO's feed after its endpoint was registered has a delivery, verified with the
+ * endpoint's secret and answered 200, with webhook-id the event's id (counted by distinct id: a
+ * repeat is allowed, at-least-once); no delivery of an event the feed does not have; each endpoint
+ * still enabled and done with the RTO's last event.
+ */
+export async function webhookCheck(p: {
+  clients: Sms[]
+  feeds: Map<string, FeedEvent[]>
+  receiver: WebhookReceiver
+  endpoints: Map<string, ChaosEndpoint>
+  add: Add
+}): Promise<void> {
+  const failures: unknown[] = [...p.receiver.refusals]
+  const delivered = p.receiver.deliveredIds()
+  let expected = 0
+  for (const client of p.clients) {
+    const rto = client.report.rto
+    const endpoint = p.endpoints.get(rto)
+    if (!endpoint) {
+      failures.push({ rto, endpoint: 'not registered' })
+      continue
+    }
+    const events = distinct(p.feeds.get(rto) ?? []).filter((e) => Number(e.sequence) > endpoint.startAfter)
+    expected += events.length
+    const ids = delivered.get(rto) ?? new Set<string>()
+    const inFeed = new Set((p.feeds.get(rto) ?? []).map((e) => e.id))
+    const undelivered = events.filter((e) => !ids.has(e.id))
+    const unknown = [...ids].filter((id) => !inFeed.has(id))
+    if (undelivered.length || unknown.length)
+      failures.push({
+        rto,
+        undelivered: undelivered.length,
+        firstUndelivered: undelivered.slice(0, 3).map((e) => `${e.sequence} ${e.type}`),
+        deliveredNotInFeed: unknown.slice(0, 3),
+      })
+    try {
+      const state = await client.vetrs.webhookEndpoint(endpoint.endpointId)
+      const last = events.at(-1)?.sequence ?? String(endpoint.startAfter)
+      if (!state.enabled || BigInt(state.deliveredThrough) < BigInt(last))
+        failures.push({
+          rto,
+          enabled: state.enabled,
+          disabledReason: state.disabledReason,
+          deliveredThrough: state.deliveredThrough,
+          lastEvent: last,
+        })
+    } catch (error) {
+      failures.push({ rto, endpointReadFailed: (error as Error).message })
+    }
+  }
+  const mismatched = p.receiver.delivered.filter((d) => d.bodyId !== d.id || d.bodyRto !== d.rto)
+  failures.push(...mismatched.slice(0, 3).map((d) => ({ webhookIdOrRtoDiffersFromBody: d })))
+  const distinctDeliveries = [...delivered.values()].reduce((n, ids) => n + ids.size, 0)
+  const c = p.receiver.counts
+  p.add(
+    'every event has one successful, verified webhook delivery to the faulty receiver (distinct webhook-id)',
+    failures,
+    `${expected} events after the endpoints were registered; ${distinctDeliveries} delivered (${p.receiver.delivered.length - distinctDeliveries} repeats); receiver: ${c.attempts} attempts, ${c.answered500} answered 500, ${c.stalled} stalled, ${c.refusedSignature} refused signatures`,
+  )
+}
+
+/** Waits (bounded) until the receiver has every event of the outbox after each endpoint's start. */
+export async function settleWebhooks(
+  rows: Rows,
+  receiver: WebhookReceiver,
+  endpoints: Map<string, ChaosEndpoint>,
+  timeoutMs: number,
+): Promise<{ ms: number; ok: boolean }> {
+  const started = Date.now()
+  for (;;) {
+    const outbox = await rows<{ rto_id: string; id: string; sequence: string }>(
+      'SELECT rto_id, event_id::text AS id, sequence::text FROM event_outbox WHERE rto_id = ANY($1)',
+      [[...endpoints.keys()]],
+    )
+    const delivered = receiver.deliveredIds()
+    const behind = outbox.filter(
+      (e) => Number(e.sequence) > (endpoints.get(e.rto_id)?.startAfter ?? 0) && !delivered.get(e.rto_id)?.has(e.id),
+    )
+    if (behind.length === 0) return { ms: Date.now() - started, ok: true }
+    if (Date.now() - started > timeoutMs) return { ms: Date.now() - started, ok: false }
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
 }
