@@ -5,28 +5,31 @@
 // registers an API client per RTO through the operators' CLI, and runs one simulated SMS per RTO
 // (scripts/chaos/sms.ts) through the load balancer with the SDK, while a fault injector
 // (scripts/chaos/faults.ts) SIGKILLs API and worker processes and restarts them, cuts the database
-// and kills Redis, on a seeded schedule. Then it stops the faults, lets the clients finish and the
-// system settle, checks the service against its ledger of acknowledged operations
-// (scripts/chaos/checks.ts), prints counts and latencies, stops everything it started, and exits 0
-// only when every check passed.
+// and kills Redis (and the cluster's nats-server, where installed), on a seeded schedule; a webhook
+// receiver of its own (scripts/chaos/webhook-receiver.ts) gets every RTO's events, failing and
+// stalling at random. Then it stops the faults, lets the clients finish and the system settle, checks
+// the service against its ledger of acknowledged operations (scripts/chaos/checks.ts; the change
+// feeds, the deliveries and the stream in event-checks.ts and stream-checks.ts), prints counts and
+// latencies, stops everything it started, and exits 0 only when every check passed.
 //
 //   npm run chaos                                 about 3 minutes of load, 12 RTOs
 //   npm run chaos -- --short                      the CI form: about 75 s of load, 8 RTOs
 //   npm run chaos -- --seconds 300 --rtos 20 --seed 7 --apis 3 --workers 2 --keep --json
 import { parseArgs } from 'node:util'
 import { readOptions, wholeNumberOption } from './cluster/command-line.ts'
-import { PrerequisiteError, StartFailed, startCluster, type Cluster } from './cluster/cluster.ts'
+import { natsServerBinary, PrerequisiteError, StartFailed, startCluster, type Cluster } from './cluster/cluster.ts'
 import { connect, runChecks, settle, summarise, type Check, type FiveXx } from './chaos/checks.ts'
 import { settleWebhooks, type ChaosEndpoint } from './chaos/event-checks.ts'
-import { FAULT_KINDS, injectFaults } from './chaos/faults.ts'
+import { FAULT_KINDS, type FaultKind, injectFaults, NATS_FAULT } from './chaos/faults.ts'
 import { Ledger, submitsInFlight, type Observation } from './chaos/ledger.ts'
 import { Random } from './chaos/records.ts'
 import { registerClients } from './chaos/registration.ts'
 import { latencyByEndpoint, latencyTable } from './chaos/report.ts'
 import { Sms } from './chaos/sms.ts'
+import { settleRelay } from './chaos/stream-checks.ts'
 import { WebhookReceiver } from './chaos/webhook-receiver.ts'
 
-const USAGE = `usage: npm run chaos -- [--seconds S] [--rtos N] [--seed SEED] [--apis N] [--workers M] [--short] [--no-webhooks] [--keep] [--json]
+const USAGE = `usage: npm run chaos -- [--seconds S] [--rtos N] [--seed SEED] [--apis N] [--workers M] [--short] [--no-webhooks] [--no-nats] [--keep] [--json]
 
   --seconds S   seconds of load with faults (default 180; --short 75); clients then finish what they started
   --rtos N      simulated SMSs, one RTO each (default 12; --short 8)
@@ -35,6 +38,8 @@ const USAGE = `usage: npm run chaos -- [--seconds S] [--rtos N] [--seed SEED] [-
   --workers M   worker processes (default 2)
   --short       the CI form (75 s, 8 RTOs, smaller bulk uploads)
   --no-webhooks no webhook endpoints and receiver (the change feed is checked either way)
+  --no-nats     no nats-server of the run's own for the relay (JetStream; by default one runs where
+                nats-server is installed, killed and restarted as a fault, its stream checked against the feeds)
   --keep        keep the cluster's directory (data and logs) after stopping
   --json        print the summary as one JSON document on stdout (the log goes to stderr)`
 
@@ -48,6 +53,8 @@ function parse() {
       workers: { type: 'string', default: '2' },
       short: { type: 'boolean', default: false },
       webhooks: { type: 'boolean', default: true },
+      // On where nats-server is installed (/usr/sbin on Debian); --no-nats leaves it out.
+      nats: { type: 'boolean', default: natsServerBinary() !== undefined },
       keep: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -95,6 +102,8 @@ const receiver = values.webhooks
       stallMs: 3000,
     })
   : undefined
+
+const faultKinds: FaultKind[] = values.nats ? [...FAULT_KINDS, NATS_FAULT] : [...FAULT_KINDS]
 
 const abort = new AbortController()
 let cluster: Cluster | undefined
@@ -148,6 +157,7 @@ try {
       keep: values.keep,
       migrateFirst: true,
       databaseProxy: true,
+      nats: values.nats,
       log: (line) => say(`cluster: ${line}`),
       onSpawned: (managed) => spawned.push({ name: managed.spec.name, pid: managed.pid }),
       onUnexpectedExit: (managed, how) => say(`${managed.spec.name} (pid ${managed.pid}) ended unexpectedly (${how})`),
@@ -205,6 +215,7 @@ try {
       until: loadEndsAt - 8000,
       gapMs: values.short ? [3000, 6000] : [5000, 12_000],
       submitsInFlight,
+      kinds: faultKinds,
     },
     stopFaults.signal,
   )
@@ -220,15 +231,26 @@ try {
   )
 
   let webhooksSettled: { ms: number; ok: boolean } | undefined
-  if (receiver) {
+  let relaySettled: { ms: number; ok: boolean } | undefined
+  if (receiver || cluster.natsUrl) {
     const db = await connect(cluster.primary.superuserDsn.replace(/\/postgres$/, '/vetrs'))
     try {
       const rows = async <R>(text: string, values: unknown[] = []) => (await db.query(text, values)).rows as R[]
-      webhooksSettled = await settleWebhooks(rows, receiver, endpoints, WEBHOOK_SETTLE_MS)
+      if (receiver) {
+        webhooksSettled = await settleWebhooks(rows, receiver, endpoints, WEBHOOK_SETTLE_MS)
+        say(
+          `webhooks delivered ${webhooksSettled.ok ? '' : 'NOT all '}in ${(webhooksSettled.ms / 1000).toFixed(1)} s more`,
+        )
+      }
+      if (cluster.natsUrl) {
+        relaySettled = await settleRelay(rows, rtos, WEBHOOK_SETTLE_MS)
+        say(
+          `relay to JetStream ${relaySettled.ok ? '' : 'NOT '}caught up in ${(relaySettled.ms / 1000).toFixed(1)} s more`,
+        )
+      }
     } finally {
       await db.end()
     }
-    say(`webhooks delivered ${webhooksSettled.ok ? '' : 'NOT all '}in ${(webhooksSettled.ms / 1000).toFixed(1)} s more`)
   }
 
   const { checks, fiveXx, held, events } = await runChecks({
@@ -239,10 +261,11 @@ try {
     faults,
     graceMs: 3000,
     ...(receiver ? { webhooks: { receiver, endpoints } } : {}),
+    ...(cluster.natsUrl ? { natsUrl: cluster.natsUrl } : {}),
   })
   checks.push({
     name: 'faults of every kind were injected',
-    ok: FAULT_KINDS.every((kind) => faults.some((f) => f.kind === kind)),
+    ok: faultKinds.every((kind) => faults.some((f) => f.kind === kind)),
     detail: summarise(faults.map((f) => f.kind)),
   })
   checks.push({
@@ -256,13 +279,27 @@ try {
       ok: webhooksSettled.ok,
       detail: `${(webhooksSettled.ms / 1000).toFixed(1)} s after the system settled`,
     })
+  if (relaySettled)
+    checks.push({
+      name: 'the relay to JetStream caught up (every RTO published to its last event)',
+      ok: relaySettled.ok,
+      detail: `${(relaySettled.ms / 1000).toFixed(1)} s after the webhooks settled`,
+    })
   const latency = latencyByEndpoint(observations, faults)
   const ok = checks.every((c) => c.ok)
   const acknowledgedUploads = ledger.uploads.size
   const result = {
     ok,
     seed,
-    options: { seconds, rtos: rtoCount, apis, workers, short: values.short, webhooks: values.webhooks },
+    options: {
+      seconds,
+      rtos: rtoCount,
+      apis,
+      workers,
+      short: values.short,
+      webhooks: values.webhooks,
+      nats: values.nats,
+    },
     durationSeconds: Math.round((Date.now() - runStarted) / 100) / 10,
     loadSeconds: Math.round(loadSeconds * 10) / 10,
     settleSeconds: Math.round(settled.ms / 100) / 10,

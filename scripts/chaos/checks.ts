@@ -9,6 +9,7 @@ import type { Fault } from './faults.ts'
 import type { Ledger, Observation } from './ledger.ts'
 import { bodyHash, REPORTING_PERIOD } from './records.ts'
 import type { Sms } from './sms.ts'
+import { streamCheck } from './stream-checks.ts'
 import type { WebhookReceiver } from './webhook-receiver.ts'
 
 export interface Check {
@@ -75,6 +76,8 @@ export async function runChecks(p: {
   graceMs: number
   /** The webhook receiver and each RTO's endpoint at it, when the run delivers webhooks. */
   webhooks?: { receiver: WebhookReceiver; endpoints: Map<string, ChaosEndpoint> }
+  /** The cluster's nats-server, when the relay publishes to it (--nats). */
+  natsUrl?: string
 }): Promise<{ checks: Check[]; fiveXx: FiveXx[]; held: number; events: number }> {
   const { cluster, ledger } = p
   const checks: Check[] = []
@@ -321,6 +324,7 @@ export async function runChecks(p: {
     // 6. The events (issue 33): each RTO's change feed held to the ledger and to the database.
     const { events, feeds } = await eventChecks({ clients: p.clients, ledger, rows, add })
     if (p.webhooks) await webhookCheck({ clients: p.clients, feeds, add, ...p.webhooks })
+    if (p.natsUrl) await streamCheck({ natsUrl: p.natsUrl, feeds, add })
 
     // 7. No 5xx but 503 while the database was cut (and the load balancer took the API processes back),
     // and 502 for a request in flight on an API process when it was killed.
