@@ -5,26 +5,31 @@
 // registers an API client per RTO through the operators' CLI, and runs one simulated SMS per RTO
 // (scripts/chaos/sms.ts) through the load balancer with the SDK, while a fault injector
 // (scripts/chaos/faults.ts) SIGKILLs API and worker processes and restarts them, cuts the database
-// and kills Redis, on a seeded schedule. Then it stops the faults, lets the clients finish and the
-// system settle, checks the service against its ledger of acknowledged operations
-// (scripts/chaos/checks.ts), prints counts and latencies, stops everything it started, and exits 0
-// only when every check passed.
+// and kills Redis (and the cluster's nats-server, where installed), on a seeded schedule; a webhook
+// receiver of its own (scripts/chaos/webhook-receiver.ts) gets every RTO's events, failing and
+// stalling at random. Then it stops the faults, lets the clients finish and the system settle, checks
+// the service against its ledger of acknowledged operations (scripts/chaos/checks.ts; the change
+// feeds, the deliveries and the stream in event-checks.ts and stream-checks.ts), prints counts and
+// latencies, stops everything it started, and exits 0 only when every check passed.
 //
 //   npm run chaos                                 about 3 minutes of load, 12 RTOs
 //   npm run chaos -- --short                      the CI form: about 75 s of load, 8 RTOs
 //   npm run chaos -- --seconds 300 --rtos 20 --seed 7 --apis 3 --workers 2 --keep --json
 import { parseArgs } from 'node:util'
 import { readOptions, wholeNumberOption } from './cluster/command-line.ts'
-import { PrerequisiteError, StartFailed, startCluster, type Cluster } from './cluster/cluster.ts'
-import { runChecks, settle, summarise, type Check, type FiveXx } from './chaos/checks.ts'
-import { FAULT_KINDS, injectFaults } from './chaos/faults.ts'
+import { natsServerBinary, PrerequisiteError, StartFailed, startCluster, type Cluster } from './cluster/cluster.ts'
+import { connect, runChecks, settle, summarise, type Check, type FiveXx } from './chaos/checks.ts'
+import { settleWebhooks, type ChaosEndpoint } from './chaos/event-checks.ts'
+import { FAULT_KINDS, type FaultKind, injectFaults, NATS_FAULT } from './chaos/faults.ts'
 import { Ledger, submitsInFlight, type Observation } from './chaos/ledger.ts'
 import { Random } from './chaos/records.ts'
 import { registerClients } from './chaos/registration.ts'
 import { latencyByEndpoint, latencyTable } from './chaos/report.ts'
 import { Sms } from './chaos/sms.ts'
+import { settleRelay } from './chaos/stream-checks.ts'
+import { WebhookReceiver } from './chaos/webhook-receiver.ts'
 
-const USAGE = `usage: npm run chaos -- [--seconds S] [--rtos N] [--seed SEED] [--apis N] [--workers M] [--short] [--keep] [--json]
+const USAGE = `usage: npm run chaos -- [--seconds S] [--rtos N] [--seed SEED] [--apis N] [--workers M] [--short] [--no-webhooks] [--no-nats] [--keep] [--json]
 
   --seconds S   seconds of load with faults (default 180; --short 75); clients then finish what they started
   --rtos N      simulated SMSs, one RTO each (default 12; --short 8)
@@ -32,6 +37,9 @@ const USAGE = `usage: npm run chaos -- [--seconds S] [--rtos N] [--seed SEED] [-
   --apis N      API processes behind the load balancer (default 2)
   --workers M   worker processes (default 2)
   --short       the CI form (75 s, 8 RTOs, smaller bulk uploads)
+  --no-webhooks no webhook endpoints and receiver (the change feed is checked either way)
+  --no-nats     no nats-server of the run's own for the relay (JetStream; by default one runs where
+                nats-server is installed, killed and restarted as a fault, its stream checked against the feeds)
   --keep        keep the cluster's directory (data and logs) after stopping
   --json        print the summary as one JSON document on stdout (the log goes to stderr)`
 
@@ -44,11 +52,15 @@ function parse() {
       apis: { type: 'string', default: '2' },
       workers: { type: 'string', default: '2' },
       short: { type: 'boolean', default: false },
+      webhooks: { type: 'boolean', default: true },
+      // On where nats-server is installed (/usr/sbin on Debian); --no-nats leaves it out.
+      nats: { type: 'boolean', default: natsServerBinary() !== undefined },
       keep: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
+    allowNegative: true,
   })
 }
 const values = readOptions(parse, USAGE)
@@ -71,6 +83,27 @@ const HARD_LIMIT_MS = (seconds + 420) * 1000
 // run of minutes sees it complete; any other service setting passes through from the environment.
 process.env.QUEUE_HEARTBEAT_SECONDS ??= '10'
 process.env.QUEUE_SUPERVISE_INTERVAL_SECONDS ??= '5'
+// Webhooks to the run's own receiver on loopback (over http), a short timeout the receiver's stalls
+// outlast, and retries that end inside the drain (the default schedule spans a day).
+if (values.webhooks) {
+  process.env.WEBHOOK_ALLOW_PRIVATE ??= 'true'
+  process.env.WEBHOOK_ALLOW_HTTP ??= 'true'
+  process.env.WEBHOOK_TIMEOUT_SECONDS ??= '2'
+  process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS ??= '1,2,4,8,16,32'
+}
+/** Past settling, the webhook deliveries get this long to reach the receiver. */
+const WEBHOOK_SETTLE_MS = 60_000
+const receiver = values.webhooks
+  ? new WebhookReceiver({
+      // Its own stream of the seed, so the clients' and the fault injector's draws stay as they were.
+      random: new Random(seed ^ 0x5eed),
+      failRate: 0.1,
+      stallRate: 0.05,
+      stallMs: 3000,
+    })
+  : undefined
+
+const faultKinds: FaultKind[] = values.nats ? [...FAULT_KINDS, NATS_FAULT] : [...FAULT_KINDS]
 
 const abort = new AbortController()
 let cluster: Cluster | undefined
@@ -94,6 +127,7 @@ let summary: Record<string, unknown> | undefined
 let stopping: Promise<void> | undefined
 async function stopAndExit(code: number): Promise<never> {
   stopping ??= (async () => {
+    await receiver?.stop()
     if (cluster) {
       const report = await cluster.stop()
       const clean = report.stillAlive.length === 0 && report.portsHeld.length === 0
@@ -123,6 +157,7 @@ try {
       keep: values.keep,
       migrateFirst: true,
       databaseProxy: true,
+      nats: values.nats,
       log: (line) => say(`cluster: ${line}`),
       onSpawned: (managed) => spawned.push({ name: managed.spec.name, pid: managed.pid }),
       onUnexpectedExit: (managed, how) => say(`${managed.spec.name} (pid ${managed.pid}) ended unexpectedly (${how})`),
@@ -156,6 +191,19 @@ try {
         giveUpAt: loadEndsAt + DRAIN_MS,
       }),
   )
+  const endpoints = new Map<string, ChaosEndpoint>()
+  if (receiver) {
+    await receiver.start()
+    for (const client of clients) {
+      const created = await client.vetrs.addWebhookEndpoint({
+        url: receiver.urlFor(client.report.rto),
+        description: 'the chaos run receiver',
+      })
+      receiver.trust(client.report.rto, created.secret)
+      endpoints.set(client.report.rto, { endpointId: created.endpointId, startAfter: Number(created.deliveredThrough) })
+    }
+    say(`webhook receiver on 127.0.0.1:${receiver.port}: an endpoint per RTO, 10 % answered 500, 5 % stalled 3 s`)
+  }
   const stopFaults = new AbortController()
   const faultsDone = injectFaults(
     {
@@ -167,12 +215,14 @@ try {
       until: loadEndsAt - 8000,
       gapMs: values.short ? [3000, 6000] : [5000, 12_000],
       submitsInFlight,
+      kinds: faultKinds,
     },
     stopFaults.signal,
   )
   const reports = await Promise.all(clients.map((client) => client.run()))
   const loadSeconds = clock() / 1000
   stopFaults.abort()
+  receiver?.calm()
   const faults = await faultsDone
   say(`load done in ${loadSeconds.toFixed(1)} s; ${faults.length} faults; settling`)
   const settled = await settle(cluster, SETTLE_MS)
@@ -180,10 +230,42 @@ try {
     `settled in ${(settled.ms / 1000).toFixed(1)} s${settled.ok ? '' : ' (NOT: reconciliation or the replica still behind)'}`,
   )
 
-  const { checks, fiveXx, held } = await runChecks({ cluster, ledger, clients, observations, faults, graceMs: 3000 })
+  let webhooksSettled: { ms: number; ok: boolean } | undefined
+  let relaySettled: { ms: number; ok: boolean } | undefined
+  if (receiver || cluster.natsUrl) {
+    const db = await connect(cluster.primary.superuserDsn.replace(/\/postgres$/, '/vetrs'))
+    try {
+      const rows = async <R>(text: string, values: unknown[] = []) => (await db.query(text, values)).rows as R[]
+      if (receiver) {
+        webhooksSettled = await settleWebhooks(rows, receiver, endpoints, WEBHOOK_SETTLE_MS)
+        say(
+          `webhooks delivered ${webhooksSettled.ok ? '' : 'NOT all '}in ${(webhooksSettled.ms / 1000).toFixed(1)} s more`,
+        )
+      }
+      if (cluster.natsUrl) {
+        relaySettled = await settleRelay(rows, rtos, WEBHOOK_SETTLE_MS)
+        say(
+          `relay to JetStream ${relaySettled.ok ? '' : 'NOT '}caught up in ${(relaySettled.ms / 1000).toFixed(1)} s more`,
+        )
+      }
+    } finally {
+      await db.end()
+    }
+  }
+
+  const { checks, fiveXx, held, events } = await runChecks({
+    cluster,
+    ledger,
+    clients,
+    observations,
+    faults,
+    graceMs: 3000,
+    ...(receiver ? { webhooks: { receiver, endpoints } } : {}),
+    ...(cluster.natsUrl ? { natsUrl: cluster.natsUrl } : {}),
+  })
   checks.push({
     name: 'faults of every kind were injected',
-    ok: FAULT_KINDS.every((kind) => faults.some((f) => f.kind === kind)),
+    ok: faultKinds.every((kind) => faults.some((f) => f.kind === kind)),
     detail: summarise(faults.map((f) => f.kind)),
   })
   checks.push({
@@ -191,13 +273,33 @@ try {
     ok: settled.ok,
     detail: `${(settled.ms / 1000).toFixed(1)} s`,
   })
+  if (webhooksSettled)
+    checks.push({
+      name: 'the webhooks settled (every event delivered)',
+      ok: webhooksSettled.ok,
+      detail: `${(webhooksSettled.ms / 1000).toFixed(1)} s after the system settled`,
+    })
+  if (relaySettled)
+    checks.push({
+      name: 'the relay to JetStream caught up (every RTO published to its last event)',
+      ok: relaySettled.ok,
+      detail: `${(relaySettled.ms / 1000).toFixed(1)} s after the webhooks settled`,
+    })
   const latency = latencyByEndpoint(observations, faults)
   const ok = checks.every((c) => c.ok)
   const acknowledgedUploads = ledger.uploads.size
   const result = {
     ok,
     seed,
-    options: { seconds, rtos: rtoCount, apis, workers, short: values.short },
+    options: {
+      seconds,
+      rtos: rtoCount,
+      apis,
+      workers,
+      short: values.short,
+      webhooks: values.webhooks,
+      nats: values.nats,
+    },
     durationSeconds: Math.round((Date.now() - runStarted) / 100) / 10,
     loadSeconds: Math.round(loadSeconds * 10) / 10,
     settleSeconds: Math.round(settled.ms / 100) / 10,
@@ -230,7 +332,10 @@ try {
       heldNow: held,
       voids: ledger.voids.length,
       declarations: ledger.declarations.length,
+      events,
     },
+    // The receiver's attempts (answered 500, stalled past the timeout) and the verified deliveries.
+    webhooks: receiver ? { ...receiver.counts, delivered: receiver.delivered.length } : null,
     checks,
     fiveXx,
     // Attempts that got no answer at all (connection refused or reset, or the SDK's timeout), and the fault they fell in.

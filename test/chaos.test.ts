@@ -1,7 +1,8 @@
 // `npm run chaos -- --short`, run once as a real process: the cluster of `npm run cluster` with a
 // proxy in front of each database, simulated SMS clients for several RTOs driving every workflow
 // through the load balancer, and API and worker processes SIGKILLed and restarted, the primary or the
-// replica cut and Redis killed on a seeded schedule. Its own checks must all pass (nothing acknowledged
+// replica cut and Redis killed on a seeded schedule (and its nats-server, where installed), while a
+// webhook receiver of its own fails and stalls at random. Its own checks must all pass (nothing acknowledged
 // lost or duplicated, reconciliation equal to the held dataset, no 5xx but the ones a fault explains,
 // every client finished), and faults of every kind must have been injected, so that the run cannot
 // pass by injecting nothing.
@@ -66,7 +67,10 @@ describe('npm run chaos -- --short', { skip, timeout: RUN_LIMIT_MS + 30_000 }, (
     assert.equal(code, 0, tail)
 
     // Faults of every kind were injected and each recovered from.
-    for (const kind of ['kill-api', 'kill-worker', 'db-cut', 'kill-redis', 'replica-cut'])
+    // With nats-server installed the run has its own broker for the relay, killed and restarted too.
+    const kinds = ['kill-api', 'kill-worker', 'db-cut', 'kill-redis', 'replica-cut']
+    if (summary.options.nats) kinds.push('kill-nats')
+    for (const kind of kinds)
       assert.ok(summary.faults.byKind[kind] >= 1, `no ${kind} injected: ${JSON.stringify(summary.faults)}`)
     assert.deepEqual(
       summary.faults.list.filter((f: { error?: string }) => f.error),
@@ -79,6 +83,25 @@ describe('npm run chaos -- --short', { skip, timeout: RUN_LIMIT_MS + 30_000 }, (
     assert.ok(summary.records.submittedBatches > 20, JSON.stringify(summary.records))
     assert.ok(summary.records.heldNow > 500, JSON.stringify(summary.records))
     assert.ok(summary.clients.length >= 8)
+    // The change feed was held to the ledger (issue 33): its checks ran, over events of every change.
+    assert.ok(summary.records.events > 200, JSON.stringify(summary.records))
+    // And every event reached the run's webhook receiver, which failed and stalled on the way.
+    for (const name of [
+      'the change feed of each RTO',
+      'every acknowledged change has exactly one event',
+      'no event without its change',
+      'every event has one successful, verified webhook delivery',
+      'the webhooks settled',
+      ...(summary.options.nats
+        ? ['every event is in the JetStream stream exactly once', 'the relay to JetStream caught up']
+        : []),
+    ])
+      assert.ok(
+        summary.checks.some((c: { name: string }) => c.name.startsWith(name)),
+        `no check named ${name}`,
+      )
+
+    assert.ok(summary.webhooks.answered500 >= 1 && summary.webhooks.stalled >= 1, JSON.stringify(summary.webhooks))
 
     // Afterwards nothing it started runs and its ports are free (its cluster said so; checked here too).
     const { processes, ports } = summary.cluster as { processes: { pid: number; name: string }[]; ports: number[] }

@@ -4,10 +4,13 @@
 import pg from 'pg'
 import { resourceTypes } from '../../src/domain/resource-types.ts'
 import type { Cluster } from '../cluster/cluster.ts'
+import { type ChaosEndpoint, eventChecks, webhookCheck } from './event-checks.ts'
 import type { Fault } from './faults.ts'
 import type { Ledger, Observation } from './ledger.ts'
 import { bodyHash, REPORTING_PERIOD } from './records.ts'
 import type { Sms } from './sms.ts'
+import { streamCheck } from './stream-checks.ts'
+import type { WebhookReceiver } from './webhook-receiver.ts'
 
 export interface Check {
   name: string
@@ -56,7 +59,7 @@ export async function settle(cluster: Cluster, timeoutMs: number): Promise<{ ms:
   }
 }
 
-async function connect(dsn: string): Promise<pg.Client> {
+export async function connect(dsn: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: dsn, connectionTimeoutMillis: 5000 })
   client.on('error', () => {})
   await client.connect()
@@ -71,7 +74,11 @@ export async function runChecks(p: {
   faults: Fault[]
   /** After a database cut is undone, HAProxy needs its checks (rise 2 at 1 s) to take the API processes back. */
   graceMs: number
-}): Promise<{ checks: Check[]; fiveXx: FiveXx[]; held: number }> {
+  /** The webhook receiver and each RTO's endpoint at it, when the run delivers webhooks. */
+  webhooks?: { receiver: WebhookReceiver; endpoints: Map<string, ChaosEndpoint> }
+  /** The cluster's nats-server, when the relay publishes to it (--nats). */
+  natsUrl?: string
+}): Promise<{ checks: Check[]; fiveXx: FiveXx[]; held: number; events: number }> {
   const { cluster, ledger } = p
   const checks: Check[] = []
   const add = (name: string, failures: unknown[], detail: string) =>
@@ -314,7 +321,12 @@ export async function runChecks(p: {
       `${ledger.declarations.length} declarations acknowledged, ${declarationRows.length} stored`,
     )
 
-    // 6. No 5xx but 503 while the database was cut (and the load balancer took the API processes back),
+    // 6. The events (issue 33): each RTO's change feed held to the ledger and to the database.
+    const { events, feeds } = await eventChecks({ clients: p.clients, ledger, rows, add })
+    if (p.webhooks) await webhookCheck({ clients: p.clients, feeds, add, ...p.webhooks })
+    if (p.natsUrl) await streamCheck({ natsUrl: p.natsUrl, feeds, add })
+
+    // 7. No 5xx but 503 while the database was cut (and the load balancer took the API processes back),
     // and 502 for a request in flight on an API process when it was killed.
     const fiveXx = classify(p.observations, p.faults, p.graceMs)
     add(
@@ -323,7 +335,7 @@ export async function runChecks(p: {
       `${fiveXx.length} 5xx answers: ${summarise(fiveXx.map((f) => `${f.status} ${f.classification}`))}`,
     )
 
-    // 7. Every client finished its workflows.
+    // 8. Every client finished its workflows.
     const unfinished = p.clients
       .map((c) => c.report)
       .filter((r) => r.failed || r.completed.length !== r.planned.length)
@@ -334,13 +346,13 @@ export async function runChecks(p: {
       `${p.clients.length} clients, ${p.clients.reduce((n, c) => n + c.report.completed.length, 0)} workflows completed`,
     )
 
-    // 8. Faults were injected as scheduled (a failed restart is a failed run).
+    // 9. Faults were injected as scheduled (a failed restart is a failed run).
     add(
       'every fault was injected and recovered from',
       p.faults.filter((f) => f.error),
       `${p.faults.length} faults`,
     )
-    return { checks, fiveXx, held: heldCount }
+    return { checks, fiveXx, held: heldCount, events }
   } finally {
     await db.end()
   }

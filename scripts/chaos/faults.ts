@@ -9,6 +9,8 @@
 //   replica-cut  the loopback TCP proxy between the API processes and the replica (replicaproxy)
 //                stops for a few seconds, as db-cut does for the primary; the replica itself keeps
 //                streaming from the primary
+//   kill-nats    SIGKILL the cluster's nats-server (with --nats: the relay's JetStream broker),
+//                restart it on its port with the same data directory
 // Each fault's window runs from its start until the load balancer has every API process UP again
 // (HAProxy's checks: rise 2 at 1 s), which is what "during the fault" means in the latency figures and
 // in the classification of 5xx answers.
@@ -17,7 +19,9 @@ import { serverStates } from '../cluster/haproxy.ts'
 import type { Random } from './records.ts'
 
 export const FAULT_KINDS = ['kill-api', 'kill-worker', 'db-cut', 'kill-redis', 'replica-cut'] as const
-export type FaultKind = (typeof FAULT_KINDS)[number]
+/** With the cluster's nats-server (--nats), a kind more. */
+export const NATS_FAULT = 'kill-nats'
+export type FaultKind = (typeof FAULT_KINDS)[number] | typeof NATS_FAULT
 
 export interface Fault {
   kind: FaultKind
@@ -50,6 +54,8 @@ export interface FaultOptions {
    * that some submits lose their answer: committed or not, the client must find out which.
    */
   submitsInFlight?: () => number
+  /** The kinds scheduled (default FAULT_KINDS). */
+  kinds?: readonly FaultKind[]
 }
 
 /** Runs the schedule; resolves with every fault injected once the last one has recovered. */
@@ -57,11 +63,12 @@ export async function injectFaults(options: FaultOptions, stop: AbortSignal): Pr
   const { cluster, random, clock, log } = options
   const faults: Fault[] = []
   // Every kind once, in a seeded order, before any kind comes again: a short run still has them all.
-  const order = [...FAULT_KINDS].sort(() => random.next() - 0.5)
+  const kinds = options.kinds ?? FAULT_KINDS
+  const order = [...kinds].sort(() => random.next() - 0.5)
   await sleep(Math.max(0, options.from - clock()), stop)
   // Past `until`, only the kinds not injected yet (so that every kind is), while the load lasts.
   for (let i = 0; !stop.aborted && (clock() < options.until || i < order.length); i++) {
-    const kind = i < order.length ? order[i]! : random.pick(FAULT_KINDS)
+    const kind = i < order.length ? order[i]! : random.pick(kinds)
     const fault = await inject(kind, cluster, random, clock, log, options.submitsInFlight)
     faults.push(fault)
     await sleep(random.int(...options.gapMs), stop)
@@ -91,7 +98,7 @@ async function inject(
       await sleep(downMs)
       await proxy.restore()
     } else {
-      const prefix = kind === 'kill-api' ? 'api' : kind === 'kill-worker' ? 'worker' : 'redis'
+      const prefix = { 'kill-api': 'api', 'kill-worker': 'worker', 'kill-redis': 'redis', 'kill-nats': 'nats' }[kind]
       const candidates = cluster.processes.filter((p) => p.spec.name.startsWith(prefix) && p.running)
       if (candidates.length === 0) throw new Error(`no running ${prefix} process`)
       const victim = random.pick(candidates)

@@ -61,6 +61,12 @@ export interface ClusterOptions {
    * keeps streaming from the primary directly. Default false.
    */
   databaseProxy?: boolean
+  /**
+   * Start a `nats-server` of the cluster's own with JetStream (its own port and data directory under
+   * the cluster's), and give the service processes its NATS_URL: the relay publishes the outbox to it
+   * (the chaos run's stream ledger). Default false.
+   */
+  nats?: boolean
 }
 
 export interface Cluster {
@@ -70,6 +76,8 @@ export interface Cluster {
   primary: PostgresServer
   replica: PostgresServer
   redisUrl: string
+  /** With `nats`: the cluster's nats-server (JetStream), as the service processes have it in NATS_URL. */
+  natsUrl: string | undefined
   apis: { name: string; url: string; pid: number }[]
   /** Worker processes, each with its own /metrics and /health/live at url (WORKER_METRICS_PORT). */
   workers: { name: string; url: string; pid: number }[]
@@ -146,6 +154,26 @@ export function missingPrerequisites(): string[] {
     )
   if (!existsOnPath('redis-server')) missing.push('redis-server (apt-get install -y redis-server)')
   return missing
+}
+
+/** nats-server on the PATH or in /usr/sbin (Debian's package), or undefined. */
+export function natsServerBinary(): string | undefined {
+  if (existsOnPath('nats-server')) return 'nats-server'
+  return existsSync('/usr/sbin/nats-server') ? '/usr/sbin/nats-server' : undefined
+}
+
+/** Whether something accepts TCP connections on the loopback port. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' })
+    socket.setTimeout(2000, () => socket.destroy())
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+    socket.once('close', () => resolve(false))
+  })
 }
 
 function existsOnPath(command: string): boolean {
@@ -331,6 +359,28 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
       ready: () => redisCommand(redisPort, 'PING').then((answer) => answer === '+PONG'),
     })
 
+    let natsUrl: string | undefined
+    if (options.nats) {
+      const [natsPort] = (await freePorts(1)) as [number]
+      ports.push(natsPort)
+      const natsDir = join(dir, 'nats')
+      mkdirSync(natsDir, { recursive: true })
+      natsUrl = `nats://127.0.0.1:${natsPort}`
+      await start({
+        name: 'nats',
+        command: natsServerBinary() ?? 'nats-server',
+        args: ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', natsDir],
+        env: { PATH: process.env.PATH },
+        cwd: natsDir,
+        logFile: join(logs, 'nats.log'),
+        stopLadder: [['SIGTERM', 10_000]],
+        startTimeoutMs: 15_000,
+        port: natsPort,
+        url: natsUrl,
+        ready: () => accepts(natsPort),
+      })
+    }
+
     /** A loopback TCP proxy process in front of a database server, cut and restored by signals. */
     const startProxy = async (name: string, target: number, port: number): Promise<DatabaseProxy> => {
       ports.push(port)
@@ -370,6 +420,7 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
     const env = serviceEnvironment({
       DATABASE_URL: databaseProxy ? throughProxy.toString() : primary.dsn,
       REDIS_URL: redisUrl,
+      ...(natsUrl ? { NATS_URL: natsUrl } : {}),
       PUBLIC_BASE_URL: lbUrl, // the token issuer: the same for every API process
       TRUST_PROXY: '127.0.0.1', // HAProxy (option forwardfor) connects from loopback: its X-Forwarded-For is believed
       AUTH_SIGNING_KEY_FILE: signingKeyFile,
@@ -454,6 +505,7 @@ export async function startCluster(options: ClusterOptions, abort: AbortSignal):
       primary,
       replica,
       redisUrl,
+      natsUrl,
       apis: apiSpecs.map((spec) => ({
         name: spec.name,
         url: spec.url!,
