@@ -39,6 +39,9 @@ const TABLE_OWNER: Record<string, string> = {
   event_outbox: 'events',
   event_stream: 'events',
   event_relay_position: 'events',
+  webhook_endpoint: 'webhooks',
+  webhook_attempt: 'webhooks',
+  webhook_redelivery: 'webhooks',
 }
 
 /** What each owner publishes for the others' SQL to read. */

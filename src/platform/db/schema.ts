@@ -22,6 +22,7 @@
 //   nat_import, nat_import_job                           modules/nat-bridge
 //   event_outbox, event_stream, event_relay_position     modules/events (written through recordEvent by
 //                                                          the owner of each change, in its transaction)
+//   webhook_endpoint, webhook_attempt, webhook_redelivery  modules/webhooks
 //   api_client, token_issuance, signing_key              platform/auth
 //   idempotency_key                                      platform/idempotency
 //   the pgboss schema                                    platform/queue (pg-boss)
