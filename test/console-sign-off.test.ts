@@ -276,7 +276,7 @@ describe('web console: risky submits guarded, a sign-off worth signing', { skip:
       await page.getByText('A declaration already relies on this assessment').waitFor()
       assert.equal(await page.getByRole('button', { name: /Acknowledge/ }).count(), 0)
       const replaces = page.getByLabel(
-        /This replaces the declaration made on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC by Alex Authorised: I confirm it is superseded/,
+        /This replaces the declaration made on \d{1,2} \w{3} \d{4}, \d{1,2}:\d{2} [ap]m A[EC][SD]T by Alex Authorised: I confirm it is superseded/,
       )
       await replaces.waitFor()
       // Not confirmed (the required box's check removed, as an old page would post): refused, nothing saved.
