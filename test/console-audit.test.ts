@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core'
 import { recordAudit, searchAudit, type StoredAuditEntry } from '../src/modules/audit/index.ts'
 import type { Db } from '../src/platform/db/database.ts'
 import { freePort, minimalUnitRecord, Reporter, startTestService, type TestService } from './support/index.ts'
-import { assertAccessible, chromiumMissing, launchChromium, signIn } from './console/browser.ts'
+import { assertAccessible, chromiumMissing, launchChromium, screenshot, signIn } from './console/browser.ts'
 import { csrfOf, signInOverHttp } from './console/http-session.ts'
 
 async function entriesOf(db: Db, filter: Parameters<typeof searchAudit>[1]): Promise<StoredAuditEntry[]> {
@@ -193,6 +193,7 @@ describe('web console: the audit trail', () => {
       await page.waitForURL(/rto=90002/)
       await page.getByText(otherBatch).first().waitFor()
       await assertAccessible(page)
+      await screenshot(page, 'audit')
       await context.close()
 
       const declarer = await signIn(browser, t.baseUrl, 'declarer-90001')

@@ -22,6 +22,7 @@ import {
   assertNoHorizontalScroll,
   chromiumMissing,
   launchChromium,
+  screenshot,
   signIn,
 } from './console/browser.ts'
 
@@ -143,6 +144,7 @@ describe("web console: the operator's desk", { skip: chromiumMissing() ?? false 
       const granted = String(await page.getByRole('row', { name: /RTO 90001/ }).textContent())
       assert.match(granted, /15 March 2027.*Flood at the main campus.*Casey Operator/s)
       await assertAccessible(page)
+      await screenshot(page, 'calendar')
       await page.setViewportSize({ width: 320, height: 640 })
       await assertNoHorizontalScroll(page)
       await assertAccessible(page)

@@ -299,7 +299,7 @@ describe('web console: operators and the remaining RTO pages', { skip: chromiumM
       const shortLine = Buffer.from(clients.bytes).toString('latin1').split('\r\n').filter(Boolean).length + 1
       assert.match(String(await problems.textContent()), new RegExp(`NAT00080 line ${shortLine}\\b[^]*Reading`))
       await assertAccessible(page)
-      await screenshot(page, 'nat-import')
+      await screenshot(page, 'nat-import', 1250)
 
       // A reload shows the answer again (kept with the batch) and imports nothing twice.
       const batches = async () => (await rto1.request('GET', `/vet-provider/v1/VIC/transaction-batch`)).json
@@ -394,7 +394,7 @@ describe('web console: operators and the remaining RTO pages', { skip: chromiumM
       assert.ok(all >= 30, `${all} rules`)
       assert.match(String(await page.getByRole('status').textContent()), new RegExp(`All ${all} rules`))
       await assertAccessible(page)
-      await screenshot(page, 'rules')
+      await screenshot(page, 'rules', 1100)
 
       await page.getByLabel('Checked').selectOption('assessment')
       await page.getByLabel('Level').selectOption('Warning')

@@ -305,7 +305,7 @@ describe('web console: the RTO pages', { skip: chromiumMissing() ?? false }, () 
       assert.match(relatedText, /ProgramEnrolment/)
       assert.doesNotMatch(relatedText, new RegExp(uidOf(w.subjectEnrolment)), 'a voided record is not related')
       await assertAccessible(page)
-      await screenshot(page, 'held-record')
+      await screenshot(page, 'held-record', 1250)
 
       // A related record's own page, and the voided one's.
       await related.getByRole('link', { name: new RegExp(`^ProgramEnrolment ${uidOf(w.programEnrolment)}`) }).click()
@@ -353,7 +353,7 @@ describe('web console: the RTO pages', { skip: chromiumMissing() ?? false }, () 
         assert.match(String(await languages.textContent()), /Classification\s*\d{3}/)
         await assertAccessible(page)
         if (person === 'operator') continue
-        await screenshot(page, 'reference-data')
+        await screenshot(page, 'reference-data', 900)
 
         await languages.getByRole('link', { name: 'Language (ASCL 2016)' }).click()
         await page.getByRole('heading', { level: 1, name: 'Language (ASCL 2016)' }).waitFor()

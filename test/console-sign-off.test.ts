@@ -29,6 +29,7 @@ import {
   assertNoHorizontalScroll,
   chromiumMissing,
   launchChromium,
+  screenshot,
   signIn,
 } from './console/browser.ts'
 
@@ -246,6 +247,7 @@ describe('web console: risky submits guarded, a sign-off worth signing', { skip:
       assert.match(String(await declaringWith.textContent()), new RegExp(`DQTS10090\\s*1\\s*${EXPLANATION}`))
       assert.match(String(await page.locator('#summary').textContent()), /1 warning rule, 1 acknowledged/)
       await accessibleAtBothSizes(page)
+      await screenshot(page, 'sign-off-review')
       // The task list follows: the warnings are reviewed, the declaration is next.
       const tasks = await context.newPage()
       await tasks.goto(`${t.baseUrl}/console/rto/90001/?period=${PERIOD}&jurisdiction=NSW`)
@@ -276,7 +278,8 @@ describe('web console: risky submits guarded, a sign-off worth signing', { skip:
       await page.getByText('A declaration already relies on this assessment').waitFor()
       assert.equal(await page.getByRole('button', { name: /Acknowledge/ }).count(), 0)
       const replaces = page.getByLabel(
-        /This replaces the declaration made on \d{1,2} \w{3} \d{4}, \d{1,2}:\d{2} [ap]m A[EC][SD]T by Alex Authorised: I confirm it is superseded/,
+        // Said in the console's zone (no script here to say it in the browser's): 27 Nov 2026, 7:54 pm AEDT.
+        /This replaces the declaration made on \d{1,2} [A-Z][a-z]{2} \d{4}, \d{1,2}:\d{2}\s[ap]m\sAE[SD]T by Alex Authorised: I confirm it is superseded/,
       )
       await replaces.waitFor()
       // Not confirmed (the required box's check removed, as an old page would post): refused, nothing saved.

@@ -8,7 +8,14 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Browser } from 'playwright-core'
 import { freePort, Reporter, startTestService, V1, waitFor, type TestService } from './support/index.ts'
-import { assertAccessible, chromiumMissing, launchChromium, reloadUntil, signIn } from './console/browser.ts'
+import {
+  assertAccessible,
+  chromiumMissing,
+  launchChromium,
+  reloadUntil,
+  screenshot,
+  signIn,
+} from './console/browser.ts'
 
 describe('web console: webhooks', { skip: chromiumMissing() ?? false }, () => {
   let t: TestService
@@ -75,6 +82,7 @@ describe('web console: webhooks', { skip: chromiumMissing() ?? false }, () => {
         .getByText('Disabled: its retries ran out')
         .waitFor()
       await assertAccessible(page)
+      await screenshot(page, 'webhooks')
 
       await ok.getByRole('link', { name: /Delivery log/ }).click()
       await page.getByRole('heading', { name: 'Delivery log', level: 1 }).waitFor()
@@ -96,6 +104,7 @@ describe('web console: webhooks', { skip: chromiumMissing() ?? false }, () => {
       await reloadUntil(page, '2 delivery attempts')
       await page.getByRole('table', { name: '2 delivery attempts' }).getByText('Sent again').waitFor()
       await assertAccessible(page)
+      await screenshot(page, 'webhook-deliveries')
 
       // The failing endpoint's log says why each attempt failed.
       await page.goto(`${t.baseUrl}/console/rto/90001/webhooks/${failingId}`)

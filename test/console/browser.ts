@@ -108,10 +108,20 @@ export async function reloadUntil(page: Page, text: string | RegExp, timeoutMs =
 
 /**
  * With CONSOLE_SCREENSHOTS naming a directory (docs/screenshots for the README's), the page as it
- * stands is saved there as <name>.png. Off by default: a test run leaves the worktree as it was.
+ * stands is saved there as <name>.png: the whole page, down to at most `maxHeight` CSS pixels, which
+ * keeps a long list's picture small enough for the README. Off by default: a test run leaves the
+ * worktree as it was.
  */
-export async function screenshot(page: Page, name: string): Promise<void> {
+export async function screenshot(page: Page, name: string, maxHeight = 1800): Promise<void> {
   const directory = process.env.CONSOLE_SCREENSHOTS
   if (!directory) return
-  await page.screenshot({ path: `${directory}/${name}.png`, fullPage: true })
+  const { width, height } = await page.evaluate(() => ({
+    width: document.documentElement.scrollWidth,
+    height: document.documentElement.scrollHeight,
+  }))
+  await page.screenshot({
+    path: `${directory}/${name}.png`,
+    fullPage: true,
+    clip: { x: 0, y: 0, width, height: Math.min(height, maxHeight) },
+  })
 }
