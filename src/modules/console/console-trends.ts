@@ -154,9 +154,9 @@ export async function collectionProgress(db: Db, jurisdiction: Jurisdiction): Pr
     description: `RTOs that have declared, have a current data quality assessment, and are overdue, for each of the last ${periods.length} reporting periods. The table below gives the same numbers.`,
     categories: periods.map(periodLabel),
     series: [
-      { name: 'Declared', values: totals.map((t) => t.declared) },
-      { name: 'Assessed', values: totals.map((t) => t.assessed) },
-      { name: 'Overdue', values: totals.map((t) => t.overdue) },
+      { name: 'Declared', values: totals.map((t) => t.declared), colour: 2 },
+      { name: 'Assessed', values: totals.map((t) => t.assessed), colour: 1 },
+      { name: 'Overdue', values: totals.map((t) => t.overdue), colour: 0 },
     ],
     layout: 'grouped',
   }

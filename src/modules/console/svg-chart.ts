@@ -9,6 +9,11 @@ export interface ChartSeries {
   name: string
   /** One number per category, in the categories' order. */
   values: number[]
+  /**
+   * The palette colour (0 red, 1 blue, 2 green, ...) when the default, the series' position, would say
+   * the wrong thing: good news is not drawn red, nor bad news green.
+   */
+  colour?: number
 }
 
 export interface BarChart {
@@ -87,7 +92,7 @@ export function barChartSvg(chart: BarChart): string {
       const yTop = y(from + value)
       const barHeight = y(from) - yTop
       parts.push(
-        `<rect class="bar s${k % PALETTE_SIZE}" x="${x.toFixed(1)}" y="${yTop.toFixed(1)}" width="${barWidth.toFixed(1)}" height="${barHeight.toFixed(1)}" data-category="${escapeXml(category)}" data-series="${escapeXml(s.name)}" data-value="${value}"><title>${escapeXml(`${category}, ${s.name}: ${number(value)}`)}</title></rect>`,
+        `<rect class="bar s${colourOf(s, k)}" x="${x.toFixed(1)}" y="${yTop.toFixed(1)}" width="${barWidth.toFixed(1)}" height="${barHeight.toFixed(1)}" data-category="${escapeXml(category)}" data-series="${escapeXml(s.name)}" data-value="${value}"><title>${escapeXml(`${category}, ${s.name}: ${number(value)}`)}</title></rect>`,
       )
     })
     parts.push(
@@ -99,11 +104,15 @@ export function barChartSvg(chart: BarChart): string {
     const x = LEFT + (k % 3) * 190
     const row = HEIGHT + Math.floor(k / 3) * LEGEND_ROW
     parts.push(
-      `<rect class="bar s${k % PALETTE_SIZE}" x="${x}" y="${row - 10}" width="12" height="12"/>`,
+      `<rect class="bar s${colourOf(s, k)}" x="${x}" y="${row - 10}" width="12" height="12"/>`,
       `<text class="legend" x="${x + 18}" y="${row}">${escapeXml(s.name)}</text>`,
     )
   })
   const titleId = `${chart.id}-title`
   const descId = `${chart.id}-desc`
   return `<svg class="chart" id="${escapeXml(chart.id)}" role="img" aria-labelledby="${titleId} ${descId}" viewBox="0 0 ${WIDTH} ${height}" xmlns="http://www.w3.org/2000/svg"><title id="${titleId}">${escapeXml(chart.title)}</title><desc id="${descId}">${escapeXml(chart.description)}</desc>${parts.join('')}</svg>`
+}
+
+function colourOf(series: ChartSeries, position: number): number {
+  return (series.colour ?? position) % PALETTE_SIZE
 }
