@@ -82,9 +82,11 @@ export function errorSummary(error: unknown): { name: string; message: string; c
  */
 const UNLOGGED_ERROR_FIELDS = ['params', 'parameters', 'queryOptions', 'detail', 'where', 'internalQuery', 'client']
 
-/** pino's error serializer, without the fields above, at any depth of `cause`. */
+/** pino's error serializer, without the fields above, at any depth of `cause`; other values only lose those fields. */
 export function serializeError(error: unknown): unknown {
-  const serialized = pino.stdSerializers.err(error as Error) as unknown
+  // A summary already made (errorSummary's name, message and code) stays as it is: pino's serializer
+  // would take it for an error and add a type and an empty stack.
+  const serialized = error instanceof Error ? (pino.stdSerializers.err(error) as unknown) : error
   return withoutUnloggedFields(serialized, 0)
 }
 
