@@ -278,10 +278,9 @@ async function nationalScale(db: Db) {
   // RTO 90001's held records in reconciliation's index too, as a submit leaves them (the record page
   // lists what a student's record is related to).
   await sql`
-    INSERT INTO reconciliation_item (rto_id, resource_type, resource_uid, submitted_at)
-    SELECT rto_id, resource_type, resource_uid, submitted_at FROM held_record WHERE rto_id = '90001' AND is_current`.execute(
-    db,
-  )
+    INSERT INTO reconciliation_item (rto_id, resource_type, resource_uid, student_activity_date, submitted_at)
+    SELECT rto_id, resource_type, resource_uid, (submitted_at AT TIME ZONE 'UTC')::date, submitted_at
+      FROM held_record WHERE rto_id = '90001' AND is_current`.execute(db)
   const periods = [202504, 202503, 202502, 202501, 202404, 202403, 202402, 202401].map((p) => p + 100)
   await sql`
     INSERT INTO api_client (client_id, rto_id, secret_hash, scopes)
