@@ -74,7 +74,7 @@ export const JobsQuery = Type.Object({
   minutes: Type.Integer({ minimum: 1, maximum: 10_080 }),
 })
 /** The collection calendar's jurisdiction and the period whose extensions are listed. */
-export const CalendarQuery = Type.Object({ jurisdiction: JurisdictionCode })
+export const CalendarQuery = Type.Object({ jurisdiction: JurisdictionCode, page: PageNumber })
 /** A period's due date, or an RTO's extension (rto given): checked by declarations' own use cases. */
 export const CalendarForm = Type.Object({
   jurisdiction: Text(20),

@@ -8,6 +8,7 @@ import type { FailedJob, JobDefinition, Queue, QueueJobCounts, SlowJob } from '.
 import {
   addClient,
   ClientInputError,
+  listClientIds,
   listClients,
   rotateSecret,
   setEnabled,
@@ -502,7 +503,7 @@ export const RTOS_PAGE_SIZE = 50
  * no RTO names (no register of them is part of the service), so codes and client ids are what is searched.
  */
 export async function rtoDirectory(db: Db, search: string, pageNumber: number): Promise<Page<RtoEntry>> {
-  const [clients, holding] = await Promise.all([listClients(db), rtosHoldingData(db)])
+  const [clients, holding] = await Promise.all([listClientIds(db), rtosHoldingData(db)])
   const byRto = new Map<string, RtoEntry>()
   const entry = (rto: string) => {
     const found = byRto.get(rto) ?? { rto, clientIds: [], lastSubmittedAt: null }
