@@ -4,7 +4,8 @@
 // submits leave it: 64,000 rows), a tenth of them with an extension and two periods with a set due
 // date, inserted straight into the owners' tables, then ANALYZE. Times, sequentially, BENCH_REQUESTS
 // (100) times each: the All RTOs list (first page, and a search), the calendar of a jurisdiction, the
-// collection at a glance's due dates and declarations (declarations.periodAcrossRtos), then the
+// collection at a glance's due dates and declarations (declarations.periodAcrossRtos) and everything the
+// collection page reads for its period and progress chart (console's collectionOverPeriods), then the
 // due-date notices job's first run (which records every overdue notice) and a rerun (which adds none).
 // Prints p50 and p99 (ms).
 import pg from 'pg'
@@ -13,7 +14,7 @@ import type { Database } from '../src/platform/db/schema.ts'
 import type { Db } from '../src/platform/db/database.ts'
 import { migrateToLatest } from '../src/platform/db/migrate.ts'
 import { calendarOf, periodAcrossRtos, recordDueNotices } from '../src/modules/declarations/index.ts'
-import { rtoDirectory } from '../src/modules/console/console.service.ts'
+import { collectionOverPeriods, rtoDirectory } from '../src/modules/console/console.service.ts'
 import { withFreshPostgres } from './fresh-postgres.ts'
 
 const RTOS = Number(process.env.BENCH_RTOS ?? 4000)
@@ -57,6 +58,10 @@ await withFreshPostgres(url, async (databaseUrl) => {
         FROM generate_series(1, ${RTOS}::int) AS i, unnest(ARRAY['NSW', 'VIC']) AS j, unnest(${periods}::int[]) AS p`.execute(
       db,
     )
+    // The kept latest submission per RTO and jurisdiction, as submits keep it (migration 0035).
+    await sql`
+      INSERT INTO rto_jurisdiction_submission (rto_id, jurisdiction, last_submitted_at)
+      SELECT rto_id, jurisdiction, max(last_submitted_at) FROM reporting_period_submission GROUP BY 1, 2`.execute(db)
     await sql`
       INSERT INTO declaration_extension (rto_id, jurisdiction, reporting_period, due_date, reason, granted_by)
       SELECT (10000 + i)::text, 'NSW', 202604, DATE '2027-03-31', 'bench', 'bench'
@@ -75,6 +80,10 @@ await withFreshPostgres(url, async (databaseUrl) => {
     await timed('All RTOs, search "123"', () => rtoDirectory(db, '123', 1))
     await timed('calendar of NSW', () => calendarOf(db, 'NSW'))
     await timed('collection NSW 202604 (due dates, declarations)', () => periodAcrossRtos(db, 'NSW', 202604))
+    // What the collection page reads: its period and the progress chart's six, with assessment statuses.
+    await timed('collection page, 7 periods with statuses', () =>
+      collectionOverPeriods(db, 'NSW', [202604, 202603, 202602, 202601, 202504, 202503, 202502]),
+    )
     const t0 = performance.now()
     const first = await recordDueNotices(db, { dueSoonDays: 7, today: '2027-02-15' })
     const firstMs = performance.now() - t0

@@ -37,12 +37,17 @@ describe("web console: the operator's desk", { skip: chromiumMissing() ?? false 
     rto1 = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
     await rto1.submitted(await minimalUnitRecord()) // RTO 90001 reports NSW 202604
     // RTOs that hold submitted data and have no API client (as the synthetic seed's 91001 does): their
-    // submission marks, as holdings keeps them, planted directly; 91001 and 55 more to need a second page.
+    // submission marks and the latest one per jurisdiction, as holdings keeps them (recordReportingPeriods),
+    // planted directly; 91001 and 55 more to need a second page.
     const db = t.service.database.db
-    for (const rto of ['91001', ...Array.from({ length: 55 }, (_, i) => `95${String(i).padStart(3, '0')}`)])
+    for (const rto of ['91001', ...Array.from({ length: 55 }, (_, i) => `95${String(i).padStart(3, '0')}`)]) {
       await sql`
         INSERT INTO reporting_period_submission (rto_id, jurisdiction, reporting_period, last_submitted_at, last_submission_seq)
         VALUES (${rto}, 'NSW', ${PERIOD}, now(), 1)`.execute(db)
+      await sql`
+        INSERT INTO rto_jurisdiction_submission (rto_id, jurisdiction, last_submitted_at)
+        VALUES (${rto}, 'NSW', now())`.execute(db)
+    }
   })
 
   after(async () => {

@@ -174,29 +174,32 @@ export interface PeriodRuns {
 }
 
 /**
- * The period's runs for many RTOs at once, in three index range reads whatever their number (each
- * table's key leads with the RTO): for the operators' view of the collection, where a query per RTO
- * would be thousands of round trips. RTOs without any run or submission get neither.
+ * The runs of each period asked for, across every RTO, in three reads by jurisdiction and period
+ * (assessment_run_by_period; migration 0035) whatever the number of RTOs and periods: for the
+ * operators' view of the collection, where a query per RTO would be thousands of round trips and an
+ * IN list of every RTO costs its parsing on each view. Only RTOs with a run of the period are in a
+ * period's map; the latest submission number is read only for them (the status compares it with a
+ * completed run's basis, and needs it nowhere else).
  */
-export async function periodRunsOfRtos(
+export async function periodRunsAcrossRtos(
   db: Executor,
-  rtos: readonly string[],
   jurisdiction: string,
-  period: number,
-): Promise<Map<string, PeriodRuns>> {
-  const byRto = new Map<string, PeriodRuns>(
-    rtos.map((rto) => [rto, { latest: undefined, completed: undefined, latestSubmissionSeq: '0' }]),
-  )
-  if (rtos.length === 0) return byRto
-  // biome-ignore lint/suspicious/noExplicitAny: applied to queries of both period-keyed tables alike
-  const ofPeriod = (qb: any) =>
-    qb.where('rto_id', 'in', rtos).where('jurisdiction', '=', jurisdiction).where('reporting_period', '=', period)
+  periods: readonly number[],
+  /** One RTO only (its own pages): the reads then stay in its rows of the RTO-led indexes. */
+  onlyRto?: string,
+): Promise<Map<number, Map<string, PeriodRuns>>> {
+  const byPeriod = new Map(periods.map((period) => [period, new Map<string, PeriodRuns>()]))
+  if (periods.length === 0) return byPeriod
+  const asked = [...periods]
   const [latest, completed, submissions] = await Promise.all([
     db
       .selectFrom('assessment_run')
       .selectAll()
-      .$call(ofPeriod)
-      .distinctOn('rto_id')
+      .where('jurisdiction', '=', jurisdiction)
+      .where('reporting_period', '=', sql<number>`ANY(${asked}::int[])`)
+      .$if(onlyRto !== undefined, (qb) => qb.where('rto_id', '=', onlyRto!))
+      .distinctOn(['reporting_period', 'rto_id'])
+      .orderBy('reporting_period')
       .orderBy('rto_id')
       .orderBy('requested_at', 'desc')
       .orderBy('run_id')
@@ -204,24 +207,38 @@ export async function periodRunsOfRtos(
     db
       .selectFrom('assessment_run')
       .selectAll()
-      .$call(ofPeriod)
+      .where('jurisdiction', '=', jurisdiction)
+      .where('reporting_period', '=', sql<number>`ANY(${asked}::int[])`)
       .where('status', '=', 'Completed')
-      .distinctOn('rto_id')
+      .$if(onlyRto !== undefined, (qb) => qb.where('rto_id', '=', onlyRto!))
+      .distinctOn(['reporting_period', 'rto_id'])
+      .orderBy('reporting_period')
       .orderBy('rto_id')
       .orderBy('completed_at', 'desc')
       .orderBy('run_id')
       .execute(),
-    db
-      .withTables<HoldingsViews>()
-      .selectFrom('period_last_submission')
-      .select(['rto_id', sql<string>`last_submission_seq::text`.as('seq')])
-      .$call(ofPeriod)
-      .execute(),
+    sql<{ rto_id: string; reporting_period: number; seq: string }>`
+      SELECT s.rto_id, s.reporting_period, s.last_submission_seq::text AS seq
+        FROM period_last_submission s
+       WHERE s.jurisdiction = ${jurisdiction} AND s.reporting_period = ANY(${asked}::int[])
+         ${onlyRto === undefined ? sql`` : sql`AND s.rto_id = ${onlyRto}`}
+         AND EXISTS (SELECT 1 FROM assessment_run r
+                      WHERE r.rto_id = s.rto_id AND r.jurisdiction = s.jurisdiction
+                        AND r.reporting_period = s.reporting_period)`.execute(db),
   ])
-  for (const row of latest as RunRow[]) byRto.get(row.rto_id)!.latest = row
-  for (const row of completed as RunRow[]) byRto.get(row.rto_id)!.completed = row
-  for (const row of submissions) byRto.get(row.rto_id)!.latestSubmissionSeq = row.seq
-  return byRto
+  const runsOf = (period: number, rto: string): PeriodRuns => {
+    const ofPeriod = byPeriod.get(period)!
+    let runs = ofPeriod.get(rto)
+    if (!runs) {
+      runs = { latest: undefined, completed: undefined, latestSubmissionSeq: '0' }
+      ofPeriod.set(rto, runs)
+    }
+    return runs
+  }
+  for (const row of latest as RunRow[]) runsOf(row.reporting_period, row.rto_id).latest = row
+  for (const row of completed as RunRow[]) runsOf(row.reporting_period, row.rto_id).completed = row
+  for (const row of submissions.rows) runsOf(row.reporting_period, row.rto_id).latestSubmissionSeq = row.seq
+  return byPeriod
 }
 
 /**

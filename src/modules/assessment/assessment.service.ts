@@ -299,8 +299,48 @@ export async function assessmentStatusesOf(
   jurisdiction: string,
   period: number,
 ): Promise<Map<string, AssessmentStatus>> {
-  const runs = await repo.periodRunsOfRtos(db, rtos, jurisdiction, period)
-  return new Map([...runs].map(([rto, ofRto]) => [rto, statusFrom({ rto, jurisdiction, period }, ofRto)]))
+  const statuses = (await assessmentStatusesAcrossPeriods(db, rtos, jurisdiction, [period])).get(period)!
+  return new Map(rtos.map((rto) => [rto, statuses.of(rto)]))
+}
+
+const NO_RUNS: repo.PeriodRuns = { latest: undefined, completed: undefined, latestSubmissionSeq: '0' }
+
+/** The assessment statuses of one period across RTOs, each made when asked for. */
+export interface PeriodStatuses {
+  /** The RTO's status, exactly as GET .../validate answers it. */
+  of(rto: string): AssessmentStatus
+  /** How many of the RTOs asked about are Validated (a current assessment). */
+  validated: number
+}
+
+/**
+ * assessmentStatusesOf for several periods at once (the collection and its progress chart): three
+ * reads in all, and a status made only for the RTOs a page shows (an RTO with no run of the period is
+ * never Validated, so the count looks only at those with one).
+ */
+export async function assessmentStatusesAcrossPeriods(
+  db: Db,
+  rtos: readonly string[],
+  jurisdiction: string,
+  periods: readonly number[],
+): Promise<Map<number, PeriodStatuses>> {
+  const runs =
+    rtos.length === 0
+      ? new Map()
+      : await repo.periodRunsAcrossRtos(db, jurisdiction, periods, rtos.length === 1 ? rtos[0] : undefined)
+  const asked = new Set(rtos)
+  return new Map(
+    periods.map((period): [number, PeriodStatuses] => {
+      const ofPeriod: Map<string, repo.PeriodRuns> = runs.get(period) ?? new Map()
+      let validated = 0
+      for (const [rto, ofRto] of ofPeriod)
+        if (asked.has(rto) && statusValueGiven(ofRto.latest, ofRto.latestSubmissionSeq) === 'Validated') validated++
+      return [
+        period,
+        { of: (rto) => statusFrom({ rto, jurisdiction, period }, ofPeriod.get(rto) ?? NO_RUNS), validated },
+      ]
+    }),
+  )
 }
 
 function statusFrom(

@@ -8,6 +8,8 @@ export {
   periodRefOf,
   getAssessmentStatus,
   assessmentStatusesOf,
+  assessmentStatusesAcrossPeriods,
+  type PeriodStatuses,
   requestAssessment,
   cancelAssessment,
   listFailedResults as listFailedAssessmentResults,

@@ -5,6 +5,7 @@
 // each field, the field's own message, aria-invalid and aria-describedby. RTO people get 404.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { Jurisdiction } from '../../domain/jurisdictions.ts'
+import { toPage } from '../../domain/page.ts'
 import type { ConsoleUser } from './console-people.ts'
 import { renderPage } from './console.views.ts'
 import * as consoleService from './console.service.ts'
@@ -21,6 +22,9 @@ interface FormState {
 
 const calendar = consoleService.collectionCalendar
 
+/** Extensions a page of the calendar shows. */
+const EXTENSIONS_PAGE_SIZE = 50
+
 export const calendarPages: FastifyPluginAsync<consoleService.ConsoleDependencies> = async (app, options) => {
   const page = { ...pageRoute, preHandler: only.operators }
   const form = { ...formRoute, preHandler: [app.csrfProtection, only.operators] }
@@ -32,8 +36,16 @@ export const calendarPages: FastifyPluginAsync<consoleService.ConsoleDependencie
     user: ConsoleUser,
     jurisdiction: Jurisdiction,
     state?: FormState,
+    pageNumber = 1,
   ) => {
     const view = await calendar.of(options.db, jurisdiction)
+    // A national collection gives hundreds of extensions a period: a page of them at a time, each row
+    // with its own withdraw form.
+    const start = (pageNumber - 1) * EXTENSIONS_PAGE_SIZE
+    const extensions = toPage(view.extensions.slice(start, start + EXTENSIONS_PAGE_SIZE), view.extensions.length, {
+      pageNumber,
+      pageSize: EXTENSIONS_PAGE_SIZE,
+    })
     const title = `${state ? 'Error: ' : ''}The collection calendar: ${jurisdiction}`
     const frame = frameFor(request, reply, user, title)
     return html(
@@ -43,6 +55,7 @@ export const calendarPages: FastifyPluginAsync<consoleService.ConsoleDependencie
         { ...frame, current: 'calendar' },
         {
           view,
+          extensions,
           jurisdiction,
           jurisdictions: consoleService.JURISDICTIONS,
           state,
@@ -58,7 +71,7 @@ export const calendarPages: FastifyPluginAsync<consoleService.ConsoleDependencie
 
   app.get('/calendar', page, async (request, reply) => {
     const query = readInput(CalendarQuery, request.query)
-    return calendarPage(request, reply, personOf(request), query.jurisdiction ?? 'NSW')
+    return calendarPage(request, reply, personOf(request), query.jurisdiction ?? 'NSW', undefined, query.page ?? 1)
   })
 
   const refused = (request: FastifyRequest, reply: FastifyReply, name: FormName, error: unknown) => {

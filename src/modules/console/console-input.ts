@@ -35,6 +35,8 @@ export const PeriodQuery = Type.Object({ period: PeriodText, jurisdiction: Juris
 /** A page that shows one jurisdiction's numbers. */
 export const JurisdictionQuery = Type.Object({ jurisdiction: JurisdictionCode })
 export const AssessmentQuery = Type.Object({ ...PeriodQuery.properties, rule: RuleId, page: PageNumber })
+/** The collection at a glance: a period, a jurisdiction and a page of its RTOs. */
+export const CollectionQuery = Type.Object({ ...PeriodQuery.properties, page: PageNumber })
 export const RecordQuery = Type.Object({ type: Text(100), uid: Text(100), page: PageNumber })
 export const RecordSearchQuery = Type.Object({ q: Text(100), page: PageNumber })
 /** The assessment's request and cancel forms: the period and jurisdiction exactly as offered. */
@@ -72,7 +74,7 @@ export const JobsQuery = Type.Object({
   minutes: Type.Integer({ minimum: 1, maximum: 10_080 }),
 })
 /** The collection calendar's jurisdiction and the period whose extensions are listed. */
-export const CalendarQuery = Type.Object({ jurisdiction: JurisdictionCode })
+export const CalendarQuery = Type.Object({ jurisdiction: JurisdictionCode, page: PageNumber })
 /** A period's due date, or an RTO's extension (rto given): checked by declarations' own use cases. */
 export const CalendarForm = Type.Object({
   jurisdiction: Text(20),

@@ -10,7 +10,7 @@ import { FIRST_REPORTING_PERIOD } from '../../domain/reporting-period.ts'
 import type { Jurisdiction } from '../../domain/jurisdictions.ts'
 import { qualityByPeriod, type PeriodQuality } from '../assessment/index.ts'
 import { reportedActivity } from '../holdings/index.ts'
-import { collectionAtAGlance, recentPeriods } from './console.service.ts'
+import { recentPeriods, type CollectionTotals } from './console.service.ts'
 import type { BarChart } from './svg-chart.ts'
 
 /** A period code (202604) as the charts label it: 2026 Q4. */
@@ -144,10 +144,20 @@ function rulesAcross(assessed: PeriodQuality[]): RtoTrends['rules'] {
 /** How many recent periods the operator's progress chart shows. */
 export const PROGRESS_PERIODS = 6
 
-/** The collection's progress for one jurisdiction over the recent periods: RTOs declared, assessed, overdue. */
-export async function collectionProgress(db: Db, jurisdiction: Jurisdiction): Promise<ChartWithTable> {
-  const periods = recentPeriods().slice(0, PROGRESS_PERIODS).reverse()
-  const totals = await Promise.all(periods.map(async (p) => (await collectionAtAGlance(db, jurisdiction, p)).totals))
+/** The periods the operator's progress chart shows, oldest first. */
+export const progressPeriods = () => recentPeriods().slice(0, PROGRESS_PERIODS).reverse()
+
+/**
+ * The collection's progress for one jurisdiction over the recent periods: RTOs declared, assessed,
+ * overdue, from the totals of the collection at a glance of each period (collectionOverPeriods, which
+ * reads them all at once).
+ */
+export function collectionProgress(
+  jurisdiction: Jurisdiction,
+  periods: readonly number[],
+  totalsOf: (period: number) => CollectionTotals,
+): ChartWithTable {
+  const totals = periods.map(totalsOf)
   const chart: BarChart = {
     id: 'progress-chart',
     title: `The collection’s progress, ${jurisdiction}`,

@@ -8,6 +8,7 @@ import type { FailedJob, JobDefinition, Queue, QueueJobCounts, SlowJob } from '.
 import {
   addClient,
   ClientInputError,
+  listClientIds,
   listClients,
   rotateSecret,
   setEnabled,
@@ -82,7 +83,7 @@ import {
   type ReconciliationItem,
 } from '../reconciliation/index.ts'
 import {
-  assessmentStatusesOf,
+  assessmentStatusesAcrossPeriods,
   cancelAssessment,
   failedAssessmentResultsByRule,
   getAssessmentStatus,
@@ -104,7 +105,7 @@ import {
   acknowledgementsOfDeclarations,
   isOverdue,
   listDeclarations,
-  periodAcrossRtos,
+  periodsAcrossRtos,
   type DeclarationRecord,
   type RtoPeriodStanding,
   type WarningAcknowledgement,
@@ -161,15 +162,27 @@ export async function periodStandings(deps: ConsoleDependencies, actor: Actor): 
     periodSubmissions(deps.db, actor),
   ])
   const today = utcToday()
+  // The assessment statuses of every row, read per jurisdiction for all its periods at once (three
+  // reads each, in parallel) rather than three sequential reads per row.
+  const rowJurisdictions = [...new Set(declarations.results.map((row) => row.jurisdiction))]
+  const statuses = new Map(
+    await Promise.all(
+      rowJurisdictions.map(
+        async (j) => [j, await assessmentStatusesAcrossPeriods(deps.db, [actor.rto], j, periods)] as const,
+      ),
+    ),
+  )
   const standings: PeriodStanding[] = []
   for (const row of declarations.results) {
     const submitted = submissions.find(
       (s) => s.jurisdiction === row.jurisdiction && s.reportingPeriodNumber === row.reportingPeriodNumber,
     )
-    const assessment = await getAssessmentStatus(deps.db, actor, {
-      jurisdiction: row.jurisdiction,
-      ReportingPeriodNumber: String(row.reportingPeriodNumber),
-    })
+    const assessment =
+      statuses.get(row.jurisdiction)!.get(row.reportingPeriodNumber)?.of(actor.rto) ??
+      (await getAssessmentStatus(deps.db, actor, {
+        jurisdiction: row.jurisdiction,
+        ReportingPeriodNumber: String(row.reportingPeriodNumber),
+      }))
     standings.push({
       reportingPeriodNumber: row.reportingPeriodNumber,
       jurisdiction: row.jurisdiction,
@@ -400,38 +413,77 @@ export interface CollectionRow extends RtoPeriodStanding {
   assessment: AssessmentStatus
 }
 
-export interface CollectionView {
-  rows: CollectionRow[]
-  totals: { rtos: number; submitted: number; assessed: number; declared: number; overdue: number }
+export interface CollectionTotals {
+  rtos: number
+  submitted: number
+  assessed: number
+  declared: number
+  overdue: number
 }
+
+export interface CollectionView {
+  /** One page of the RTOs, in code order (a national collection has thousands). */
+  rows: Page<CollectionRow>
+  totals: CollectionTotals
+}
+
+/** RTOs a page of the collection shows. */
+export const COLLECTION_PAGE_SIZE = 50
 
 /**
  * The collection at a glance for an operator: every RTO reporting under the jurisdiction, whether it
- * submitted data for the period, its assessment's status, its declaration and whether it is overdue.
- * The assessment statuses are assessment's own status, read for every RTO of the list at once.
+ * submitted data for the period, its assessment's status, its declaration and whether it is overdue,
+ * counted over every RTO and shown a page at a time. The assessment statuses are assessment's own
+ * status, read for every RTO at once.
  */
-export async function collectionAtAGlance(db: Db, jurisdiction: Jurisdiction, period: number): Promise<CollectionView> {
-  const standings = await periodAcrossRtos(db, jurisdiction, period)
-  const assessments = await assessmentStatusesOf(
-    db,
-    standings.map((standing) => standing.rto),
-    jurisdiction,
-    period,
+export async function collectionAtAGlance(
+  db: Db,
+  jurisdiction: Jurisdiction,
+  period: number,
+  pageNumber = 1,
+): Promise<CollectionView> {
+  return (await collectionOverPeriods(db, jurisdiction, [period], pageNumber)).get(period)!
+}
+
+/**
+ * The collection at a glance of several periods at once (the page's period and its progress chart):
+ * the same reads as one period (three of declarations', two of holdings', three of assessment's), by
+ * jurisdiction and period, whatever the number of periods and RTOs.
+ */
+export async function collectionOverPeriods(
+  db: Db,
+  jurisdiction: Jurisdiction,
+  periods: readonly number[],
+  pageNumber = 1,
+): Promise<Map<number, CollectionView>> {
+  const standings = await periodsAcrossRtos(db, jurisdiction, periods)
+  const rtos = standings.get(periods[0]!)?.map((standing) => standing.rto) ?? []
+  const assessments = await assessmentStatusesAcrossPeriods(db, rtos, jurisdiction, periods)
+  return new Map(
+    periods.map((period): [number, CollectionView] => {
+      const ofPeriod = standings.get(period)!
+      const statuses = assessments.get(period)!
+      const start = (pageNumber - 1) * COLLECTION_PAGE_SIZE
+      const rows = ofPeriod
+        .slice(start, start + COLLECTION_PAGE_SIZE)
+        .map((standing) => ({ ...standing, assessment: statuses.of(standing.rto) }))
+      let submitted = 0
+      let declared = 0
+      let overdue = 0
+      for (const standing of ofPeriod) {
+        if (standing.lastSubmittedAt !== null) submitted++
+        if (standing.declaration !== null) declared++
+        if (standing.overdue) overdue++
+      }
+      return [
+        period,
+        {
+          rows: toPage(rows, ofPeriod.length, { pageNumber, pageSize: COLLECTION_PAGE_SIZE }),
+          totals: { rtos: ofPeriod.length, submitted, assessed: statuses.validated, declared, overdue },
+        },
+      ]
+    }),
   )
-  const rows: CollectionRow[] = standings.map((standing) => ({
-    ...standing,
-    assessment: assessments.get(standing.rto)!,
-  }))
-  return {
-    rows,
-    totals: {
-      rtos: rows.length,
-      submitted: rows.filter((row) => row.lastSubmittedAt !== null).length,
-      assessed: rows.filter((row) => row.assessment.assessmentStatus === 'Validated').length,
-      declared: rows.filter((row) => row.declaration !== null).length,
-      overdue: rows.filter((row) => row.overdue).length,
-    },
-  }
 }
 
 /** An RTO in the operators' list: its code, its SMS clients, and when it last submitted data. */
@@ -451,7 +503,7 @@ export const RTOS_PAGE_SIZE = 50
  * no RTO names (no register of them is part of the service), so codes and client ids are what is searched.
  */
 export async function rtoDirectory(db: Db, search: string, pageNumber: number): Promise<Page<RtoEntry>> {
-  const [clients, holding] = await Promise.all([listClients(db), rtosHoldingData(db)])
+  const [clients, holding] = await Promise.all([listClientIds(db), rtosHoldingData(db)])
   const byRto = new Map<string, RtoEntry>()
   const entry = (rto: string) => {
     const found = byRto.get(rto) ?? { rto, clientIds: [], lastSubmittedAt: null }

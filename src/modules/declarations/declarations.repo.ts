@@ -89,20 +89,21 @@ export async function declarationsOf(
 }
 
 /**
- * Across every RTO (an operator's read): the current declarations of a period under a jurisdiction,
- * and every RTO that has ever declared under the jurisdiction.
+ * Across every RTO (an operator's read): the current declarations of the periods under a jurisdiction
+ * (declaration_current_by_period), and every RTO that has ever declared under the jurisdiction
+ * (declaration_by_jurisdiction, index only).
  */
 export async function currentDeclarationsAcrossRtos(
   db: Executor,
   jurisdiction: string,
-  period: number,
+  periods: readonly number[],
 ): Promise<{ declarations: DeclarationRow[]; declaredRtos: string[] }> {
   const [declarations, declared] = await Promise.all([
     db
       .selectFrom('declaration')
       .select(DECLARATION_ROW)
       .where('jurisdiction', '=', jurisdiction)
-      .where('reporting_period', '=', period)
+      .where('reporting_period', '=', sql<number>`ANY(${[...periods]}::int[])`)
       .where('is_current', '=', true)
       .execute(),
     db.selectFrom('declaration').select('rto_id').distinct().where('jurisdiction', '=', jurisdiction).execute(),

@@ -372,28 +372,46 @@ export interface RtoPeriodStanding {
 /**
  * The collection at a glance (operators only: across RTOs): every RTO a listing of declarations would
  * give a row for this jurisdiction (those that submitted under it or declared for it), with its
- * latest submission touching the period, its current declaration, and whether it is overdue. Two
- * set-based reads, whatever the number of RTOs.
+ * latest submission touching the period, its current declaration, and whether it is overdue.
  */
 export async function periodAcrossRtos(db: Db, jurisdiction: string, period: number): Promise<RtoPeriodStanding[]> {
+  return (await periodsAcrossRtos(db, jurisdiction, [period])).get(period)!
+}
+
+/**
+ * periodAcrossRtos for several periods at once (the collection and its progress chart): three
+ * set-based reads by jurisdiction and period, whatever the number of RTOs and periods, and one pass.
+ */
+export async function periodsAcrossRtos(
+  db: Db,
+  jurisdiction: string,
+  periods: readonly number[],
+): Promise<Map<number, RtoPeriodStanding[]>> {
   const [submissions, { declarations, declaredRtos }, dueDates] = await Promise.all([
-    submissionsAcrossRtos(db, jurisdiction, period),
-    repo.currentDeclarationsAcrossRtos(db, jurisdiction, period),
-    dueDatesFor(db, [period], { jurisdiction }),
+    submissionsAcrossRtos(db, jurisdiction, periods),
+    repo.currentDeclarationsAcrossRtos(db, jurisdiction, periods),
+    dueDatesFor(db, [...periods], { jurisdiction }),
   ])
-  const rtos = [...new Set([...submissions.map((s) => s.rto), ...declaredRtos])].sort()
+  const rtos = [...new Set([...submissions.rtos, ...declaredRtos])].sort()
+  const declarationOf = new Map(declarations.map((row) => [`${row.reporting_period}:${row.rto_id}`, row]))
   const today = utcToday()
-  return rtos.map((rto) => {
-    const row = declarations.find((d) => d.rto_id === rto)
-    const due = dueDates.of(rto, jurisdiction, period, row?.declaration_type ?? 'Declaration')
-    const declarationDue = due.dueDate
-    return {
-      rto,
-      lastSubmittedAt: submissions.find((s) => s.rto === rto)?.lastSubmittedAt ?? null,
-      declarationDueDate: declarationDue,
-      extended: due.source === 'extension',
-      declaration: row ? toRecord(row, dueDates) : null,
-      overdue: isOverdue(row !== undefined, declarationDue, today),
-    }
-  })
+  return new Map(
+    periods.map((period) => {
+      const submitted = submissions.lastSubmittedAt.get(period)!
+      const standings = rtos.map((rto): RtoPeriodStanding => {
+        const row = declarationOf.get(`${period}:${rto}`)
+        const due = dueDates.of(rto, jurisdiction, period, row?.declaration_type ?? 'Declaration')
+        const declarationDue = due.dueDate
+        return {
+          rto,
+          lastSubmittedAt: submitted.get(rto) ?? null,
+          declarationDueDate: declarationDue,
+          extended: due.source === 'extension',
+          declaration: row ? toRecord(row, dueDates) : null,
+          overdue: isOverdue(row !== undefined, declarationDue, today),
+        }
+      })
+      return [period, standings]
+    }),
+  )
 }

@@ -6,8 +6,24 @@ import { addMonths, firstDayOf, lastDayOf, nextPeriodOf } from '../../domain/rep
 
 export type DeclarationType = 'Declaration' | 'Nil_activity_report'
 
+/** The spec's due dates already worked out, by period and type (declarationDueDate). */
+const ruleDueDates = new Map<string, string>()
+
 /** The last day, YYYY-MM-DD, on which a declaration of the type is on time for the period, by the spec's rule. */
 export function declarationDueDate(period: number, type: DeclarationType): string {
+  // The operators' collection asks this of every RTO of every period shown (thousands of calls a view,
+  // each a few Date computations): the answer depends on the two arguments alone, so it is kept.
+  const key = `${period}:${type}`
+  let due = ruleDueDates.get(key)
+  if (due === undefined) {
+    if (ruleDueDates.size >= 1000) ruleDueDates.clear()
+    due = ruleDueDateOf(period, type)
+    ruleDueDates.set(key, due)
+  }
+  return due
+}
+
+function ruleDueDateOf(period: number, type: DeclarationType): string {
   if (type === 'Declaration') return addMonths(lastDayOf(period), 1)
   const limit = new Date(`${addMonths(firstDayOf(nextPeriodOf(period)), 1)}T00:00:00Z`) // "before" this day
   limit.setUTCDate(limit.getUTCDate() - 1)

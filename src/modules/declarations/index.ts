@@ -17,7 +17,13 @@ export {
   type CalendarProblem,
 } from './calendar.service.ts'
 export { dueNoticesJob, recordDueNotices, DUE_NOTICES_JOB, type DueNoticesData } from './due-notices.jobs.ts'
-export { declare, listDeclarations, periodAcrossRtos, type RtoPeriodStanding } from './declarations.service.ts'
+export {
+  declare,
+  listDeclarations,
+  periodAcrossRtos,
+  periodsAcrossRtos,
+  type RtoPeriodStanding,
+} from './declarations.service.ts'
 export { DeclarationRequest, type DeclarationRecord } from './declarations.schemas.ts'
 export {
   acknowledgeWarning,

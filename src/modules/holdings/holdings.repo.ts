@@ -39,10 +39,18 @@ export interface ReportingPeriodSubmissionTable {
   last_submission_seq: string
 }
 
+/** Per RTO and jurisdiction, the latest of its submission marks (migration 0035): kept by recordReportingPeriods. */
+export interface RtoJurisdictionSubmissionTable {
+  rto_id: string
+  jurisdiction: string
+  last_submitted_at: Date
+}
+
 declare module '../../platform/db/schema.ts' {
   interface Database {
     held_record: HeldRecordTable
     reporting_period_submission: ReportingPeriodSubmissionTable
+    rto_jurisdiction_submission: RtoJurisdictionSubmissionTable
     reported_activity: ReportedActivityTable
   }
 }
@@ -160,6 +168,15 @@ export async function recordReportingPeriods(db: Executor, p: Promotion, firstPe
     DO UPDATE SET last_submitted_at = excluded.last_submitted_at, last_submission_seq = excluded.last_submission_seq`.execute(
     db,
   )
+  // The kept latest mark of the RTO under the jurisdiction (the operators' lists read it): the marks
+  // just written, read again, so it equals a fresh max() over them whatever order times come in.
+  await sql`
+    INSERT INTO rto_jurisdiction_submission (rto_id, jurisdiction, last_submitted_at)
+    SELECT rto_id, jurisdiction, max(last_submitted_at)
+      FROM reporting_period_submission
+     WHERE rto_id = ${p.rto} AND jurisdiction = ${p.jurisdiction}
+     GROUP BY rto_id, jurisdiction
+    ON CONFLICT (rto_id, jurisdiction) DO UPDATE SET last_submitted_at = excluded.last_submitted_at`.execute(db)
 }
 
 export async function currentVersion(
@@ -206,21 +223,27 @@ export async function submittedJurisdictions(db: Executor, rto: string): Promise
 }
 
 /**
- * Across every RTO (an operator's read): the RTOs that have submitted data under the jurisdiction, each
- * with when data touching the period was last submitted (null: nothing for this period).
+ * Across every RTO (an operator's read): the RTOs that have submitted data under the jurisdiction (the
+ * kept rto_jurisdiction_submission, one row each), and each mark of the periods asked for under it
+ * (by the index on jurisdiction and period): two index reads, never a GROUP BY over every mark.
  */
 export async function submissionsUnderJurisdiction(
   db: Executor,
   jurisdiction: string,
-  period: number,
-): Promise<{ rto_id: string; last_submitted_at: Date | null }[]> {
-  const result = await sql<{ rto_id: string; last_submitted_at: Date | null }>`
-    SELECT rto_id, max(last_submitted_at) FILTER (WHERE reporting_period = ${period}) AS last_submitted_at
-      FROM reporting_period_submission
-     WHERE jurisdiction = ${jurisdiction}
-     GROUP BY rto_id
-     ORDER BY rto_id`.execute(db)
-  return result.rows
+  periods: readonly number[],
+): Promise<{
+  rtos: string[]
+  marks: { rto_id: string; reporting_period: number; last_submitted_at: Date }[]
+}> {
+  const [rtos, marks] = await Promise.all([
+    sql<{ rto_id: string }>`
+      SELECT rto_id FROM rto_jurisdiction_submission WHERE jurisdiction = ${jurisdiction} ORDER BY rto_id`.execute(db),
+    sql<{ rto_id: string; reporting_period: number; last_submitted_at: Date }>`
+      SELECT rto_id, reporting_period, last_submitted_at
+        FROM reporting_period_submission
+       WHERE jurisdiction = ${jurisdiction} AND reporting_period = ANY(${[...periods]}::int[])`.execute(db),
+  ])
+  return { rtos: rtos.rows.map((row) => row.rto_id), marks: marks.rows }
 }
 
 /**
@@ -239,11 +262,11 @@ export async function reportedPeriodsAcrossRtos(
   return result.rows
 }
 
-/** Every RTO that holds submitted data, with when it last submitted (an operator's list of RTOs). */
+/** Every RTO that holds submitted data, with when it last submitted (an operator's list of RTOs): a few kept rows per RTO. */
 export async function rtosHoldingData(db: Executor): Promise<{ rto_id: string; last_submitted_at: Date }[]> {
   const result = await sql<{ rto_id: string; last_submitted_at: Date }>`
     SELECT rto_id, max(last_submitted_at) AS last_submitted_at
-      FROM reporting_period_submission
+      FROM rto_jurisdiction_submission
      GROUP BY rto_id`.execute(db)
   return result.rows
 }

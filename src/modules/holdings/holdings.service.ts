@@ -59,23 +59,28 @@ export function jurisdictionsSubmittedUnder(db: Db, rto: string): Promise<string
   return holdings.submittedJurisdictions(db, rto)
 }
 
-/** One RTO's submissions under a jurisdiction, for an operator's view of the whole collection. */
-export interface RtoSubmission {
-  rto: string
-  /** When data touching the period was last submitted under the jurisdiction, or null. */
-  lastSubmittedAt: string | null
+/** The RTOs that submitted under a jurisdiction, for an operator's view of the whole collection. */
+export interface SubmissionsAcrossRtos {
+  /** Every RTO that has submitted data under the jurisdiction (any period), in code order. */
+  rtos: string[]
+  /** Per period asked for, per RTO: when data touching the period was last submitted (ISO 8601); absent: nothing. */
+  lastSubmittedAt: Map<number, Map<string, string>>
 }
 
 /**
  * Every RTO that has submitted data under the jurisdiction (any period), with its latest submission
- * touching the period. Across RTOs: for operators only (the caller checks who asks).
+ * touching each period asked for. Across RTOs: for operators only (the caller checks who asks).
  */
-export async function submissionsAcrossRtos(db: Db, jurisdiction: string, period: number): Promise<RtoSubmission[]> {
-  const rows = await holdings.submissionsUnderJurisdiction(db, jurisdiction, period)
-  return rows.map((row) => ({
-    rto: row.rto_id,
-    lastSubmittedAt: row.last_submitted_at ? new Date(row.last_submitted_at).toISOString() : null,
-  }))
+export async function submissionsAcrossRtos(
+  db: Db,
+  jurisdiction: string,
+  periods: readonly number[],
+): Promise<SubmissionsAcrossRtos> {
+  const { rtos, marks } = await holdings.submissionsUnderJurisdiction(db, jurisdiction, periods)
+  const lastSubmittedAt = new Map(periods.map((period) => [period, new Map<string, string>()]))
+  for (const mark of marks)
+    lastSubmittedAt.get(mark.reporting_period)?.set(mark.rto_id, new Date(mark.last_submitted_at).toISOString())
+  return { rtos, lastSubmittedAt }
 }
 
 /** Across every RTO: each RTO, jurisdiction and period data was submitted under, periods from `firstPeriod`. */

@@ -16,7 +16,7 @@ export {
   type ReportedActivity,
   submissionsAcrossRtos,
   type PeriodSubmission,
-  type RtoSubmission,
+  type SubmissionsAcrossRtos,
 } from './holdings.service.ts'
 export type { SubmitCondition, SubmitDependencies, SubmitRequest } from './submit.service.ts'
 export type { HeldState } from './holdings.schemas.ts'

@@ -39,6 +39,11 @@ export async function listClients(db: Executor): Promise<ApiClientRow[]> {
   return db.selectFrom('api_client').selectAll().orderBy('rto_id').orderBy('client_id').execute()
 }
 
+/** Every client's id and RTO only (the operators' list of RTOs needs nothing else of thousands of rows). */
+export async function listClientIds(db: Executor): Promise<{ client_id: string; rto_id: string }[]> {
+  return db.selectFrom('api_client').select(['client_id', 'rto_id']).orderBy('rto_id').orderBy('client_id').execute()
+}
+
 export async function insertClient(
   db: Executor,
   client: { clientId: string; rto: string; secretHash: string; scopes: string[]; isDemo: boolean },

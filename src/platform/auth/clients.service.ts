@@ -63,6 +63,11 @@ export async function addClient(
   return { secret }
 }
 
+/** Every client's id with its RTO, in RTO and id order. */
+export async function listClientIds(db: Db): Promise<{ clientId: string; rto: string }[]> {
+  return (await repo.listClientIds(db)).map((row) => ({ clientId: row.client_id, rto: row.rto_id }))
+}
+
 export async function listClients(db: Db): Promise<ClientSummary[]> {
   return (await repo.listClients(db)).map((row) => ({
     clientId: row.client_id,
