@@ -20,6 +20,7 @@ const TABLE_OWNER: Record<string, string> = {
   held_record: 'holdings',
   reporting_period_submission: 'holdings',
   reported_activity: 'holdings',
+  submit_job: 'holdings',
   held_link: 'reconciliation',
   reconciliation_item: 'reconciliation',
   reconciliation_day_count: 'reconciliation',

@@ -9,7 +9,7 @@
 //   reference_record_version                             modules/reference-data
 //   validation_run, validation_result                    modules/validation
 //   held_record, reporting_period_submission,
-//     reported_activity                                  modules/holdings
+//     reported_activity, submit_job                      modules/holdings
 //   held_link, reconciliation_item,
 //     reconciliation_day_count                           modules/reconciliation (reconciliation-index.repo.ts)
 //   assessment_run, assessment_result                    modules/assessment
@@ -67,6 +67,7 @@ export const TABLE_PLACEMENT = {
   held_record: 'hot',
   reporting_period_submission: 'hot',
   reported_activity: 'hot',
+  submit_job: 'hot',
   held_link: 'hot',
   reconciliation_item: 'hot',
   reconciliation_day_count: 'hot',
