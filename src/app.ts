@@ -167,6 +167,7 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
       reconcileJob: jobs.reconciliation,
       assessmentJob: jobs.assessment,
       natImportJob: jobs.natImport,
+      submitJob: jobs.submit,
     })
   return app
 }

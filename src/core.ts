@@ -15,7 +15,8 @@ import { createReferenceLookup, seedReferenceData, type ReferenceLookup } from '
 import { validationJob } from './modules/validation/index.ts'
 import { reconciliationJob } from './modules/reconciliation/index.ts'
 import { assessmentJob, assessmentRules } from './modules/assessment/index.ts'
-import { natImportJob } from './modules/nat-bridge/index.ts'
+import { droppedLinesAcknowledged, natImportJob } from './modules/nat-bridge/index.ts'
+import { submitJob } from './modules/holdings/index.ts'
 import { startNatsRelay } from './modules/events/index.ts'
 import { dueNoticesJob } from './modules/declarations/index.ts'
 import { startWebhookDelivery, webhookSettingsOf } from './modules/webhooks/index.ts'
@@ -53,20 +54,25 @@ export interface JobDependencies {
   db: Db
   referenceLookup: ReferenceLookup
   logger: Logger
+  /** The queue the jobs are registered with (made after them): what a job enqueues further work on. */
+  queue: () => Queue
 }
 
 /** The queue's jobs, as the service runs them. */
-export function coreJobs({ config, db, referenceLookup, logger }: JobDependencies) {
+export function coreJobs({ config, db, referenceLookup, logger, queue }: JobDependencies) {
+  const reconciliation = reconciliationJob(db)
   return {
     housekeeping: housekeepingJob(db, {
       auditRetentionDays: config.audit.retentionDays,
       webhookLogRetentionDays: config.webhooks.logRetentionDays,
     }),
     validation: validationJob({ db, referenceLookup, logger, chunkSize: config.validation.chunkSize }),
-    reconciliation: reconciliationJob(db),
+    reconciliation,
     assessment: assessmentJob({ db, logger, rules: assessmentRules }),
     declarationDueNotices: dueNoticesJob(db, config.declarations.dueSoonDays),
     natImport: natImportJob(db, { natFilesBytes: config.limits.natFilesBytes }),
+    // The console's submit (the API's use case and conditions, run as a job with a status page).
+    submit: submitJob({ db, queue, reconcileJob: reconciliation, submitConditions: [droppedLinesAcknowledged] }),
   }
 }
 export type CoreJobs = ReturnType<typeof coreJobs>
@@ -116,11 +122,17 @@ export async function createCore(
       logger.info({ datasets: seeded.map((s) => `${s.dataset}:${s.created}`) }, 'reference data seeded')
     const referenceLookup = createReferenceLookup(database.db)
 
-    const jobs = jobsOf({ config, db: database.db, referenceLookup, logger })
+    let made: Queue | undefined
+    const queueOfJobs = () => {
+      if (!made) throw new Error('the queue is not made yet')
+      return made
+    }
+    const jobs = jobsOf({ config, db: database.db, referenceLookup, logger, queue: queueOfJobs })
     const queue = handles.add(
       await createQueue(database, Object.values(jobs) as AnyJobDefinition[], logger, metrics.observeJob, config.queue),
       (q) => q.stop(),
     )
+    made = queue
     metrics.setQueueDepthSource(() => queue.depth())
     return {
       config,

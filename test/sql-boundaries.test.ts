@@ -21,6 +21,7 @@ const TABLE_OWNER: Record<string, string> = {
   reporting_period_submission: 'holdings',
   reported_activity: 'holdings',
   rto_jurisdiction_submission: 'holdings',
+  submit_job: 'holdings',
   held_link: 'reconciliation',
   reconciliation_item: 'reconciliation',
   reconciliation_day_count: 'reconciliation',

@@ -12,6 +12,8 @@ import {
   type AssessmentRule,
   type AssessmentScope,
 } from '../../src/modules/assessment/index.ts'
+import { submitJob, type SubmitJobOptions } from '../../src/modules/holdings/index.ts'
+import { droppedLinesAcknowledged } from '../../src/modules/nat-bridge/index.ts'
 
 export interface TestHooks {
   /** Extra routes, registered after the service's own, with the platform's security and limits. */
@@ -24,6 +26,8 @@ export interface TestHooks {
     extraRules?: readonly AssessmentRule[]
     afterRule?: (technicalRuleId: string, scope: AssessmentScope) => Promise<void>
   }
+  /** The console's submit job: a hook awaited as each stage starts (a test holds a submit, or crashes it part-way). */
+  submit?: { afterStage: NonNullable<SubmitJobOptions['afterStage']> }
 }
 
 /** createService (src/app.ts), with the hooks. */
@@ -45,8 +49,19 @@ export async function createServiceForTests(
   }
 }
 
-function jobsWith(deps: JobDependencies, { assessment }: TestHooks) {
-  const jobs = coreJobs(deps)
+function jobsWith(deps: JobDependencies, { assessment, submit }: TestHooks) {
+  let jobs = coreJobs(deps)
+  if (submit)
+    jobs = {
+      ...jobs,
+      submit: submitJob({
+        db: deps.db,
+        queue: deps.queue,
+        reconcileJob: jobs.reconciliation,
+        submitConditions: [droppedLinesAcknowledged],
+        afterStage: submit.afterStage,
+      }),
+    }
   if (!assessment) return jobs
   const rules = [...assessmentRules, ...(assessment.extraRules ?? [])]
   return {

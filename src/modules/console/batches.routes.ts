@@ -2,7 +2,7 @@
 // CSV), its live validation status, validating, cancelling and submitting it, and importing a zip of
 // NAT files into a new batch with what the import answered and where its failures are in the files.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { ConflictError } from '../../domain/errors.ts'
+import { ConflictError, type ConflictReason } from '../../domain/errors.ts'
 import { isProblem, problemTypes } from '../../platform/http/problem.ts'
 import { resourceTypes } from '../../domain/resource-types.ts'
 import { canReport } from './console-people.ts'
@@ -40,6 +40,23 @@ const filterOf = (query: unknown) => {
   return { technicalRuleId: rule, resourceType: type }
 }
 const pageOf = (query: unknown) => readInput(PagedQuery, query).page ?? 1
+/** Where a queued submit of the RTO is followed. */
+const submitStatusPath = (rto: string, jurisdiction: string, submitId: string) =>
+  rtoPath(rto, `submits/${encodeURIComponent(jurisdiction)}/${encodeURIComponent(submitId)}`)
+
+/** How a submit ended, as the batch's page says it: what is now held, or the refusal in words. */
+function submitFlash(s: consoleService.SubmitOutcome): { kind: 'success' | 'error'; text: string } {
+  if (s.status === 'Submitted' && s.result)
+    return { kind: 'success', text: `Submitted: ${s.result.numberOfRecordsSubmitted} records are now held.` }
+  const problem = s.problem
+  if (problem?.reason)
+    return {
+      kind: 'error',
+      text: refusalInWords(new ConflictError(problem.reason as ConflictReason, problem.detail)),
+    }
+  return { kind: 'error', text: `Not submitted: ${problem?.detail ?? 'the submit did not finish.'}` }
+}
+
 /** The batch list's states as the filter offers them. */
 const BATCH_STATE_NAMES = { 'not-submitted': 'Not submitted', submitted: 'Submitted' } as const
 
@@ -148,7 +165,16 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
         renderPage(
           'batch',
           { ...frame, current: 'batches' },
-          { view, filter, path: batchPath(request.params), canReport: canReport(who.user), resourceTypes },
+          {
+            view,
+            filter,
+            path: batchPath(request.params),
+            canReport: canReport(who.user),
+            resourceTypes,
+            submitPath: view.submitUnderWay
+              ? submitStatusPath(who.rto, view.batch.jurisdiction, view.submitUnderWay)
+              : undefined,
+          },
         ),
       )
     },
@@ -217,11 +243,11 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
             const refusal = await consoleService.unacknowledgedNatProblems(options.db, who.actor, ref, acknowledged)
             if (refusal) request.session.set('flash', { kind: 'error', text: refusal })
             else {
-              const submitted = await consoleService.submit(options, who.actor, ref, acknowledged)
-              request.session.set('flash', {
-                kind: 'success',
-                text: `Submitted: ${submitted.numberOfRecordsSubmitted} records are now held.`,
-              })
+              // A queued job: a submit that ends within a few seconds is answered on the batch's page as
+              // before; a longer one goes to its status page. A second press finds the first's job.
+              const s = await consoleService.submit(options, who.actor, ref, acknowledged)
+              if (s.status === 'Submitted' || s.status === 'Failed') request.session.set('flash', submitFlash(s))
+              else return reply.redirect(submitStatusPath(who.rto, s.jurisdiction, s.submitId), 303)
             }
           }
         } catch (error) {
@@ -232,6 +258,48 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
       },
     )
   }
+
+  // A queued submit followed live: its status and stage, said again every 2 s with the script
+  // (live-status.js), by the "Refresh the status" link without it; once it ends, what was submitted or why not.
+  type SubmitParams = { rto: string; jurisdiction: string; submitId: string }
+  const submitStatusOf = (request: FastifyRequest<{ Params: SubmitParams }>) =>
+    consoleService.submitProgress(
+      options.db,
+      rtoPersonOf(request).actor,
+      request.params.jurisdiction,
+      request.params.submitId,
+    )
+
+  app.get<{ Params: SubmitParams }>('/rto/:rto/submits/:jurisdiction/:submitId', page, async (request, reply) => {
+    const who = rtoPersonOf(request)
+    const s = await submitStatusOf(request)
+    const frame = frameFor(request, reply, who.user, `Submit of batch ${s.transactionBatchToken}`, who.rto)
+    return html(
+      reply,
+      renderPage(
+        'submit-status',
+        { ...frame, current: 'batches' },
+        {
+          s,
+          path: submitStatusPath(who.rto, s.jurisdiction, s.submitId),
+          pending: s.status === 'Queued' || s.status === 'Running',
+          batchPath: batchPath({ rto: who.rto, jurisdiction: s.jurisdiction, token: s.transactionBatchToken }),
+          refusal: s.status === 'Failed' ? submitFlash(s).text : undefined,
+        },
+      ),
+    )
+  })
+
+  app.get<{ Params: SubmitParams }>(
+    '/rto/:rto/submits/:jurisdiction/:submitId/status',
+    page,
+    async (request, reply) => {
+      const s = await submitStatusOf(request)
+      return reply
+        .type('application/json; charset=utf-8')
+        .send({ status: s.status, html: renderFragment('submit-progress', { s }) })
+    },
+  )
 
   // NAT zip upload: the API's NAT import (nat-bridge's importNatSet) into a new batch. The answer is
   // kept with the batch, so the post redirects to it (a reload never imports twice).

@@ -124,8 +124,8 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
   })
   // The areas are given the use cases' dependencies only (never these options themselves, which carry
   // this plugin's own prefix: passed on, it would be added twice).
-  const { db, readDb, queue, validationJob, reconcileJob, assessmentJob, natImportJob } = options
-  const deps = { db, readDb, queue, validationJob, reconcileJob, assessmentJob, natImportJob }
+  const { db, readDb, queue, validationJob, reconcileJob, assessmentJob, natImportJob, submitJob } = options
+  const deps = { db, readDb, queue, validationJob, reconcileJob, assessmentJob, natImportJob, submitJob }
   await app.register(periodPages, deps)
   await app.register(batchPages, { ...deps, natLimits })
   await app.register(recordPages, deps)

@@ -57,13 +57,16 @@ import {
   periodSubmissions,
   rtosHoldingData,
   searchHeldRecords,
-  submitBatch,
+  requestSubmit,
+  submitStatus,
+  submitUnderWay,
   type HeldState,
+  type SubmitJobData,
+  type SubmitStatus,
   type HeldVersion,
 } from '../holdings/index.ts'
 import { recordClientChange } from '../events/index.ts'
 import {
-  droppedLinesAcknowledged,
   natFindings,
   natImportStatus,
   requestNatImport,
@@ -120,6 +123,7 @@ export interface ConsoleDependencies {
   reconcileJob: JobDefinition<ReconcileJobData>
   assessmentJob: JobDefinition<AssessJobData>
   natImportJob: JobDefinition<NatImportJobData>
+  submitJob: JobDefinition<SubmitJobData>
 }
 
 /** Where one reporting period stands in one jurisdiction, for the RTO's home page. */
@@ -267,6 +271,8 @@ export interface BatchView {
   natImport: NatImportResult | undefined
   /** Each result of the page as people read it (by its index): who or what the record is, and the failing fields' values. */
   content: ResultContent[]
+  /** The id of a submit of the batch that is queued or running: the page leads to it instead of offering Submit. */
+  submitUnderWay: string | undefined
 }
 
 export interface ResultContent {
@@ -314,13 +320,14 @@ export async function batchView(
   pageNumber: number,
 ): Promise<BatchView> {
   const batch = await batchWithStatus(db, actor, ref)
-  const [rules, results, natImport] = await Promise.all([
+  const [rules, results, natImport, underWay] = await Promise.all([
     withoutCompletedRun(failedResultsByRule(db, actor, ref)),
     withoutCompletedRun(listFailedResults(db, actor, ref, { pageNumber, pageSize: RESULTS_PAGE_SIZE }, filter)),
     natImportSummaryOf(db, actor, ref),
+    batch.status === 'NotSubmitted' ? submitUnderWay(db, actor, batch.transactionBatchToken) : undefined,
   ])
   const content = results ? await contentOf(db, actor, ref, results.results) : []
-  return { batch, rules, results, natImport, content }
+  return { batch, rules, results, natImport, content, submitUnderWay: underWay }
 }
 
 /** Every failed result the filter keeps, a page at a time (the CSV download). */
@@ -367,18 +374,39 @@ export async function unacknowledgedNatProblems(
 }
 
 /**
- * Submits as the API does, with the same conditions (a NAT import's dropped lines): `acknowledged` is
- * the form's acknowledgement box, passed on as the API's acknowledgeDropped when it is a number.
+ * Submits as the API does, with the same conditions (a NAT import's dropped lines), as a queued job
+ * (holdings' submit job): `acknowledged` is the form's acknowledgement box, passed on as the API's
+ * acknowledgeDropped when it is a number. Waits up to `waitMs` for the job, so a small submit answers
+ * with how it ended, as when it ran in the request; a longer one answers Queued or Running, and the
+ * console goes to its status page.
  */
-export function submit(deps: ConsoleDependencies, actor: Actor, ref: BatchRef, acknowledged?: string) {
-  const submitConditions = [droppedLinesAcknowledged]
+export async function submit(
+  deps: ConsoleDependencies,
+  actor: Actor,
+  ref: BatchRef,
+  acknowledged?: string,
+  waitMs = SUBMIT_WAIT_MS,
+): Promise<SubmitStatus> {
   const request = acknowledged && /^\d{1,9}$/.test(acknowledged) ? { acknowledgeDropped: Number(acknowledged) } : {}
-  return submitBatch(
-    { db: deps.db, queue: deps.queue, reconcileJob: deps.reconcileJob, submitConditions },
-    actor,
-    ref,
-    request,
-  )
+  const submitId = await requestSubmit({ db: deps.db, queue: deps.queue, job: deps.submitJob }, actor, ref, request)
+  const jurisdiction = ref.jurisdiction ?? (await batchOf(deps.db, actor, ref)).jurisdiction
+  let status = await submitStatus(deps.db, actor, jurisdiction, submitId)
+  for (let wait = 50, until = Date.now() + waitMs; Date.now() < until; wait = Math.min(wait * 2, 500)) {
+    if (status.status === 'Submitted' || status.status === 'Failed') return status
+    await new Promise((resolve) => setTimeout(resolve, wait))
+    status = await submitStatus(deps.db, actor, jurisdiction, submitId)
+  }
+  return status
+}
+
+export type SubmitOutcome = SubmitStatus
+
+/** How long the submit's post waits for its job before answering with the submit's status page. */
+const SUBMIT_WAIT_MS = 5000
+
+/** Where a queued submit of the RTO is (404 for another RTO's or none). */
+export function submitProgress(db: Db, actor: Actor, jurisdiction: string, submitId: string) {
+  return submitStatus(db, actor, jurisdiction, submitId)
 }
 
 /**

@@ -9,7 +9,7 @@ import { getBatch, listBatches } from '../batches/index.ts'
 import { getValidationStatus } from '../validation/index.ts'
 import { periodSubmissions } from '../holdings/index.ts'
 import { getAssessmentStatus } from '../assessment/index.ts'
-import { isOverdue, listDeclarations, warningReviewOf } from '../declarations/index.ts'
+import { dueDateOf, isOverdue, listDeclarations, warningReviewOf } from '../declarations/index.ts'
 import { DomainError } from '../../domain/errors.ts'
 import type { ConsoleDependencies, PeriodChoice } from './console.service.ts'
 
@@ -30,6 +30,8 @@ export interface PeriodTaskList {
   choice: PeriodChoice
   /** The declaration's due date, YYYY-MM-DD. */
   dueDate: string
+  /** The due date it replaced when the due date is the RTO's extension (YYYY-MM-DD); undefined otherwise. */
+  extendedFrom: string | undefined
   /** Days from today (UTC) to the due date: negative once it has passed. */
   daysLeft: number
   declared: boolean
@@ -73,6 +75,11 @@ export async function periodTaskList(
   const row = declarations.results[0]
   const declaration = row?.declaration ?? null
   const dueDate = row?.declarationDueDate ?? ''
+  // An extension is said with the date it replaced: "Due on 12 May 2027 (extended from 28 April)".
+  const due = dueDate
+    ? await dueDateOf(db, actor.rto, choice.jurisdiction, choice.period, declaration?.declarationType ?? 'Declaration')
+    : undefined
+  const extendedFrom = due?.dueDate === dueDate ? due.extendedFrom : undefined
   const isSubmitted = submitted?.lastSubmittedAt != null
   const batchHref = ref ? `batches/${encodeURIComponent(ref.jurisdiction)}/${encodeURIComponent(ref.token)}` : 'batches'
   const assessmentHref = `assessment?period=${choice.period}&jurisdiction=${choice.jurisdiction}`
@@ -183,6 +190,7 @@ export async function periodTaskList(
   return {
     choice,
     dueDate,
+    extendedFrom,
     daysLeft: dueDate
       ? Math.round((Date.parse(`${dueDate}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / DAY_MS)
       : 0,

@@ -51,6 +51,24 @@ export async function dueDatesFor(
   }
 }
 
+/**
+ * The due date that applies to one RTO's declaration of a period, where it comes from and, when it is
+ * the RTO's extension, the date it replaced (the set date or the rule): people are told both.
+ */
+export async function dueDateOf(
+  db: Executor,
+  rto: string,
+  jurisdiction: string,
+  period: number,
+  type: DeclarationType,
+): Promise<DueDate & { extendedFrom?: string }> {
+  const dates = await dueDatesFor(db, [period], { rto, jurisdiction })
+  const due = dates.of(rto, jurisdiction, period, type)
+  if (due.source !== 'extension') return due
+  // No RTO has the empty code: what applies without any extension.
+  return { ...due, extendedFrom: dates.of('', jurisdiction, period, type).dueDate }
+}
+
 /** A form field the operator has to correct, and what to do. */
 export interface CalendarProblem {
   field: 'jurisdiction' | 'period' | 'rto' | 'dueDate' | 'reason'

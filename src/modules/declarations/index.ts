@@ -5,6 +5,7 @@ export { daysUntil, declarationDueDate, isLate, isOverdue, type DueDate, type Du
 export {
   calendarOf,
   calendarPeriods,
+  dueDateOf,
   CalendarInputError,
   clearPeriodDueDate,
   grantExtension,

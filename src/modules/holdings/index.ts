@@ -3,6 +3,16 @@
 export { holdingsRoutes } from './holdings.routes.ts'
 export { submitBatch } from './submit.service.ts'
 export {
+  requestSubmit,
+  submitJob,
+  submitStatus,
+  submitUnderWay,
+  type SubmitJobData,
+  type SubmitJobOptions,
+  type SubmitStatus,
+} from './submit-jobs.ts'
+export type { SubmitJobProblem, SubmitStage } from './submit-job.repo.ts'
+export {
   heldState,
   heldVersions,
   currentHeldVersions,

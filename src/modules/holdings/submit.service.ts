@@ -13,6 +13,7 @@ import * as holdings from './holdings.repo.ts'
 import type { JobDefinition, Queue } from '../../platform/queue/queue.ts'
 import type { ReconcileJobData } from '../reconciliation/index.ts'
 import type { SubmittedBatch } from './holdings.schemas.ts'
+import type { SubmitStage } from './submit-job.repo.ts'
 
 /** What a submit request says besides the batch (query parameters; the spec's submit has no body). */
 export interface SubmitRequest {
@@ -37,59 +38,83 @@ export interface SubmitDependencies {
   submitConditions: readonly SubmitCondition[]
 }
 
+/** What a submit running as a job is told, inside its transaction (the console's submit job). */
+export interface SubmitHooks {
+  /** Each stage as it starts: the batch checked, its records being stored, its periods and events recorded. */
+  onStage?: (stage: SubmitStage) => Promise<void> | void
+  /** Last, in the submit's transaction: what else commits with it (the job's row marked Submitted). */
+  beforeCommit?: (tx: Tx, submitted: SubmittedBatch) => Promise<void>
+}
+
 export async function submitBatch(
-  { db, queue, reconcileJob, submitConditions }: SubmitDependencies,
+  deps: SubmitDependencies,
   actor: Actor,
   ref: BatchRef,
   request: SubmitRequest = {},
+  hooks: SubmitHooks = {},
 ): Promise<SubmittedBatch> {
-  return db.transaction().execute(async (tx) => {
-    const batch = await lockOpenBatch(tx, actor, ref)
-    const token = batch.transaction_batch_token
-    for (const condition of submitConditions) await condition(tx, actor, token, request)
-    // Two batches of one RTO that touch the same UIDs: the second waits here, then takes the later number.
-    await holdings.lockRtoForSubmission(tx, actor.rto)
-    const blocker = await submitBlocker(tx, actor.rto, token)
-    if (blocker) throw blocker
-    const submission = await holdings.nextSubmission(tx)
-    const promotion = {
-      rto: actor.rto,
-      token,
-      jurisdiction: batch.jurisdiction,
+  return deps.db.transaction().execute(async (tx) => {
+    const submitted = await submitIn(tx, deps, actor, ref, request, hooks.onStage ?? (() => {}))
+    await hooks.beforeCommit?.(tx, submitted)
+    return submitted
+  })
+}
+
+async function submitIn(
+  tx: Tx,
+  { queue, reconcileJob, submitConditions }: SubmitDependencies,
+  actor: Actor,
+  ref: BatchRef,
+  request: SubmitRequest,
+  onStage: NonNullable<SubmitHooks['onStage']>,
+): Promise<SubmittedBatch> {
+  const batch = await lockOpenBatch(tx, actor, ref)
+  const token = batch.transaction_batch_token
+  for (const condition of submitConditions) await condition(tx, actor, token, request)
+  // Two batches of one RTO that touch the same UIDs: the second waits here, then takes the later number.
+  await holdings.lockRtoForSubmission(tx, actor.rto)
+  const blocker = await submitBlocker(tx, actor.rto, token)
+  if (blocker) throw blocker
+  await onStage('storing')
+  const submission = await holdings.nextSubmission(tx)
+  const promotion = {
+    rto: actor.rto,
+    token,
+    jurisdiction: batch.jurisdiction,
+    clientId: actor.clientId,
+    submissionSeq: submission.seq,
+    submittedAt: submission.at,
+  }
+  const promoted = await holdings.promoteBatch(tx, promotion)
+  await onStage('recording')
+  await holdings.recordReportingPeriods(tx, promotion, FIRST_REPORTING_PERIOD)
+  await queue.enqueue(tx, reconcileJob, { rto: actor.rto })
+  const submitted = await markBatchSubmitted(tx, actor.rto, token, submission.at)
+  // The events last: the RTO's event number is locked from here until the commit.
+  const subject = batchSubject(batch.jurisdiction, token)
+  const told = { rto: actor.rto, subject, jurisdiction: batch.jurisdiction }
+  await recordEvent(tx, {
+    ...told,
+    type: 'au.gov.vetrs.batch.submitted',
+    data: {
+      transactionBatchToken: token,
+      submissionNumber: submission.seq,
+      submittedAt: submitted.submittedAt,
+      numberOfRecordsSubmitted: promoted.records,
       clientId: actor.clientId,
-      submissionSeq: submission.seq,
-      submittedAt: submission.at,
-    }
-    const promoted = await holdings.promoteBatch(tx, promotion)
-    await holdings.recordReportingPeriods(tx, promotion, FIRST_REPORTING_PERIOD)
-    await queue.enqueue(tx, reconcileJob, { rto: actor.rto })
-    const submitted = await markBatchSubmitted(tx, actor.rto, token, submission.at)
-    // The events last: the RTO's event number is locked from here until the commit.
-    const subject = batchSubject(batch.jurisdiction, token)
-    const told = { rto: actor.rto, subject, jurisdiction: batch.jurisdiction }
+    },
+  })
+  const voided = Object.values(promoted.voidedByType).reduce((sum, n) => sum + n, 0)
+  if (voided > 0)
     await recordEvent(tx, {
       ...told,
-      type: 'au.gov.vetrs.batch.submitted',
+      type: 'au.gov.vetrs.records.voided',
       data: {
         transactionBatchToken: token,
         submissionNumber: submission.seq,
-        submittedAt: submitted.submittedAt,
-        numberOfRecordsSubmitted: promoted.records,
-        clientId: actor.clientId,
+        numberOfRecordsVoided: voided,
+        voidedByResourceType: promoted.voidedByType,
       },
     })
-    const voided = Object.values(promoted.voidedByType).reduce((sum, n) => sum + n, 0)
-    if (voided > 0)
-      await recordEvent(tx, {
-        ...told,
-        type: 'au.gov.vetrs.records.voided',
-        data: {
-          transactionBatchToken: token,
-          submissionNumber: submission.seq,
-          numberOfRecordsVoided: voided,
-          voidedByResourceType: promoted.voidedByType,
-        },
-      })
-    return { ...submitted, numberOfRecordsSubmitted: promoted.records }
-  })
+  return { ...submitted, numberOfRecordsSubmitted: promoted.records }
 }

@@ -9,7 +9,8 @@
 //   reference_record_version                             modules/reference-data
 //   validation_run, validation_result                    modules/validation
 //   held_record, reporting_period_submission,
-//     reported_activity, rto_jurisdiction_submission     modules/holdings
+//     reported_activity, rto_jurisdiction_submission,
+//     submit_job                                         modules/holdings
 //   held_link, reconciliation_item,
 //     reconciliation_day_count                           modules/reconciliation (reconciliation-index.repo.ts)
 //   assessment_run, assessment_result                    modules/assessment
@@ -68,6 +69,7 @@ export const TABLE_PLACEMENT = {
   reporting_period_submission: 'hot',
   reported_activity: 'hot',
   rto_jurisdiction_submission: 'hot',
+  submit_job: 'hot',
   held_link: 'hot',
   reconciliation_item: 'hot',
   reconciliation_day_count: 'hot',

@@ -1,4 +1,4 @@
-// What a long form is doing (a batch's submit takes seconds for a large batch): an enhancement only.
+// What a long form is doing (a batch's submit waits a few seconds for its job): an enhancement only.
 // A form with data-busy="<id>" says, once sent, in the status element of that id (role=status, so a
 // screen reader says it) that the service is working and the page moves on by itself when done, and
 // its button is disabled so it is not sent twice. Without it the form posts as any other, and the
@@ -14,7 +14,7 @@
     setTimeout(() => {
       for (const button of form.querySelectorAll('button[type="submit"]')) button.disabled = true
       status.textContent =
-        'Submitting: the records are being checked and stored. A large batch takes up to a minute; this page moves on by itself when it is done.'
+        'Submitting: the records are being checked and stored. This page moves on by itself: to the answer, or for a large batch to a page that shows the submit’s progress.'
     }, 0)
   })
 })()
