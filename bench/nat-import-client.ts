@@ -4,15 +4,23 @@
 // import of the zip end to end, each stage timed:
 //  - cli: what `vetrs nat import` does (packages/cli/src/nat/import.ts), stage by stage: read the zip
 //    (readNatZip), map (the code translator from the service's reference data through the SDK, then
-//    natToResources), upload (a new batch, then the SDK's uploadMany: the bulk upload), validate;
+//    natToResourceChunks chunk by chunk), upload (a new batch, then each chunk's held history, indexes
+//    and upload through the SDK's uploadMany: the CLI's uploadInChunks); map and upload interleave
+//    chunk by chunk, so the map stage is the time spent mapping chunks and upload the rest; validate;
 //  - service: the zip sent to POST .../nat-import (the service reads, maps, checks and stores it in
 //    one request), then validate.
 // Validate is POST validate, then GET validate every 50 ms until Validated; then submit (POST submit,
 // when nothing blocks). Each run reports the client process's peak RSS (VmHWM, reset at its start).
 import { readFile } from 'node:fs/promises'
-import { natToResources, readNatZip } from '../packages/avetmiss/src/index.ts'
+import {
+  type NatProblem,
+  type NatResourceChunk,
+  natToResourceChunks,
+  readNatZip,
+} from '../packages/avetmiss/src/index.ts'
 import { codeTranslatorFromService } from '../packages/cli/src/nat/reference-codes.ts'
-import { type ResourceRecord, Vetrs } from '../packages/client/src/index.ts'
+import { uploadInChunks } from '../packages/cli/src/nat/upload-chunks.ts'
+import { Vetrs } from '../packages/client/src/index.ts'
 import { peakRssMb, resetPeakRss } from './peak-rss.ts'
 
 export interface NatClientCommand {
@@ -91,12 +99,25 @@ async function viaCli(command: NatClientCommand): Promise<NatClientResult> {
   lap('read')
   const codes = await codeTranslatorFromService(client)
   const rtoCode = read.records.NAT00010[0]?.values.trainingOrganisationIdentifier ?? ''
-  const mapped = natToResources(read, { rtoCode, codes })
-  lap('map')
+  let mapMs = performance.now() - at
   const batch = (await client.createBatch(command.jurisdiction)).transactionBatchToken
-  const bodies = mapped.records.map((record) => record.record as unknown as ResourceRecord)
-  const uploaded = await client.uploadMany(command.jurisdiction, batch, bodies)
-  lap('upload')
+  // The time spent in the generator is the mapping's; the rest of the loop is the upload's.
+  const chunks = natToResourceChunks(read, { rtoCode, codes })
+  function* timed(): Generator<NatResourceChunk, NatProblem[], void> {
+    for (;;) {
+      const started = performance.now()
+      const next = chunks.next()
+      mapMs += performance.now() - started
+      if (next.done) return next.value
+      yield next.value
+    }
+  }
+  const uploaded = await uploadInChunks(client, command.jurisdiction, batch, timed())
+  if (uploaded.refused) throw new Error(`upload refused: ${uploaded.refused.error.message}`)
+  // From the end of the read: the codes and the chunks' mapping are the map stage, the rest the upload's.
+  stages.map = mapMs
+  stages.upload = performance.now() - at - mapMs
+  at = performance.now()
   const validation = await validate(command, auth, batch)
   lap('validate')
   if (!validation.blocking) await submit(command, auth, batch)
@@ -104,8 +125,8 @@ async function viaCli(command: NatClientCommand): Promise<NatClientResult> {
   return {
     mode: 'cli',
     transactionBatchToken: batch,
-    records: uploaded.recordCount,
-    natProblems: read.problemCount + mapped.problems.length,
+    records: uploaded.upload?.recordCount ?? 0,
+    natProblems: read.problemCount + uploaded.problems.length,
     stages,
     totalMs: performance.now() - started,
     validation,

@@ -63,6 +63,20 @@ export type { MappedRecord, MappedRecordOf } from './mapping/mapped-record.ts'
 export { type ActivityKey, type NaturalKeys, naturalKeysOf } from './mapping/natural-keys.ts'
 export { natToResources, type NatToResourcesOptions, type NatToResourcesResult } from './mapping/nat-to-resources.ts'
 export {
+  type CompressedRecord,
+  CompressedRecords,
+  type RecordIndexes,
+  type RecordToCompress,
+  uidsIn,
+} from './mapping/compressed-records.ts'
+export {
+  CLIENT_FILES,
+  DEFAULT_CHUNK_LINES,
+  type NatResourceChunk,
+  natToResourceChunks,
+  type NatToResourceChunksOptions,
+} from './mapping/nat-to-resource-chunks.ts'
+export {
   carryForwardHeld,
   type HeldEnrolment,
   HISTORY_TYPES,
@@ -71,6 +85,7 @@ export {
   mergeLifecycles,
 } from './mapping/held-history.ts'
 export {
+  compactOrigin,
   formatNatLocation,
   locate,
   type NatFieldSource,

@@ -16,7 +16,7 @@ import type {
   NatSetRefusal,
   NatSetSummary,
 } from './nat-set.ts'
-import type { NatSetWorkerData, NatSetWorkerRequest } from './nat-set.worker.ts'
+import type { NatSetWorkerData, NatSetWorkerRequest, NatSetWorkerZip } from './nat-set.worker.ts'
 
 const WORKER = new URL('./nat-set.worker.ts', import.meta.url)
 const MiB = 1024 * 1024
@@ -62,11 +62,18 @@ export class NatSetReader {
     options: NatSetOptions,
     onProgress?: (progress: NatReadProgress) => void,
   ): Promise<NatSetReader> {
-    const data: NatSetWorkerData = { zip, options }
+    const data: NatSetWorkerData = { options }
     const worker = new Worker(WORKER, {
       workerData: data,
       resourceLimits: { maxOldGenerationSizeMb: workerHeapMb(options.maxFilesBytes) },
     })
+    // A copy moved to the worker (the caller keeps its zip to store it): the worker lets it go once
+    // read, where workerData would hold it for the worker's life. `new Uint8Array(zip)` copies into a
+    // buffer of its own: a Buffer's slice() is a view, and moving its buffer (a pool's, or a database
+    // row's) would take the caller's bytes with it.
+    const copy = new Uint8Array(zip)
+    const message: NatSetWorkerZip = { zip: copy }
+    worker.postMessage(message, [copy.buffer])
     const pending = new Map<number, Pending>()
     return new Promise<NatSetReader>((resolve, reject) => {
       let reader: NatSetReader | undefined

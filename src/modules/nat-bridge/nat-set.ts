@@ -4,25 +4,22 @@
 // (nat-set.worker.ts) so that reading and mapping a large set never holds up the service's requests.
 import {
   checkNatSet,
+  CompressedRecords,
   codeTranslatorFrom,
   inNatTerms,
-  type MappedRecord,
   type NatPlace,
   type NatProblem,
   natPlaceOfProblem,
   natPlacesOf,
-  type NatTerms,
-  natTermsOf,
-  natToResources,
+  natToResourceChunks,
   NatUndecodableError,
   NatZipEntryNameError,
   NatZipTooLargeError,
-  type OriginIndex,
-  originIndexOf,
   type OtherOrganisation,
   otherOrganisations,
   type ReferenceDatasets,
   readNatZip,
+  uidsIn,
 } from './avetmiss.ts'
 import { valueAt } from './value-at.ts'
 
@@ -93,11 +90,15 @@ export interface NatSetRefusal {
   message: string
 }
 
+/**
+ * A set read and mapped: the mapped records compressed chunk by chunk (their lines let go as each
+ * chunk is mapped), and what the findings need of them (compact origins and the records in the files'
+ * identifiers), so that the worker holds a bounded share of the set's lines and records at once.
+ */
 export interface OpenedNatSet {
   summary: NatSetSummary
-  records: MappedRecord[]
-  origins: OriginIndex
-  terms: NatTerms
+  /** With each record's compact origin and identity in the files' terms. */
+  records: CompressedRecords
 }
 
 /** How far the reader is: NAT files and lines read. */
@@ -134,15 +135,30 @@ export async function openNatSet(
       return { refused: 'undecodable', message }
     return { refused: 'unreadable', message }
   }
-  const mapped = natToResources(read, { rtoCode: options.rtoCode, codes: codeTranslatorFrom(options.datasets) })
+  // What needs the whole set first; then the mapping takes the client files' lines chunk by chunk.
+  const checked = checkNatSet(read)
+  const others = otherOrganisations(read.records, options.rtoCode)
+  const records = new CompressedRecords()
+  const recordsByType: Record<string, number> = {}
+  const chunks = natToResourceChunks(read, { rtoCode: options.rtoCode, codes: codeTranslatorFrom(options.datasets) })
+  let mappingProblems: NatProblem[]
+  for (;;) {
+    const next = chunks.next()
+    if (next.done) {
+      mappingProblems = next.value
+      break
+    }
+    const mapped = next.value.records
+    for (const record of mapped) recordsByType[record.resourceType] = (recordsByType[record.resourceType] ?? 0) + 1
+    records.add(mapped)
+  }
   // The reader keeps maxProblems, and past them the few it always keeps (a file it stopped reading);
   // the mapping's fill what room is left.
   const problems: NatSetProblem[] = read.problems.map((problem) => problemOf('read', problem))
-  for (const problem of mapped.problems) {
+  for (const problem of mappingProblems) {
     if (problems.length >= options.maxProblems) break
     problems.push(problemOf('map', problem))
   }
-  const checked = checkNatSet(read)
   const checks: NatSetCheck[] = checked.slice(0, options.maxProblems).map((finding) => ({
     check: finding.check,
     level: finding.level,
@@ -152,23 +168,19 @@ export async function openNatSet(
     message: finding.message,
     ...(finding.correctiveAction === undefined ? {} : { correctiveAction: finding.correctiveAction }),
   }))
-  const recordsByType: Record<string, number> = {}
-  for (const { resourceType } of mapped.records) recordsByType[resourceType] = (recordsByType[resourceType] ?? 0) + 1
   return {
     summary: {
       files: read.files.map(({ fileId, file, layout }) => ({ fileId, file, layout })),
       ignoredFiles: read.ignoredFiles,
       problems,
-      problemCount: read.problemCount + mapped.problems.length,
+      problemCount: read.problemCount + mappingProblems.length,
       checks,
       checkCount: checked.length,
-      recordCount: mapped.records.length,
+      recordCount: records.count,
       recordsByType,
-      otherOrganisations: otherOrganisations(read.records, options.rtoCode),
+      otherOrganisations: others,
     },
-    records: mapped.records,
-    origins: originIndexOf(mapped.records),
-    terms: natTermsOf(mapped.records),
+    records,
   }
 }
 
@@ -191,11 +203,12 @@ export interface LocateRequest {
 }
 
 /**
- * The NAT places of a record's fields, one per distinct place, in the order of the paths; none for a
- * record these files did not give (a held record a set rule named).
+ * The NAT places of each request's record fields, one per distinct place, in the order of the paths;
+ * none for a record these files did not give (a held record a set rule named).
  */
-export function placesOf(origins: OriginIndex, request: LocateRequest): NatPlace[] {
-  return natPlacesOf(origins, request.resourceType, request.uid, request.paths)
+export function placesOf(set: Pick<OpenedNatSet, 'records'>, requests: readonly LocateRequest[]): NatPlace[][] {
+  const { origins } = set.records.indexesOf(requests.map((request) => request.uid))
+  return requests.map((request) => natPlacesOf(origins, request.resourceType, request.uid, request.paths))
 }
 
 /** A text about a record (a validation result's message or corrective action), to be told in the files' terms. */
@@ -215,25 +228,22 @@ export interface NatDescription {
   value?: string
 }
 
-const bodiesOf = new WeakMap<object, Map<string, unknown>>()
-
-export function describe(
-  set: Pick<OpenedNatSet, 'origins' | 'terms' | 'records'>,
-  request: DescribeRequest,
-): NatDescription {
-  const about = { resourceType: request.resourceType, uid: request.uid }
-  const record = set.terms.get(request.uid.toLowerCase())
-  let bodies = bodiesOf.get(set)
-  if (!bodies) {
-    bodies = new Map(set.records.map((mapped) => [mapped.uid.toLowerCase(), mapped.record]))
-    bodiesOf.set(set, bodies)
-  }
-  const found = request.path === undefined ? undefined : valueAt(bodies.get(request.uid.toLowerCase()), request.path)
-  const value =
-    typeof found === 'string' || typeof found === 'number' || typeof found === 'boolean' ? String(found) : undefined
-  return {
-    ...(record === undefined ? {} : { record }),
-    texts: request.texts.map((text) => inNatTerms(text, set.terms, set.origins, about)),
-    ...(value === undefined ? {} : { value }),
-  }
+/** Each request's record in the files' identifiers, its texts told in the files' terms, and its value. */
+export function describe(set: Pick<OpenedNatSet, 'records'>, requests: readonly DescribeRequest[]): NatDescription[] {
+  // The records asked about and those their texts name, each compressed chunk inflated once for all.
+  const { origins, terms, bodies } = set.records.indexesOf(
+    requests.flatMap((request) => [request.uid, ...request.texts.flatMap(uidsIn)]),
+  )
+  return requests.map((request) => {
+    const about = { resourceType: request.resourceType, uid: request.uid }
+    const record = terms.get(request.uid.toLowerCase())
+    const found = request.path === undefined ? undefined : valueAt(bodies.get(request.uid.toLowerCase()), request.path)
+    const value =
+      typeof found === 'string' || typeof found === 'number' || typeof found === 'boolean' ? String(found) : undefined
+    return {
+      ...(record === undefined ? {} : { record }),
+      texts: request.texts.map((text) => inNatTerms(text, terms, origins, about)),
+      ...(value === undefined ? {} : { value }),
+    }
+  })
 }

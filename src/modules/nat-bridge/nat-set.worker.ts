@@ -8,14 +8,19 @@ import {
   describe,
   type LocateRequest,
   type NatSetOptions,
+  type NatSetRecord,
   type OpenedNatSet,
   openNatSet,
   placesOf,
 } from './nat-set.ts'
 
 export interface NatSetWorkerData {
-  zip: Uint8Array
   options: NatSetOptions
+}
+
+/** The zip, the worker's first message: its bytes moved, not copied, and let go once read. */
+export interface NatSetWorkerZip {
+  zip: Uint8Array
 }
 
 export type NatSetWorkerRequest =
@@ -26,9 +31,13 @@ export type NatSetWorkerRequest =
 
 const port = parentPort
 if (!port) throw new Error('nat-set.worker.ts runs as a worker thread')
-const { zip, options } = workerData as NatSetWorkerData
+const { options } = workerData as NatSetWorkerData
 
-const opened = await openNatSet(zip, options, (progress) => port.postMessage({ kind: 'progress', progress }))
+const opened = await openNatSet(
+  await new Promise<Uint8Array>((resolve) => port.once('message', (message: NatSetWorkerZip) => resolve(message.zip))),
+  options,
+  (progress) => port.postMessage({ kind: 'progress', progress }),
+)
 if ('refused' in opened) {
   port.postMessage({ kind: 'refused', refusal: opened })
 } else {
@@ -37,26 +46,40 @@ if ('refused' in opened) {
 }
 
 function serve(set: OpenedNatSet): void {
-  let next = 0
+  // The records are drawn in order, a compressed chunk inflated at a time.
+  let chunkIndex = 0
+  let current: NatSetRecord[] = []
+  let offset = 0
+  const draw = (size: number): NatSetRecord[] => {
+    const drawn: NatSetRecord[] = []
+    while (drawn.length < size) {
+      if (offset >= current.length) {
+        const next = set.records.chunk(chunkIndex)
+        if (!next) break
+        chunkIndex++
+        current = next
+        offset = 0
+        continue
+      }
+      const take = current.slice(offset, offset + size - drawn.length)
+      offset += take.length
+      drawn.push(...take)
+    }
+    if (offset >= current.length) current = [] // let the chunk go once drawn
+    return drawn
+  }
   port!.on('message', (request: NatSetWorkerRequest) => {
     try {
       if (request.op === 'records') {
-        const chunk = set.records.slice(next, next + request.size)
-        next += chunk.length
-        port!.postMessage({
-          id: request.id,
-          records: chunk.map(({ resourceType, uid, record }) => ({ resourceType, uid, record })),
-        })
+        port!.postMessage({ id: request.id, records: draw(request.size) })
       } else if (request.op === 'describe') {
-        port!.postMessage({ id: request.id, descriptions: request.requests.map((item) => describe(set, item)) })
+        port!.postMessage({ id: request.id, descriptions: describe(set, request.requests) })
       } else if (request.op === 'uids') {
         const types = new Set(request.resourceTypes)
-        const uids = set.records
-          .filter((r) => types.has(r.resourceType))
-          .map(({ resourceType, uid }) => ({ resourceType, uid }))
+        const uids = [...set.records.keys()].filter((record) => types.has(record.resourceType))
         port!.postMessage({ id: request.id, uids })
       } else {
-        port!.postMessage({ id: request.id, places: request.requests.map((item) => placesOf(set.origins, item)) })
+        port!.postMessage({ id: request.id, places: placesOf(set, request.requests) })
       }
     } catch (error) {
       port!.postMessage({ id: request.id, error: (error as Error).message })

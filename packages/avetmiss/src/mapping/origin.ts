@@ -143,6 +143,31 @@ export function formatNatLocation(location: NatLocation): string {
   return location.field ? `${where} field ${location.label ?? location.field}` : where
 }
 
+/**
+ * The origin without the lines' values: each line as its file identifier, file name and number only,
+ * and only the lines `locate` can name (the first, and those a field came from). What an importer keeps
+ * of a record once it is uploaded: about 100 bytes, where the origin holds whole lines (every activity
+ * of an offering, each with all its values).
+ */
+export function compactOrigin(origin: RecordOrigin): RecordOrigin {
+  let last = 0
+  for (const source of Object.values(origin.fields)) if (source.line > last) last = source.line
+  const lines = origin.lines.slice(0, last + 1).map(compactLine)
+  return { lines, fields: origin.fields }
+}
+
+const compactLines = new WeakMap<NatSourceLine, NatSourceLine>()
+
+/** One frozen copy per line, shared by every record built from it. */
+function compactLine(line: NatSourceLine): NatSourceLine {
+  let compact = compactLines.get(line)
+  if (!compact) {
+    compact = Object.freeze({ fileId: line.fileId, file: line.file, line: line.line })
+    compactLines.set(line, compact)
+  }
+  return compact
+}
+
 /** The origins of mapped records, by resource type and UID. */
 export type OriginIndex = ReadonlyMap<string, RecordOrigin>
 

@@ -20,7 +20,7 @@ function valuesOf(line: unknown): Record<string, string | undefined> {
 }
 
 /** One record in the file's identifiers: `program BSB40120`, `client C0001 in program BSB40120`, ... */
-function identityOf(record: MappedRecord): string | undefined {
+export function identityOf(record: MappedRecord): string | undefined {
   const first = record.origin.lines[0]
   const values = valuesOf(first)
   const v = (field: string) => values[field]

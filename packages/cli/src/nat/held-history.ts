@@ -13,11 +13,15 @@ const UIDS_PER_REQUEST = 100
 export async function withHeldHistory(
   client: Vetrs,
   records: readonly MappedRecord[],
+  /** Whether the RTO holds any record of a type, as found by an earlier call (a chunked import asks once). */
+  holds: Map<string, boolean> = new Map(),
 ): Promise<{ records: MappedRecord[]; carried: number }> {
   const held = new Map<string, HeldEnrolment>()
   for (const type of HISTORY_TYPES) {
     const uids = records.filter((record) => record.resourceType === type).map((record) => record.uid)
-    if (uids.length === 0 || !(await holdsAny(client, type))) continue
+    if (uids.length === 0) continue
+    if (!holds.has(type)) holds.set(type, await holdsAny(client, type))
+    if (!holds.get(type)) continue
     const chunks: string[][] = []
     for (let i = 0; i < uids.length; i += UIDS_PER_REQUEST) chunks.push(uids.slice(i, i + UIDS_PER_REQUEST))
     let next = 0

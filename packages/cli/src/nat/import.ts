@@ -7,23 +7,15 @@
 // RTO's activity without those lines (docs/decisions.md, "NAT bridge: import and export").
 import {
   checkNatSet,
-  natTermsOf,
-  natToResources,
-  originIndexOf,
+  natToResourceChunks,
   otherOrganisationMessage,
   otherOrganisations,
-  type MappedRecord,
+  type NatProblem,
   type NatReadResult,
+  type NatResourceChunk,
+  uidsIn,
 } from '@vetrs/avetmiss'
-import {
-  BulkUploadError,
-  UsageError,
-  type ResourceRecord,
-  type SubmitResult,
-  type UploadManyOutcome,
-  type ValidationStatus,
-  type Vetrs,
-} from '@vetrs/client'
+import { UsageError, type SubmitResult, type UploadManyOutcome, type ValidationStatus, type Vetrs } from '@vetrs/client'
 import type { Context } from '../context.ts'
 import { ExitCode } from '../output.ts'
 import {
@@ -35,10 +27,10 @@ import {
   whereOf,
   type Finding,
 } from './findings.ts'
-import { withHeldHistory } from './held-history.ts'
 import { readNatSet } from './read-set.ts'
 import { codeTranslatorFromService } from './reference-codes.ts'
 import { printFindings, writeCsvReport } from './report.ts'
+import { type ChunkedUpload, uploadInChunks } from './upload-chunks.ts'
 
 export interface NatImportOptions {
   /** The RTO's code, when given: it must be the RTO the client acts for. */
@@ -101,36 +93,17 @@ export async function natImport(context: Context, path: string, options: NatImpo
   const reading = output.progress('codes', 1)
   const codes = await codeTranslatorFromService(client, (done, total) => reading.update(done, total))
   reading.stop()
-  const mapped = natToResources(read, { rtoCode, codes })
-  const natFindings = [
+  // What needs the whole set is found before the mapping takes the client files' lines chunk by chunk.
+  const checks = checkNatSet(read).map(checkFinding)
+  const lines = recordCount(read)
+  const outcome: NatImportOutcome = { ...emptyOutcome(jurisdiction, rtoCode, read) }
+  const chunks = natToResourceChunks(read, { rtoCode, codes })
+  await report(context, client, chunks, lines, outcome, options, (problems) => [
     ...read.problems.map((problem) => problemFinding('read', problem)),
-    ...mapped.problems.map((problem) => problemFinding('map', problem)),
-    // Contradictions across lines that NCVER's validation software finds, before anything is uploaded.
-    ...checkNatSet(read).map(checkFinding),
-  ]
-  const outcome: NatImportOutcome = {
-    ...emptyOutcome(jurisdiction, rtoCode, read),
-    natProblemCount: read.problemCount + mapped.problems.length,
-    records: mapped.records.length,
-    recordsByType: countByType(mapped.records),
-    findings: natFindings,
-  }
-  output.say(
-    `Mapped ${outcome.records} records for RTO ${rtoCode} (${Object.entries(outcome.recordsByType)
-      .map(([type, count]) => `${type} ${count}`)
-      .join(', ')}); ${outcome.natProblemCount} NAT ${outcome.natProblemCount === 1 ? 'problem' : 'problems'}.`,
-  )
-
-  if (mapped.records.length > 0) {
-    // Continuing students: a NAT set carries one collection period, the held data the whole history.
-    const { records, carried } = await withHeldHistory(client, mapped.records)
-    outcome.carriedForward = carried
-    if (carried > 0)
-      output.say(
-        `Carried forward the held lifecycle history of ${carried} ${carried === 1 ? 'enrolment' : 'enrolments'} reported before (continuing students).`,
-      )
-    await report(context, client, records, outcome, options)
-  }
+    ...problems.map((problem) => problemFinding('map', problem)),
+    // Contradictions across lines that NCVER's validation software finds, before anything is submitted.
+    ...checks,
+  ])
   if (options.csv) await writeCsvReport(options.csv, outcome.findings)
   output.result(outcome, () => printOutcome(context, outcome, read, options))
   process.exitCode = exitCodeOf(outcome)
@@ -184,13 +157,18 @@ function nothingRead(context: Context, path: string, read: NatReadResult): void 
   process.exitCode = ExitCode.validationFailures
 }
 
-/** Batch, upload, validate, and submit when asked and nothing blocks; each step's outcome goes into `outcome`. */
+/**
+ * Batch, map and upload chunk by chunk, validate, and submit when asked and nothing blocks; each step's
+ * outcome goes into `outcome`. `natFindings` makes the NAT findings once the mapping's problems are known.
+ */
 async function report(
   context: Context,
   client: Vetrs,
-  records: readonly MappedRecord[],
+  chunks: Generator<NatResourceChunk, NatProblem[], void>,
+  lines: number,
   outcome: NatImportOutcome,
   options: NatImportOptions,
+  natFindings: (mappingProblems: readonly NatProblem[]) => Finding[],
 ): Promise<void> {
   const { output } = context
   const jurisdiction = context.jurisdiction
@@ -199,42 +177,69 @@ async function report(
   outcome.transactionBatchToken = token
   await context.setCurrentBatch(token)
   // A batch that lacks lines the files have is submitted only when the user says, by number, that
-  // they know what it lacks (`vetrs submit --acknowledge-dropped <n>`).
-  const dropped = outcome.findings.filter((finding) => finding.stage === 'read' || finding.stage === 'map')
-  if (outcome.natProblemCount > 0)
-    await context.setImportNotice(token, {
-      dropped: outcome.natProblemCount,
-      first: dropped.slice(0, 5).map((finding) => `${whereOf(finding)}: ${finding.message}`),
-    })
-  const origins = originIndexOf(records)
-  const terms = natTermsOf(records)
-  const bodies = new Map<string, unknown>(records.map((mapped) => [mapped.uid.toLowerCase(), mapped.record]))
-
-  const uploading = output.progress('upload', records.length)
-  try {
-    // The mapping restates the API's resource shapes (the package imports nothing of the service);
-    // its records are the upload bodies, checked against the service's schemas by its own tests.
-    const bodies = records.map((mapped) => mapped.record as unknown as ResourceRecord)
-    const { transactionBatchToken: _, ...upload } = await client.uploadMany(jurisdiction, token, bodies, {
-      onProgress: (event) => {
-        if (event.phase === 'upload') uploading.update(event.done)
-      },
-    })
-    outcome.upload = upload
-  } catch (error) {
+  // they know what it lacks (`vetrs submit --acknowledge-dropped <n>`): said before anything is
+  // uploaded from what the reader found, and again once the mapping's problems are known.
+  const notice = async () => {
+    const dropped = outcome.findings.filter((finding) => finding.stage === 'read' || finding.stage === 'map')
+    if (outcome.natProblemCount > 0)
+      await context.setImportNotice(token, {
+        dropped: outcome.natProblemCount,
+        first: dropped.slice(0, 5).map((finding) => `${whereOf(finding)}: ${finding.message}`),
+      })
+  }
+  outcome.findings = natFindings([])
+  await notice()
+  const discard = async () => {
     // Nothing of the refused request was stored: the empty batch goes, and the current batch is what it was.
     await client.discardBatch(jurisdiction, token).catch(() => {})
     await context.setImportNotice(token, undefined)
     await context.setCurrentBatch(previous)
     outcome.transactionBatchToken = null
-    if (!(error instanceof BulkUploadError)) throw error
+  }
+
+  // The total is the lines read until the mapping says how many records they make (about as many).
+  const uploading = output.progress('upload', lines)
+  let uploaded: ChunkedUpload
+  try {
+    uploaded = await uploadInChunks(client, jurisdiction, token, chunks, {
+      onUploaded: (done) => uploading.update(done, Math.max(lines, done)),
+    })
+  } catch (error) {
+    await discard()
+    throw error
+  } finally {
+    uploading.stop()
+  }
+  outcome.records = uploaded.records
+  outcome.recordsByType = uploaded.recordsByType
+  outcome.carriedForward = uploaded.carried
+  outcome.natProblemCount += uploaded.problems.length
+  outcome.findings = natFindings(uploaded.problems)
+  output.say(
+    `Mapped ${outcome.records} records for RTO ${outcome.rtoCode} (${Object.entries(outcome.recordsByType)
+      .map(([type, count]) => `${type} ${count}`)
+      .join(', ')}); ${outcome.natProblemCount} NAT ${outcome.natProblemCount === 1 ? 'problem' : 'problems'}.`,
+  )
+  if (uploaded.carried > 0)
+    output.say(
+      `Carried forward the held lifecycle history of ${uploaded.carried} ${uploaded.carried === 1 ? 'enrolment' : 'enrolments'} reported before (continuing students).`,
+    )
+  if (uploaded.refused) {
+    const { error, records } = uploaded.refused
+    await discard()
+    const { origins, terms } = uploaded.uploaded.indexesOf(error.refused.map((refused) => records[refused.index]!.uid))
     outcome.findings.push(
       ...error.refused.flatMap((refused) => refusalFindings(origins, refused, records[refused.index]!, terms)),
     )
     return
-  } finally {
-    uploading.stop()
   }
+  if (outcome.records === 0) {
+    // Nothing mapped (every line had a problem): no batch is left behind.
+    await discard()
+    return
+  }
+  outcome.upload = uploaded.upload ?? null
+  await notice()
 
   const validated = await client.validate(jurisdiction, token, {
     onProgress: (event) => {
@@ -246,8 +251,12 @@ async function report(
     blocking: validated.blocking.length,
     nonBlocking: validated.nonBlocking.length,
   }
-  for (const group of [...validated.blocking, ...validated.nonBlocking])
-    for (const result of group.results) outcome.findings.push(validationFinding(origins, result, terms, bodies))
+  const results = [...validated.blocking, ...validated.nonBlocking].flatMap((group) => group.results)
+  // The records the results are about and name, inflated from the compressed chunks that hold them.
+  const { origins, terms, bodies } = uploaded.uploaded.indexesOf(
+    results.flatMap((result) => [result.resourceUID, ...uidsIn(result.message), ...uidsIn(result.correctiveAction)]),
+  )
+  for (const result of results) outcome.findings.push(validationFinding(origins, result, terms, bodies))
 
   if (options.submit && !blocks(outcome)) {
     outcome.submitted = await client.submitBatch(jurisdiction, token)
@@ -304,12 +313,6 @@ function blocks(outcome: NatImportOutcome): boolean {
 function exitCodeOf(outcome: NatImportOutcome): number {
   if (outcome.findings.some((finding) => finding.stage === 'upload')) return ExitCode.serviceError
   return blocks(outcome) ? ExitCode.validationFailures : ExitCode.ok
-}
-
-function countByType(records: readonly MappedRecord[]): Record<string, number> {
-  const counts: Record<string, number> = {}
-  for (const { resourceType } of records) counts[resourceType] = (counts[resourceType] ?? 0) + 1
-  return counts
 }
 
 /** NAT lines read without a problem. */
