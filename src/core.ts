@@ -64,7 +64,7 @@ export function coreJobs({ config, db, referenceLookup, logger }: JobDependencie
     }),
     validation: validationJob({ db, referenceLookup, logger, chunkSize: config.validation.chunkSize }),
     reconciliation: reconciliationJob(db),
-    assessment: assessmentJob({ db, logger, rules: assessmentRules }),
+    assessment: assessmentJob({ db, logger, rules: assessmentRules, sliceRecords: config.assessment.sliceRecords }),
     declarationDueNotices: dueNoticesJob(db, config.declarations.dueSoonDays),
     natImport: natImportJob(db, { natFilesBytes: config.limits.natFilesBytes }),
   }

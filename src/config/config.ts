@@ -115,6 +115,7 @@ export const EnvironmentSchema = Type.Object({
   SHUTDOWN_TIMEOUT_SECONDS: integer(1, 30),
   QUEUE_HEARTBEAT_SECONDS: integer(10, 30, 3600),
   VALIDATION_CHUNK_SIZE: integer(1, 2000, 100000),
+  ASSESSMENT_SLICE_RECORDS: integer(1, 5000, 100000),
   REFERENCE_SYNC_CACHE_RECORDS: integer(0, 100_000),
   QUEUE_SUPERVISE_INTERVAL_SECONDS: integer(1, 30, 3600),
   QUEUE_JOBS_PER_QUEUE: integer(1, 2, 32),
@@ -230,6 +231,8 @@ export interface Config {
   queue: { heartbeatSeconds: number; superviseIntervalSeconds: number; jobsPerQueue: number; jobsPerRto: number }
   /** Records a validation run reads per round trip: memory per run against round trips. */
   validation: { chunkSize: number }
+  /** Records per statement when an assessment copies its period (statements stay short, issue 30). */
+  assessment: { sliceRecords: number }
   /** Records of reference-data synchronisation pages kept in memory (0: none). */
   referenceSync: { cacheRecords: number }
   auth: {
@@ -559,6 +562,7 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
       jobsPerRto: env.QUEUE_JOBS_PER_RTO,
     },
     validation: { chunkSize: env.VALIDATION_CHUNK_SIZE },
+    assessment: { sliceRecords: env.ASSESSMENT_SLICE_RECORDS },
     referenceSync: { cacheRecords: env.REFERENCE_SYNC_CACHE_RECORDS },
     auth: {
       tokenTtlSeconds: env.AUTH_TOKEN_TTL_SECONDS,

@@ -1,0 +1,102 @@
+// Issue 30: an assessment copies its period into a working copy in slices (assessment.stage.ts), one
+// statement per slice, and the rules read the copy. A slice boundary must change nothing: with slices of
+// three records, every rule finds exactly what its query finds over the held data directly (the rules'
+// SQL without a working copy, rules/sql.ts), with the same grouping, and the copy is gone afterwards.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { sql } from 'kysely'
+import { PERIOD, startTestService, tokenFor, waitFor, type TestService } from './support/index.ts'
+import { loadBatch } from '../bench/batch-loader.ts'
+import { assessmentRules } from '../src/modules/assessment/index.ts'
+import * as assessment from '../src/modules/assessment/assessment.repo.ts'
+import { firstDayOf, lastDayOf, utcToday } from '../src/domain/reporting-period.ts'
+
+const RECORDS = 300
+
+interface Finding {
+  rule: string
+  group: string
+  resource_type: string
+  resource_uid: string
+  message: string
+}
+
+/** Findings as groups: each group its members (type, uid, message) sorted, the groups sorted. */
+function grouped(findings: Finding[]): string[] {
+  const groups = new Map<string, string[]>()
+  for (const f of findings) {
+    const key = `${f.rule} ${f.group}`
+    groups.set(key, [...(groups.get(key) ?? []), `${f.resource_type} ${f.resource_uid} ${f.message}`])
+  }
+  return [...groups.entries()].map(([key, members]) => `${key.split(' ')[0]}: ${members.sort().join(' | ')}`).sort()
+}
+
+describe('assessment working copy in slices (issue 30)', () => {
+  let t: TestService
+  let headers: { authorization: string }
+
+  before(async () => {
+    t = await startTestService({ env: { ASSESSMENT_SLICE_RECORDS: '3' } })
+    headers = { authorization: `Bearer ${await tokenFor(t.baseUrl)}` }
+  })
+  after(() => t?.close())
+
+  it("a slice boundary does not change an assessment rule's findings or their grouping", async () => {
+    const db = t.service.database.db
+    const { token } = await loadBatch(db, RECORDS)
+    const batch = `${t.baseUrl}/vet-provider/v1/NSW/transaction-batch/${token}`
+    const until = (what: string, url: string, field: string, value: string) =>
+      waitFor(what, async () => ((await (await fetch(url, { headers })).json())[field] === value ? true : undefined), {
+        timeoutMs: 120_000,
+      })
+    assert.equal((await fetch(`${batch}/validate`, { method: 'POST', headers })).status, 201)
+    await until('the batch validated', `${batch}/validate`, 'validationStatus', 'Validated')
+    const submitted = await fetch(`${batch}/submit`, { method: 'POST', headers })
+    assert.equal(submitted.status, 200, await submitted.text())
+    const period = `${t.baseUrl}/vet-provider/v1/reporting-period/NSW/${PERIOD}/validate`
+    assert.equal((await fetch(period, { method: 'POST', headers })).status, 201)
+    await until('the period assessed', period, 'assessmentStatus', 'Validated')
+
+    const run = (
+      await sql<{ run_id: string; attempt: number }>`
+        SELECT run_id, attempt FROM assessment_run WHERE rto_id = '90001' AND status = 'Completed'`.execute(db)
+    ).rows[0]!
+    const staged = (
+      await sql<Finding>`
+        SELECT technical_rule_id AS rule, assessment_grouping_id::text AS "group", resource_type, resource_uid::text AS resource_uid, message
+          FROM assessment_result WHERE rto_id = '90001' AND run_id = ${run.run_id}::uuid AND attempt = ${run.attempt}::int`.execute(
+        db,
+      )
+    ).rows
+
+    // Each rule's query over the held data itself (no working copy), as one statement.
+    const periodEnd = lastDayOf(PERIOD)
+    const today = utcToday()
+    const scope = {
+      rto: '90001',
+      jurisdiction: 'NSW',
+      period: PERIOD,
+      periodStart: firstDayOf(PERIOD),
+      periodEnd,
+      asAt: today < periodEnd ? today : periodEnd,
+    }
+    const direct: Finding[] = []
+    for (const rule of assessmentRules) {
+      const rows = await db.transaction().execute(async (tx) => {
+        await assessment.ruleSessionSettings(tx)
+        return (
+          await sql<Finding>`
+            SELECT ${rule.technicalRuleId}::text AS rule, f.group_key AS "group", f.resource_type, f.resource_uid::text AS resource_uid, f.message
+              FROM (${rule.query(scope)}) AS f`.execute(tx)
+        ).rows
+      })
+      direct.push(...rows)
+    }
+    assert.ok(direct.length > 0, 'the data gives the rules something to find')
+    assert.deepEqual(grouped(staged), grouped(direct))
+    const left = await sql<{
+      n: number
+    }>`SELECT count(*)::int AS n FROM assessment_stage WHERE rto_id = '90001'`.execute(db)
+    assert.equal(left.rows[0]!.n, 0, "the attempt's working copy is dropped when it completes")
+  })
+})
