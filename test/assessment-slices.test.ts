@@ -2,6 +2,7 @@
 // statement per slice, and the rules read the copy. A slice boundary must change nothing: with slices of
 // three records, every rule finds exactly what its query finds over the held data directly (the rules'
 // SQL without a working copy, rules/sql.ts), with the same grouping, and the copy is gone afterwards.
+// A new attempt deletes the copies earlier attempts of its run left (a worker that died), in slices.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { sql } from 'kysely'
@@ -9,6 +10,7 @@ import { PERIOD, startTestService, tokenFor, waitFor, type TestService } from '.
 import { loadBatch } from '../bench/batch-loader.ts'
 import { assessmentRules } from '../src/modules/assessment/index.ts'
 import * as assessment from '../src/modules/assessment/assessment.repo.ts'
+import { dropStage, stagePeriod } from '../src/modules/assessment/assessment.stage.ts'
 import { firstDayOf, lastDayOf, utcToday } from '../src/domain/reporting-period.ts'
 
 const RECORDS = 300
@@ -98,5 +100,38 @@ describe('assessment working copy in slices (issue 30)', () => {
       n: number
     }>`SELECT count(*)::int AS n FROM assessment_stage WHERE rto_id = '90001'`.execute(db)
     assert.equal(left.rows[0]!.n, 0, "the attempt's working copy is dropped when it completes")
+  })
+
+  it("a new attempt deletes the copies of its run's earlier attempts, and its own at the end, in slices", async () => {
+    // The period submitted by the test above; a run of its own, copied by two attempts as a died one leaves it.
+    const db = t.service.database.db
+    const periodEnd = lastDayOf(PERIOD)
+    const today = utcToday()
+    const runId = '00000000-0000-4000-8000-000000000030'
+    const scope = (attempt: number) => ({
+      rto: '90001',
+      jurisdiction: 'NSW',
+      period: PERIOD,
+      periodStart: firstDayOf(PERIOD),
+      periodEnd,
+      asAt: today < periodEnd ? today : periodEnd,
+      stage: { runId, attempt },
+    })
+    const copied = async () =>
+      (
+        await sql<{ attempt: number; n: number }>`
+          SELECT attempt, count(*)::int AS n FROM assessment_stage WHERE rto_id = '90001' AND run_id = ${runId}::uuid
+           GROUP BY attempt ORDER BY attempt`.execute(db)
+      ).rows
+    await stagePeriod(db, scope(1), 50)
+    await stagePeriod(db, scope(2), 50)
+    const both = await copied()
+    assert.equal(both.length, 2)
+    assert.ok(both[0]!.n > 50, 'more records than one slice')
+    assert.equal(both[0]!.n, both[1]!.n)
+    await dropStage(db, '90001', runId, { otherThan: 2 }, 7)
+    assert.deepEqual(await copied(), [both[1]])
+    await dropStage(db, '90001', runId, { attempt: 2 }, 7)
+    assert.deepEqual(await copied(), [])
   })
 })
