@@ -11,6 +11,12 @@ import { loadBatch } from '../bench/batch-loader.ts'
 import { assessmentRules } from '../src/modules/assessment/index.ts'
 import * as assessment from '../src/modules/assessment/assessment.repo.ts'
 import { dropStage, stagePeriod } from '../src/modules/assessment/assessment.stage.ts'
+import {
+  programEnrolmentsInPeriod,
+  statusAsAt,
+  studentsInPeriod,
+  subjectEnrolmentsInPeriod,
+} from '../src/modules/assessment/rules/sql.ts'
 import { firstDayOf, lastDayOf, utcToday } from '../src/domain/reporting-period.ts'
 
 const RECORDS = 300
@@ -102,33 +108,63 @@ describe('assessment working copy in slices (issue 30)', () => {
     assert.equal(left.rows[0]!.n, 0, "the attempt's working copy is dropped when it completes")
   })
 
-  it("a new attempt deletes the copies of its run's earlier attempts, and its own at the end, in slices", async () => {
-    // The period submitted by the test above; a run of its own, copied by two attempts as a died one leaves it.
+  it("the working copy in slices says of every record what the definitions say; a new attempt deletes its run's earlier copies", async () => {
+    // The data submitted by the test above. Its program enrolments are in October 2026 by their lifecycle;
+    // in 202701 only through their subject enrolments' training (to 2027-03-26): both marking passes count.
     const db = t.service.database.db
-    const periodEnd = lastDayOf(PERIOD)
     const today = utcToday()
     const runId = '00000000-0000-4000-8000-000000000030'
-    const scope = (attempt: number) => ({
-      rto: '90001',
-      jurisdiction: 'NSW',
-      period: PERIOD,
-      periodStart: firstDayOf(PERIOD),
-      periodEnd,
-      asAt: today < periodEnd ? today : periodEnd,
-      stage: { runId, attempt },
-    })
+    const scope = (period: number, attempt: number) => {
+      const periodEnd = lastDayOf(period)
+      return {
+        rto: '90001',
+        jurisdiction: 'NSW',
+        period,
+        periodStart: firstDayOf(period),
+        periodEnd,
+        asAt: today < periodEnd ? today : periodEnd,
+        stage: { runId, attempt },
+      }
+    }
     const copied = async () =>
       (
         await sql<{ attempt: number; n: number }>`
           SELECT attempt, count(*)::int AS n FROM assessment_stage WHERE rto_id = '90001' AND run_id = ${runId}::uuid
            GROUP BY attempt ORDER BY attempt`.execute(db)
       ).rows
-    await stagePeriod(db, scope(1), 50)
-    await stagePeriod(db, scope(2), 50)
+    for (const [attempt, period] of [
+      [1, PERIOD],
+      [2, 202701],
+    ] as const) {
+      await stagePeriod(db, scope(period, attempt), 50)
+      const { stage: _, ...direct } = scope(period, attempt)
+      const staged = await sql`
+        SELECT resource_type, uid::text AS uid, in_period, state_at_period_end, state_as_at FROM assessment_stage
+         WHERE rto_id = '90001' AND run_id = ${runId}::uuid AND attempt = ${attempt}::int ORDER BY resource_type, uid`.execute(
+        db,
+      )
+      const expected = await sql<{ resource_type: string; in_period: boolean }>`
+        SELECT h.resource_type, h.resource_uid::text AS uid,
+               CASE h.resource_type
+                 WHEN 'SubjectEnrolment' THEN h.resource_uid IN (SELECT uid FROM ${subjectEnrolmentsInPeriod(direct)} AS x)
+                 WHEN 'ProgramEnrolment' THEN h.resource_uid IN (SELECT uid FROM ${programEnrolmentsInPeriod(direct)} AS x)
+                 WHEN 'Student' THEN h.resource_uid IN (SELECT uid FROM ${studentsInPeriod(direct)} AS x)
+                 ELSE false END AS in_period,
+               CASE WHEN h.resource_type IN ('SubjectEnrolment', 'ProgramEnrolment') THEN ${statusAsAt('h', direct.periodEnd)} END AS state_at_period_end,
+               CASE WHEN h.resource_type IN ('SubjectEnrolment', 'ProgramEnrolment') THEN ${statusAsAt('h', direct.asAt)} END AS state_as_at
+          FROM held_in_submission h
+         WHERE h.rto_id = '90001' AND h.resource_type IN ('Student', 'ProgramEnrolment', 'SubjectEnrolment', 'SubjectOffering', 'Subject')
+         ORDER BY h.resource_type, h.resource_uid::text`.execute(db)
+      for (const type of ['ProgramEnrolment', 'Student'])
+        assert.ok(
+          expected.rows.filter((row) => row.resource_type === type && row.in_period).length > 50,
+          `${period}: more ${type} records in the period than one slice`,
+        )
+      assert.deepEqual(staged.rows, expected.rows, `${period}: the copy's columns`)
+    }
+    // Two attempts' copies, as a worker that died leaves one: the new attempt deletes the other's, then its own.
     const both = await copied()
     assert.equal(both.length, 2)
-    assert.ok(both[0]!.n > 50, 'more records than one slice')
-    assert.equal(both[0]!.n, both[1]!.n)
     await dropStage(db, '90001', runId, { otherThan: 2 }, 7)
     assert.deepEqual(await copied(), [both[1]])
     await dropStage(db, '90001', runId, { attempt: 2 }, 7)
