@@ -9,7 +9,8 @@
 // Validated), submitted, and assessed (POST validate of the period's data quality assessment to
 // Validated), then idle again with the data held. Prints p50/p99/max per phase beside the idle figures, each job's duration, and the
 // service's peak RSS (VmHWM of the child: the memory bound is 400 MB). BENCH_RUNS runs
-// (default 1; each a fresh service), medians when more.
+// (default 1; each a fresh service), medians when more. VALIDATION_CHUNK_SIZE and ASSESSMENT_SLICE_RECORDS,
+// when set, are passed to the service.
 import { fork, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -40,6 +41,11 @@ async function serve(): Promise<void> {
       RATE_LIMIT_MAX: '0',
       DATA_DIR: process.env.BENCH_DATA_DIR!,
       DATABASE_URL: '',
+      // The service's own settings for the long work, when given (the defaults otherwise).
+      ...(process.env.VALIDATION_CHUNK_SIZE ? { VALIDATION_CHUNK_SIZE: process.env.VALIDATION_CHUNK_SIZE } : {}),
+      ...(process.env.ASSESSMENT_SLICE_RECORDS
+        ? { ASSESSMENT_SLICE_RECORDS: process.env.ASSESSMENT_SLICE_RECORDS }
+        : {}),
     }),
     { workers: true },
   )

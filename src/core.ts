@@ -68,7 +68,7 @@ export function coreJobs({ config, db, referenceLookup, logger, queue }: JobDepe
     }),
     validation: validationJob({ db, referenceLookup, logger, chunkSize: config.validation.chunkSize }),
     reconciliation,
-    assessment: assessmentJob({ db, logger, rules: assessmentRules }),
+    assessment: assessmentJob({ db, logger, rules: assessmentRules, sliceRecords: config.assessment.sliceRecords }),
     declarationDueNotices: dueNoticesJob(db, config.declarations.dueSoonDays),
     natImport: natImportJob(db, { natFilesBytes: config.limits.natFilesBytes }),
     // The console's submit (the API's use case and conditions, run as a job with a status page).

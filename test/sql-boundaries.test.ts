@@ -27,6 +27,7 @@ const TABLE_OWNER: Record<string, string> = {
   reconciliation_day_count: 'reconciliation',
   assessment_run: 'assessment',
   assessment_result: 'assessment',
+  assessment_stage: 'assessment',
   declaration: 'declarations',
   collection_due_date: 'declarations',
   declaration_extension: 'declarations',
@@ -50,6 +51,7 @@ const TABLE_OWNER: Record<string, string> = {
 const PUBLISHED_VIEW_OWNER: Record<string, string> = {
   batch_content: 'batches',
   batch_fingerprint: 'batches',
+  batch_change_marker: 'batches',
   held_current: 'holdings',
   held_in_submission: 'holdings',
   period_last_submission: 'holdings',

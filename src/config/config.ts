@@ -114,7 +114,15 @@ export const EnvironmentSchema = Type.Object({
   ),
   SHUTDOWN_TIMEOUT_SECONDS: integer(1, 30),
   QUEUE_HEARTBEAT_SECONDS: integer(10, 30, 3600),
-  VALIDATION_CHUNK_SIZE: integer(1, 2000, 100000),
+  VALIDATION_CHUNK_SIZE: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 100000,
+      description:
+        'records a validation run reads per round trip; default 2000 on PostgreSQL, 500 on the embedded database',
+    }),
+  ),
+  ASSESSMENT_SLICE_RECORDS: integer(1, 5000, 100000),
   REFERENCE_SYNC_CACHE_RECORDS: integer(0, 100_000),
   QUEUE_SUPERVISE_INTERVAL_SECONDS: integer(1, 30, 3600),
   QUEUE_JOBS_PER_QUEUE: integer(1, 2, 32),
@@ -230,6 +238,8 @@ export interface Config {
   queue: { heartbeatSeconds: number; superviseIntervalSeconds: number; jobsPerQueue: number; jobsPerRto: number }
   /** Records a validation run reads per round trip: memory per run against round trips. */
   validation: { chunkSize: number }
+  /** Records per statement when an assessment copies its period (statements stay short, issue 30). */
+  assessment: { sliceRecords: number }
   /** Records of reference-data synchronisation pages kept in memory (0: none). */
   referenceSync: { cacheRecords: number }
   auth: {
@@ -558,7 +568,10 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
       jobsPerQueue: env.QUEUE_JOBS_PER_QUEUE,
       jobsPerRto: env.QUEUE_JOBS_PER_RTO,
     },
-    validation: { chunkSize: env.VALIDATION_CHUNK_SIZE },
+    // On the embedded database a chunk's read holds the service's thread: 500 records kept the longest
+    // validation statement at 0.4 s where 2,000 took 1.2 to 2.3 s on a loaded machine (bench/results.md).
+    validation: { chunkSize: env.VALIDATION_CHUNK_SIZE ?? (env.DATABASE_URL ? 2000 : 500) },
+    assessment: { sliceRecords: env.ASSESSMENT_SLICE_RECORDS },
     referenceSync: { cacheRecords: env.REFERENCE_SYNC_CACHE_RECORDS },
     auth: {
       tokenTtlSeconds: env.AUTH_TOKEN_TTL_SECONDS,

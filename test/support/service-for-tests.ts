@@ -66,6 +66,12 @@ function jobsWith(deps: JobDependencies, { assessment, submit }: TestHooks) {
   const rules = [...assessmentRules, ...(assessment.extraRules ?? [])]
   return {
     ...jobs,
-    assessment: assessmentJob({ db: deps.db, logger: deps.logger, rules, afterRule: assessment.afterRule }),
+    assessment: assessmentJob({
+      db: deps.db,
+      logger: deps.logger,
+      rules,
+      afterRule: assessment.afterRule,
+      sliceRecords: deps.config.assessment.sliceRecords,
+    }),
   }
 }

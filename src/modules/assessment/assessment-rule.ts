@@ -15,6 +15,11 @@ export interface AssessmentScope {
   periodEnd: string
   /** The earlier of the period's last day and today: states are read as they stood then. */
   asAt: string
+  /**
+   * The attempt whose working copy of the period (assessment_stage, assessment.stage.ts) the rules
+   * read. Without it they read the held data directly (declarations' nil-activity check, plan tests).
+   */
+  stage?: { runId: string; attempt: number } | undefined
 }
 
 /**

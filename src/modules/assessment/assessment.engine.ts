@@ -8,6 +8,7 @@ import { firstDayOf, lastDayOf, utcToday } from '../../domain/reporting-period.t
 import type { AssessmentRule, AssessmentScope } from './assessment-rule.ts'
 import { recordEvent } from '../events/index.ts'
 import * as repo from './assessment.repo.ts'
+import { DEFAULT_SLICE_RECORDS, dropStage, stagePeriod } from './assessment.stage.ts'
 
 export interface AssessmentEngineDependencies {
   db: Db
@@ -15,6 +16,8 @@ export interface AssessmentEngineDependencies {
   rules: readonly AssessmentRule[]
   /** Awaited after each rule; tests use it to hold a run In Progress. */
   afterRule?: ((technicalRuleId: string, scope: AssessmentScope) => Promise<void>) | undefined
+  /** Records per statement of the period's working copy (assessment.stage.ts); default 5,000. */
+  sliceRecords?: number | undefined
 }
 
 export type AssessmentOutcome = 'completed' | 'abandoned' | 'not-runnable'
@@ -39,8 +42,10 @@ export async function runAssessment(
   if (!run) return 'not-runnable' // completed, cancelled or faulted already (a redelivered job)
   const { attempt } = run
   const log = deps.logger.child({ rto, runId, attempt, period: run.reporting_period, jurisdiction: run.jurisdiction })
+  const sliceRecords = deps.sliceRecords ?? DEFAULT_SLICE_RECORDS
   try {
     await runs.deleteOtherAttempts(db, rto, runId, attempt)
+    await dropStage(db, rto, runId, { otherThan: attempt }, sliceRecords)
     const periodEnd = lastDayOf(run.reporting_period)
     const today = utcToday()
     const scope: AssessmentScope = {
@@ -50,8 +55,14 @@ export async function runAssessment(
       periodStart: firstDayOf(run.reporting_period),
       periodEnd,
       asAt: today < periodEnd ? today : periodEnd,
+      stage: { runId, attempt },
     }
     const timings: Record<string, number> = {}
+    // The period copied once, in slices, with what every rule derives from it (assessment.stage.ts):
+    // each rule is then one short statement over plain columns (issue 30).
+    const staging = performance.now()
+    await stagePeriod(db, { ...scope, stage: { runId, attempt } }, sliceRecords)
+    timings.stage = Math.round(performance.now() - staging)
     for (const rule of deps.rules) {
       // Requests that arrived during the last rule go first: on the embedded database a statement runs
       // on this thread, and one awaited after another would leave it no turn to read them (issue 30).
@@ -60,8 +71,10 @@ export async function runAssessment(
       await repo.insertRuleResults(db, rule, scope, runId, attempt)
       timings[rule.technicalRuleId] = Math.round(performance.now() - started)
       await deps.afterRule?.(rule.technicalRuleId, scope)
-      if (!(await runs.checkpoint(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
+      if (!(await runs.checkpoint(db, rto, runId, attempt)))
+        return abandoned(deps, log, rto, runId, attempt, sliceRecords)
     }
+    await dropStage(db, rto, runId, { attempt }, sliceRecords)
     // Completed and told in one transaction: the run is Completed exactly when its event is recorded.
     const completed = await db.transaction().execute(async (tx) => {
       if (!(await runs.complete(tx, rto, runId, attempt))) return false
@@ -82,10 +95,12 @@ export async function runAssessment(
       })
       return true
     })
-    if (!completed) return abandoned(deps, log, rto, runId, attempt)
+    if (!completed) return abandoned(deps, log, rto, runId, attempt, sliceRecords)
     log.info({ milliseconds: timings }, 'data quality assessment completed')
     return 'completed'
   } catch (error) {
+    // The working copy is of no use to anyone now; a failure to drop it is not the failure to report.
+    await dropStage(db, rto, runId, { attempt }, sliceRecords).catch(() => undefined)
     throw new AssessmentFailure(attempt, error)
   }
 }
@@ -96,7 +111,9 @@ async function abandoned(
   rto: string,
   runId: string,
   attempt: number,
+  sliceRecords: number,
 ): Promise<AssessmentOutcome> {
+  await dropStage(deps.db, rto, runId, { attempt }, sliceRecords)
   await repo.assessmentRuns.deleteAttempt(deps.db, rto, runId, attempt)
   log.info('data quality assessment cancelled; its partial results are discarded')
   return 'abandoned'

@@ -107,6 +107,19 @@ export function startInMemoryDatabasesFrom(dump: Blob | undefined): void {
   inMemoryTemplate = dump
 }
 
+/** Kysely instances whose every transaction runs alone, one after another (the embedded database). */
+const serialised = new WeakSet<object>()
+
+/**
+ * Whether transactions on `db` run one at a time, never side by side: true for the embedded database
+ * (PGlite runs each query and each transaction exclusively on its one connection), false for a
+ * PostgreSQL pool and for a transaction handle. Then what one transaction committed is all there is
+ * until the next begins, so a sequence's numbers are committed in the order they were taken.
+ */
+export function transactionsRunAlone(db: unknown): boolean {
+  return typeof db === 'object' && db !== null && serialised.has(db)
+}
+
 export async function openDatabase(
   config: Config['database'],
   logger?: Pick<Logger, 'warn'>,
@@ -136,6 +149,7 @@ export async function openDatabase(
       ...(inMemory && inMemoryTemplate ? { loadDataDir: inMemoryTemplate } : {}),
     })
     const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), ...log })
+    serialised.add(db)
     return {
       db,
       kind: 'pglite',

@@ -13,7 +13,8 @@
 //     submit_job                                         modules/holdings
 //   held_link, reconciliation_item,
 //     reconciliation_day_count                           modules/reconciliation (reconciliation-index.repo.ts)
-//   assessment_run, assessment_result                    modules/assessment
+//   assessment_run, assessment_result,
+//     assessment_stage                                   modules/assessment
 //   declaration, collection_due_date,
 //     declaration_extension, declaration_due_notice,
 //     warning_acknowledgement                            modules/declarations
@@ -29,7 +30,7 @@
 //   the pgboss schema                                    platform/queue (pg-boss)
 // Another module's data is read in SQL only set-based, for speed, and only through a view its owner
 // publishes (migrations/0020_published_views.ts; test/sql-boundaries.test.ts checks it): batches
-// publishes batch_content and batch_fingerprint, holdings held_current, held_in_submission and
+// publishes batch_content, batch_fingerprint and batch_change_marker (0032), holdings held_current, held_in_submission and
 // period_last_submission. Validation's set rules and run fingerprint, assessment's rules and run
 // basis, declarations' nil activity check, holdings' promotion and reconciliation's index read them.
 // biome-ignore lint/suspicious/noEmptyInterface: declaration merging needs an interface, and the modules fill it
@@ -75,6 +76,7 @@ export const TABLE_PLACEMENT = {
   reconciliation_day_count: 'hot',
   assessment_run: 'hot',
   assessment_result: 'hot',
+  assessment_stage: 'hot',
   declaration: 'hot',
   declaration_extension: 'hot',
   declaration_due_notice: 'hot',

@@ -4,7 +4,7 @@
 // subjects, since a forgotten subject cancellation reports activity that did not happen.
 import { sql } from 'kysely'
 import { defineAssessmentRule, type AssessmentFindingRow } from '../assessment-rule.ts'
-import { held, statusAsAt, subjectEnrolmentsInPeriod } from './sql.ts'
+import { held, stateAt, subjectEnrolmentsInPeriod } from './sql.ts'
 
 export default defineAssessmentRule({
   technicalRuleId: 'DQTS10120',
@@ -22,8 +22,8 @@ export default defineAssessmentRule({
         FROM ${held(scope, 'ProgramEnrolment')} AS pe
         JOIN ${subjectEnrolmentsInPeriod(scope)} AS se ON se.body->>'programEnrolmentUID' = pe.uid::text
        WHERE pe.jurisdiction = ${scope.jurisdiction}
-         AND ${statusAsAt('pe', scope.periodEnd)} = 'Cancelled'
-         AND ${statusAsAt('se', scope.periodEnd)} = 'Commenced'
+         AND ${stateAt(scope, 'pe', 'periodEnd')} = 'Cancelled'
+         AND ${stateAt(scope, 'se', 'periodEnd')} = 'Commenced'
          AND coalesce(se.body->'outcome'->>'outcomeIdentifierNational', 'Continuing') IN ('Continuing', 'Not_yet_started'))
     SELECT DISTINCT pe_uid::text AS group_key, 'ProgramEnrolment' AS resource_type, pe_uid AS resource_uid, pe_ctid AS change_tracking_identifier,
            pe_client AS submitted_by_client, 'the program enrolment is Cancelled while subject enrolments of it are still Commenced without a final outcome; confirm the student continues them.' AS message

@@ -4,7 +4,7 @@
 // outcome, and results are often marked late.
 import { sql } from 'kysely'
 import { defineAssessmentRule, type AssessmentFindingRow } from '../assessment-rule.ts'
-import { statusAsAt, subjectEnrolmentsInPeriod } from './sql.ts'
+import { stateAt, subjectEnrolmentsInPeriod } from './sql.ts'
 
 export const OUTCOME_GRACE_DAYS = 30
 
@@ -23,7 +23,7 @@ export default defineAssessmentRule({
            format('activityEndDate %s has passed and the outcome is %s.', se.body->>'activityEndDate',
                   coalesce(se.body->'outcome'->>'outcomeIdentifierNational', 'not given')) AS message
       FROM ${subjectEnrolmentsInPeriod(scope)} AS se
-     WHERE ${statusAsAt('se', scope.asAt)} = 'Commenced'
+     WHERE ${stateAt(scope, 'se', 'asAt')} = 'Commenced'
        AND (se.body->>'activityEndDate')::date < ${scope.asAt}::date - ${OUTCOME_GRACE_DAYS}::int
        AND coalesce(se.body->'outcome'->>'outcomeIdentifierNational', 'Continuing') IN ('Continuing', 'Not_yet_started')`,
 })

@@ -4,7 +4,7 @@
 // and a term break is legitimate (docs/decisions.md, Data quality assessments, Rules).
 import { sql } from 'kysely'
 import { defineAssessmentRule, type AssessmentFindingRow } from '../assessment-rule.ts'
-import { held, statusAsAt, subjectEnrolmentsInPeriod } from './sql.ts'
+import { held, stateAt, subjectEnrolmentsInPeriod } from './sql.ts'
 
 export default defineAssessmentRule({
   technicalRuleId: 'DQTS10010',
@@ -24,7 +24,7 @@ export default defineAssessmentRule({
       FROM ${held(scope, 'ProgramEnrolment')} AS pe
      WHERE pe.jurisdiction = ${scope.jurisdiction}
        AND pe.body->>'commencementDate' <= ${scope.periodEnd}
-       AND ${statusAsAt('pe', scope.periodEnd)} = 'Commenced'
+       AND ${stateAt(scope, 'pe', 'periodEnd')} = 'Commenced'
        AND coalesce(pe.body->'programCompletion'->>'dateProgramCompleted', '9999-12-31') >= ${scope.periodStart}
        AND NOT EXISTS (SELECT 1 FROM ${subjectEnrolmentsInPeriod(scope)} AS se
                         WHERE se.body->>'programEnrolmentUID' = pe.uid::text)`,

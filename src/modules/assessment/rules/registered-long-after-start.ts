@@ -2,7 +2,7 @@
 // probably commenced, or was cancelled, without the state being reported.
 import { sql } from 'kysely'
 import { defineAssessmentRule, type AssessmentFindingRow } from '../assessment-rule.ts'
-import { statusAsAt, subjectEnrolmentsInPeriod } from './sql.ts'
+import { stateAt, subjectEnrolmentsInPeriod } from './sql.ts'
 
 export const REGISTERED_GRACE_DAYS = 60
 
@@ -21,6 +21,6 @@ export default defineAssessmentRule({
            format('still Registered on %s, %s days after activityStartDate %s.', ${scope.asAt}::text,
                   ${scope.asAt}::date - (se.body->>'activityStartDate')::date, se.body->>'activityStartDate') AS message
       FROM ${subjectEnrolmentsInPeriod(scope)} AS se
-     WHERE ${statusAsAt('se', scope.asAt)} = 'Registered'
+     WHERE ${stateAt(scope, 'se', 'asAt')} = 'Registered'
        AND (se.body->>'activityStartDate')::date < ${scope.asAt}::date - ${REGISTERED_GRACE_DAYS}::int`,
 })

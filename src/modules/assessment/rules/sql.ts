@@ -12,15 +12,25 @@ import { sql, type RawBuilder } from 'kysely'
 import type { ResourceType } from '../../../domain/resource-types.ts'
 import type { AssessmentScope } from '../assessment-rule.ts'
 
-/** Current held records of a type in submission: uid, ctid, body, client, submitted_at, jurisdiction. */
+/**
+ * Current held records of a type in submission: uid, ctid, body, client, submitted_at, jurisdiction.
+ * Staged (an assessment's attempt), the attempt's working copy of them, which adds in_period,
+ * state_at_period_end and state_as_at (assessment.stage.ts).
+ */
 export function held(scope: AssessmentScope, type: ResourceType): RawBuilder<unknown> {
+  if (scope.stage)
+    return sql`(SELECT uid, change_tracking_identifier AS ctid, body, client, submitted_at, jurisdiction, in_period,
+           state_at_period_end, state_as_at
+      FROM assessment_stage
+     WHERE rto_id = ${scope.rto} AND run_id = ${scope.stage.runId}::uuid AND attempt = ${scope.stage.attempt}::int
+       AND resource_type = ${type})`
   return sql`(SELECT resource_uid AS uid, change_tracking_identifier AS ctid, body, submitted_by_client AS client, submitted_at, jurisdiction
       FROM held_in_submission
      WHERE rto_id = ${scope.rto} AND resource_type = ${type})`
 }
 
 /** Whether any lifecycle state of the record aliased `alias` is dated within the period. */
-function lifecycleInPeriod(scope: AssessmentScope, alias: string): RawBuilder<boolean> {
+export function lifecycleInPeriod(scope: AssessmentScope, alias: string): RawBuilder<boolean> {
   return sql<boolean>`EXISTS (
     SELECT 1 FROM jsonb_array_elements(${sql.raw(alias)}.body->'lifecycle') AS l(value)
      WHERE l.value->>'studentActivityDate' BETWEEN ${scope.periodStart} AND ${scope.periodEnd})`
@@ -31,6 +41,7 @@ function lifecycleInPeriod(scope: AssessmentScope, alias: string): RawBuilder<bo
  * training (activityStartDate to activityEndDate) overlapping it.
  */
 export function subjectEnrolmentsInPeriod(scope: AssessmentScope): RawBuilder<unknown> {
+  if (scope.stage) return sql`(SELECT se.* FROM ${held(scope, 'SubjectEnrolment')} AS se WHERE se.in_period)`
   return sql`(SELECT se.* FROM ${held(scope, 'SubjectEnrolment')} AS se
      WHERE se.jurisdiction = ${scope.jurisdiction}
        AND (${lifecycleInPeriod(scope, 'se')}
@@ -39,6 +50,7 @@ export function subjectEnrolmentsInPeriod(scope: AssessmentScope): RawBuilder<un
 
 /** Program enrolments of the period under the jurisdiction: a lifecycle state dated in it, or a subject enrolment of it in the period. */
 export function programEnrolmentsInPeriod(scope: AssessmentScope): RawBuilder<unknown> {
+  if (scope.stage) return sql`(SELECT pe.* FROM ${held(scope, 'ProgramEnrolment')} AS pe WHERE pe.in_period)`
   return sql`(SELECT pe.* FROM ${held(scope, 'ProgramEnrolment')} AS pe
      WHERE pe.jurisdiction = ${scope.jurisdiction}
        AND (${lifecycleInPeriod(scope, 'pe')}
@@ -48,6 +60,7 @@ export function programEnrolmentsInPeriod(scope: AssessmentScope): RawBuilder<un
 
 /** Students with an enrolment (subject or program) in the period under the jurisdiction. */
 export function studentsInPeriod(scope: AssessmentScope): RawBuilder<unknown> {
+  if (scope.stage) return sql`(SELECT st.* FROM ${held(scope, 'Student')} AS st WHERE st.in_period)`
   return sql`(SELECT st.* FROM ${held(scope, 'Student')} AS st
      WHERE st.uid IN (SELECT (e.body->>'studentUID')::uuid FROM ${subjectEnrolmentsInPeriod(scope)} AS e
                       UNION SELECT (e.body->>'studentUID')::uuid FROM ${programEnrolmentsInPeriod(scope)} AS e))`
@@ -61,6 +74,16 @@ export function statusAsAt(alias: string, date: string): RawBuilder<string> {
      WHERE l.value->>'studentActivityDate' <= ${date}
      ORDER BY l.value->>'studentActivityDate' DESC, l.n DESC
      LIMIT 1)`
+}
+
+/**
+ * The enrolment (aliased `alias`) state as it stood at the period's end or on the assessment's as-at
+ * day: staged, the column the working copy computed once; otherwise statusAsAt.
+ */
+export function stateAt(scope: AssessmentScope, alias: string, day: 'periodEnd' | 'asAt'): RawBuilder<string> {
+  if (scope.stage)
+    return sql<string>`${sql.ref(`${alias}.${day === 'periodEnd' ? 'state_at_period_end' : 'state_as_at'}`)}`
+  return statusAsAt(alias, scope[day])
 }
 
 /** Outcomes that show the subject was achieved (AVETMISS outcome 20, 51, 60, 81). */

@@ -30,6 +30,7 @@ import * as natImportJob from './0028_nat_import_job.ts'
 import * as warningAcknowledgement from './0029_warning_acknowledgement.ts'
 import * as collectionCalendar from './0030_collection_calendar.ts'
 import * as reportedActivityAndBatchSearch from './0031_reported_activity_and_batch_search.ts'
+import * as assessmentStage from './0032_assessment_stage.ts'
 import * as submitJob from './0034_submit_job.ts'
 import * as operatorReadsAcrossRtos from './0035_operator_reads_across_rtos.ts'
 
@@ -63,6 +64,7 @@ export const migrations: Record<string, Migration> = {
   '0029_warning_acknowledgement': warningAcknowledgement,
   '0030_collection_calendar': collectionCalendar,
   '0031_reported_activity_and_batch_search': reportedActivityAndBatchSearch,
+  '0032_assessment_stage': assessmentStage,
   '0034_submit_job': submitJob,
   '0035_operator_reads_across_rtos': operatorReadsAcrossRtos,
 }
