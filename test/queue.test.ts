@@ -8,7 +8,8 @@ import { join } from 'node:path'
 import { createTestDatabase, pause, startTestService, waitFor, type TestService } from './support/index.ts'
 import { pino } from 'pino'
 import { findHousekeepingRun } from '../src/modules/housekeeping/index.ts'
-import { createQueue, type JobDefinition } from '../src/platform/queue/queue.ts'
+import { createQueue, HEARTBEAT_JOB_EXPIRY_SECONDS, type JobDefinition } from '../src/platform/queue/queue.ts'
+import { sql } from 'kysely'
 
 describe('queue', () => {
   let t: TestService
@@ -16,6 +17,22 @@ describe('queue', () => {
     t = await startTestService({ service: { workers: true } })
   })
   after(() => t.close())
+
+  it('a job that sends heartbeats is judged by them, not failed by the 15-minute expiry of an active job', async () => {
+    // pg-boss fails an active job after its queue's expiry whatever its heartbeats say: a validation
+    // longer than 15 minutes would be retried from the start for ever. Queues of heartbeat jobs carry
+    // pg-boss's longest expiry; the others keep its default.
+    const { rows } = await sql<{ name: string; expire_seconds: number; heartbeat_seconds: number | null }>`
+      SELECT name, expire_seconds, heartbeat_seconds FROM pgboss.queue ORDER BY name`.execute(t.service.database.db)
+    const withHeartbeats = rows.filter((row) => row.heartbeat_seconds !== null)
+    assert.ok(
+      withHeartbeats.some((row) => row.name === 'validate-batch'),
+      JSON.stringify(rows.map((row) => row.name)),
+    )
+    for (const row of withHeartbeats) assert.equal(row.expire_seconds, HEARTBEAT_JOB_EXPIRY_SECONDS, row.name)
+    for (const row of rows.filter((row) => row.heartbeat_seconds === null))
+      assert.equal(row.expire_seconds, 900, row.name)
+  })
 
   it('a job enqueued in a committed transaction runs', async () => {
     const { db } = t.service.database

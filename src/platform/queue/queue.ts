@@ -8,6 +8,9 @@ import type { DatabaseHandle, Tx } from '../db/database.ts'
 import { errorSummary } from '../observability/log-redaction.ts'
 import { isDatabaseUnavailable } from '../db/availability.ts'
 
+/** pg-boss's upper bound (24 hours) for how long a job may stay active, given to jobs with heartbeats. */
+export const HEARTBEAT_JOB_EXPIRY_SECONDS = 24 * 60 * 60
+
 export interface JobDefinition<Data extends object> {
   name: string
   /** Runs one job; must be idempotent (at-least-once delivery). */
@@ -130,7 +133,13 @@ export async function createQueue(
   boss.on('error', errors.onError)
   await boss.start()
   for (const job of jobs) {
-    const heartbeat = job.heartbeat ? { heartbeatSeconds: settings.heartbeatSeconds } : {}
+    // A job that sends heartbeats is judged by them: pg-boss would also fail it after 15 minutes active
+    // (its default expiry), whatever its heartbeats say, and retry it from the start, so a validation or
+    // assessment longer than that (a million records on a busy machine) would never end. Such jobs get
+    // pg-boss's longest expiry; a dead worker is still found by its silent heartbeats.
+    const heartbeat = job.heartbeat
+      ? { heartbeatSeconds: settings.heartbeatSeconds, expireInSeconds: HEARTBEAT_JOB_EXPIRY_SECONDS }
+      : {}
     await boss.createQueue(job.name, {
       retryLimit: job.retryLimit ?? 5,
       retryBackoff: true,
