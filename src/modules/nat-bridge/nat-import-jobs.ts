@@ -48,8 +48,19 @@ const RETRY_LIMIT = 2
 /** Progress is written at most this often (and at each stage's change). */
 const PROGRESS_EVERY_MS = 500
 
+export interface NatImportJobOptions {
+  /** Most bytes a zip's NAT files may hold uncompressed (LIMIT_NAT_FILES_BYTES). */
+  natFilesBytes?: number
+  /**
+   * Test hook, unset in the service: called with each progress the import tells. A test throws from
+   * it (at stage 'done': the batch, its records and its nat_import row written) as a worker dying
+   * part-way would, to see the job retried and, on its last attempt, ended Failed with nothing stored.
+   */
+  onProgress?: (progress: repo.NatImportProgress, data: NatImportJobData) => void
+}
+
 /** The queue's job that runs one NAT import. */
-export function natImportJob(db: Db, limits: { natFilesBytes?: number } = {}): JobDefinition<NatImportJobData> {
+export function natImportJob(db: Db, options: NatImportJobOptions = {}): JobDefinition<NatImportJobData> {
   return {
     name: 'nat-import',
     heartbeat: true,
@@ -64,6 +75,7 @@ export function natImportJob(db: Db, limits: { natFilesBytes?: number } = {}): J
       let progress: repo.NatImportProgress = {}
       let writing: Promise<void> = Promise.resolve()
       const onProgress = (next: repo.NatImportProgress) => {
+        options.onProgress?.(next, { rto, importId })
         progress = next
         const now = Date.now()
         if (now - last < PROGRESS_EVERY_MS && next.stage === lastStage) return
@@ -73,7 +85,7 @@ export function natImportJob(db: Db, limits: { natFilesBytes?: number } = {}): J
       }
       try {
         const result = await importNatSet(db, actor, started.jurisdiction, started.zip, {
-          maxFilesBytes: limits.natFilesBytes ?? DEFAULT_NAT_FILES_BYTES,
+          maxFilesBytes: options.natFilesBytes ?? DEFAULT_NAT_FILES_BYTES,
           onProgress,
         })
         await writing
