@@ -198,7 +198,7 @@ describe('NAT imports as queued jobs (Prefer: respond-async, GET .../nat-import/
 // 'done' (its batch, records and nat_import row written, the job not yet ended), as many times as a
 // test asks. docs/decisions.md, "NAT imports: bounded, fair jobs with progress", paragraph "Progress".
 describe('a NAT import job whose handler fails other than by a refusal', () => {
-  const crash = { remaining: 0, attempts: 0 }
+  const crash = { remaining: 0, attempts: 0, at: 'done' as 'done' | 'after-import' }
   let t: TestService
   let referenceData: ReferenceData
 
@@ -206,12 +206,10 @@ describe('a NAT import job whose handler fails other than by a refusal', () => {
     t = await startTestService({
       natImport: {
         onProgress: (progress) => {
-          if (progress.stage !== 'done') return
-          crash.attempts++
-          if (crash.remaining > 0) {
-            crash.remaining--
-            throw new Error('the worker died part-way (test)')
-          }
+          if (progress.stage === 'done' && crash.at === 'done') crashHere()
+        },
+        afterImport: async () => {
+          if (crash.at === 'after-import') crashHere()
         },
       },
     })
@@ -219,9 +217,17 @@ describe('a NAT import job whose handler fails other than by a refusal', () => {
   })
   after(() => t.close())
 
-  const crashing = (times: number) => {
+  const crashHere = () => {
+    crash.attempts++
+    if (crash.remaining > 0) {
+      crash.remaining--
+      throw new Error('the worker died part-way (test)')
+    }
+  }
+  const crashing = (times: number, at: typeof crash.at = 'done') => {
     crash.remaining = times
     crash.attempts = 0
+    crash.at = at
   }
   const rtoWithToken = async () => {
     const rto = await newRto(t, String(randomInt(10_000, 100_000)))
@@ -307,5 +313,31 @@ describe('a NAT import job whose handler fails other than by a refusal', () => {
     assert.equal(clean.status, 201, clean.text)
     assert.deepEqual(await recordsOf(rto.rto, clean.json.transactionBatchToken), records)
     assert.deepEqual(clean.json.recordsByType, done.result.recordsByType)
+  })
+
+  it('failing after its batch was stored, before the job ended: the retry discards that batch, and a last failure leaves none', async () => {
+    const { rto, token } = await rtoWithToken()
+    const zip = zipFor(rto.rto, 'jobs-crash-stored')
+    crashing(1, 'after-import')
+    const once = await post(zip, token, { prefer: 'respond-async' })
+    assert.equal(once.status, 202, once.text)
+    const done = await finished(once.json.importId, token)
+    assert.equal(done.status, 'Completed', JSON.stringify(done.problem))
+    assert.equal(crash.attempts, 2)
+    assert.deepEqual(await stored(rto.rto), { batches: 1, records: done.result.recordCount, imports: 1 })
+    assert.equal((await recordsOf(rto.rto, done.transactionBatchToken)).length, done.result.recordCount)
+
+    crashing(3, 'after-import')
+    const always = await post(zip, token, { prefer: 'respond-async' })
+    const failed = await finished(always.json.importId, token)
+    assert.equal(failed.status, 'Failed', JSON.stringify(failed))
+    assert.equal(crash.attempts, 3)
+    assert.equal(failed.problem.type, '/problems/internal-error')
+    assert.equal(failed.transactionBatchToken, undefined)
+    assert.deepEqual(
+      await stored(rto.rto),
+      { batches: 1, records: done.result.recordCount, imports: 1 },
+      "only the first import's batch",
+    )
   })
 })

@@ -28,8 +28,8 @@ export interface TestHooks {
   }
   /** The console's submit job: a hook awaited as each stage starts (a test holds a submit, or crashes it part-way). */
   submit?: { afterStage: NonNullable<SubmitJobOptions['afterStage']> }
-  /** The NAT import job: a hook called with each progress the import tells (a test crashes an import part-way). */
-  natImport?: { onProgress: NonNullable<NatImportJobOptions['onProgress']> }
+  /** The NAT import job: hooks called with each progress the import tells, and once its batch is stored (a test crashes an import there). */
+  natImport?: Pick<NatImportJobOptions, 'onProgress' | 'afterImport'>
 }
 
 /** createService (src/app.ts), with the hooks. */
@@ -58,7 +58,7 @@ function jobsWith(deps: JobDependencies, { assessment, submit, natImport }: Test
       ...jobs,
       natImport: natImportJob(deps.db, {
         natFilesBytes: deps.config.limits.natFilesBytes,
-        onProgress: natImport.onProgress,
+        ...natImport,
       }),
     }
   if (submit)
