@@ -6,10 +6,11 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomInt } from 'node:crypto'
 import { zipSync } from 'fflate'
+import { sql } from 'kysely'
 import { generateNatFileSet, natZipBytes } from '../packages/avetmiss/src/index.ts'
 import { newRto, type TestRto } from '../packages/client/test/support/service.ts'
 import { readSeedReferenceData } from '../src/modules/reference-data/index.ts'
-import { call, startTestService, V1, type TestService } from './support/index.ts'
+import { call, startTestService, V1, waitFor, type TestService } from './support/index.ts'
 import { awaitNatImport } from '../src/modules/nat-bridge/index.ts'
 
 const ZIP = 'application/zip'
@@ -190,5 +191,153 @@ describe('NAT imports as queued jobs (Prefer: respond-async, GET .../nat-import/
     } finally {
       await idle.close()
     }
+  })
+})
+
+// A worker dying part-way, simulated by the job's test hook: it throws once the import has told
+// 'done' (its batch, records and nat_import row written, the job not yet ended), as many times as a
+// test asks. docs/decisions.md, "NAT imports: bounded, fair jobs with progress", paragraph "Progress".
+describe('a NAT import job whose handler fails other than by a refusal', () => {
+  const crash = { remaining: 0, attempts: 0, at: 'done' as 'done' | 'after-import' }
+  let t: TestService
+  let referenceData: ReferenceData
+
+  before(async () => {
+    t = await startTestService({
+      natImport: {
+        onProgress: (progress) => {
+          if (progress.stage === 'done' && crash.at === 'done') crashHere()
+        },
+        afterImport: async () => {
+          if (crash.at === 'after-import') crashHere()
+        },
+      },
+    })
+    referenceData = await readSeedReferenceData()
+  })
+  after(() => t.close())
+
+  const crashHere = () => {
+    crash.attempts++
+    if (crash.remaining > 0) {
+      crash.remaining--
+      throw new Error('the worker died part-way (test)')
+    }
+  }
+  const crashing = (times: number, at: typeof crash.at = 'done') => {
+    crash.remaining = times
+    crash.attempts = 0
+    crash.at = at
+  }
+  const rtoWithToken = async () => {
+    const rto = await newRto(t, String(randomInt(10_000, 100_000)))
+    return { rto, token: await t.token(rto.clientId, rto.clientSecret) }
+  }
+  const zipFor = (rtoCode: string, seed: string) =>
+    natZipBytes(
+      generateNatFileSet({ activities: 5, seed, year: 2026, asOf: '2026-06-30', rtoCode, referenceData }).entries,
+    )
+  const post = (zip: Uint8Array, token: string, headers: Record<string, string> = {}) =>
+    call(t.baseUrl, 'POST', `${V1}/VIC/nat-import`, {
+      token,
+      body: zip as BodyInit,
+      headers: { 'content-type': ZIP, ...headers },
+    })
+  const finished = (importId: string, token: string) =>
+    waitFor(
+      `NAT import ${importId} to end`,
+      async () => {
+        const response = await call(t.baseUrl, 'GET', `${V1}/VIC/nat-import/${importId}`, { token })
+        assert.equal(response.status, 200, response.text)
+        return ['Completed', 'Failed'].includes(response.json.status) ? response.json : undefined
+      },
+      { timeoutMs: 120_000, intervalMs: 100 },
+    )
+  /** What the RTO has stored: its batches, their records, their NAT imports. */
+  const stored = async (rto: string) =>
+    (
+      await sql<{ batches: number; records: number; imports: number }>`
+        SELECT (SELECT count(*) FROM transaction_batch WHERE rto_id = ${rto})::int AS batches,
+               (SELECT count(*) FROM batch_record WHERE rto_id = ${rto})::int AS records,
+               (SELECT count(*) FROM nat_import WHERE rto_id = ${rto})::int AS imports`.execute(t.service.database.db)
+    ).rows[0]!
+  const recordsOf = async (rto: string, token: string) =>
+    (
+      await sql<{ record: string }>`
+        SELECT resource_type || ' ' || resource_uid::text AS record FROM batch_record
+         WHERE rto_id = ${rto} AND transaction_batch_token = ${token} ORDER BY 1`.execute(t.service.database.db)
+    ).rows.map((row) => row.record)
+
+  it('failing on every attempt: after the last it ends Failed with internal-error, nothing stored, and a synchronous request gets that problem', async () => {
+    const { rto, token } = await rtoWithToken()
+    crashing(3)
+    const response = await post(zipFor(rto.rto, 'jobs-crash-async'), token, { prefer: 'respond-async' })
+    assert.equal(response.status, 202, response.text)
+    const failed = await finished(response.json.importId, token)
+    assert.equal(failed.status, 'Failed', JSON.stringify(failed))
+    assert.equal(crash.attempts, 3, 'the first attempt and two retries')
+    assert.equal(failed.problem.type, '/problems/internal-error')
+    assert.equal(failed.problem.status, 500)
+    assert.match(failed.problem.detail, /3 times; nothing was stored/)
+    assert.equal(failed.transactionBatchToken, undefined)
+    assert.equal(failed.result, undefined)
+    assert.deepEqual(await stored(rto.rto), { batches: 0, records: 0, imports: 0 })
+
+    // Without Prefer, the request waits for its job and answers the job's problem, not a wait to 503.
+    crashing(3)
+    const sync = await post(zipFor(rto.rto, 'jobs-crash-sync'), token)
+    assert.equal(sync.status, 500, sync.text)
+    assert.equal(sync.json.type, '/problems/internal-error')
+    assert.match(sync.json.detail, /3 times; nothing was stored/)
+    assert.equal(crash.attempts, 3)
+    assert.deepEqual(await stored(rto.rto), { batches: 0, records: 0, imports: 0 })
+  })
+
+  it('failing once then succeeding: Completed with exactly one batch of the expected records', async () => {
+    const { rto, token } = await rtoWithToken()
+    const zip = zipFor(rto.rto, 'jobs-crash-once')
+    crashing(1)
+    const response = await post(zip, token, { prefer: 'respond-async' })
+    assert.equal(response.status, 202, response.text)
+    const done = await finished(response.json.importId, token)
+    assert.equal(done.status, 'Completed', JSON.stringify(done.problem))
+    assert.equal(crash.attempts, 2, 'the retry completed')
+    assert.ok(done.result.recordCount > 0)
+    assert.deepEqual(await stored(rto.rto), { batches: 1, records: done.result.recordCount, imports: 1 })
+    const records = await recordsOf(rto.rto, done.transactionBatchToken)
+    assert.equal(records.length, done.result.recordCount, 'every record of the only batch is the one the answer counts')
+
+    // The expected records: what the same zip imports with no failure.
+    crashing(0)
+    const clean = await post(zip, token)
+    assert.equal(clean.status, 201, clean.text)
+    assert.deepEqual(await recordsOf(rto.rto, clean.json.transactionBatchToken), records)
+    assert.deepEqual(clean.json.recordsByType, done.result.recordsByType)
+  })
+
+  it('failing after its batch was stored, before the job ended: the retry discards that batch, and a last failure leaves none', async () => {
+    const { rto, token } = await rtoWithToken()
+    const zip = zipFor(rto.rto, 'jobs-crash-stored')
+    crashing(1, 'after-import')
+    const once = await post(zip, token, { prefer: 'respond-async' })
+    assert.equal(once.status, 202, once.text)
+    const done = await finished(once.json.importId, token)
+    assert.equal(done.status, 'Completed', JSON.stringify(done.problem))
+    assert.equal(crash.attempts, 2)
+    assert.deepEqual(await stored(rto.rto), { batches: 1, records: done.result.recordCount, imports: 1 })
+    assert.equal((await recordsOf(rto.rto, done.transactionBatchToken)).length, done.result.recordCount)
+
+    crashing(3, 'after-import')
+    const always = await post(zip, token, { prefer: 'respond-async' })
+    const failed = await finished(always.json.importId, token)
+    assert.equal(failed.status, 'Failed', JSON.stringify(failed))
+    assert.equal(crash.attempts, 3)
+    assert.equal(failed.problem.type, '/problems/internal-error')
+    assert.equal(failed.transactionBatchToken, undefined)
+    assert.deepEqual(
+      await stored(rto.rto),
+      { batches: 1, records: done.result.recordCount, imports: 1 },
+      "only the first import's batch",
+    )
   })
 })

@@ -13,7 +13,7 @@ import {
   type AssessmentScope,
 } from '../../src/modules/assessment/index.ts'
 import { submitJob, type SubmitJobOptions } from '../../src/modules/holdings/index.ts'
-import { droppedLinesAcknowledged } from '../../src/modules/nat-bridge/index.ts'
+import { droppedLinesAcknowledged, natImportJob, type NatImportJobOptions } from '../../src/modules/nat-bridge/index.ts'
 
 export interface TestHooks {
   /** Extra routes, registered after the service's own, with the platform's security and limits. */
@@ -28,6 +28,8 @@ export interface TestHooks {
   }
   /** The console's submit job: a hook awaited as each stage starts (a test holds a submit, or crashes it part-way). */
   submit?: { afterStage: NonNullable<SubmitJobOptions['afterStage']> }
+  /** The NAT import job: hooks called with each progress the import tells, and once its batch is stored (a test crashes an import there). */
+  natImport?: Pick<NatImportJobOptions, 'onProgress' | 'afterImport'>
 }
 
 /** createService (src/app.ts), with the hooks. */
@@ -49,8 +51,16 @@ export async function createServiceForTests(
   }
 }
 
-function jobsWith(deps: JobDependencies, { assessment, submit }: TestHooks) {
+function jobsWith(deps: JobDependencies, { assessment, submit, natImport }: TestHooks) {
   let jobs = coreJobs(deps)
+  if (natImport)
+    jobs = {
+      ...jobs,
+      natImport: natImportJob(deps.db, {
+        natFilesBytes: deps.config.limits.natFilesBytes,
+        ...natImport,
+      }),
+    }
   if (submit)
     jobs = {
       ...jobs,

@@ -23,5 +23,6 @@ export {
   natImportStatus,
   requestNatImport,
   type NatImportJobData,
+  type NatImportJobOptions,
   type NatImportStatus,
 } from './nat-import-jobs.ts'

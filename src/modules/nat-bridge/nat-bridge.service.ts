@@ -51,6 +51,11 @@ export interface NatImportOptions {
   maxFilesBytes?: number
   /** Told as the import goes: files and lines read, records mapped, records stored. */
   onProgress?(progress: NatImportProgress): void
+  /**
+   * Awaited once the batch exists, before any record is written: the import's job records it, so a
+   * later attempt (after a crash that never reached the discard below) can discard it.
+   */
+  onBatch?(token: string): Promise<void>
 }
 
 /** What a NAT import answers (201), and what GET .../nat-import answers again later. */
@@ -155,6 +160,7 @@ export function importNatSet(
       const batch = await createBatch(db, actor, jurisdiction)
       const ref: BatchRef = { token: batch.transactionBatchToken, jurisdiction }
       try {
+        await options.onBatch?.(ref.token)
         const refused: Refused[] = []
         const uploadedTypes: ResourceType[] = []
         const carried = { count: 0 }

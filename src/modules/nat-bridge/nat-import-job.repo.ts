@@ -112,22 +112,41 @@ export async function findNatImportJob(
   }
 }
 
-/** The zip of an import that has not finished, marking it Running; undefined once it has finished. */
+/**
+ * The zip of an import that has not finished, marking it Running, with the batch an earlier attempt
+ * made (a crashed attempt's, to discard); undefined once it has finished.
+ */
 export async function startNatImportJob(
   db: Executor,
   rto: string,
   importId: string,
-): Promise<{ zip: Uint8Array; jurisdiction: string; clientId: string } | undefined> {
+): Promise<{ zip: Uint8Array; jurisdiction: string; clientId: string; earlierBatch: string | null } | undefined> {
   const row = await db
     .updateTable('nat_import_job')
     .set({ status: 'Running', started_at: sql`now()`, progress: JSON.stringify({ stage: 'reading' }) })
     .where('rto_id', '=', rto)
     .where('import_id', '=', importId)
     .where('status', 'in', ['Queued', 'Running'])
-    .returning(['zip', 'jurisdiction', 'client_id'])
+    .returning(['zip', 'jurisdiction', 'client_id', 'transaction_batch_token'])
     .executeTakeFirst()
   if (!row?.zip) return undefined
-  return { zip: row.zip, jurisdiction: row.jurisdiction, clientId: row.client_id }
+  return {
+    zip: row.zip,
+    jurisdiction: row.jurisdiction,
+    clientId: row.client_id,
+    earlierBatch: row.transaction_batch_token,
+  }
+}
+
+/** The batch a Running attempt has made, kept until the import ends so a crashed attempt's can be discarded. */
+export async function recordNatImportBatch(db: Executor, rto: string, importId: string, token: string): Promise<void> {
+  await db
+    .updateTable('nat_import_job')
+    .set({ transaction_batch_token: token })
+    .where('rto_id', '=', rto)
+    .where('import_id', '=', importId)
+    .where('status', '=', 'Running')
+    .execute()
 }
 
 export async function recordNatImportProgress(

@@ -18,6 +18,7 @@ import {
   natImportSummaryOf,
   type NatImportResult,
 } from './nat-bridge.service.ts'
+import { discardBatch } from '../batches/index.ts'
 import * as repo from './nat-import-job.repo.ts'
 
 export interface NatImportJobData {
@@ -48,8 +49,24 @@ const RETRY_LIMIT = 2
 /** Progress is written at most this often (and at each stage's change). */
 const PROGRESS_EVERY_MS = 500
 
+export interface NatImportJobOptions {
+  /** Most bytes a zip's NAT files may hold uncompressed (LIMIT_NAT_FILES_BYTES). */
+  natFilesBytes?: number
+  /**
+   * Test hook, unset in the service: called with each progress the import tells. A test throws from
+   * it (at stage 'done': the batch, its records and its nat_import row written) as a worker dying
+   * part-way would, to see the job retried and, on its last attempt, ended Failed with nothing stored.
+   */
+  onProgress?: (progress: repo.NatImportProgress, data: NatImportJobData) => void
+  /**
+   * Test hook, unset in the service: awaited once the import has stored its batch, before the job
+   * ends Completed. A test throws from it as a worker dying in that gap would.
+   */
+  afterImport?: (data: NatImportJobData) => Promise<void>
+}
+
 /** The queue's job that runs one NAT import. */
-export function natImportJob(db: Db, limits: { natFilesBytes?: number } = {}): JobDefinition<NatImportJobData> {
+export function natImportJob(db: Db, options: NatImportJobOptions = {}): JobDefinition<NatImportJobData> {
   return {
     name: 'nat-import',
     heartbeat: true,
@@ -59,11 +76,13 @@ export function natImportJob(db: Db, limits: { natFilesBytes?: number } = {}): J
       const started = await repo.startNatImportJob(db, rto, importId)
       if (!started) return // finished already: a redelivery does nothing
       const actor: Actor = { rto, clientId: started.clientId, scopes: new Set([Scopes.report]) }
+      let batch: string | undefined
       let last = 0
       let lastStage: string | undefined
       let progress: repo.NatImportProgress = {}
       let writing: Promise<void> = Promise.resolve()
       const onProgress = (next: repo.NatImportProgress) => {
+        options.onProgress?.(next, { rto, importId })
         progress = next
         const now = Date.now()
         if (now - last < PROGRESS_EVERY_MS && next.stage === lastStage) return
@@ -72,10 +91,18 @@ export function natImportJob(db: Db, limits: { natFilesBytes?: number } = {}): J
         writing = writing.then(() => repo.recordNatImportProgress(db, rto, importId, next)).catch(() => {})
       }
       try {
+        // An earlier attempt that died before its own discard (the process killed, or a failure after
+        // its batch was stored) left its batch: it goes first, so the import stores one batch or none.
+        if (started.earlierBatch) await discardAttemptBatch(db, actor, started.jurisdiction, started.earlierBatch)
         const result = await importNatSet(db, actor, started.jurisdiction, started.zip, {
-          maxFilesBytes: limits.natFilesBytes ?? DEFAULT_NAT_FILES_BYTES,
+          maxFilesBytes: options.natFilesBytes ?? DEFAULT_NAT_FILES_BYTES,
           onProgress,
+          onBatch: async (token) => {
+            batch = token
+            await repo.recordNatImportBatch(db, rto, importId, token)
+          },
         })
+        await options.afterImport?.({ rto, importId })
         await writing
         await repo.finishNatImportJob(db, rto, importId, { token: result.transactionBatchToken, progress })
       } catch (error) {
@@ -87,7 +114,9 @@ export function natImportJob(db: Db, limits: { natFilesBytes?: number } = {}): J
             problem: { kind: error.kind, detail: error.message },
             progress,
           })
-        if ((job?.retryCount ?? 0) >= RETRY_LIMIT)
+        if ((job?.retryCount ?? 0) >= RETRY_LIMIT) {
+          // Nothing stored, as the problem says: a batch this attempt stored goes too.
+          if (batch) await discardAttemptBatch(db, actor, started.jurisdiction, batch).catch(() => {})
           await repo
             .finishNatImportJob(db, rto, importId, {
               problem: {
@@ -97,9 +126,19 @@ export function natImportJob(db: Db, limits: { natFilesBytes?: number } = {}): J
               progress,
             })
             .catch(() => {})
+        }
         throw error
       }
     },
+  }
+}
+
+/** Discards a batch an attempt of the import made; one already gone (discarded by the attempt itself) is fine. */
+async function discardAttemptBatch(db: Db, actor: Actor, jurisdiction: string, token: string): Promise<void> {
+  try {
+    await discardBatch(db, actor, { token, jurisdiction })
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error
   }
 }
 
@@ -165,7 +204,10 @@ export async function natImportStatus(
     ...(row.startedAt ? { startedAt: row.startedAt } : {}),
     ...(row.finishedAt ? { finishedAt: row.finishedAt } : {}),
     progress: row.progress,
-    ...(row.transactionBatchToken ? { transactionBatchToken: row.transactionBatchToken } : {}),
+    // A Running import's batch is an attempt's, not yet the import's answer.
+    ...(row.status === 'Completed' && row.transactionBatchToken
+      ? { transactionBatchToken: row.transactionBatchToken }
+      : {}),
     ...(result ? { result } : {}),
     ...(row.problem ? { problem: { kind: row.problem.kind as ErrorKind, detail: row.problem.detail } } : {}),
   }
