@@ -15,7 +15,7 @@ import type { NatProblem } from '../problems.ts'
 import type { NatUnreadable } from '../read-file-set.ts'
 import { emptyRecordSet, type NatRecord, type NatRecordSet } from '../records.ts'
 import type { MappedRecord } from './mapped-record.ts'
-import { natToResources, type NatToResourcesOptions } from './nat-to-resources.ts'
+import { inFileOrder, natToResources, type NatToResourcesOptions } from './nat-to-resources.ts'
 
 /** The files whose lines each belong to one client, by its client identifier. */
 export const CLIENT_FILES = ['NAT00080', 'NAT00085', 'NAT00090', 'NAT00100', 'NAT00120', 'NAT00130'] as const
@@ -127,18 +127,4 @@ function partitionByClient(records: NatRecordSet, chunkLines: number): NatRecord
   }
   if (size > 0 || chunks.length === 0) chunks.push(current)
   return chunks
-}
-
-/** By file name, then line; the order found among problems of one line. */
-function inFileOrder(problems: NatProblem[]): NatProblem[] {
-  return problems
-    .map((problem, index) => ({ problem, index }))
-    .sort((a, b) =>
-      a.problem.file !== b.problem.file
-        ? a.problem.file < b.problem.file
-          ? -1
-          : 1
-        : a.problem.line - b.problem.line || a.index - b.index,
-    )
-    .map(({ problem }) => problem)
 }

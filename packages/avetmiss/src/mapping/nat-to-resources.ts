@@ -72,7 +72,7 @@ export function natToResources(
 }
 
 /** By file name, then line; the order found among problems of one line. */
-function inFileOrder(problems: NatProblem[]): NatProblem[] {
+export function inFileOrder(problems: NatProblem[]): NatProblem[] {
   return problems
     .map((problem, index) => ({ problem, index }))
     .sort((a, b) =>
