@@ -28,6 +28,7 @@ import {
   assertNoHorizontalScroll,
   chromiumMissing,
   launchChromium,
+  screenshot,
   signIn,
 } from './console/browser.ts'
 
@@ -112,6 +113,7 @@ describe('web console: a submit followed on its status page', { skip: chromiumMi
       await page.getByRole('link', { name: 'Refresh the status' }).waitFor()
       await page.getByText('Nothing is held until it says Submitted').waitFor()
       await assertAccessible(page)
+      await screenshot(page, 'submit-status')
       await page.setViewportSize({ width: 390, height: 844 })
       await assertNoHorizontalScroll(page)
       await assertAccessible(page)
