@@ -44,7 +44,8 @@ describe('assessment working copy in slices (issue 30)', () => {
   let headers: { authorization: string }
 
   before(async () => {
-    t = await startTestService({ env: { ASSESSMENT_SLICE_RECORDS: '3' } })
+    // The copy is the embedded database's default only: asked for, so PostgreSQL runs it too.
+    t = await startTestService({ env: { ASSESSMENT_SLICE_RECORDS: '3', ASSESSMENT_WORKING_COPY: 'true' } })
     headers = { authorization: `Bearer ${await tokenFor(t.baseUrl)}` }
   })
   after(() => t?.close())

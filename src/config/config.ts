@@ -123,6 +123,20 @@ export const EnvironmentSchema = Type.Object({
     }),
   ),
   ASSESSMENT_SLICE_RECORDS: integer(1, 5000, 100000),
+  ASSESSMENT_WORKING_COPY: Type.Optional(
+    Type.Boolean({
+      description:
+        'whether an assessment copies its period first and its rules read the copy; default true on the embedded database, false on PostgreSQL (slower there: bench/results.md)',
+    }),
+  ),
+  RESULT_SLICE_ROWS: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 100000,
+      description:
+        "result rows a validation or assessment rule writes per statement; default 1000 on the embedded database, on PostgreSQL each rule's results in one statement (0: one statement on both)",
+    }),
+  ),
   REFERENCE_SYNC_CACHE_RECORDS: integer(0, 100_000),
   QUEUE_SUPERVISE_INTERVAL_SECONDS: integer(1, 30, 3600),
   QUEUE_JOBS_PER_QUEUE: integer(1, 2, 32),
@@ -237,9 +251,13 @@ export interface Config {
    */
   queue: { heartbeatSeconds: number; superviseIntervalSeconds: number; jobsPerQueue: number; jobsPerRto: number }
   /** Records a validation run reads per round trip: memory per run against round trips. */
-  validation: { chunkSize: number }
-  /** Records per statement when an assessment copies its period (statements stay short, issue 30). */
-  assessment: { sliceRecords: number }
+  /**
+   * Records a validation run reads per round trip: memory per run against round trips. Result rows
+   * written per statement (undefined: the database's default; null: each rule's in one statement; issue 30).
+   */
+  validation: { chunkSize: number; resultSliceRows: number | null | undefined }
+  /** Records per statement when an assessment copies its period, result rows per statement (statements stay short, issue 30). */
+  assessment: { sliceRecords: number; resultSliceRows: number | null | undefined; workingCopy: boolean | undefined }
   /** Records of reference-data synchronisation pages kept in memory (0: none). */
   referenceSync: { cacheRecords: number }
   auth: {
@@ -570,8 +588,15 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
     },
     // On the embedded database a chunk's read holds the service's thread: 500 records kept the longest
     // validation statement at 0.4 s where 2,000 took 1.2 to 2.3 s on a loaded machine (bench/results.md).
-    validation: { chunkSize: env.VALIDATION_CHUNK_SIZE ?? (env.DATABASE_URL ? 2000 : 500) },
-    assessment: { sliceRecords: env.ASSESSMENT_SLICE_RECORDS },
+    validation: {
+      chunkSize: env.VALIDATION_CHUNK_SIZE ?? (env.DATABASE_URL ? 2000 : 500),
+      resultSliceRows: env.RESULT_SLICE_ROWS === 0 ? null : env.RESULT_SLICE_ROWS,
+    },
+    assessment: {
+      sliceRecords: env.ASSESSMENT_SLICE_RECORDS,
+      resultSliceRows: env.RESULT_SLICE_ROWS === 0 ? null : env.RESULT_SLICE_ROWS,
+      workingCopy: env.ASSESSMENT_WORKING_COPY,
+    },
     referenceSync: { cacheRecords: env.REFERENCE_SYNC_CACHE_RECORDS },
     auth: {
       tokenTtlSeconds: env.AUTH_TOKEN_TTL_SECONDS,

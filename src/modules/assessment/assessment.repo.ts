@@ -2,6 +2,7 @@
 import { sql, type Generated, type RawBuilder, type Selectable } from 'kysely'
 import type { Db, Executor } from '../../platform/db/database.ts'
 import { nameBasedUuid } from '../../platform/db/uuid.ts'
+import { insertInSlices } from '../../platform/db/sliced-insert.ts'
 import { createRunLifecycle } from '../../platform/runs/run-lifecycle.ts'
 import type { MessageLevel } from '../../domain/rules.ts'
 import type { AssessmentRule, AssessmentScope } from './assessment-rule.ts'
@@ -278,6 +279,33 @@ export async function ruleSessionSettings(tx: Executor): Promise<void> {
   await sql`SET LOCAL enable_nestloop = off`.execute(tx)
 }
 
+/** The columns of assessment_result a rule's results fill, in the order ruleResultValues gives them. */
+const RESULT_COLUMNS = [
+  'rto_id',
+  'run_id',
+  'attempt',
+  'assessment_grouping_id',
+  'technical_rule_id',
+  'rule_id',
+  'message_level',
+  'corrective_action',
+  'message',
+  'resource_type',
+  'resource_uid',
+  'change_tracking_identifier',
+  'submitted_by_client',
+] as const
+
+/** The order a rule's results are stored in (their seq): grouped. */
+const RULE_RESULT_ORDER = sql`f.group_key, f.resource_type, f.resource_uid`
+
+/** A result's columns (RESULT_COLUMNS) from a row f of the rule's query. */
+function ruleResultValues(rule: AssessmentRule, scope: AssessmentScope, runId: string, attempt: number) {
+  return sql`${scope.rto}::text, ${runId}::uuid, ${attempt}::int, ${nameBasedUuid(sql`${`${runId}:${attempt}:${rule.technicalRuleId}:`}::text || f.group_key`)},
+             ${rule.technicalRuleId}::text, ${rule.ruleId}::text, ${rule.level}::text, ${rule.correctiveAction}::text,
+             f.message, f.resource_type, f.resource_uid, f.change_tracking_identifier, f.submitted_by_client`
+}
+
 /** The one statement that runs a rule's query and stores its rows as results. */
 export function ruleResultsStatement(
   rule: AssessmentRule,
@@ -286,23 +314,42 @@ export function ruleResultsStatement(
   attempt: number,
 ): RawBuilder<unknown> {
   return sql`
-      INSERT INTO assessment_result (rto_id, run_id, attempt, assessment_grouping_id, technical_rule_id, rule_id, message_level,
-        corrective_action, message, resource_type, resource_uid, change_tracking_identifier, submitted_by_client)
-      SELECT ${scope.rto}, ${runId}::uuid, ${attempt}::int, ${nameBasedUuid(sql`${`${runId}:${attempt}:${rule.technicalRuleId}:`}::text || f.group_key`)},
-             ${rule.technicalRuleId}::text, ${rule.ruleId}::text, ${rule.level}::text, ${rule.correctiveAction}::text,
-             f.message, f.resource_type, f.resource_uid, f.change_tracking_identifier, f.submitted_by_client
+      INSERT INTO assessment_result (${sql.join(RESULT_COLUMNS.map((column) => sql.id(column)))})
+      SELECT ${ruleResultValues(rule, scope, runId, attempt)}
         FROM (${rule.query(scope)}) AS f
-       ORDER BY f.group_key, f.resource_type, f.resource_uid`
+       ORDER BY ${RULE_RESULT_ORDER}`
 }
 
-/** Runs one rule's query and stores its rows as results, in one statement inside the database. */
+/**
+ * Runs one rule's query and stores its rows as results, in one statement inside the database, or, with
+ * `sliceRows`, found in one statement and written `sliceRows` at a time (platform/db/sliced-insert.ts:
+ * the same rows, in the same order).
+ */
 export async function insertRuleResults(
   db: Db,
   rule: AssessmentRule,
   scope: AssessmentScope,
   runId: string,
   attempt: number,
+  sliceRows?: number,
 ): Promise<void> {
+  if (sliceRows !== undefined) {
+    await insertInSlices(
+      db,
+      {
+        table: 'assessment_result',
+        columns: RESULT_COLUMNS,
+        rows: sql`SELECT ${ruleResultValues(rule, scope, runId, attempt)},
+                         row_number() OVER (ORDER BY ${RULE_RESULT_ORDER}) AS slice_ord
+                    FROM (${rule.query(scope)}) AS f`,
+        settings: ruleSessionSettings,
+        // One write at a time per attempt; the rule is done before the next starts.
+        name: `assessment_found_${runId.replaceAll('-', '')}_${attempt}`,
+      },
+      sliceRows,
+    )
+    return
+  }
   await db.transaction().execute(async (tx) => {
     await ruleSessionSettings(tx)
     await ruleResultsStatement(rule, scope, runId, attempt).execute(tx)

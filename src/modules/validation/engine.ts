@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import type { Db } from '../../platform/db/database.ts'
+import { resultSliceRowsFor } from '../../platform/db/sliced-insert.ts'
 import type { ReferenceLookup } from '../reference-data/index.ts'
 import { batchSubject, jurisdictionOfBatch, recordsOfBatch, type RecordChunkRow } from '../batches/index.ts'
 import { recordEvent } from '../events/index.ts'
@@ -21,6 +22,13 @@ export interface EngineDependencies {
   logger: Logger
   /** Records read per round trip (default 2000). */
   chunkSize?: number
+  /**
+   * Result rows written per statement (a set rule's results found in one statement, then written in
+   * slices: platform/db/sliced-insert.ts). Default: 1,000 on the embedded database, where a
+   * statement holds the service's thread; on PostgreSQL each set rule's results are one statement. Null:
+   * one statement on either database.
+   */
+  resultSliceRows?: number | null | undefined
 }
 
 const CHUNK_SIZE = 2000
@@ -81,9 +89,14 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   const today = utcToday()
   const context: RecordContext = { today, reference: deps.referenceLookup }
 
+  const sliceRows = resultSliceRowsFor(db, deps.resultSliceRows)
+  const writeBatch = Math.min(sliceRows ?? WRITE_BATCH, WRITE_BATCH)
   const started = performance.now()
   const pending: repo.ResultRow[] = []
   const flush = async () => {
+    if (pending.length === 0) return
+    // Requests that arrived while the rules ran go before the write (issue 30, the embedded database).
+    if (sliceRows !== undefined) await yieldToEventLoop()
     await repo.insertResults(db, pending.splice(0))
   }
   let after: { type: string; uid: string } | undefined
@@ -100,7 +113,7 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
       for (const rule of recordRulesByType.get(row.resource_type) ?? []) {
         for (const result of recordRuleResults(rule, row, context, { rto_id: rto, run_id: runId, attempt })) {
           pending.push(result)
-          if (pending.length >= WRITE_BATCH) await flush()
+          if (pending.length >= writeBatch) await flush()
         }
       }
     }
@@ -119,7 +132,7 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
       // Requests that arrived during the last statement go first: on the embedded database statements
       // run on this thread, and one awaited after another would leave it no turn to read them.
       await yieldToEventLoop()
-      await repo.insertSetRuleResults(db, rule, scope, runId, attempt, records >= LARGE_BATCH, query)
+      await repo.insertSetRuleResults(db, rule, scope, runId, attempt, records >= LARGE_BATCH, query, sliceRows)
     }
     timings[rule.technicalRuleId] = Math.round(performance.now() - ruleStarted)
     if (!(await runs.checkpoint(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)

@@ -2,6 +2,7 @@
 import { sql, type Generated, type RawBuilder, type Selectable } from 'kysely'
 import { transactionsRunAlone, type Db, type Executor } from '../../platform/db/database.ts'
 import { nameBasedUuid } from '../../platform/db/uuid.ts'
+import { insertInSlices } from '../../platform/db/sliced-insert.ts'
 import { createRunLifecycle } from '../../platform/runs/run-lifecycle.ts'
 import type { MessageLevel } from '../../domain/rules.ts'
 import type { DataSource, RunScope, SetFindingRow, SetRule } from './rule.ts'
@@ -226,12 +227,14 @@ export async function insertResults(db: Executor, rows: ResultRow[]): Promise<vo
 }
 
 /**
- * Runs a set rule's query and stores its rows as results, in one statement inside the database.
- * The planner cannot know how many records one batch holds (a new token is never in its statistics,
- * so it guesses a handful) and then picks nested loops that grow with the square of a large batch.
- * For a large batch, nested loops are switched off for this statement, leaving hash and merge joins,
- * which grow linearly; a small batch keeps the planner's choice (index look-ups into held data).
- * JIT compilation is off too: these many-branch statements cost seconds to compile and run in less.
+ * Runs a set rule's query and stores its rows as results, in one statement inside the database, or,
+ * with `sliceRows`, found in one statement and written `sliceRows` at a time (sliced-insert.ts: the
+ * same rows, in the same order). The planner cannot know how many records one batch holds (a new
+ * token is never in its statistics, so it guesses a handful) and then picks nested loops that grow
+ * with the square of a large batch. For a large batch, nested loops are switched off for this
+ * statement, leaving hash and merge joins, which grow linearly; a small batch keeps the planner's
+ * choice (index look-ups into held data). JIT compilation is off too: these many-branch statements
+ * cost seconds to compile and run in less.
  */
 export async function insertSetRuleResults(
   db: Db,
@@ -241,7 +244,25 @@ export async function insertSetRuleResults(
   attempt: number,
   largeBatch: boolean,
   query: RawBuilder<SetFindingRow> = rule.query(scope),
+  sliceRows?: number,
 ): Promise<void> {
+  if (sliceRows !== undefined) {
+    await insertInSlices(
+      db,
+      {
+        table: 'validation_result',
+        columns: RESULT_COLUMNS,
+        rows: sql`SELECT ${setRuleResultValues(rule, scope, runId, attempt)},
+                         row_number() OVER (ORDER BY ${SET_RULE_RESULT_ORDER}) AS slice_ord
+                    FROM (${query}) AS f`,
+        settings: (tx) => setRuleSessionSettings(tx, largeBatch),
+        // One write at a time per attempt; the rule and the part are done before the next starts.
+        name: `validation_found_${runId.replaceAll('-', '')}_${attempt}`,
+      },
+      sliceRows,
+    )
+    return
+  }
   await db.transaction().execute(async (tx) => {
     await setRuleSessionSettings(tx, largeBatch)
     await setRuleResultsStatement(rule, scope, runId, attempt, query).execute(tx)
@@ -254,6 +275,37 @@ export async function setRuleSessionSettings(tx: Executor, largeBatch: boolean):
   if (largeBatch) await sql`SET LOCAL enable_nestloop = off`.execute(tx)
 }
 
+/** The columns of validation_result a rule's results fill, in the order setRuleResultValues gives them. */
+const RESULT_COLUMNS = [
+  'rto_id',
+  'run_id',
+  'attempt',
+  'validation_grouping_id',
+  'related_validation_result_count',
+  'error_number',
+  'rule_id',
+  'technical_rule_id',
+  'validation_message_level',
+  'corrective_action',
+  'message',
+  'resource_type',
+  'resource_uid',
+  'access_path',
+  'change_tracking_identifier',
+  'data_source',
+] as const
+
+/** The order a rule's results are stored in (their seq): grouped, the batch's own records first. */
+const SET_RULE_RESULT_ORDER = sql`f.group_key, f.data_source DESC, f.resource_type, f.resource_uid`
+
+/** A result's columns (RESULT_COLUMNS) from a row f of the rule's query. */
+function setRuleResultValues(rule: SetRule, scope: RunScope, runId: string, attempt: number): RawBuilder<unknown> {
+  return sql`${scope.rto}::text, ${runId}::uuid, ${attempt}::int, ${nameBasedUuid(sql`${`${runId}:${attempt}:${rule.technicalRuleId}:`}::text || f.group_key`)},
+           count(*) OVER (PARTITION BY f.group_key), ${rule.technicalRuleId}::text, ${rule.ruleId}::text, ${rule.technicalRuleId}::text,
+           ${rule.level}::text, ${rule.correctiveAction}::text, f.message, f.resource_type, f.resource_uid, f.access_path,
+           f.change_tracking_identifier, f.data_source`
+}
+
 /** The one statement that runs a set rule's query and stores its rows as results. */
 export function setRuleResultsStatement(
   rule: SetRule,
@@ -263,15 +315,10 @@ export function setRuleResultsStatement(
   query: RawBuilder<SetFindingRow> = rule.query(scope),
 ): RawBuilder<unknown> {
   return sql`
-    INSERT INTO validation_result (rto_id, run_id, attempt, validation_grouping_id, related_validation_result_count, error_number, rule_id,
-      technical_rule_id, validation_message_level, corrective_action, message, resource_type, resource_uid, access_path,
-      change_tracking_identifier, data_source)
-    SELECT ${scope.rto}, ${runId}::uuid, ${attempt}::int, ${nameBasedUuid(sql`${`${runId}:${attempt}:${rule.technicalRuleId}:`}::text || f.group_key`)},
-           count(*) OVER (PARTITION BY f.group_key), ${rule.technicalRuleId}::text, ${rule.ruleId}::text, ${rule.technicalRuleId}::text,
-           ${rule.level}::text, ${rule.correctiveAction}::text, f.message, f.resource_type, f.resource_uid, f.access_path,
-           f.change_tracking_identifier, f.data_source
+    INSERT INTO validation_result (${sql.join(RESULT_COLUMNS.map((column) => sql.id(column)))})
+    SELECT ${setRuleResultValues(rule, scope, runId, attempt)}
       FROM (${query}) AS f
-     ORDER BY f.group_key, f.data_source DESC, f.resource_type, f.resource_uid`
+     ORDER BY ${SET_RULE_RESULT_ORDER}`
 }
 
 /** Narrows a run's results: to one rule, one resource type, or both. */
