@@ -123,6 +123,7 @@ export const EnvironmentSchema = Type.Object({
     }),
   ),
   ASSESSMENT_SLICE_RECORDS: integer(1, 5000, 100000),
+  RECONCILIATION_SLICE_RECORDS: integer(1, 5000, 100000),
   REFERENCE_SYNC_CACHE_RECORDS: integer(0, 100_000),
   QUEUE_SUPERVISE_INTERVAL_SECONDS: integer(1, 30, 3600),
   QUEUE_JOBS_PER_QUEUE: integer(1, 2, 32),
@@ -240,6 +241,11 @@ export interface Config {
   validation: { chunkSize: number }
   /** Records per statement when an assessment copies its period (statements stay short, issue 30). */
   assessment: { sliceRecords: number }
+  /**
+   * Records per step when the embedded database indexes a submission for reconciliation (each step its
+   * own short transaction, issue 30); PostgreSQL indexes a submission in one transaction.
+   */
+  reconciliation: { sliceRecords: number }
   /** Records of reference-data synchronisation pages kept in memory (0: none). */
   referenceSync: { cacheRecords: number }
   auth: {
@@ -572,6 +578,7 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
     // validation statement at 0.4 s where 2,000 took 1.2 to 2.3 s on a loaded machine (bench/results.md).
     validation: { chunkSize: env.VALIDATION_CHUNK_SIZE ?? (env.DATABASE_URL ? 2000 : 500) },
     assessment: { sliceRecords: env.ASSESSMENT_SLICE_RECORDS },
+    reconciliation: { sliceRecords: env.RECONCILIATION_SLICE_RECORDS },
     referenceSync: { cacheRecords: env.REFERENCE_SYNC_CACHE_RECORDS },
     auth: {
       tokenTtlSeconds: env.AUTH_TOKEN_TTL_SECONDS,
