@@ -59,7 +59,7 @@ declare module '../../platform/db/schema.ts' {
 }
 
 /** Records per step when nothing else is said (RECONCILIATION_SLICE_RECORDS). */
-export const DEFAULT_SLICE_RECORDS = 5_000
+export const DEFAULT_SLICE_RECORDS = 1_000
 
 /** The steps, in order; a sliced step is repeated, a slice at a time, before the next. */
 const STEPS = [
