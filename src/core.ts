@@ -60,7 +60,7 @@ export interface JobDependencies {
 
 /** The queue's jobs, as the service runs them. */
 export function coreJobs({ config, db, referenceLookup, logger, queue }: JobDependencies) {
-  const reconciliation = reconciliationJob(db)
+  const reconciliation = reconciliationJob(db, { sliceRecords: config.reconciliation.sliceRecords })
   return {
     housekeeping: housekeepingJob(db, {
       auditRetentionDays: config.audit.retentionDays,

@@ -208,3 +208,103 @@ describe('crash recovery', () => {
     }
   })
 })
+
+// The embedded database indexes a submission for reconciliation in steps, each its own transaction
+// (reconciliation-index-steps.repo.ts): a process killed between or inside them must resume from the
+// progress kept and end with the index an uninterrupted run makes. On PostgreSQL the indexing is one
+// transaction (nothing to resume: test/reconciliation-steps.test.ts covers its steps there by a hook).
+describe('crash recovery of the reconciliation indexing in steps', {
+  skip: onPostgres && 'one transaction on PostgreSQL',
+}, () => {
+  let dataDir: string
+  let database: TestDatabase
+  let env: Record<string, string>
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'vetrs-crash-index-'))
+    database = await createTestDatabase(dataDir)
+    // A record a slice: the 1,500-record indexing takes thousands of steps, so a kill lands inside it.
+    env = {
+      ...database.env,
+      QUEUE_HEARTBEAT_SECONDS: '10',
+      QUEUE_SUPERVISE_INTERVAL_SECONDS: '1',
+      RECONCILIATION_SLICE_RECORDS: '1',
+      RATE_LIMIT_MAX: '0',
+    }
+  })
+  after(async () => {
+    await database.drop()
+    await rm(dataDir, { recursive: true, force: true })
+  })
+
+  /** The demo RTO's kept progress and index of the students, read with no job running. */
+  const look = async (uids: string[]) => {
+    const check = await startTestService({ database, service: { workers: false } })
+    try {
+      const db = check.service.database.db
+      const progress = await sql<{ step: string }>`SELECT step FROM reconciliation_progress`.execute(db)
+      const items = await sql<{ day: string; n: number }>`
+        SELECT student_activity_date::text AS day, count(*)::int AS n FROM reconciliation_item
+         WHERE resource_type = 'Student' AND resource_uid = ANY(${uids}::uuid[]) GROUP BY 1`.execute(db)
+      const submitted = await sql<{ day: string }>`
+        SELECT DISTINCT (submitted_at AT TIME ZONE 'UTC')::date::text AS day FROM held_current
+         WHERE resource_type = 'Student' AND resource_uid = ANY(${uids}::uuid[])`.execute(db)
+      const counts = await sql<{ day: string; n: number }>`
+        SELECT c.student_activity_date::text AS day, c.items AS n FROM reconciliation_day_count c
+         WHERE c.resource_type = 'Student' AND c.rto_id = (SELECT rto_id FROM held_current WHERE resource_uid = ${uids[0]}::uuid)`.execute(
+        db,
+      )
+      return {
+        progress: progress.rows.map((row) => row.step),
+        items: items.rows,
+        submitted: submitted.rows,
+        counts: counts.rows,
+      }
+    } finally {
+      await check.close()
+    }
+  }
+
+  it('a server killed while it indexes a submission resumes from its kept progress and ends with every item counted once', {
+    timeout: 300_000,
+  }, async () => {
+    const first = await startChildService(env)
+    const students = Array.from({ length: RECORDS }, () => randomUUID())
+    let batch = ''
+    try {
+      const r = new Reporter(first.baseUrl, await tokenFor(first.baseUrl))
+      batch = await r.newBatch()
+      const w = await world()
+      const uploads = students.map((studentUID, i) => ({
+        segment: 'student',
+        body: { ...w.student, studentUID, familyName: `${w.student.familyName}${letters(i)}` },
+      }))
+      for (let i = 0; i < uploads.length; i += 8)
+        await Promise.all(uploads.slice(i, i + 8).map((u) => r.upload(batch, [u])))
+      const { status } = await r.validate(batch)
+      assert.equal(status.hasBlockingValidationFailures, false)
+      assert.equal((await r.submit(batch)).status, 200)
+      // Thousands of steps of a few milliseconds each: a second in, the indexing is under way and far
+      // from done (checked below: a kill before the first step or after the last fails the test).
+      await pause(1_000)
+    } finally {
+      await first.crash()
+    }
+    const killed = await look(students)
+    assert.equal(killed.progress.length, 1, 'the kill landed while the indexing was under way (its progress kept)')
+    assert.notEqual(killed.progress[0], 'cleanup', 'the kill landed before the batch was indexed')
+
+    // The restarted service resumes the killed job's indexing (in slices of the default size).
+    const second = await startChildService({ ...env, RECONCILIATION_SLICE_RECORDS: '5000' })
+    try {
+      const r = new Reporter(second.baseUrl, await tokenFor(second.baseUrl))
+      await r.waitForReconciled(batch, 120_000)
+    } finally {
+      await second.stop()
+    }
+    const resumed = await look(students)
+    assert.equal(resumed.submitted.length, 1)
+    const day = resumed.submitted[0]!.day
+    assert.deepEqual(resumed.items, [{ day, n: RECORDS }], 'one item a student, searched by its submission day')
+    assert.deepEqual(resumed.counts, [{ day, n: RECORDS }], 'the day counted once for each student')
+  })
+})

@@ -137,6 +137,7 @@ export const EnvironmentSchema = Type.Object({
         "result rows a validation or assessment rule writes per statement; default 1000 on the embedded database, on PostgreSQL each rule's results in one statement (0: one statement on both)",
     }),
   ),
+  RECONCILIATION_SLICE_RECORDS: integer(1, 1000, 100000),
   REFERENCE_SYNC_CACHE_RECORDS: integer(0, 100_000),
   QUEUE_SUPERVISE_INTERVAL_SECONDS: integer(1, 30, 3600),
   QUEUE_JOBS_PER_QUEUE: integer(1, 2, 32),
@@ -258,6 +259,11 @@ export interface Config {
   validation: { chunkSize: number; resultSliceRows: number | null | undefined }
   /** Records per statement when an assessment copies its period, result rows per statement (statements stay short, issue 30). */
   assessment: { sliceRecords: number; resultSliceRows: number | null | undefined; workingCopy: boolean | undefined }
+  /**
+   * Records per step when the embedded database indexes a submission for reconciliation (each step its
+   * own short transaction, issue 30); PostgreSQL indexes a submission in one transaction.
+   */
+  reconciliation: { sliceRecords: number }
   /** Records of reference-data synchronisation pages kept in memory (0: none). */
   referenceSync: { cacheRecords: number }
   auth: {
@@ -597,6 +603,7 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
       resultSliceRows: env.RESULT_SLICE_ROWS === 0 ? null : env.RESULT_SLICE_ROWS,
       workingCopy: env.ASSESSMENT_WORKING_COPY,
     },
+    reconciliation: { sliceRecords: env.RECONCILIATION_SLICE_RECORDS },
     referenceSync: { cacheRecords: env.REFERENCE_SYNC_CACHE_RECORDS },
     auth: {
       tokenTtlSeconds: env.AUTH_TOKEN_TTL_SECONDS,

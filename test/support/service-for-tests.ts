@@ -13,6 +13,7 @@ import {
   type AssessmentScope,
 } from '../../src/modules/assessment/index.ts'
 import { submitJob, type SubmitJobOptions } from '../../src/modules/holdings/index.ts'
+import { reconciliationJob, type ReconcileJobOptions } from '../../src/modules/reconciliation/index.ts'
 import { droppedLinesAcknowledged, natImportJob, type NatImportJobOptions } from '../../src/modules/nat-bridge/index.ts'
 
 export interface TestHooks {
@@ -30,6 +31,8 @@ export interface TestHooks {
   submit?: { afterStage: NonNullable<SubmitJobOptions['afterStage']> }
   /** The NAT import job: hooks called with each progress the import tells, and once its batch is stored (a test crashes an import there). */
   natImport?: Pick<NatImportJobOptions, 'onProgress' | 'afterImport'>
+  /** The reconciliation job: steps forced on or off, their slice size, a hook after each step (a test fails a run there). */
+  reconciliation?: ReconcileJobOptions
 }
 
 /** createService (src/app.ts), with the hooks. */
@@ -51,8 +54,16 @@ export async function createServiceForTests(
   }
 }
 
-function jobsWith(deps: JobDependencies, { assessment, submit, natImport }: TestHooks) {
+function jobsWith(deps: JobDependencies, { assessment, submit, natImport, reconciliation }: TestHooks) {
   let jobs = coreJobs(deps)
+  if (reconciliation)
+    jobs = {
+      ...jobs,
+      reconciliation: reconciliationJob(deps.db, {
+        sliceRecords: deps.config.reconciliation.sliceRecords,
+        ...reconciliation,
+      }),
+    }
   if (natImport)
     jobs = {
       ...jobs,

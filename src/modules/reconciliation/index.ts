@@ -3,4 +3,9 @@
 export { reconciliationRoutes } from './reconciliation.routes.ts'
 export { periodRange, indexedActivityDate, relatedResources } from './reconciliation.service.ts'
 export { relatedStartSegments, type ReconciliationItem } from './reconciliation.schemas.ts'
-export { reconciliationJob, indexPendingSubmissions, type ReconcileJobData } from './reconciliation.jobs.ts'
+export {
+  reconciliationJob,
+  indexPendingSubmissions,
+  type ReconcileJobData,
+  type ReconcileJobOptions,
+} from './reconciliation.jobs.ts'

@@ -37,7 +37,7 @@ declare module '../../platform/db/schema.ts' {
 }
 
 /** Whose enrolment activity dates a record's is the latest of, in the order they must be computed. */
-const DATED_BY: readonly (readonly [ResourceType, readonly ResourceType[]])[] = [
+export const DATED_BY: readonly (readonly [ResourceType, readonly ResourceType[]])[] = [
   ['SubjectOffering', ['SubjectEnrolment']],
   ['ProgramOffering', ['ProgramEnrolment', 'SubjectOffering']],
   ['Subject', ['SubjectOffering']],
@@ -56,7 +56,7 @@ const submissionDay = (submittedAt: RawBuilder<unknown>) => sql`(${submittedAt} 
  * reference field of every type, each guarded by the record's type, so one scan of the batch yields
  * every link (a scan per field read, and decompressed, each body up to four times).
  */
-function linksOf(): RawBuilder<unknown> {
+export function linksOf(): RawBuilder<unknown> {
   const branches = resourceTypes.flatMap((source) =>
     referenceFields[source].map(({ field, references }) => {
       const array = /^(\w+)\[\]\.(\w+)$/.exec(field)
@@ -76,10 +76,42 @@ function linksOf(): RawBuilder<unknown> {
  * Analyses a table whose statistics were taken with fewer rows than `rows` (or never): the rows this
  * transaction wrote are then counted too. Bounded: ANALYZE reads a sample, not the table.
  */
-async function analyseWhenStale(db: Executor, table: 'held_link' | 'reconciliation_item', rows: number): Promise<void> {
+export async function analyseWhenStale(
+  db: Executor,
+  table: 'held_link' | 'reconciliation_item',
+  rows: number,
+): Promise<void> {
   const stale = await sql<{ stale: boolean }>`
     SELECT reltuples < ${rows} AS stale FROM pg_class WHERE oid = ${table}::regclass`.execute(db)
   if (stale.rows[0]?.stale) await sql`ANALYZE ${sql.table(table)}`.execute(db)
+}
+
+/**
+ * Items: a void removes the record's item; every other record of the batch gets its latest version's.
+ * `records`: which of batch_content's records (alias b), the batch's or a slice of it.
+ */
+export async function writeItems(db: Executor, records: RawBuilder<unknown>, submittedAt: Date): Promise<void> {
+  await sql`
+    DELETE FROM reconciliation_item r USING batch_content b
+     WHERE ${records} AND b.is_voided AND r.rto_id = b.rto_id AND r.resource_type = b.resource_type AND r.resource_uid = b.resource_uid`.execute(
+    db,
+  )
+  await sql`
+    INSERT INTO reconciliation_item (rto_id, resource_type, resource_uid, student_activity_date, enrolment_activity_date, submitted_at, change_tracking_identifier)
+    SELECT b.rto_id, b.resource_type, b.resource_uid, coalesce(own.date, ${submissionDay(sql`${submittedAt}::timestamptz`)}), own.date,
+           ${submittedAt}::timestamptz, b.change_tracking_identifier
+      FROM batch_content b
+      -- OFFSET 0 keeps the subquery whole: flattened, its date was worked out (and the body read) once per use above.
+      CROSS JOIN LATERAL (SELECT CASE WHEN b.resource_type IN (${sql.join(ENROLMENTS)})
+                                      THEN (SELECT max(l.value->>'studentActivityDate') FROM jsonb_array_elements(b.body->'lifecycle') AS l(value))::date END AS date
+                          OFFSET 0) AS own
+     WHERE ${records} AND NOT b.is_voided
+     ORDER BY b.resource_type COLLATE "C", b.resource_uid -- as the primary key is, as above
+    ON CONFLICT (rto_id, resource_type, resource_uid) DO UPDATE
+       SET student_activity_date = excluded.student_activity_date, enrolment_activity_date = excluded.enrolment_activity_date,
+           submitted_at = excluded.submitted_at, change_tracking_identifier = excluded.change_tracking_identifier`.execute(
+    db,
+  )
 }
 
 export async function indexSubmission(
@@ -167,38 +199,48 @@ export async function indexSubmission(
     ).rows.map((row) => row.resource_type),
   )
 
-  // Items: a void removes the record's item; every other record of the batch gets its latest version's.
-  await sql`
-    DELETE FROM reconciliation_item r USING batch_content b
-     WHERE ${inBatch} AND b.is_voided AND r.rto_id = b.rto_id AND r.resource_type = b.resource_type AND r.resource_uid = b.resource_uid`.execute(
-    db,
-  )
-  await sql`
-    INSERT INTO reconciliation_item (rto_id, resource_type, resource_uid, student_activity_date, enrolment_activity_date, submitted_at, change_tracking_identifier)
-    SELECT b.rto_id, b.resource_type, b.resource_uid, coalesce(own.date, ${submissionDay(sql`${p.submittedAt}::timestamptz`)}), own.date,
-           ${p.submittedAt}::timestamptz, b.change_tracking_identifier
-      FROM batch_content b
-      -- OFFSET 0 keeps the subquery whole: flattened, its date was worked out (and the body read) once per use above.
-      CROSS JOIN LATERAL (SELECT CASE WHEN b.resource_type IN (${sql.join(ENROLMENTS)})
-                                      THEN (SELECT max(l.value->>'studentActivityDate') FROM jsonb_array_elements(b.body->'lifecycle') AS l(value))::date END AS date
-                          OFFSET 0) AS own
-     WHERE ${inBatch} AND NOT b.is_voided
-     ORDER BY b.resource_type COLLATE "C", b.resource_uid -- as the primary key is, as above
-    ON CONFLICT (rto_id, resource_type, resource_uid) DO UPDATE
-       SET student_activity_date = excluded.student_activity_date, enrolment_activity_date = excluded.enrolment_activity_date,
-           submitted_at = excluded.submitted_at, change_tracking_identifier = excluded.change_tracking_identifier`.execute(
-    db,
-  )
+  await writeItems(db, inBatch, p.submittedAt)
   await sql`ANALYZE reconciliation_affected, reconciliation_before, reconciliation_dropped_link`.execute(db)
   await analyseWhenStale(db, 'reconciliation_item', records)
 
-  // Derived dates, in dependency order, for the affected records only (docs/decisions.md, "Activity
-  // dates kept incrementally"): a record's latest enrolment activity is its previous one raised by
-  // what its changed sources say now, so a busy delivery location is not read link by link for every
-  // submission that touches it. It is read again in full only when it is new, or when a source that
-  // may have held its previous date lost that date or its link to it; with no enrolment activity at
-  // all a record is searched by its own submission day.
-  for (const [type, sources] of DATED_BY) {
+  await updateDates(db, p.rto, existed, TEMPORARY)
+  await countDays(db, p.rto, TEMPORARY)
+}
+
+/**
+ * Where the indexing of a submission keeps what it works from: the records it affects, the links its
+ * records dropped, and the affected items as they were before it. The one transaction keeps them in
+ * temporary tables; the steps of the embedded database in kept tables, one RTO's rows of them
+ * (reconciliation-index-steps.repo.ts). Each is something a FROM clause can name with an alias.
+ */
+export interface IndexingRelations {
+  affected: RawBuilder<unknown>
+  before: RawBuilder<unknown>
+  dropped: RawBuilder<unknown>
+}
+
+const TEMPORARY: IndexingRelations = {
+  affected: sql`reconciliation_affected`,
+  before: sql`reconciliation_before`,
+  dropped: sql`reconciliation_dropped_link`,
+}
+
+// Derived dates, in dependency order, for the affected records only (docs/decisions.md, "Activity
+// dates kept incrementally"): a record's latest enrolment activity is its previous one raised by
+// what its changed sources say now, so a busy delivery location is not read link by link for every
+// submission that touches it. It is read again in full only when it is new, or when a source that
+// may have held its previous date lost that date or its link to it; with no enrolment activity at
+// all a record is searched by its own submission day. `existed`: the types of which some affected
+// record had an item before (only their dates can start from a previous one). `types`: which of
+// DATED_BY's entries to run (the steps run one a step), all of them by default.
+export async function updateDates(
+  db: Executor,
+  rto: string,
+  existed: ReadonlySet<string>,
+  t: IndexingRelations,
+  types: readonly (readonly [ResourceType, readonly ResourceType[]])[] = DATED_BY,
+): Promise<void> {
+  for (const [type, sources] of types) {
     const ofSources = sql`(${sql.join([...sources])})`
     const searchedBy = sql`coalesce(d.latest, ${submissionDay(sql`r.submitted_at`)})`
     await sql`
@@ -211,13 +253,13 @@ export async function indexSubmission(
           existed.has(type)
             ? sql`SELECT x.uid, x.date, x.before
                     FROM (SELECT l.target_uid AS uid, c.enrolment_activity_date AS date, bs.enrolment_activity_date AS before
-                            FROM reconciliation_affected s
-                            JOIN held_link l ON l.rto_id = ${p.rto} AND l.source_type = s.resource_type AND l.source_uid = s.resource_uid AND l.target_type = ${type}
+                            FROM ${t.affected} s
+                            JOIN held_link l ON l.rto_id = ${rto} AND l.source_type = s.resource_type AND l.source_uid = s.resource_uid AND l.target_type = ${type}
                             JOIN reconciliation_item c ON c.rto_id = l.rto_id AND c.resource_type = l.source_type AND c.resource_uid = l.source_uid
-                            LEFT JOIN reconciliation_before bs ON bs.resource_type = s.resource_type AND bs.resource_uid = s.resource_uid
+                            LEFT JOIN ${t.before} bs ON bs.resource_type = s.resource_type AND bs.resource_uid = s.resource_uid
                            WHERE s.resource_type IN ${ofSources}
                           OFFSET 0) AS x
-                    JOIN reconciliation_before bt ON bt.resource_type = ${type} AND bt.resource_uid = x.uid`
+                    JOIN ${t.before} bt ON bt.resource_type = ${type} AND bt.resource_uid = x.uid`
             : sql`SELECT NULL::uuid AS uid, NULL::date AS date, NULL::date AS before WHERE false`
         }),
       -- Per target: the latest of those dates now, and the latest date a source linked now had and no
@@ -229,18 +271,18 @@ export async function indexSubmission(
       -- longer links to it (moved away, or voided).
       dropped AS (
         SELECT d.target_uid AS uid, max(bs.enrolment_activity_date) AS lost_from
-          FROM reconciliation_dropped_link d
-          JOIN reconciliation_before bs ON bs.resource_type = d.source_type AND bs.resource_uid = d.source_uid
+          FROM ${t.dropped} d
+          JOIN ${t.before} bs ON bs.resource_type = d.source_type AND bs.resource_uid = d.source_uid
          WHERE d.target_type = ${type} AND d.source_type IN ${ofSources}
            AND NOT EXISTS (SELECT 1 FROM held_link l
-                            WHERE l.rto_id = ${p.rto} AND l.target_type = d.target_type AND l.target_uid = d.target_uid
+                            WHERE l.rto_id = ${rto} AND l.target_type = d.target_type AND l.target_uid = d.target_uid
                               AND l.source_type = d.source_type AND l.source_uid = d.source_uid)
          GROUP BY d.target_uid),
       -- The targets to read in full: new ones, and those a source may have held up (above).
       recount AS MATERIALIZED (
         SELECT a.resource_uid AS uid
-          FROM reconciliation_affected a
-          LEFT JOIN reconciliation_before bx ON bx.resource_type = a.resource_type AND bx.resource_uid = a.resource_uid
+          FROM ${t.affected} a
+          LEFT JOIN ${t.before} bx ON bx.resource_type = a.resource_type AND bx.resource_uid = a.resource_uid
           LEFT JOIN gained g ON g.uid = a.resource_uid
           LEFT JOIN dropped dr ON dr.uid = a.resource_uid
          WHERE a.resource_type = ${type}
@@ -248,15 +290,15 @@ export async function indexSubmission(
       counted AS (
         SELECT n.uid, max(c.enrolment_activity_date) AS latest
           FROM recount n
-          JOIN held_link l ON l.rto_id = ${p.rto} AND l.target_type = ${type} AND l.target_uid = n.uid AND l.source_type IN ${ofSources}
+          JOIN held_link l ON l.rto_id = ${rto} AND l.target_type = ${type} AND l.target_uid = n.uid AND l.source_type IN ${ofSources}
           JOIN reconciliation_item c ON c.rto_id = l.rto_id AND c.resource_type = l.source_type AND c.resource_uid = l.source_uid
          GROUP BY n.uid),
       -- Materialised: its date is used four times below.
       d AS MATERIALIZED (
         SELECT a.resource_uid AS uid,
                CASE WHEN n.uid IS NOT NULL THEN k.latest ELSE greatest(bx.enrolment_activity_date, g.latest) END AS latest
-          FROM reconciliation_affected a
-          LEFT JOIN reconciliation_before bx ON bx.resource_type = a.resource_type AND bx.resource_uid = a.resource_uid
+          FROM ${t.affected} a
+          LEFT JOIN ${t.before} bx ON bx.resource_type = a.resource_type AND bx.resource_uid = a.resource_uid
           LEFT JOIN gained g ON g.uid = a.resource_uid
           LEFT JOIN recount n ON n.uid = a.resource_uid
           LEFT JOIN counted k ON k.uid = a.resource_uid
@@ -264,25 +306,28 @@ export async function indexSubmission(
       UPDATE reconciliation_item r
          SET enrolment_activity_date = d.latest, student_activity_date = ${searchedBy}
         FROM d
-       WHERE r.rto_id = ${p.rto} AND r.resource_type = ${type} AND r.resource_uid = d.uid
+       WHERE r.rto_id = ${rto} AND r.resource_type = ${type} AND r.resource_uid = d.uid
          AND (r.enrolment_activity_date IS DISTINCT FROM d.latest OR r.student_activity_date IS DISTINCT FROM ${searchedBy})`.execute(
       db,
     )
   }
-  // Day counts move by what the affected items left and took: each of them counted off the day it
-  // had, and on the day it has now (a voided record's item is gone, a new record's was not there).
-  // A count is never stored below one: a day left empty is deleted.
+}
+
+// Day counts move by what the affected items left and took: each of them counted off the day it
+// had, and on the day it has now (a voided record's item is gone, a new record's was not there).
+// A count is never stored below one: a day left empty is deleted.
+export async function countDays(db: Executor, rto: string, t: IndexingRelations): Promise<void> {
   await sql`
     CREATE TEMP TABLE reconciliation_day_change ON COMMIT DROP AS
     SELECT m.resource_type, m.day, sum(m.items)::int AS items
-      FROM (SELECT resource_type, student_activity_date AS day, -1 AS items FROM reconciliation_before
+      FROM (SELECT resource_type, student_activity_date AS day, -1 AS items FROM ${t.before} bb
             UNION ALL
             SELECT r.resource_type, r.student_activity_date, 1
-              FROM reconciliation_affected a JOIN reconciliation_item r
-                ON r.rto_id = ${p.rto} AND r.resource_type = a.resource_type AND r.resource_uid = a.resource_uid) AS m
+              FROM ${t.affected} a JOIN reconciliation_item r
+                ON r.rto_id = ${rto} AND r.resource_type = a.resource_type AND r.resource_uid = a.resource_uid) AS m
      GROUP BY m.resource_type, m.day
     HAVING sum(m.items) <> 0`.execute(db)
-  const fewer = sql`c.rto_id = ${p.rto} AND c.resource_type = d.resource_type AND c.student_activity_date = d.day AND d.items < 0`
+  const fewer = sql`c.rto_id = ${rto} AND c.resource_type = d.resource_type AND c.student_activity_date = d.day AND d.items < 0`
   await sql`
     DELETE FROM reconciliation_day_count c USING reconciliation_day_change d WHERE ${fewer} AND c.items + d.items <= 0`.execute(
     db,
@@ -293,7 +338,7 @@ export async function indexSubmission(
   )
   await sql`
     INSERT INTO reconciliation_day_count AS c (rto_id, resource_type, student_activity_date, items)
-    SELECT ${p.rto}, d.resource_type, d.day, d.items FROM reconciliation_day_change d WHERE d.items > 0
+    SELECT ${rto}, d.resource_type, d.day, d.items FROM reconciliation_day_change d WHERE d.items > 0
     ON CONFLICT (rto_id, resource_type, student_activity_date) DO UPDATE SET items = c.items + excluded.items`.execute(
     db,
   )

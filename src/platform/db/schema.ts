@@ -13,6 +13,9 @@
 //     submit_job                                         modules/holdings
 //   held_link, reconciliation_item,
 //     reconciliation_day_count                           modules/reconciliation (reconciliation-index.repo.ts)
+//   reconciliation_progress, reconciliation_progress_affected,
+//     reconciliation_progress_dropped_link,
+//     reconciliation_progress_before                     modules/reconciliation (reconciliation-index-steps.repo.ts)
 //   assessment_run, assessment_result,
 //     assessment_stage                                   modules/assessment
 //   declaration, collection_due_date,
@@ -74,6 +77,10 @@ export const TABLE_PLACEMENT = {
   held_link: 'hot',
   reconciliation_item: 'hot',
   reconciliation_day_count: 'hot',
+  reconciliation_progress: 'hot',
+  reconciliation_progress_affected: 'hot',
+  reconciliation_progress_dropped_link: 'hot',
+  reconciliation_progress_before: 'hot',
   assessment_run: 'hot',
   assessment_result: 'hot',
   assessment_stage: 'hot',
