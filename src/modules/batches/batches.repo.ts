@@ -149,6 +149,12 @@ export async function listBatches(
 /** Deletes the batch and its records; call inside a transaction holding the batch lock. */
 export async function deleteBatch(db: Executor, rto: string, token: string): Promise<void> {
   await db.deleteFrom('batch_record').where('rto_id', '=', rto).where('transaction_batch_token', '=', token).execute()
+  // The batch's kept counts (batch-records.repo.ts) go with it: the delete above has just brought them to zero.
+  await db
+    .deleteFrom('batch_record_count')
+    .where('rto_id', '=', rto)
+    .where('transaction_batch_token', '=', token)
+    .execute()
   await db
     .deleteFrom('transaction_batch')
     .where('rto_id', '=', rto)
