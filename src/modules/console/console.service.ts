@@ -108,7 +108,7 @@ import {
   acknowledgementsOfDeclarations,
   isOverdue,
   listDeclarations,
-  periodsAcrossRtos,
+  collectionAcrossRtos,
   type DeclarationRecord,
   type RtoPeriodStanding,
   type WarningAcknowledgement,
@@ -230,7 +230,7 @@ export async function batchesPage(
   actor: Actor,
   filter: Omit<BatchFilter, 'jurisdiction'>,
   pageNumber: number,
-): Promise<Page<BatchListRow>> {
+): Promise<Page<BatchListRow> & { searchComplete: boolean }> {
   const page = await findBatches(db, actor, filter, { pageNumber, pageSize: 20 })
   const natFiles = await natFileNamesOf(
     db,
@@ -474,9 +474,11 @@ export async function collectionAtAGlance(
 }
 
 /**
- * The collection at a glance of several periods at once (the page's period and its progress chart):
- * the same reads as one period (three of declarations', two of holdings', three of assessment's), by
- * jurisdiction and period, whatever the number of periods and RTOs.
+ * The collection at a glance of several periods at once (the page's period, first, and its progress
+ * chart's): the totals of every period over every RTO, counted in the database (declarations'
+ * collectionAcrossRtos), and the rows of one page for the first period only; the others' views have
+ * their totals and no rows (the chart reads only totals). A standing and an assessment status are made
+ * for the page's RTOs alone; the Validated count looks only at RTOs that have a run of the period.
  */
 export async function collectionOverPeriods(
   db: Db,
@@ -484,30 +486,27 @@ export async function collectionOverPeriods(
   periods: readonly number[],
   pageNumber = 1,
 ): Promise<Map<number, CollectionView>> {
-  const standings = await periodsAcrossRtos(db, jurisdiction, periods)
-  const rtos = standings.get(periods[0]!)?.map((standing) => standing.rto) ?? []
-  const assessments = await assessmentStatusesAcrossPeriods(db, rtos, jurisdiction, periods)
+  const shownPeriod = periods[0]!
+  const start = (pageNumber - 1) * COLLECTION_PAGE_SIZE
+  const collection = await collectionAcrossRtos(db, jurisdiction, periods, {
+    period: shownPeriod,
+    offset: start,
+    limit: COLLECTION_PAGE_SIZE,
+  })
+  const assessments = await assessmentStatusesAcrossPeriods(db, collection.rtos, jurisdiction, periods)
   return new Map(
     periods.map((period): [number, CollectionView] => {
-      const ofPeriod = standings.get(period)!
       const statuses = assessments.get(period)!
-      const start = (pageNumber - 1) * COLLECTION_PAGE_SIZE
-      const rows = ofPeriod
-        .slice(start, start + COLLECTION_PAGE_SIZE)
-        .map((standing) => ({ ...standing, assessment: statuses.of(standing.rto) }))
-      let submitted = 0
-      let declared = 0
-      let overdue = 0
-      for (const standing of ofPeriod) {
-        if (standing.lastSubmittedAt !== null) submitted++
-        if (standing.declaration !== null) declared++
-        if (standing.overdue) overdue++
-      }
+      const rows =
+        period === shownPeriod
+          ? collection.rows.map((standing) => ({ ...standing, assessment: statuses.of(standing.rto) }))
+          : []
+      const { submitted, declared, overdue } = collection.totals.get(period)!
       return [
         period,
         {
-          rows: toPage(rows, ofPeriod.length, { pageNumber, pageSize: COLLECTION_PAGE_SIZE }),
-          totals: { rtos: ofPeriod.length, submitted, assessed: statuses.validated, declared, overdue },
+          rows: toPage(rows, collection.rtos.length, { pageNumber, pageSize: COLLECTION_PAGE_SIZE }),
+          totals: { rtos: collection.rtos.length, submitted, assessed: statuses.validated, declared, overdue },
         },
       ]
     }),

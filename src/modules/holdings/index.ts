@@ -25,6 +25,7 @@ export {
   reportedActivity,
   type ReportedActivity,
   submissionsAcrossRtos,
+  collectionSubmissions,
   type PeriodSubmission,
   type SubmissionsAcrossRtos,
 } from './holdings.service.ts'
