@@ -311,6 +311,21 @@ export async function rtosHoldingData(db: Executor): Promise<{ rto_id: string; l
   return result.rows
 }
 
+/** rtosHoldingData of the RTOs whose code starts with the text (case aside, taken literally) or that are named. */
+export async function rtosHoldingDataMatching(
+  db: Executor,
+  text: string,
+  rtos: readonly string[],
+): Promise<{ rto_id: string; last_submitted_at: Date }[]> {
+  const literal = text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)
+  const result = await sql<{ rto_id: string; last_submitted_at: Date }>`
+    SELECT rto_id, max(last_submitted_at) AS last_submitted_at
+      FROM rto_jurisdiction_submission
+     WHERE lower(rto_id) LIKE ${`${literal}%`} OR rto_id = ANY(${[...rtos]}::text[])
+     GROUP BY rto_id`.execute(db)
+  return result.rows
+}
+
 export interface HeldRecordsQuery {
   rto: string
   resourceType: string

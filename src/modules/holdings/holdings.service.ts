@@ -117,6 +117,16 @@ export async function rtosHoldingData(db: Db): Promise<{ rto: string; lastSubmit
   return rows.map((row) => ({ rto: row.rto_id, lastSubmittedAt: new Date(row.last_submitted_at).toISOString() }))
 }
 
+/** rtosHoldingData of the RTOs an operator's search finds by code, and of those named (found by a client). */
+export async function rtosHoldingDataMatching(
+  db: Db,
+  text: string,
+  rtos: readonly string[],
+): Promise<{ rto: string; lastSubmittedAt: string }[]> {
+  const rows = await holdings.rtosHoldingDataMatching(db, text, rtos)
+  return rows.map((row) => ({ rto: row.rto_id, lastSubmittedAt: new Date(row.last_submitted_at).toISOString() }))
+}
+
 export interface PeriodSubmission {
   jurisdiction: string
   reportingPeriodNumber: number

@@ -22,6 +22,7 @@ export {
   periodSubmissions,
   reportedPeriodsAcrossRtos,
   rtosHoldingData,
+  rtosHoldingDataMatching,
   reportedActivity,
   type ReportedActivity,
   submissionsAcrossRtos,
