@@ -7,7 +7,9 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { generateNatFileSet, natZipBytes } from '../packages/avetmiss/src/index.ts'
+import { sql } from 'kysely'
 import { readSeedReferenceData } from '../src/modules/reference-data/index.ts'
+import { BATCH_SEARCH_RECORD_LIMIT } from '../src/modules/batches/index.ts'
 import { call, freePort, minimalUnitRecord, Reporter, startTestService, V1, type TestService } from './support/index.ts'
 import { csrfOf, signInOverHttp } from './console/http-session.ts'
 import type { Browser } from 'playwright-core'
@@ -124,6 +126,7 @@ describe('web console: batches a person can manage', () => {
       assert.ok(rowOf(found.text, submitted), `the submitted batch holds the student (${words})`)
       assert.equal(rowOf(found.text, theirs), undefined, 'another RTO’s batch is never listed')
       assert.match(found.text, /id="q"[^>]*value="[^"]+"/, 'the search stays in its field')
+      assert.doesNotMatch(found.text, /More than [\d,]+ records match/, 'a narrow search is whole')
     }
     // A unit's code is only in the submitted batch; with the state filter, nothing.
     const byCode = await session.page(`${LIST}?q=${encodeURIComponent(unit.subjectIdentifier!)}`)
@@ -134,6 +137,29 @@ describe('web console: batches a person can manage', () => {
     // Every word must be one of a record's keys: a name with a word no record has finds nothing.
     const partial = await session.page(`${LIST}?q=${encodeURIComponent(`${student.familyName} nobody`)}`)
     assert.equal(rowOf(partial.text, open), undefined)
+  })
+
+  it('a search matching more records than it reads lists the batches of those it read and says so (issue 32, "Performance")', async () => {
+    const broad = await rto1.newBatch()
+    // One more student than a search reads, sharing a USI; each with its own client identifier.
+    await sql`
+      INSERT INTO batch_record (rto_id, transaction_batch_token, resource_type, resource_uid, body, uploaded_by_client)
+      SELECT '90001', ${broad}, 'Student', md5('broad' || i)::uuid,
+             jsonb_build_object('uniqueStudentIdentifier', 'BROADUSI01', 'clientIdentifier', 'BROAD' || i), 'test'
+        FROM generate_series(1, ${BATCH_SEARCH_RECORD_LIMIT + 1}) AS i`.execute(t.service.database.db)
+    const session = await signInOverHttp(t.baseUrl, 'staff-90001')
+    const found = await session.page(`${LIST}?q=broadusi01`)
+    assert.equal(found.status, 200)
+    assert.ok(rowOf(found.text, broad), 'the batch holding them is listed')
+    assert.match(
+      found.text,
+      /More than 5,000 records match “broadusi01”, so the batches listed are those holding the records found first/,
+    )
+    // A second word narrows it to one record: the search is whole again.
+    const narrowed = await session.page(`${LIST}?q=${encodeURIComponent('BROADUSI01 broad77')}`)
+    assert.ok(rowOf(narrowed.text, broad))
+    assert.doesNotMatch(narrowed.text, /More than [\d,]+ records match/)
+    assert.match(rowOf(narrowed.text, broad)!, /Student: 5,001\b/, 'its records by type, kept')
   })
 
   it('RTO staff discard a batch not submitted after confirming it, and it is gone from the list and the API', async () => {

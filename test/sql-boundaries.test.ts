@@ -14,6 +14,7 @@ import { startTestService, type TestService } from './support/index.ts'
 const TABLE_OWNER: Record<string, string> = {
   transaction_batch: 'batches',
   batch_record: 'batches',
+  batch_record_count: 'batches',
   reference_record_version: 'reference-data',
   validation_run: 'validation',
   validation_result: 'validation',

@@ -17,9 +17,24 @@ export interface BatchRecordTable {
   change_seq: import('kysely').Generated<string>
 }
 
+/**
+ * A batch's records by type, kept as deltas (migration 0036): triggers on batch_record add a row per
+ * batch and type each writing statement touched, and fold them now and then. Only the triggers write it
+ * (and discard, which deletes the batch's rows); readers sum a batch's rows.
+ */
+export interface BatchRecordCountTable {
+  rto_id: string
+  transaction_batch_token: string
+  resource_type: string
+  delta_id: import('kysely').Generated<string>
+  record_count: string
+  change_seq_sum: string
+}
+
 declare module '../../platform/db/schema.ts' {
   interface Database {
     batch_record: BatchRecordTable
+    batch_record_count: BatchRecordCountTable
   }
 }
 
@@ -143,13 +158,19 @@ export async function deleteRecord(
   return Number(result.numDeletedRows) === 1
 }
 
+/**
+ * The batch's records by type: the sums of its kept deltas (batch_record_count, migration 0036), a
+ * few index rows, where counting the records read one index entry per record (48 to 61 ms per view
+ * for a 110,000-record batch). The same snapshot as the records, so the same answer as a fresh count.
+ */
 export async function countRecordsByType(db: Executor, rto: string, token: string): Promise<Map<string, number>> {
   const rows = await db
-    .selectFrom('batch_record')
-    .select(['resource_type', (eb) => eb.fn.countAll<string>().as('count')])
+    .selectFrom('batch_record_count')
+    .select(['resource_type', (eb) => eb.fn.sum<string>('record_count').as('count')])
     .where('rto_id', '=', rto)
     .where('transaction_batch_token', '=', token)
     .groupBy('resource_type')
+    .having((eb) => eb.fn.sum('record_count'), '<>', 0)
     .execute()
   return new Map(rows.map((row) => [row.resource_type, Number(row.count)]))
 }

@@ -86,29 +86,35 @@ export async function listBatches(
 /** A batch as the console lists it: with the API client (or console person) that created it. */
 export type BatchWithCreator = BatchSummary & { createdByClient: string }
 
-/** The caller's batches the filter keeps (status, token prefix, jurisdiction), newest first, each with its creator. */
+/**
+ * The caller's batches the filter keeps (status, token prefix, jurisdiction, a record held), newest
+ * first, each with its creator. `searchComplete` is false when the words match more records than a
+ * search reads (BATCH_SEARCH_RECORD_LIMIT): the batches are then those holding the records read.
+ */
 export async function findBatches(
   db: Db,
   actor: Actor,
   filter: batches.BatchFilter,
   page: PageQuery,
-): Promise<Page<BatchWithCreator>> {
-  // The batches holding the words are found once (one probe of the search index), then the count and
-  // the page read only those.
+): Promise<Page<BatchWithCreator> & { searchComplete: boolean }> {
+  // The batches holding the words are found once (one bounded probe of the search index), then the
+  // count and the page read only those.
   const { holding, ...rest } = filter
-  const resolved: batches.ResolvedBatchFilter =
-    holding !== undefined && holding.length > 0
-      ? { ...rest, tokens: await batches.batchesHolding(db, actor.rto, holding) }
-      : rest
+  const found =
+    holding !== undefined && holding.length > 0 ? await batches.batchesHolding(db, actor.rto, holding) : undefined
+  const resolved: batches.ResolvedBatchFilter = found ? { ...rest, tokens: found.tokens } : rest
   const [total, rows] = await Promise.all([
     batches.countBatches(db, actor.rto, resolved),
     batches.listBatches(db, actor.rto, resolved, page.pageSize, offsetOf(page)),
   ])
-  return toPage(
-    rows.map((row) => ({ ...toSummary(row), createdByClient: row.created_by_client })),
-    total,
-    page,
-  )
+  return {
+    ...toPage(
+      rows.map((row) => ({ ...toSummary(row), createdByClient: row.created_by_client })),
+      total,
+      page,
+    ),
+    searchComplete: found?.complete ?? true,
+  }
 }
 
 export async function discardBatch(db: Db, actor: Actor, ref: BatchRef): Promise<void> {

@@ -30,5 +30,5 @@ export {
   type RecordToUpload,
   type RecordChunkRow,
 } from './batch-records.service.ts'
-export type { BatchFilter } from './batches.repo.ts'
+export { BATCH_SEARCH_RECORD_LIMIT, type BatchFilter } from './batches.repo.ts'
 export { BatchParams, BatchSummary, type BatchDetail } from './batches.schemas.ts'

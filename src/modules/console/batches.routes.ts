@@ -5,6 +5,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { ConflictError, type ConflictReason } from '../../domain/errors.ts'
 import { isProblem, problemTypes } from '../../platform/http/problem.ts'
 import { resourceTypes } from '../../domain/resource-types.ts'
+import { BATCH_SEARCH_RECORD_LIMIT } from '../batches/index.ts'
 import { canReport } from './console-people.ts'
 import { renderFragment, renderPage } from './console.views.ts'
 import * as consoleService from './console.service.ts'
@@ -97,6 +98,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
           },
           badToken,
           states: BATCH_STATE_NAMES,
+          searchLimit: BATCH_SEARCH_RECORD_LIMIT,
         },
       ),
     )

@@ -8,6 +8,7 @@ import type { FailedJob, JobDefinition, Queue, QueueJobCounts, SlowJob } from '.
 import {
   addClient,
   ClientInputError,
+  clientIdsOfRtosMatching,
   listClientIds,
   listClients,
   rotateSecret,
@@ -56,6 +57,7 @@ import {
   heldVersions,
   periodSubmissions,
   rtosHoldingData,
+  rtosHoldingDataMatching,
   searchHeldRecords,
   requestSubmit,
   submitStatus,
@@ -108,7 +110,7 @@ import {
   acknowledgementsOfDeclarations,
   isOverdue,
   listDeclarations,
-  periodsAcrossRtos,
+  collectionAcrossRtos,
   type DeclarationRecord,
   type RtoPeriodStanding,
   type WarningAcknowledgement,
@@ -230,7 +232,7 @@ export async function batchesPage(
   actor: Actor,
   filter: Omit<BatchFilter, 'jurisdiction'>,
   pageNumber: number,
-): Promise<Page<BatchListRow>> {
+): Promise<Page<BatchListRow> & { searchComplete: boolean }> {
   const page = await findBatches(db, actor, filter, { pageNumber, pageSize: 20 })
   const natFiles = await natFileNamesOf(
     db,
@@ -474,9 +476,11 @@ export async function collectionAtAGlance(
 }
 
 /**
- * The collection at a glance of several periods at once (the page's period and its progress chart):
- * the same reads as one period (three of declarations', two of holdings', three of assessment's), by
- * jurisdiction and period, whatever the number of periods and RTOs.
+ * The collection at a glance of several periods at once (the page's period, first, and its progress
+ * chart's): the totals of every period over every RTO, counted in the database (declarations'
+ * collectionAcrossRtos), and the rows of one page for the first period only; the others' views have
+ * their totals and no rows (the chart reads only totals). A standing and an assessment status are made
+ * for the page's RTOs alone; the Validated count looks only at RTOs that have a run of the period.
  */
 export async function collectionOverPeriods(
   db: Db,
@@ -484,30 +488,27 @@ export async function collectionOverPeriods(
   periods: readonly number[],
   pageNumber = 1,
 ): Promise<Map<number, CollectionView>> {
-  const standings = await periodsAcrossRtos(db, jurisdiction, periods)
-  const rtos = standings.get(periods[0]!)?.map((standing) => standing.rto) ?? []
-  const assessments = await assessmentStatusesAcrossPeriods(db, rtos, jurisdiction, periods)
+  const shownPeriod = periods[0]!
+  const start = (pageNumber - 1) * COLLECTION_PAGE_SIZE
+  const collection = await collectionAcrossRtos(db, jurisdiction, periods, {
+    period: shownPeriod,
+    offset: start,
+    limit: COLLECTION_PAGE_SIZE,
+  })
+  const assessments = await assessmentStatusesAcrossPeriods(db, collection.rtos, jurisdiction, periods)
   return new Map(
     periods.map((period): [number, CollectionView] => {
-      const ofPeriod = standings.get(period)!
       const statuses = assessments.get(period)!
-      const start = (pageNumber - 1) * COLLECTION_PAGE_SIZE
-      const rows = ofPeriod
-        .slice(start, start + COLLECTION_PAGE_SIZE)
-        .map((standing) => ({ ...standing, assessment: statuses.of(standing.rto) }))
-      let submitted = 0
-      let declared = 0
-      let overdue = 0
-      for (const standing of ofPeriod) {
-        if (standing.lastSubmittedAt !== null) submitted++
-        if (standing.declaration !== null) declared++
-        if (standing.overdue) overdue++
-      }
+      const rows =
+        period === shownPeriod
+          ? collection.rows.map((standing) => ({ ...standing, assessment: statuses.of(standing.rto) }))
+          : []
+      const { submitted, declared, overdue } = collection.totals.get(period)!
       return [
         period,
         {
-          rows: toPage(rows, ofPeriod.length, { pageNumber, pageSize: COLLECTION_PAGE_SIZE }),
-          totals: { rtos: ofPeriod.length, submitted, assessed: statuses.validated, declared, overdue },
+          rows: toPage(rows, collection.rtos.length, { pageNumber, pageSize: COLLECTION_PAGE_SIZE }),
+          totals: { rtos: collection.rtos.length, submitted, assessed: statuses.validated, declared, overdue },
         },
       ]
     }),
@@ -531,7 +532,17 @@ export const RTOS_PAGE_SIZE = 50
  * no RTO names (no register of them is part of the service), so codes and client ids are what is searched.
  */
 export async function rtoDirectory(db: Db, search: string, pageNumber: number): Promise<Page<RtoEntry>> {
-  const [clients, holding] = await Promise.all([listClientIds(db), rtosHoldingData(db)])
+  const text = search.trim().toLowerCase()
+  // A search reads only the RTOs it can find (by code, or by a client's id, with all their clients):
+  // reading every client and RTO per view was the searched page's time at 4,000 RTOs. The filter
+  // below still decides, over those.
+  const [clients, holding] =
+    text === ''
+      ? await Promise.all([listClientIds(db), rtosHoldingData(db)])
+      : await clientIdsOfRtosMatching(db, text).then(
+          async (found) =>
+            [found, await rtosHoldingDataMatching(db, text, [...new Set(found.map((client) => client.rto))])] as const,
+        )
   const byRto = new Map<string, RtoEntry>()
   const entry = (rto: string) => {
     const found = byRto.get(rto) ?? { rto, clientIds: [], lastSubmittedAt: null }
@@ -540,7 +551,6 @@ export async function rtoDirectory(db: Db, search: string, pageNumber: number): 
   }
   for (const client of clients) entry(client.rto).clientIds.push(client.clientId)
   for (const row of holding) entry(row.rto).lastSubmittedAt = row.lastSubmittedAt
-  const text = search.trim().toLowerCase()
   const matching = [...byRto.values()]
     .filter(
       (e) =>

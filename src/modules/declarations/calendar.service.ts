@@ -19,6 +19,8 @@ import * as calendar from './calendar.repo.ts'
 /** The due dates of a set of periods, read once: `of` answers for any RTO and jurisdiction of the read. */
 export interface DueDates {
   of(rto: string, jurisdiction: string, period: number, type: DeclarationType): DueDate
+  /** The extensions of the read: the only RTOs whose due date differs from their period's. */
+  extensions: readonly { rto: string; jurisdiction: string; period: number; dueDate: string }[]
 }
 
 const key = (...parts: (string | number)[]) => parts.join('/')
@@ -41,6 +43,12 @@ export async function dueDatesFor(
     extensions.map((row) => [key(row.rto_id, row.jurisdiction, row.reporting_period), row.due_date]),
   )
   return {
+    extensions: extensions.map((row) => ({
+      rto: row.rto_id,
+      jurisdiction: row.jurisdiction,
+      period: row.reporting_period,
+      dueDate: row.due_date,
+    })),
     of: (rto, jurisdiction, period, type) =>
       applicableDueDate(
         period,

@@ -111,6 +111,52 @@ export async function currentDeclarationsAcrossRtos(
   return { declarations, declaredRtos: declared.map((row) => row.rto_id) }
 }
 
+/** Every RTO that has declared under the jurisdiction (any period, superseded too), in no order. */
+export async function declaredRtos(db: Executor, jurisdiction: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('declaration')
+    .select('rto_id')
+    .distinct()
+    .where('jurisdiction', '=', jurisdiction)
+    .execute()
+  return rows.map((row) => row.rto_id)
+}
+
+/** Per period, how many RTOs have a current declaration under the jurisdiction (counted in the database). */
+export async function currentDeclarationCounts(
+  db: Executor,
+  jurisdiction: string,
+  periods: readonly number[],
+): Promise<Map<number, number>> {
+  const rows = await db
+    .selectFrom('declaration')
+    .select(['reporting_period', sql<number>`count(DISTINCT rto_id)::int`.as('n')])
+    .where('jurisdiction', '=', jurisdiction)
+    .where('reporting_period', '=', sql<number>`ANY(${[...periods]}::int[])`)
+    .where('is_current', '=', true)
+    .groupBy('reporting_period')
+    .execute()
+  return new Map(rows.map((row) => [row.reporting_period, row.n]))
+}
+
+/** The current declarations of these RTOs (a page of the collection, the RTOs with extensions) for the periods. */
+export async function currentDeclarationsOfRtos(
+  db: Executor,
+  jurisdiction: string,
+  periods: readonly number[],
+  rtos: readonly string[],
+): Promise<DeclarationRow[]> {
+  if (rtos.length === 0) return []
+  return db
+    .selectFrom('declaration')
+    .select(DECLARATION_ROW)
+    .where('jurisdiction', '=', jurisdiction)
+    .where('reporting_period', '=', sql<number>`ANY(${[...periods]}::int[])`)
+    .where('rto_id', '=', sql<string>`ANY(${[...rtos]}::text[])`)
+    .where('is_current', '=', true)
+    .execute()
+}
+
 /** The jurisdictions the RTO has declared for. */
 export async function declaredJurisdictions(db: Executor, rto: string): Promise<string[]> {
   const rows = await db.selectFrom('declaration').select('jurisdiction').distinct().where('rto_id', '=', rto).execute()

@@ -23,6 +23,8 @@ export {
   listDeclarations,
   periodAcrossRtos,
   periodsAcrossRtos,
+  collectionAcrossRtos,
+  type CollectionAcrossRtos,
   type RtoPeriodStanding,
 } from './declarations.service.ts'
 export { DeclarationRequest, type DeclarationRecord } from './declarations.schemas.ts'

@@ -83,6 +83,21 @@ export async function submissionsAcrossRtos(
   return { rtos, lastSubmittedAt }
 }
 
+/**
+ * What the operators' collection needs of holdings without reading every mark (issue 32,
+ * "Performance"): every RTO that submitted under the jurisdiction, how many have a mark per period,
+ * and the marks of one page of RTOs for one period. Across RTOs: for operators only.
+ */
+export const collectionSubmissions = {
+  rtos: (db: Db, jurisdiction: string): Promise<string[]> => holdings.rtosReportingUnder(db, jurisdiction),
+  countsByPeriod: (db: Db, jurisdiction: string, periods: readonly number[]): Promise<Map<number, number>> =>
+    holdings.submissionCountsUnderJurisdiction(db, jurisdiction, periods),
+  async ofRtos(db: Db, jurisdiction: string, period: number, rtos: readonly string[]): Promise<Map<string, string>> {
+    const marks = await holdings.marksOfRtos(db, jurisdiction, period, rtos)
+    return new Map(marks.map((mark) => [mark.rto_id, new Date(mark.last_submitted_at).toISOString()]))
+  },
+}
+
 /** Across every RTO: each RTO, jurisdiction and period data was submitted under, periods from `firstPeriod`. */
 export async function reportedPeriodsAcrossRtos(
   db: Db,
@@ -99,6 +114,16 @@ export async function reportedPeriodsAcrossRtos(
 /** Every RTO that holds submitted data, with when it last submitted (ISO 8601). */
 export async function rtosHoldingData(db: Db): Promise<{ rto: string; lastSubmittedAt: string }[]> {
   const rows = await holdings.rtosHoldingData(db)
+  return rows.map((row) => ({ rto: row.rto_id, lastSubmittedAt: new Date(row.last_submitted_at).toISOString() }))
+}
+
+/** rtosHoldingData of the RTOs an operator's search finds by code, and of those named (found by a client). */
+export async function rtosHoldingDataMatching(
+  db: Db,
+  text: string,
+  rtos: readonly string[],
+): Promise<{ rto: string; lastSubmittedAt: string }[]> {
+  const rows = await holdings.rtosHoldingDataMatching(db, text, rtos)
   return rows.map((row) => ({ rto: row.rto_id, lastSubmittedAt: new Date(row.last_submitted_at).toISOString() }))
 }
 

@@ -22,9 +22,11 @@ export {
   periodSubmissions,
   reportedPeriodsAcrossRtos,
   rtosHoldingData,
+  rtosHoldingDataMatching,
   reportedActivity,
   type ReportedActivity,
   submissionsAcrossRtos,
+  collectionSubmissions,
   type PeriodSubmission,
   type SubmissionsAcrossRtos,
 } from './holdings.service.ts'

@@ -1,5 +1,5 @@
 // SQL for API clients and the token issuance audit trail. One operation per function.
-import type { Generated, Selectable } from 'kysely'
+import { sql, type Generated, type Selectable } from 'kysely'
 import type { Executor } from '../db/database.ts'
 
 export interface ApiClientTable {
@@ -42,6 +42,32 @@ export async function listClients(db: Executor): Promise<ApiClientRow[]> {
 /** Every client's id and RTO only (the operators' list of RTOs needs nothing else of thousands of rows). */
 export async function listClientIds(db: Executor): Promise<{ client_id: string; rto_id: string }[]> {
   return db.selectFrom('api_client').select(['client_id', 'rto_id']).orderBy('rto_id').orderBy('client_id').execute()
+}
+
+/**
+ * The clients of every RTO whose code starts with the text or that has a client whose id contains it
+ * (case aside; LIKE's wildcards in the text taken literally): an operator's search of the RTOs, where
+ * listing every client per view cost the page's time at national scale.
+ */
+export async function clientIdsOfRtosMatching(
+  db: Executor,
+  text: string,
+): Promise<{ client_id: string; rto_id: string }[]> {
+  const literal = text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)
+  return db
+    .selectFrom('api_client')
+    .select(['client_id', 'rto_id'])
+    .where('rto_id', 'in', (eb) =>
+      eb
+        .selectFrom('api_client')
+        .select('rto_id')
+        .where((w) =>
+          w.or([w(sql`lower(rto_id)`, 'like', `${literal}%`), w(sql`lower(client_id)`, 'like', `%${literal}%`)]),
+        ),
+    )
+    .orderBy('rto_id')
+    .orderBy('client_id')
+    .execute()
 }
 
 export async function insertClient(

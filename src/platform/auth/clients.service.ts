@@ -68,6 +68,11 @@ export async function listClientIds(db: Db): Promise<{ clientId: string; rto: st
   return (await repo.listClientIds(db)).map((row) => ({ clientId: row.client_id, rto: row.rto_id }))
 }
 
+/** The clients of the RTOs an operator's search finds: code starting with the text, or a client id containing it. */
+export async function clientIdsOfRtosMatching(db: Db, text: string): Promise<{ clientId: string; rto: string }[]> {
+  return (await repo.clientIdsOfRtosMatching(db, text)).map((row) => ({ clientId: row.client_id, rto: row.rto_id }))
+}
+
 export async function listClients(db: Db): Promise<ClientSummary[]> {
   return (await repo.listClients(db)).map((row) => ({
     clientId: row.client_id,

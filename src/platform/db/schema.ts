@@ -5,7 +5,8 @@
 // Every table has one owner, the only code that writes it and that declares it here; other modules
 // use it through the owner's index.ts (docs/decisions.md, "Architecture: shared kernel and module
 // boundaries"):
-//   transaction_batch, batch_record                      modules/batches (batches.repo.ts, batch-records.repo.ts)
+//   transaction_batch, batch_record,
+//     batch_record_count                                 modules/batches (batches.repo.ts, batch-records.repo.ts)
 //   reference_record_version                             modules/reference-data
 //   validation_run, validation_result                    modules/validation
 //   held_record, reporting_period_submission,
@@ -65,6 +66,7 @@ export type Placement = 'hot' | 'reference' | 'local'
 export const TABLE_PLACEMENT = {
   transaction_batch: 'hot',
   batch_record: 'hot',
+  batch_record_count: 'hot',
   nat_import: 'hot',
   nat_import_job: 'hot',
   validation_run: 'hot',

@@ -33,6 +33,7 @@ import * as reportedActivityAndBatchSearch from './0031_reported_activity_and_ba
 import * as assessmentStage from './0032_assessment_stage.ts'
 import * as submitJob from './0034_submit_job.ts'
 import * as operatorReadsAcrossRtos from './0035_operator_reads_across_rtos.ts'
+import * as batchRecordCount from './0036_batch_record_count.ts'
 import * as reconciliationProgress from './0037_reconciliation_progress.ts'
 
 export const migrations: Record<string, Migration> = {
@@ -68,5 +69,6 @@ export const migrations: Record<string, Migration> = {
   '0032_assessment_stage': assessmentStage,
   '0034_submit_job': submitJob,
   '0035_operator_reads_across_rtos': operatorReadsAcrossRtos,
+  '0036_batch_record_count': batchRecordCount,
   '0037_reconciliation_progress': reconciliationProgress,
 }
