@@ -105,6 +105,17 @@ interface Run extends NatClientResult {
   loopP99Ms: number
   /** The service's process (this one): its peak RSS during the run, MB. */
   serverPeakRssMb: number | undefined
+  /**
+   * Its RSS when the run began, MB: what the peak starts from (the process generated the set and ran
+   * earlier runs; memory V8 and malloc keep is not given back), so peak minus start is the run's own.
+   */
+  serverStartRssMb: number
+  /**
+   * The service's process.memoryUsage() sampled every 250 ms during the run, at the sample of the
+   * highest RSS, MB: how much of it is V8's heap (total and used) and external memory (ArrayBuffers,
+   * external strings), and so how much is neither (malloc's, PostgreSQL client buffers, code).
+   */
+  serverAtPeak: { rss: number; heapTotal: number; heapUsed: number; external: number }
 }
 
 interface ModeFigures {
@@ -115,6 +126,7 @@ interface ModeFigures {
   loopMaxMs: number
   clientPeakRssMb: number | undefined
   serverPeakRssMb: number | undefined
+  serverStartRssMb: number
   runs: Run[]
 }
 
@@ -165,7 +177,21 @@ async function measure(
       loop.reset()
       loop.enable()
       resetPeakRss()
-      const result = await client.run({ mode, baseUrl, zipPath, jurisdiction: 'VIC', ...CLIENT })
+      const serverStartRssMb = process.memoryUsage().rss / 2 ** 20
+      let serverAtPeak = { rss: 0, heapTotal: 0, heapUsed: 0, external: 0 }
+      const sampling = setInterval(() => {
+        const usage = process.memoryUsage()
+        if (usage.rss / 2 ** 20 <= serverAtPeak.rss) return
+        serverAtPeak = {
+          rss: usage.rss / 2 ** 20,
+          heapTotal: usage.heapTotal / 2 ** 20,
+          heapUsed: usage.heapUsed / 2 ** 20,
+          external: usage.external / 2 ** 20,
+        }
+      }, 250)
+      const result = await client
+        .run({ mode, baseUrl, zipPath, jurisdiction: 'VIC', ...CLIENT })
+        .finally(() => clearInterval(sampling))
       const serverPeakRssMb = peakRssMb()
       loop.disable()
       const counted = await sql<{ n: string | number }>`SELECT count(*) AS n FROM batch_record
@@ -177,6 +203,8 @@ async function measure(
         loopMaxMs: loop.max / 1e6,
         loopP99Ms: loop.percentile(99) / 1e6,
         serverPeakRssMb,
+        serverStartRssMb,
+        serverAtPeak,
       }
     }
     const runs: Record<Mode, Run[]> = { cli: [], service: [] }
@@ -189,7 +217,7 @@ async function measure(
           .map(([stage, ms]) => `${stage} ${(ms / 1000).toFixed(2)} s`)
           .join(', ')
         process.stdout.write(
-          `  ${database} ${mode}: run ${i + 1}/${settings.runs}: ${run.records} records in ${(run.totalMs / 1000).toFixed(2)} s (${stages}), ${run.recordsPerSecond.toFixed(0)} records/s; event loop max ${run.loopMaxMs.toFixed(0)} ms; peak RSS client ${mb(run.clientPeakRssMb)} MB, service ${mb(run.serverPeakRssMb)} MB\n`,
+          `  ${database} ${mode}: run ${i + 1}/${settings.runs}: ${run.records} records in ${(run.totalMs / 1000).toFixed(2)} s (${stages}), ${run.recordsPerSecond.toFixed(0)} records/s; event loop max ${run.loopMaxMs.toFixed(0)} ms; peak RSS client ${mb(run.clientPeakRssMb)} MB, service ${mb(run.serverPeakRssMb)} MB (${mb(run.serverStartRssMb)} at the start; at the highest sample RSS ${mb(run.serverAtPeak.rss)}, V8 heap ${mb(run.serverAtPeak.heapTotal)} of which used ${mb(run.serverAtPeak.heapUsed)}, external ${mb(run.serverAtPeak.external)})\n`,
         )
         if (run.rows !== run.records)
           problems.push(`${mode} run ${i + 1}: ${run.rows} rows stored for ${run.records} records`)
@@ -214,6 +242,7 @@ async function measure(
         loopMaxMs: median(list.map((run) => run.loopMaxMs)),
         clientPeakRssMb: medianOf(list.map((run) => run.clientPeakRssMb)),
         serverPeakRssMb: medianOf(list.map((run) => run.serverPeakRssMb)),
+        serverStartRssMb: median(list.map((run) => run.serverStartRssMb)),
         runs: list,
       }
     })
@@ -223,6 +252,21 @@ async function measure(
     client.close()
     await service.close()
   }
+}
+
+type GeneratedSet = Awaited<ReturnType<typeof writeGeneratedSet>>
+
+/**
+ * The set generated and written by a child process of this script: the service runs in this process
+ * and its peak RSS is measured, and memory a process once used is not given back (the generator's
+ * 100,000 activities left this process at about 390 MB before any run began).
+ */
+function generateInChild(): Promise<GeneratedSet> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(import.meta.url), ['--generate'], { stdio: 'inherit' })
+    child.once('message', (message) => resolve(message as GeneratedSet))
+    child.once('exit', (code) => code !== 0 && reject(new Error(`generating the set: exit ${code}`)))
+  })
 }
 
 async function writeGeneratedSet() {
@@ -259,9 +303,7 @@ async function main(): Promise<number> {
   if (!adminUrl) console.log('bench nat-import: no DATABASE_URL, PostgreSQL is skipped')
 
   const generateStarted = performance.now()
-  // Generated and written in a function of its own, so that none of it stays reachable from here: the
-  // service runs in this process, and its peak RSS is measured.
-  const { zip, natBytes, counts, zipPath } = await writeGeneratedSet()
+  const { zip, natBytes, counts, zipPath } = await generateInChild()
   console.log(
     `bench nat-import: generated in ${((performance.now() - generateStarted) / 1000).toFixed(1)} s: ${counts.NAT00120} activities, ${counts.NAT00080} clients, ${(natBytes / 1e6).toFixed(1)} MB of NAT files, a ${(zip.length / 1e6).toFixed(1)} MB zip`,
   )
@@ -300,6 +342,7 @@ async function main(): Promise<number> {
       'loop max ms',
       'client peak RSS MB',
       'service peak RSS MB',
+      'service RSS at start MB',
     ],
   ]
   for (const result of results) {
@@ -314,6 +357,7 @@ async function main(): Promise<number> {
         figures.loopMaxMs.toFixed(0),
         mb(figures.clientPeakRssMb),
         mb(figures.serverPeakRssMb),
+        mb(figures.serverStartRssMb),
       ])
     }
   }
@@ -337,6 +381,10 @@ async function main(): Promise<number> {
     validationResults: run.validation.results,
     clientPeakRssMb: run.clientPeakRssMb === undefined ? null : Math.round(run.clientPeakRssMb),
     serverPeakRssMb: run.serverPeakRssMb === undefined ? null : Math.round(run.serverPeakRssMb),
+    serverStartRssMb: Math.round(run.serverStartRssMb),
+    serverAtPeakMb: Object.fromEntries(
+      Object.entries(run.serverAtPeak).map(([key, value]) => [key, Math.round(value)]),
+    ),
   })
   console.log(
     `\n${JSON.stringify({
@@ -363,7 +411,10 @@ async function main(): Promise<number> {
 }
 
 try {
-  process.exitCode = await main()
+  if (process.argv[2] === '--generate') {
+    process.send?.(await writeGeneratedSet())
+    process.disconnect?.()
+  } else process.exitCode = await main()
 } catch (error) {
   console.error('bench nat-import failed:', error)
   process.exitCode = 1
