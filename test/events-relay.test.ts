@@ -54,7 +54,7 @@ async function startNatsServer(port: number): Promise<NatsServer> {
         })
         socket.once('error', () => resolve(undefined))
       }),
-    { timeoutMs: 10_000 },
+    { timeoutMs: 30_000 },
   )
   return {
     url: `nats://127.0.0.1:${port}`,
@@ -122,7 +122,7 @@ describe('events: the relay to NATS JetStream', () => {
         const messages = await ofRto()
         return messages.length >= events.length ? messages : undefined
       },
-      { timeoutMs: 20_000 },
+      { timeoutMs: 60_000 },
     )
     assert.deepEqual(published, [
       ...events.map((event) => ({
@@ -172,10 +172,11 @@ describe('events: the relay to NATS JetStream', () => {
     let lateConnection: NatsConnection | undefined
     try {
       const rto = await newRto(t)
-      const started = performance.now()
+      // Both changes are answered while the broker is still absent (it starts only below): a change
+      // that waited on the broker would never be answered. No clock here: a timed assertion failed
+      // on the loaded CI machine with nothing wrong.
       await rto.reporter.newBatch()
       await rto.reporter.newBatch()
-      assert.ok(performance.now() - started < 5_000, 'changes answered without waiting for the broker')
       const events = await rtoEvents(rto)
       assert.equal(events.length, 2)
 
@@ -194,7 +195,7 @@ describe('events: the relay to NATS JetStream', () => {
           }
           return ofRto.length >= 2 ? ofRto : undefined
         },
-        { timeoutMs: 30_000 },
+        { timeoutMs: 60_000 },
       )
       assert.deepEqual(
         messages,
@@ -238,8 +239,10 @@ describe('events: the relay to NATS JetStream', () => {
       const relayEnv = { ...env, NATS_URL: broker.url, NATS_STREAM: stream }
       const killed = await startChildService(relayEnv)
       children.push(killed)
+      // Bounds, not timings: the CI machine runs two shards at once and a PGlite child takes its
+      // time to start under that load (a 60 s bound failed there once).
       await waitFor('the relay published nothing', async () => ((await count()) > 0 ? true : undefined), {
-        timeoutMs: 30_000,
+        timeoutMs: 120_000,
         intervalMs: 2,
       })
       await killed.crash()
@@ -249,7 +252,7 @@ describe('events: the relay to NATS JetStream', () => {
       const restarted = await startChildService(relayEnv)
       children.push(restarted)
       await waitFor('the relay did not catch up', async () => ((await count()) >= EVENTS ? true : undefined), {
-        timeoutMs: 60_000,
+        timeoutMs: 180_000,
       })
       await pause(300) // anything more it would publish (a duplicate it failed to drop) would show now
       const messages = await streamMessagesOf(brokerJsm, stream)
