@@ -15,7 +15,11 @@
 // statements of one request, their count and their EXPLAIN ANALYZE time), which the machine's load
 // affects less than the page's own time. PostgreSQL (DATABASE_URL): BENCH_CONSOLE_RESULTS (100,000);
 // PGlite: BENCH_CONSOLE_PGLITE_RESULTS (20,000), without the national scale. Skipped, saying why,
-// without Chromium. BENCH_ONLY=postgres skips the PGlite part.
+// without Chromium. BENCH_ONLY=postgres skips the PGlite part. BENCH_PAGES (comma-separated parts of the
+// requests' names) times only the requests it names, besides the API's first page the ratios divide by;
+// BENCH_STATEMENTS (a part of a request's name) prints that request's statements one by one (PostgreSQL);
+// BENCH_HOLD_FILE (a path) keeps the service and its database up after the timings while that file exists
+// (to explain statements by hand at size).
 import { existsSync } from 'node:fs'
 import { sql } from 'kysely'
 import { loadConfig } from '../src/config/config.ts'
@@ -38,6 +42,11 @@ const PAGE_TARGET_MS = 50 // issue 32: every page
 const SEARCH_TARGET_MS = 100 // issue 32: the record search
 const PAGE_SIZE = 50 // the console's page of results (RESULTS_PAGE_SIZE)
 const adminUrl = process.env.DATABASE_URL || undefined
+const ONLY_PAGES = (process.env.BENCH_PAGES ?? '')
+  .split(',')
+  .map((part) => part.trim())
+  .filter((part) => part !== '')
+const SHOW_STATEMENTS = process.env.BENCH_STATEMENTS ?? ''
 
 const watchdog = setTimeout(
   () => {
@@ -137,7 +146,7 @@ async function measure(database: string, env: Record<string, string>, students: 
 
     // One held student of RTO 90001 (the national scale's i = 100: a student, RTO 90001's share).
     const heldStudent = database === 'postgres' ? await studentUid(service.database.db) : undefined
-    const requests: Request[] = [
+    const allRequests: Request[] = [
       {
         name: `API failed-validation-results, page 1 of ${first.numberOfPages}`,
         send: () => fetch(list, { headers: auth }),
@@ -214,6 +223,10 @@ async function measure(database: string, env: Record<string, string>, students: 
           ]
         : []),
     ]
+    const requests = allRequests.filter(
+      (request, index) =>
+        index === 0 || ONLY_PAGES.length === 0 || ONLY_PAGES.some((part) => request.name.includes(part)),
+    )
     const timings = await timeInTurn(requests)
     // What each page's statements cost the server: one request's statements, explained (PostgreSQL).
     const costs: string[] = []
@@ -221,11 +234,23 @@ async function measure(database: string, env: Record<string, string>, students: 
       for (const request of requests) {
         const statements = await capture(async () => (await request.send()).arrayBuffer())
         const cost = await serverTime(env.DATABASE_URL!, statements)
+        if (SHOW_STATEMENTS && request.name.includes(SHOW_STATEMENTS))
+          for (const statement of statements)
+            console.error(
+              `  ${request.name}: ${statement.ms.toFixed(1)} ms: ${statement.text.replace(/\s+/g, ' ').slice(0, 300)}`,
+            )
         costs.push(`${cost.count} | ${cost.serverMs.toFixed(1)}`)
       }
     else costs.push(...requests.map(() => '- | -'))
     await person.context.close()
     await operator.context.close()
+    if (process.env.BENCH_HOLD_FILE) {
+      clearTimeout(watchdog)
+      console.error(
+        `  ${database}: held at ${env.DATABASE_URL || 'PGlite'} while ${process.env.BENCH_HOLD_FILE} exists`,
+      )
+      while (existsSync(process.env.BENCH_HOLD_FILE)) await new Promise((resolve) => setTimeout(resolve, 1000))
+    }
     const apiFirst = timings[0]!.p99
     return timings.map((t, i) => {
       const target = requests[i]!.target

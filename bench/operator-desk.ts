@@ -14,7 +14,7 @@ import type { Database } from '../src/platform/db/schema.ts'
 import type { Db } from '../src/platform/db/database.ts'
 import { migrateToLatest } from '../src/platform/db/migrate.ts'
 import { calendarOf, periodAcrossRtos, recordDueNotices } from '../src/modules/declarations/index.ts'
-import { collectionOverPeriods, rtoDirectory } from '../src/modules/console/console.service.ts'
+import { collectionOverPeriods, rtoDirectory } from '../src/modules/console/operator.service.ts'
 import { withFreshPostgres } from './fresh-postgres.ts'
 
 const RTOS = Number(process.env.BENCH_RTOS ?? 4000)

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { startTestService, type TestService } from './support/index.ts'
 import { collectionAcrossRtos, periodsAcrossRtos } from '../src/modules/declarations/index.ts'
-import { collectionOverPeriods } from '../src/modules/console/console.service.ts'
+import { collectionOverPeriods } from '../src/modules/console/operator.service.ts'
 
 const PAST = 202501 // due by the rule on 2025-04-30: passed
 const SET = 202502 // a due date set by operators, passed

@@ -16,7 +16,7 @@ import {
   world,
   type TestService,
 } from './support/index.ts'
-import { collectionAtAGlance, rtoDirectory } from '../src/modules/console/console.service.ts'
+import { collectionAtAGlance, rtoDirectory } from '../src/modules/console/operator.service.ts'
 import { currentReportingPeriod, utcToday } from '../src/domain/reporting-period.ts'
 
 describe('the operators’ kept latest submission per RTO and jurisdiction', () => {

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { sql } from 'kysely'
 import { startTestService, type TestService } from './support/index.ts'
-import { rtoDirectory, type RtoEntry } from '../src/modules/console/console.service.ts'
+import { rtoDirectory, type RtoEntry } from '../src/modules/console/operator.service.ts'
 
 describe('All RTOs searched in the database', () => {
   let t: TestService

@@ -27,6 +27,8 @@ export interface AssessmentRunTable {
   result_count: number | null
   /** The results counted per rule (RuleCount[]), kept on completion by the run lifecycle. */
   results_by_rule: Generated<unknown>
+  /** The seq of every RESULT_ANCHOR_EVERY-th result (bigint[], platform/runs), kept on completion; null before. */
+  result_anchors: Generated<unknown>
 }
 
 export interface AssessmentResultTable {

@@ -8,7 +8,9 @@ import { resourceTypes } from '../../domain/resource-types.ts'
 import { BATCH_SEARCH_RECORD_LIMIT } from '../batches/index.ts'
 import { canReport } from './console-people.ts'
 import { renderFragment, renderPage } from './console.views.ts'
-import * as consoleService from './console.service.ts'
+import * as batchesService from './batches.service.ts'
+import * as submitService from './submit-and-nat.service.ts'
+import { type ConsoleDependencies, JURISDICTIONS } from './console-shared.ts'
 import { failedResultsCsv } from './failed-results-csv.ts'
 import { refusalInWords } from './console-words.ts'
 import { BatchListQuery, NatImportForm, PagedQuery, ResultQuery, readInput, SubmitForm } from './console-input.ts'
@@ -24,7 +26,7 @@ import {
   rtoPersonOf,
 } from './page-kit.ts'
 
-export interface BatchPagesOptions extends consoleService.ConsoleDependencies {
+export interface BatchPagesOptions extends ConsoleDependencies {
   /** The NAT import's limits (LIMIT_NAT_ZIP_BYTES, LIMIT_NAT_FILES_BYTES), as the API's nat-import route. */
   natLimits: { natZipBytes: number; natFilesBytes: number }
 }
@@ -46,7 +48,7 @@ const submitStatusPath = (rto: string, jurisdiction: string, submitId: string) =
   rtoPath(rto, `submits/${encodeURIComponent(jurisdiction)}/${encodeURIComponent(submitId)}`)
 
 /** How a submit ended, as the batch's page says it: what is now held, or the refusal in words. */
-function submitFlash(s: consoleService.SubmitOutcome): { kind: 'success' | 'error'; text: string } {
+function submitFlash(s: submitService.SubmitOutcome): { kind: 'success' | 'error'; text: string } {
   if (s.status === 'Submitted' && s.result)
     return { kind: 'success', text: `Submitted: ${s.result.numberOfRecordsSubmitted} records are now held.` }
   const problem = s.problem
@@ -77,7 +79,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
     const asked = (request.query as Record<string, unknown> | undefined)?.token
     const badToken = typeof asked === 'string' && asked.trim() !== '' && token === undefined
     const status = state === undefined ? undefined : state === 'submitted' ? 'Submitted' : 'NotSubmitted'
-    const batches = await consoleService.batchesPage(
+    const batches = await batchesService.batchesPage(
       options.db,
       who.actor,
       { status, tokenPrefix: token, holding },
@@ -112,7 +114,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
     discard,
     async (request, reply) => {
       const who = rtoPersonOf(request)
-      const batch = await consoleService.batchOf(options.db, who.actor, batchRefOf(request.params))
+      const batch = await batchesService.batchOf(options.db, who.actor, batchRefOf(request.params))
       if (batch.status !== 'NotSubmitted') {
         request.session.set('flash', { kind: 'error', text: 'A submitted batch is kept: it cannot be discarded.' })
         return reply.redirect(batchPath(request.params), 303)
@@ -131,7 +133,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
     async (request, reply) => {
       const who = rtoPersonOf(request)
       try {
-        await consoleService.discardBatch(options.db, who.actor, batchRefOf(request.params))
+        await batchesService.discardBatch(options.db, who.actor, batchRefOf(request.params))
       } catch (error) {
         if (!(error instanceof ConflictError)) throw error
         request.session.set('flash', { kind: 'error', text: 'A submitted batch is kept: it cannot be discarded.' })
@@ -154,7 +156,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
     async (request, reply) => {
       const who = rtoPersonOf(request)
       const filter = filterOf(request.query)
-      const view = await consoleService.batchView(
+      const view = await batchesService.batchView(
         options.db,
         who.actor,
         batchRefOf(request.params),
@@ -188,7 +190,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
     '/rto/:rto/batches/:jurisdiction/:token/status',
     page,
     async (request, reply) => {
-      const v = await consoleService.validationStatusOf(
+      const v = await batchesService.validationStatusOf(
         options.db,
         rtoPersonOf(request).actor,
         batchRefOf(request.params),
@@ -204,7 +206,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
     resultsPage,
     async (request, reply) => {
       const ref = batchRefOf(request.params)
-      const results = consoleService.allFailedResults(
+      const results = batchesService.allFailedResults(
         options.db,
         rtoPersonOf(request).actor,
         ref,
@@ -230,10 +232,10 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
         const ref = batchRefOf(request.params)
         try {
           if (action === 'validate') {
-            await consoleService.validateBatch(options, who.actor, ref)
+            await batchesService.validateBatch(options, who.actor, ref)
             request.session.set('flash', { kind: 'success', text: 'Validation requested. Its status is shown below.' })
           } else if (action === 'cancel-validation') {
-            await consoleService.cancelBatchValidation(options.db, who.actor, ref)
+            await batchesService.cancelBatchValidation(options.db, who.actor, ref)
             request.session.set('flash', {
               kind: 'success',
               text: 'The validation was cancelled; the results of an earlier completed validation, if any, stay.',
@@ -242,12 +244,12 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
             // Nothing submitted by mistake: a batch a NAT import left lines out of needs them acknowledged
             // (told here with the first problems; the API's submit checks the same count).
             const acknowledged = readInput(SubmitForm, request.body).acknowledgeDropped
-            const refusal = await consoleService.unacknowledgedNatProblems(options.db, who.actor, ref, acknowledged)
+            const refusal = await submitService.unacknowledgedNatProblems(options.db, who.actor, ref, acknowledged)
             if (refusal) request.session.set('flash', { kind: 'error', text: refusal })
             else {
               // A queued job: a submit that ends within a few seconds is answered on the batch's page as
               // before; a longer one goes to its status page. A second press finds the first's job.
-              const s = await consoleService.submit(options, who.actor, ref, acknowledged)
+              const s = await submitService.submit(options, who.actor, ref, acknowledged)
               if (s.status === 'Submitted' || s.status === 'Failed') request.session.set('flash', submitFlash(s))
               else return reply.redirect(submitStatusPath(who.rto, s.jurisdiction, s.submitId), 303)
             }
@@ -265,7 +267,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
   // (live-status.js), by the "Refresh the status" link without it; once it ends, what was submitted or why not.
   type SubmitParams = { rto: string; jurisdiction: string; submitId: string }
   const submitStatusOf = (request: FastifyRequest<{ Params: SubmitParams }>) =>
-    consoleService.submitProgress(
+    submitService.submitProgress(
       options.db,
       rtoPersonOf(request).actor,
       request.params.jurisdiction,
@@ -321,7 +323,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
         {
           form,
           problem: problem?.message,
-          jurisdictions: consoleService.JURISDICTIONS,
+          jurisdictions: JURISDICTIONS,
           maxMiB: Math.floor(natLimits.natZipBytes / 1024 / 1024),
         },
       ),
@@ -357,7 +359,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
       try {
         // The import is a queued job: a small one has ended when this answers, and the page goes to
         // its answer (kept with the batch, so a reload never imports twice); a large one to its status.
-        const status = await consoleService.importNat(options, who.actor, jurisdiction, zip, natLimits)
+        const status = await submitService.importNat(options, who.actor, jurisdiction, zip, natLimits)
         if (status.transactionBatchToken) request.auditNote = { batchToken: status.transactionBatchToken }
         if (status.status === 'Completed' && status.transactionBatchToken)
           return reply.redirect(
@@ -398,7 +400,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
     rtoPath(rto, `nat-imports/${encodeURIComponent(jurisdiction)}/${encodeURIComponent(importId)}`)
   type ImportParams = { rto: string; jurisdiction: string; importId: string }
   const importStatusOf = (request: FastifyRequest<{ Params: ImportParams }>) =>
-    consoleService.natImportProgress(
+    submitService.natImportProgress(
       options.db,
       rtoPersonOf(request).actor,
       request.params.jurisdiction,
@@ -443,7 +445,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
     page,
     async (request, reply) => {
       const who = rtoPersonOf(request)
-      const result = await consoleService.natImportAnswer(options.db, who.actor, batchRefOf(request.params))
+      const result = await submitService.natImportAnswer(options.db, who.actor, batchRefOf(request.params))
       const frame = frameFor(request, reply, who.user, `NAT import into batch ${request.params.token}`, who.rto)
       return html(
         reply,
@@ -461,7 +463,7 @@ export const batchPages: FastifyPluginAsync<BatchPagesOptions> = async (app, opt
     page,
     async (request, reply) => {
       const who = rtoPersonOf(request)
-      const findings = await consoleService.natFindingsPage(
+      const findings = await submitService.natFindingsPage(
         options.db,
         who.actor,
         batchRefOf(request.params),

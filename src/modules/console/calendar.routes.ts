@@ -8,7 +8,8 @@ import type { Jurisdiction } from '../../domain/jurisdictions.ts'
 import { toPage } from '../../domain/page.ts'
 import type { ConsoleUser } from './console-people.ts'
 import { renderPage } from './console.views.ts'
-import * as consoleService from './console.service.ts'
+import * as operatorService from './operator.service.ts'
+import { type ConsoleDependencies, JURISDICTIONS, recentPeriods } from './console-shared.ts'
 import { CalendarForm, CalendarQuery, readInput } from './console-input.ts'
 import { audited, CONSOLE_PREFIX, formRoute, frameFor, html, only, pageRoute, personOf } from './page-kit.ts'
 
@@ -20,12 +21,12 @@ interface FormState {
   problems: { field: string; message: string }[]
 }
 
-const calendar = consoleService.collectionCalendar
+const calendar = operatorService.collectionCalendar
 
 /** Extensions a page of the calendar shows. */
 const EXTENSIONS_PAGE_SIZE = 50
 
-export const calendarPages: FastifyPluginAsync<consoleService.ConsoleDependencies> = async (app, options) => {
+export const calendarPages: FastifyPluginAsync<ConsoleDependencies> = async (app, options) => {
   const page = { ...pageRoute, preHandler: only.operators }
   const form = { ...formRoute, preHandler: [app.csrfProtection, only.operators] }
   const pathOf = (jurisdiction: string) => `${CONSOLE_PREFIX}/calendar?jurisdiction=${encodeURIComponent(jurisdiction)}`
@@ -57,9 +58,9 @@ export const calendarPages: FastifyPluginAsync<consoleService.ConsoleDependencie
           view,
           extensions,
           jurisdiction,
-          jurisdictions: consoleService.JURISDICTIONS,
+          jurisdictions: JURISDICTIONS,
           state,
-          defaultPeriod: String(consoleService.recentPeriods()[0]),
+          defaultPeriod: String(recentPeriods()[0]),
         },
       ),
       state ? 400 : 200,
@@ -67,7 +68,7 @@ export const calendarPages: FastifyPluginAsync<consoleService.ConsoleDependencie
   }
 
   const jurisdictionOf = (value: string | undefined): Jurisdiction =>
-    (consoleService.JURISDICTIONS as readonly string[]).includes(value ?? '') ? (value as Jurisdiction) : 'NSW'
+    (JURISDICTIONS as readonly string[]).includes(value ?? '') ? (value as Jurisdiction) : 'NSW'
 
   app.get('/calendar', page, async (request, reply) => {
     const query = readInput(CalendarQuery, request.query)

@@ -10,7 +10,8 @@ import { FIRST_REPORTING_PERIOD } from '../../domain/reporting-period.ts'
 import type { Jurisdiction } from '../../domain/jurisdictions.ts'
 import { qualityByPeriod, type PeriodQuality } from '../assessment/index.ts'
 import { reportedActivity } from '../holdings/index.ts'
-import { recentPeriods, type CollectionTotals } from './console.service.ts'
+import { recentPeriods } from './console-shared.ts'
+import type { CollectionTotals } from './operator.service.ts'
 import type { BarChart } from './svg-chart.ts'
 
 /** A period code (202604) as the charts label it: 2026 Q4. */

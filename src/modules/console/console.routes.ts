@@ -12,7 +12,7 @@ import type { ConsoleConfig } from '../../config/config.ts'
 import { isProblem, problemTypes } from '../../platform/http/problem.ts'
 import { createRelyingParty } from './console-sign-in.ts'
 import { renderPage } from './console.views.ts'
-import type * as consoleService from './console.service.ts'
+import type { ConsoleDependencies } from './console-shared.ts'
 import { installConsoleSession } from './console-session.plugin.ts'
 import { builtInProviderClient, demoIdentityProviderRoutes } from './demo-identity-provider.routes.ts'
 import { CONSOLE_PREFIX, pageRoute } from './page-kit.ts'
@@ -34,7 +34,7 @@ import { webhookPages } from './webhooks.routes.ts'
 
 export { CONSOLE_PREFIX }
 
-export interface ConsoleRouteOptions extends consoleService.ConsoleDependencies {
+export interface ConsoleRouteOptions extends ConsoleDependencies {
   console: ConsoleConfig
   publicBaseUrl: string
   /** The NAT import's limits (LIMIT_NAT_ZIP_BYTES, LIMIT_NAT_FILES_BYTES), as the API's nat-import route. */

@@ -6,24 +6,25 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { NotFoundError } from '../../domain/errors.ts'
 import type { ConsoleUser } from './console-people.ts'
 import { renderPage } from './console.views.ts'
-import * as consoleService from './console.service.ts'
+import * as operatorService from './operator.service.ts'
+import { type ConsoleDependencies, JURISDICTIONS, recentPeriods } from './console-shared.ts'
 import { collectionProgress, progressPeriods } from './console-trends.ts'
 import { barChartSvg } from './svg-chart.ts'
 import { ClientForm, CollectionQuery, JobsQuery, readInput } from './console-input.ts'
 import { audited, CONSOLE_PREFIX, formRoute, frameFor, html, only, pageRoute, personOf } from './page-kit.ts'
 
-export const operatorPages: FastifyPluginAsync<consoleService.ConsoleDependencies> = async (app, options) => {
+export const operatorPages: FastifyPluginAsync<ConsoleDependencies> = async (app, options) => {
   const page = { ...pageRoute, preHandler: only.operators }
   const form = { ...formRoute, preHandler: [app.csrfProtection, only.operators] }
 
   app.get('/collection', page, async (request, reply) => {
     const query = readInput(CollectionQuery, request.query)
-    const periods = consoleService.recentPeriods()
+    const periods = recentPeriods()
     const period = periods.find((p) => String(p) === query.period) ?? periods[0]!
     const jurisdiction = query.jurisdiction ?? 'NSW'
     const shown = progressPeriods()
     // One set of reads for the chosen period and the chart's: the page costs what one period does.
-    const views = await consoleService.collectionOverPeriods(
+    const views = await operatorService.collectionOverPeriods(
       options.db,
       jurisdiction,
       [period, ...shown.filter((p) => p !== period)],
@@ -42,7 +43,7 @@ export const operatorPages: FastifyPluginAsync<consoleService.ConsoleDependencie
           period,
           jurisdiction,
           periods,
-          jurisdictions: consoleService.JURISDICTIONS,
+          jurisdictions: JURISDICTIONS,
           progress,
           svg: barChartSvg,
         },
@@ -54,16 +55,16 @@ export const operatorPages: FastifyPluginAsync<consoleService.ConsoleDependencie
     const query = readInput(JobsQuery, request.query)
     const filter = {
       show: query.show ?? 'all',
-      slowMinutes: query.minutes ?? consoleService.DEFAULT_SLOW_MINUTES,
+      slowMinutes: query.minutes ?? operatorService.DEFAULT_SLOW_MINUTES,
     }
-    const view = await consoleService.jobsView(options.queue, filter)
+    const view = await operatorService.jobsView(options.queue, filter)
     const frame = frameFor(request, reply, personOf(request), 'Background jobs')
     return html(
       reply,
       renderPage(
         'jobs',
         { ...frame, current: 'jobs' },
-        { view, filter, shown: consoleService.FAILED_JOBS_SHOWN, slowShown: consoleService.SLOW_JOBS_SHOWN },
+        { view, filter, shown: operatorService.FAILED_JOBS_SHOWN, slowShown: operatorService.SLOW_JOBS_SHOWN },
       ),
     )
   })
@@ -95,14 +96,14 @@ export const operatorPages: FastifyPluginAsync<consoleService.ConsoleDependencie
     form: { clientId?: string; rto?: string; scopes?: string[] } = {},
     problem?: string,
   ) => {
-    const clients = await consoleService.smsClients.list(options.db)
+    const clients = await operatorService.smsClients.list(options.db)
     const frame = frameFor(request, reply, user, 'SMS clients')
     return html(
       reply,
       renderPage(
         'clients',
         { ...frame, current: 'clients' },
-        { clients, form, problem, scopes: consoleService.smsClients.scopes },
+        { clients, form, problem, scopes: operatorService.smsClients.scopes },
       ),
       problem ? 400 : 200,
     )
@@ -118,7 +119,7 @@ export const operatorPages: FastifyPluginAsync<consoleService.ConsoleDependencie
   }
   const clientPath = (clientId: string) => `${CONSOLE_PREFIX}/clients/${encodeURIComponent(clientId)}`
   const findClient = async (clientId: string) => {
-    const client = (await consoleService.smsClients.list(options.db)).find((c) => c.clientId === clientId)
+    const client = (await operatorService.smsClients.list(options.db)).find((c) => c.clientId === clientId)
     if (!client) throw new NotFoundError(`No client ${clientId}.`)
     return client
   }
@@ -131,11 +132,11 @@ export const operatorPages: FastifyPluginAsync<consoleService.ConsoleDependencie
     const fields = { clientId: input.clientId ?? '', rto: input.rto ?? '', scopes: input.scopes ?? [] }
     request.auditNote = { recordType: 'api-client', recordId: fields.clientId || null }
     try {
-      const { secret } = await consoleService.smsClients.add(options.db, fields)
+      const { secret } = await operatorService.smsClients.add(options.db, fields)
       request.log.info({ clientId: fields.clientId, rto: fields.rto, by: user.subject }, 'console: client added')
       return secretPage(request, reply, user, { clientId: fields.clientId, rto: fields.rto, secret, added: true })
     } catch (error) {
-      if (error instanceof consoleService.smsClients.InputError)
+      if (error instanceof operatorService.smsClients.InputError)
         return clientsPage(request, reply, user, fields, error.message)
       throw error
     }
@@ -157,7 +158,7 @@ export const operatorPages: FastifyPluginAsync<consoleService.ConsoleDependencie
       request.auditNote = { recordType: 'api-client', recordId: request.params.clientId }
       const user = personOf(request)
       const client = await findClient(request.params.clientId)
-      const { secret } = await consoleService.smsClients.rotate(options.db, client.clientId)
+      const { secret } = await operatorService.smsClients.rotate(options.db, client.clientId)
       request.log.info({ clientId: client.clientId, by: user.subject }, 'console: client secret rotated')
       return secretPage(request, reply, user, { clientId: client.clientId, rto: client.rto, secret, added: false })
     },
@@ -170,7 +171,7 @@ export const operatorPages: FastifyPluginAsync<consoleService.ConsoleDependencie
       async (request, reply) => {
         request.auditNote = { recordType: 'api-client', recordId: request.params.clientId }
         const client = await findClient(request.params.clientId)
-        await consoleService.smsClients.setEnabled(options.db, client.clientId, action === 'enable')
+        await operatorService.smsClients.setEnabled(options.db, client.clientId, action === 'enable')
         request.log.info({ clientId: client.clientId, by: personOf(request).subject }, `console: client ${action}d`)
         request.session.set('flash', {
           kind: 'success',

@@ -11,7 +11,7 @@ import { periodSubmissions } from '../holdings/index.ts'
 import { getAssessmentStatus } from '../assessment/index.ts'
 import { dueDateOf, isOverdue, listDeclarations, warningReviewOf } from '../declarations/index.ts'
 import { DomainError } from '../../domain/errors.ts'
-import type { ConsoleDependencies, PeriodChoice } from './console.service.ts'
+import type { ConsoleDependencies, PeriodChoice } from './console-shared.ts'
 
 /** A task's state, in the words of the GOV.UK task list pattern. */
 export type TaskState = 'Completed' | 'In progress' | 'Not yet started' | 'Cannot start yet' | 'Needs attention'

@@ -3,41 +3,36 @@
 // where every period stands.
 import type { FastifyPluginAsync } from 'fastify'
 import { renderPage } from './console.views.ts'
-import * as consoleService from './console.service.ts'
+import * as periodsService from './periods.service.ts'
+import { type ConsoleDependencies, JURISDICTIONS, type PeriodChoice, recentPeriods } from './console-shared.ts'
 import { PeriodQuery, readInput } from './console-input.ts'
 import { periodTaskList } from './period-tasks.ts'
 import { frameFor, html, only, pageRoute, rtoPersonOf } from './page-kit.ts'
 
-export const periodPages: FastifyPluginAsync<consoleService.ConsoleDependencies> = async (app, options) => {
+export const periodPages: FastifyPluginAsync<ConsoleDependencies> = async (app, options) => {
   app.get<{ Params: { rto: string } }>(
     '/rto/:rto/',
     { ...pageRoute, preHandler: only.rtoReaders },
     async (request, reply) => {
       const who = rtoPersonOf(request)
-      const standings = await consoleService.periodStandings(options, who.actor)
-      const periods = consoleService.recentPeriods()
+      const standings = await periodsService.periodStandings(options, who.actor)
+      const periods = recentPeriods()
       const asked = readInput(PeriodQuery, request.query)
       // Without a choice: the newest period not yet declared (else the newest) the RTO reported under.
       const fallback = standings.find((s) => s.declaration === null) ?? standings[0]
-      const choice: consoleService.PeriodChoice = {
+      const choice: PeriodChoice = {
         period:
           periods.find((p) => String(p) === asked.period) ??
           (asked.period === undefined ? fallback?.reportingPeriodNumber : undefined) ??
           periods[0]!,
         jurisdiction:
-          asked.jurisdiction ??
-          (fallback?.jurisdiction as consoleService.PeriodChoice['jurisdiction'] | undefined) ??
-          'NSW',
+          asked.jurisdiction ?? (fallback?.jurisdiction as PeriodChoice['jurisdiction'] | undefined) ?? 'NSW',
       }
       const tasks = await periodTaskList(options, who.actor, choice)
       const frame = frameFor(request, reply, who.user, `RTO ${who.rto}: what is left to do`, who.rto)
       return html(
         reply,
-        renderPage(
-          'home',
-          { ...frame, current: 'home' },
-          { standings, tasks, periods, jurisdictions: consoleService.JURISDICTIONS },
-        ),
+        renderPage('home', { ...frame, current: 'home' }, { standings, tasks, periods, jurisdictions: JURISDICTIONS }),
       )
     },
   )

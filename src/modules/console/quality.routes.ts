@@ -5,24 +5,25 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { ConflictError, StructuralError } from '../../domain/errors.ts'
 import { actorFor, canDeclare, canReport, type ConsoleUser } from './console-people.ts'
 import { renderFragment, renderPage } from './console.views.ts'
-import * as consoleService from './console.service.ts'
+import * as qualityService from './quality.service.ts'
+import { type ConsoleDependencies, JURISDICTIONS, type PeriodChoice, recentPeriods } from './console-shared.ts'
 import { AssessmentQuery, PeriodForm, PeriodQuery, readInput } from './console-input.ts'
 import { assessmentMessagesInWords, refusalInWords } from './console-words.ts'
 import { audited, formRoute, frameFor, html, only, pageRoute, rtoPath, rtoPersonOf } from './page-kit.ts'
 
 /** The period and jurisdiction a query or form chose, each the first offered when it chose none of them. */
-export const periodChoiceOf = (query: unknown): consoleService.PeriodChoice => {
+export const periodChoiceOf = (query: unknown): PeriodChoice => {
   const chosen = readInput(PeriodQuery, query)
-  const periods = consoleService.recentPeriods()
+  const periods = recentPeriods()
   return {
     period: periods.find((p) => String(p) === chosen.period) ?? periods[0]!,
     jurisdiction: chosen.jurisdiction ?? 'NSW',
   }
 }
-export const assessmentPath = (rto: string, choice: consoleService.PeriodChoice) =>
+export const assessmentPath = (rto: string, choice: PeriodChoice) =>
   rtoPath(rto, `assessment?period=${choice.period}&jurisdiction=${choice.jurisdiction}`)
 
-export const qualityPages: FastifyPluginAsync<consoleService.ConsoleDependencies> = async (app, options) => {
+export const qualityPages: FastifyPluginAsync<ConsoleDependencies> = async (app, options) => {
   const page = { ...pageRoute, preHandler: only.rtoReaders }
 
   app.get<{ Params: { rto: string } }>('/rto/:rto/assessment', page, async (request, reply) => {
@@ -30,7 +31,7 @@ export const qualityPages: FastifyPluginAsync<consoleService.ConsoleDependencies
     const choice = periodChoiceOf(request.query)
     const query = readInput(AssessmentQuery, request.query)
     const rule = query.rule
-    const view = await consoleService.assessmentView(options.db, who.actor, choice, rule, query.page ?? 1)
+    const view = await qualityService.assessmentView(options.db, who.actor, choice, rule, query.page ?? 1)
     const frame = frameFor(
       request,
       reply,
@@ -52,8 +53,8 @@ export const qualityPages: FastifyPluginAsync<consoleService.ConsoleDependencies
           statusPath: assessmentPath(who.rto, choice).replace('/assessment?', '/assessment/status?'),
           canReport: canReport(who.user), // RTO staff and the authorised person request one
           signOffPath: rtoPath(who.rto, `declare?period=${choice.period}&jurisdiction=${choice.jurisdiction}`),
-          periods: consoleService.recentPeriods(),
-          jurisdictions: consoleService.JURISDICTIONS,
+          periods: recentPeriods(),
+          jurisdictions: JURISDICTIONS,
         },
       ),
     )
@@ -62,7 +63,7 @@ export const qualityPages: FastifyPluginAsync<consoleService.ConsoleDependencies
   // The period's assessment status for the page's live status script: the status and the page's own
   // rendering of it.
   app.get<{ Params: { rto: string } }>('/rto/:rto/assessment/status', page, async (request, reply) => {
-    const s = await consoleService.assessmentStatus(
+    const s = await qualityService.assessmentStatus(
       options.db,
       rtoPersonOf(request).actor,
       periodChoiceOf(request.query),
@@ -93,14 +94,14 @@ export const qualityPages: FastifyPluginAsync<consoleService.ConsoleDependencies
           ])
         try {
           if (action === 'request') {
-            await consoleService.assess(options, who.actor, choice)
+            await qualityService.assess(options, who.actor, choice)
             request.log.info({ rto: who.rto, ...choice, by: who.user.subject }, 'console: assessment requested')
             request.session.set('flash', {
               kind: 'success',
               text: `Assessment of ${choice.jurisdiction} ${choice.period} requested. Its status is shown below.`,
             })
           } else {
-            await consoleService.cancelPeriodAssessment(options.db, who.actor, choice)
+            await qualityService.cancelPeriodAssessment(options.db, who.actor, choice)
             request.log.info({ rto: who.rto, ...choice, by: who.user.subject }, 'console: assessment cancelled')
             request.session.set('flash', {
               kind: 'success',
@@ -122,7 +123,7 @@ export const qualityPages: FastifyPluginAsync<consoleService.ConsoleDependencies
   })
 
   async function declarationsPage(request: FastifyRequest, reply: FastifyReply, user: ConsoleUser, rto: string) {
-    const history = await consoleService.declarationHistory(options.db, actorFor(user, rto))
+    const history = await qualityService.declarationHistory(options.db, actorFor(user, rto))
     const frame = frameFor(request, reply, user, `RTO ${rto}: declarations`, rto)
     return html(
       reply,
@@ -134,8 +135,8 @@ export const qualityPages: FastifyPluginAsync<consoleService.ConsoleDependencies
           acknowledgements: history.acknowledgements,
           choice: periodChoiceOf(request.query),
           canDeclare: canDeclare(user),
-          periods: consoleService.recentPeriods(),
-          jurisdictions: consoleService.JURISDICTIONS,
+          periods: recentPeriods(),
+          jurisdictions: JURISDICTIONS,
         },
       ),
     )

@@ -5,14 +5,15 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { resourceTypes } from '../../domain/resource-types.ts'
 import { renderPage } from './console.views.ts'
-import * as consoleService from './console.service.ts'
+import * as recordsService from './records.service.ts'
+import type { ConsoleDependencies } from './console-shared.ts'
 import { RecordQuery, RecordSearchQuery, readInput } from './console-input.ts'
 import { fieldsOf, recordLabel } from './record-content.ts'
 import { frameFor, html, only, pageRoute, rtoPersonOf } from './page-kit.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-export const recordPages: FastifyPluginAsync<consoleService.ConsoleDependencies> = async (app, options) => {
+export const recordPages: FastifyPluginAsync<ConsoleDependencies> = async (app, options) => {
   app.get<{ Params: { rto: string }; Querystring: Record<string, unknown> }>(
     '/rto/:rto/records',
     { ...pageRoute, preHandler: only.rtoReaders },
@@ -22,7 +23,7 @@ export const recordPages: FastifyPluginAsync<consoleService.ConsoleDependencies>
       const query = readInput(RecordQuery, request.query)
       const search = readInput(RecordSearchQuery, request.query).q ?? ''
       const found =
-        !asked && search !== '' ? await consoleService.recordSearch(options.readDb, who.actor, search) : undefined
+        !asked && search !== '' ? await recordsService.recordSearch(options.readDb, who.actor, search) : undefined
       const resourceType = resourceTypes.find((t) => t === query.type)
       const resourceUID = query.uid ?? ''
       const problems = asked
@@ -42,7 +43,7 @@ export const recordPages: FastifyPluginAsync<consoleService.ConsoleDependencies>
             : { action: null }
       const view =
         asked && problems.length === 0
-          ? await consoleService.heldRecordView(options.readDb, who.actor, resourceType!, resourceUID, query.page ?? 1)
+          ? await recordsService.heldRecordView(options.readDb, who.actor, resourceType!, resourceUID, query.page ?? 1)
           : undefined
       const latest = view?.versions[0]
       const label = view && latest && recordLabel(view.state.resourceType, latest.body)
@@ -64,7 +65,7 @@ export const recordPages: FastifyPluginAsync<consoleService.ConsoleDependencies>
             resourceTypes,
             search,
             found,
-            shown: consoleService.SEARCH_RESULTS_SHOWN,
+            shown: recordsService.SEARCH_RESULTS_SHOWN,
             content: { recordLabel, fieldsOf },
           },
         ),

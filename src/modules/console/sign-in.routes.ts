@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify'
 import type { Db } from '../../platform/db/database.ts'
 import { type RelyingParty, SignInRefused } from './console-sign-in.ts'
 import { renderPage } from './console.views.ts'
-import * as consoleService from './console.service.ts'
+import * as operatorService from './operator.service.ts'
 import * as sessions from './console-sessions.ts'
 import { readInput, RecordSearchQuery } from './console-input.ts'
 import { CONSOLE_PREFIX, formRoute, frameFor, html, pageRoute } from './page-kit.ts'
@@ -28,7 +28,7 @@ export const signInPages: FastifyPluginAsync<SignInOptions> = async (app, option
     if (user.rto) return reply.redirect(`${CONSOLE_PREFIX}/rto/${encodeURIComponent(user.rto)}/`, 303)
     const query = readInput(RecordSearchQuery, request.query)
     const search = query.q ?? ''
-    const page = await consoleService.rtoDirectory(db, search, query.page ?? 1)
+    const page = await operatorService.rtoDirectory(db, search, query.page ?? 1)
     const frame = frameFor(request, reply, user, search ? `RTOs matching ${search}` : 'RTOs')
     return html(reply, renderPage('rtos', { ...frame, current: 'rtos' }, { page, search }))
   })

@@ -20,7 +20,7 @@ import {
   type WarningAcknowledgement,
 } from '../declarations/index.ts'
 import { currentHeldVersions, periodSubmissions } from '../holdings/index.ts'
-import type { ConsoleDependencies, PeriodChoice } from './console.service.ts'
+import type { ConsoleDependencies, PeriodChoice } from './console-shared.ts'
 import { recordLabel } from './record-content.ts'
 
 /** The outcomes shown of each warning rule (the rest are a link away, on the assessment page). */

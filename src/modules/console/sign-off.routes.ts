@@ -14,7 +14,7 @@ import {
 } from '../declarations/index.ts'
 import { canDeclare } from './console-people.ts'
 import { renderPage } from './console.views.ts'
-import * as consoleService from './console.service.ts'
+import { type ConsoleDependencies, JURISDICTIONS, type PeriodChoice, recentPeriods } from './console-shared.ts'
 import { AcknowledgeForm, readInput, SignOffDeclarationForm } from './console-input.ts'
 import { refusalInWords } from './console-words.ts'
 import {
@@ -33,7 +33,7 @@ import { signOffView } from './sign-off-view.ts'
 
 const checkStructure = createStructuralCheck()
 
-export const signOffPath = (rto: string, choice: consoleService.PeriodChoice) =>
+export const signOffPath = (rto: string, choice: PeriodChoice) =>
   rtoPath(rto, `declare?period=${choice.period}&jurisdiction=${choice.jurisdiction}`)
 
 interface FieldProblem {
@@ -54,7 +54,7 @@ const DECLARATION_FIELDS: Record<string, { id: string | undefined; label: string
   '$.RTOUserEmailAddress': { id: undefined, label: 'Your e-mail address (from your sign-in)' },
 }
 
-export const signOffPages: FastifyPluginAsync<consoleService.ConsoleDependencies> = async (app, options) => {
+export const signOffPages: FastifyPluginAsync<ConsoleDependencies> = async (app, options) => {
   const change = { ...formRoute, preHandler: [app.csrfProtection, only.rtoDeclarers] }
 
   app.get<{ Params: { rto: string } }>(
@@ -177,7 +177,7 @@ export const signOffPages: FastifyPluginAsync<consoleService.ConsoleDependencies
     request: FastifyRequest,
     reply: FastifyReply,
     who: RtoPerson,
-    choice: consoleService.PeriodChoice,
+    choice: PeriodChoice,
     problems: { form?: Record<string, string>; errors?: FieldProblem[] | undefined; refusal?: string },
   ) {
     const view = await signOffView(options, who.actor, choice)
@@ -201,8 +201,8 @@ export const signOffPages: FastifyPluginAsync<consoleService.ConsoleDependencies
           canDeclare: canDeclare(who.user),
           path: signOffPath(who.rto, choice),
           assessmentPath: assessmentPath(who.rto, choice),
-          periods: consoleService.recentPeriods(),
-          jurisdictions: consoleService.JURISDICTIONS,
+          periods: recentPeriods(),
+          jurisdictions: JURISDICTIONS,
         },
       ),
       failed ? (problems.refusal && !problems.errors ? 409 : 400) : 200,

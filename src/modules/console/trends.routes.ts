@@ -2,13 +2,13 @@
 // activity reported per period by type, each chart drawn as SVG with a table of its numbers.
 import type { FastifyPluginAsync } from 'fastify'
 import { renderPage } from './console.views.ts'
-import * as consoleService from './console.service.ts'
+import { type ConsoleDependencies, JURISDICTIONS } from './console-shared.ts'
 import { JurisdictionQuery, readInput } from './console-input.ts'
 import { rtoTrends } from './console-trends.ts'
 import { barChartSvg } from './svg-chart.ts'
 import { frameFor, html, only, pageRoute, rtoPersonOf } from './page-kit.ts'
 
-export const trendPages: FastifyPluginAsync<consoleService.ConsoleDependencies> = async (app, options) => {
+export const trendPages: FastifyPluginAsync<ConsoleDependencies> = async (app, options) => {
   app.get<{ Params: { rto: string } }>(
     '/rto/:rto/trends',
     { ...pageRoute, preHandler: only.rtoReaders },
@@ -22,7 +22,7 @@ export const trendPages: FastifyPluginAsync<consoleService.ConsoleDependencies> 
         renderPage(
           'trends',
           { ...frame, current: 'trends' },
-          { trends, jurisdictions: consoleService.JURISDICTIONS, svg: barChartSvg },
+          { trends, jurisdictions: JURISDICTIONS, svg: barChartSvg },
         ),
       )
     },

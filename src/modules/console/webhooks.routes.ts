@@ -7,7 +7,7 @@ import { NotFoundError } from '../../domain/errors.ts'
 import { listDeliveries, listEndpoints, redeliver } from '../webhooks/index.ts'
 import { canReport } from './console-people.ts'
 import { renderPage } from './console.views.ts'
-import type * as consoleService from './console.service.ts'
+import type { ConsoleDependencies } from './console-shared.ts'
 import { PagedQuery, readInput } from './console-input.ts'
 import { audited, formRoute, frameFor, html, only, pageRoute, rtoPath, rtoPersonOf } from './page-kit.ts'
 
@@ -21,7 +21,7 @@ function endpointIdOf(params: EndpointParams): string {
   return params.endpointId.toLowerCase()
 }
 
-export const webhookPages: FastifyPluginAsync<consoleService.ConsoleDependencies> = async (app, { db }) => {
+export const webhookPages: FastifyPluginAsync<ConsoleDependencies> = async (app, { db }) => {
   const page = { ...pageRoute, preHandler: only.rtoReaders }
   const change = { ...formRoute, preHandler: [app.csrfProtection, only.rtoReporters] }
 

@@ -302,16 +302,32 @@ export async function reportedPeriodsAcrossRtos(
   return result.rows
 }
 
-/** Every RTO that holds submitted data, with when it last submitted (an operator's list of RTOs): a few kept rows per RTO. */
-export async function rtosHoldingData(db: Executor): Promise<{ rto_id: string; last_submitted_at: Date }[]> {
+/**
+ * The code of every RTO that holds submitted data, in code order (an operator's list of RTOs): read from
+ * the kept rows' primary key alone, without when each submitted, which only a page's RTOs need
+ * (rtosHoldingDataOf): aggregating every RTO's latest submission and sending thousands of timestamps
+ * per view cost the unsearched list most of its time.
+ */
+export async function rtoCodesHoldingData(db: Executor): Promise<string[]> {
+  const result = await sql<{ rto_id: string }>`
+    SELECT DISTINCT rto_id FROM rto_jurisdiction_submission ORDER BY rto_id`.execute(db)
+  return result.rows.map((row) => row.rto_id)
+}
+
+/** When each of the named RTOs that holds submitted data last submitted (a page of the operator's list). */
+export async function rtosHoldingDataOf(
+  db: Executor,
+  rtos: readonly string[],
+): Promise<{ rto_id: string; last_submitted_at: Date }[]> {
   const result = await sql<{ rto_id: string; last_submitted_at: Date }>`
     SELECT rto_id, max(last_submitted_at) AS last_submitted_at
       FROM rto_jurisdiction_submission
+     WHERE rto_id = ANY(${[...rtos]}::text[])
      GROUP BY rto_id`.execute(db)
   return result.rows
 }
 
-/** rtosHoldingData of the RTOs whose code starts with the text (case aside, taken literally) or that are named. */
+/** When each RTO holding data whose code starts with the text (case aside, taken literally), or that is named, last submitted. */
 export async function rtosHoldingDataMatching(
   db: Executor,
   text: string,

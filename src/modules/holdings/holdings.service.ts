@@ -111,13 +111,22 @@ export async function reportedPeriodsAcrossRtos(
   }))
 }
 
-/** Every RTO that holds submitted data, with when it last submitted (ISO 8601). */
-export async function rtosHoldingData(db: Db): Promise<{ rto: string; lastSubmittedAt: string }[]> {
-  const rows = await holdings.rtosHoldingData(db)
+/** The code of every RTO that holds submitted data, in code order. */
+export function rtoCodesHoldingData(db: Db): Promise<string[]> {
+  return holdings.rtoCodesHoldingData(db)
+}
+
+/** When each of the named RTOs that holds submitted data last submitted (ISO 8601); the others are left out. */
+export async function rtosHoldingDataOf(
+  db: Db,
+  rtos: readonly string[],
+): Promise<{ rto: string; lastSubmittedAt: string }[]> {
+  if (rtos.length === 0) return []
+  const rows = await holdings.rtosHoldingDataOf(db, rtos)
   return rows.map((row) => ({ rto: row.rto_id, lastSubmittedAt: new Date(row.last_submitted_at).toISOString() }))
 }
 
-/** rtosHoldingData of the RTOs an operator's search finds by code, and of those named (found by a client). */
+/** When each RTO holding data that an operator's search finds by code, or that is named (found by a client), last submitted. */
 export async function rtosHoldingDataMatching(
   db: Db,
   text: string,

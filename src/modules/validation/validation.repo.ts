@@ -3,7 +3,7 @@ import { sql, type Generated, type RawBuilder, type Selectable } from 'kysely'
 import { transactionsRunAlone, type Db, type Executor } from '../../platform/db/database.ts'
 import { nameBasedUuid } from '../../platform/db/uuid.ts'
 import { insertInSlices } from '../../platform/db/sliced-insert.ts'
-import { createRunLifecycle } from '../../platform/runs/run-lifecycle.ts'
+import { createRunLifecycle, resultPageStart } from '../../platform/runs/run-lifecycle.ts'
 import type { MessageLevel } from '../../domain/rules.ts'
 import type { DataSource, RunScope, SetFindingRow, SetRule } from './rule.ts'
 
@@ -27,6 +27,8 @@ export interface ValidationRunTable {
   result_count: number | null
   /** The results counted per rule (RuleCount[]), kept on completion by the run lifecycle. */
   results_by_rule: Generated<unknown>
+  /** The seq of every RESULT_ANCHOR_EVERY-th result (bigint[], platform/runs), kept on completion; null before. */
+  result_anchors: Generated<unknown>
 }
 
 export interface ValidationResultTable {
@@ -351,7 +353,25 @@ export async function listResults(db: Executor, run: RunRow, limit: number, offs
   if (filter.technicalRuleId !== undefined) query = query.where('technical_rule_id', '=', filter.technicalRuleId)
   if (filter.resourceType !== undefined) query = query.where('resource_type', '=', filter.resourceType)
   if (offset === 0) return query.orderBy('seq').limit(limit).execute()
-  // A deep page starts at the seq the offset lands on, found by a scan of the primary key alone (an
+  // Unfiltered, a deep page starts from the run's kept key at or before it (every 1,000th result's seq,
+  // kept on completion): it counts fewer than 1,000 keys, however deep, where counting from the first
+  // result cost a scan of every key before the page. The same rows in the same order.
+  const kept = filter.technicalRuleId === undefined && filter.resourceType === undefined
+  const anchored = kept ? resultPageStart(run.result_anchors, offset) : undefined
+  if (anchored) {
+    const start = db
+      .selectFrom('validation_result')
+      .select('seq')
+      .where('rto_id', '=', run.rto_id)
+      .where('run_id', '=', run.run_id)
+      .where('attempt', '=', run.attempt)
+      .where('seq', '>=', anchored.seq)
+      .orderBy('seq')
+      .offset(anchored.skip)
+      .limit(1)
+    return query.where('seq', '>=', start).orderBy('seq').limit(limit).execute()
+  }
+  // Otherwise (a filter, or a run completed before keys were kept) a deep page starts at the seq the offset lands on, found by a scan of the primary key alone (an
   // index-only scan when unfiltered), rather than by reading and discarding every earlier result's
   // row: the same rows in the same order. Past the end, the start is NULL and the page empty.
   let start = db

@@ -32,8 +32,9 @@
 // it notices are never read (and go when a later run of the subject completes, or with the run).
 //
 // Complete. One UPDATE, conditional on the attempt still being live (InProgress with this attempt
-// number), sets the completed status and the indicators (blocking, non-blocking, count, and the
-// results counted per rule) from this attempt's results only, in the same statement. When the attempt is no longer live nothing changes
+// number), sets the completed status and the indicators (blocking, non-blocking, count, the results
+// counted per rule, and the key of every RESULT_ANCHOR_EVERY-th result for deep pages) from this
+// attempt's results only, in the same statement. When the attempt is no longer live nothing changes
 // and the caller discards its results. After it, the results of the subject's other runs are deleted:
 // only the latest completed run is read. The two statements are separate: a worker that dies between
 // them leaves older results that no reader picks and that the next completion deletes.
@@ -69,6 +70,26 @@ interface RunColumns {
   result_count: number | null
   /** RuleCount[] as JSON, set on completion; null before, and for runs completed before it was kept. */
   results_by_rule: unknown
+}
+
+/**
+ * A completed run keeps the seq of every this-many-th of its results in seq order (result_anchors:
+ * positions 0, 1000, 2000, ...), so a deep page starts from the nearest kept key instead of counting
+ * through every result before it (resultPageStart).
+ */
+export const RESULT_ANCHOR_EVERY = 1000
+
+/**
+ * Where a page at `offset` of a run's results (unfiltered, in seq order) starts: at or after the kept
+ * key `seq`, `skip` results further on (fewer than RESULT_ANCHOR_EVERY). Undefined when the run keeps
+ * no keys (completed before they were kept) or the offset is past its last kept key's span.
+ */
+export function resultPageStart(anchors: unknown, offset: number): { seq: string; skip: number } | undefined {
+  if (!Array.isArray(anchors) || offset < 0) return undefined
+  const index = Math.floor(offset / RESULT_ANCHOR_EVERY)
+  const seq = anchors[index] as string | number | bigint | null | undefined
+  if (seq === undefined || seq === null) return undefined
+  return { seq: String(seq), skip: offset - index * RESULT_ANCHOR_EVERY }
 }
 
 /** A completed run's results of one rule: how many, and what every result of the rule shares. */
@@ -255,12 +276,16 @@ export function createRunLifecycle<R extends RunTableName, X extends ResultTable
         UPDATE ${runs} r
            SET status = ${completed}, completed_at = now(),
                has_blocking_failures = s.blocking, has_non_blocking_failures = s.non_blocking, result_count = s.total,
-               results_by_rule = b.rules
+               results_by_rule = b.rules, result_anchors = a.anchors
           FROM (SELECT coalesce(bool_or(${level} = ${spec.blockingLevel}), false) AS blocking,
                        coalesce(bool_or(${level} <> ${spec.blockingLevel}), false) AS non_blocking,
                        count(*)::int AS total
                   FROM ${results} WHERE rto_id = ${rto} AND run_id = ${runId} AND attempt = ${attempt}) s,
-               (${countedByRule(rto, runId, attempt)}) b
+               (${countedByRule(rto, runId, attempt)}) b,
+               (SELECT array_agg(seq ORDER BY seq) AS anchors
+                  FROM (SELECT seq, row_number() OVER (ORDER BY seq) AS n
+                          FROM ${results} WHERE rto_id = ${rto} AND run_id = ${runId} AND attempt = ${attempt}) k
+                 WHERE k.n % ${RESULT_ANCHOR_EVERY} = 1) a
          WHERE r.rto_id = ${rto} AND r.run_id = ${runId} AND r.status = ${inProgress} AND r.attempt = ${attempt}`.execute(
         db,
       )
