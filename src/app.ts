@@ -38,7 +38,7 @@ import { declarationRoutes } from './modules/declarations/index.ts'
 import { droppedLinesAcknowledged, natBridgeRoutes } from './modules/nat-bridge/index.ts'
 import { CONSOLE_PREFIX, consoleRoutes } from './modules/console/index.ts'
 import { eventRoutes } from './modules/events/index.ts'
-import { createAuditWriter } from './modules/audit/index.ts'
+import { auditInStatement, createAuditWriter } from './modules/audit/index.ts'
 import { webhookRoutes, webhookSettingsOf } from './modules/webhooks/index.ts'
 
 export interface Service extends Core {
@@ -115,7 +115,11 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
   // Audited routes (config.audit) write their entry before the answer leaves, and before compression
   // takes the answer: a read whose entry cannot be written is answered 503 instead (issue 33).
   const audit = createAuditWriter(db)
-  installAuditHook(app, (entry) => audit.write(entry))
+  installAuditHook(
+    app,
+    (entry) => audit.write(entry),
+    (entry) => auditInStatement(entry),
+  )
   await installCompression(app) // before the routes: it attaches itself to each route as it is added
   // Rate limiting is checked by authentication, once it knows the caller and before it refuses one.
   const limit = await installRateLimit(app, { ...config.rateLimit, redis, namespace: config.redis.namespace })

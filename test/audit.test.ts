@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import type { AuditEntryInput } from '../src/domain/audit.ts'
 import {
@@ -21,6 +22,7 @@ import {
   verifyAudit,
   type StoredAuditEntry,
 } from '../src/modules/audit/index.ts'
+import { canonicalAroundStatus, canonicalText } from '../src/modules/audit/audit-chain.ts'
 import { housekeepingJob } from '../src/modules/housekeeping/index.ts'
 import { openDatabase, type Db } from '../src/platform/db/database.ts'
 import { loadConfig } from '../src/config/config.ts'
@@ -289,7 +291,7 @@ describe('audit trail', () => {
     assert.ok(kept && kept.length === 100, `each é kept as its escape, cut at the record id's 100: ${kept?.length}`)
   })
 
-  it('a read whose entry cannot be written is refused with 503 and no data; a change still answers', async () => {
+  it('a read whose entry cannot be written is refused with 503 and no data; an upload is not made without its entry; a change audited after it commits still answers', async () => {
     const rto = await newRto(t)
     const r = rto.reporter
     const w = await world()
@@ -300,12 +302,18 @@ describe('audit trail', () => {
       assert.equal(read.status, 503, read.text)
       assert.equal(read.json.type, '/problems/service-unavailable')
       assert.ok(!read.text.includes(w.student.familyName), 'the record is not sent')
-      const upload = await r.request('POST', r.batchPath(batch, '/student'), w.student)
-      assert.equal(upload.status, 200, 'the change is committed and says so')
+      // The upload's entry is written by the upload's own statement (issue 30): no entry, no change.
+      const upload = await r.request('POST', r.batchPath(batch, '/student'), { ...w.student, familyName: 'Changed' })
+      assert.ok(upload.status >= 500, `the upload is refused: ${upload.status} ${upload.text}`)
+      // Creating a batch writes its entry after it commits: its answer stands.
+      const created = await r.request('POST', `${V1}/NSW/transaction-batch`)
+      assert.equal(created.status, 201, 'the change is committed and says so')
     } finally {
       await sql`ALTER TABLE audit_entry_away RENAME TO audit_entry`.execute(db)
     }
-    assert.equal((await r.request('GET', r.batchPath(batch, `/student/${uidOf(w.student)}`))).status, 200)
+    const after = await r.request('GET', r.batchPath(batch, `/student/${uidOf(w.student)}`))
+    assert.equal(after.status, 200)
+    assert.equal(after.json.familyName, w.student.familyName, 'the refused upload changed nothing')
   })
 
   it("each day's chain verifies; an edited entry and a removed entry are named", async () => {
@@ -388,6 +396,52 @@ describe('audit trail', () => {
     const [now] = await verifyAudit(db, today, today)
     assert.equal(now?.broken, undefined, now?.broken?.detail)
     assert.ok((now?.entries ?? 0) >= before + 80)
+  })
+
+  it("uploads write their entry in their own statement: one entry each with the status answered, in the day's one chain beside the writer's", async () => {
+    const rto = await newRto(t)
+    const r = rto.reporter
+    const w = await world()
+    const batch = await r.newBatch()
+    const today = new Date().toISOString().slice(0, 10)
+    const writer = createAuditWriter(db)
+    const uids = Array.from({ length: 20 }, () => randomUUID())
+    // 20 new Students and, at the same time, the same 20 again (each 201 or 200 by which came first),
+    // with 20 entries through the group-commit writer: every number of the day taken once.
+    const answers = await Promise.all([
+      ...[...uids, ...uids].map((uid) =>
+        r.request('POST', r.batchPath(batch, '/student'), { ...w.student, studentUID: uid }),
+      ),
+      ...Array.from({ length: 20 }, (_, n) => writer.write(input({ requestId: `beside-${n}` }))),
+    ])
+    const statuses = answers.slice(0, 40).map((a) => (a as { status: number }).status)
+    assert.equal(statuses.filter((s) => s === 201).length, 20, JSON.stringify(statuses))
+    assert.equal(statuses.filter((s) => s === 200).length, 20, JSON.stringify(statuses))
+    const entries = (await entriesOf(db, rto.rto)).filter((e) => e.action === 'record.upload' && e.batchToken === batch)
+    assert.equal(entries.length, 40, 'one entry per upload, none written twice')
+    for (const uid of uids) {
+      const mine = entries.filter((e) => e.recordId === uid)
+      assert.deepEqual(mine.map((e) => e.status).sort(), [200, 201], `${uid}: created once, replaced once`)
+      assert.ok(mine.every((e) => e.outcome === 'success' && e.actorId === rto.clientId && e.recordType === 'Student'))
+    }
+    const [verified] = await verifyAudit(db, today, today)
+    assert.equal(verified?.broken, undefined, verified?.broken?.detail)
+    // A refused upload (no such batch) is still recorded, after its answer.
+    const refused = await r.request('POST', r.batchPath('no-such-batch', '/student'), w.student)
+    assert.equal(refused.status, 404)
+    const refusedEntries = (await entriesOf(db, rto.rto)).filter((e) => e.batchToken === 'no-such-batch')
+    assert.deepEqual(
+      refusedEntries.map((e) => [e.action, e.outcome, e.status]),
+      [['record.upload', 'refused', 404]],
+    )
+  })
+
+  it('the canonical text around the status, with the status the statement says, is the canonical text', () => {
+    const entry = { ...input({ requestId: null, status: null }), id: randomUUID(), at: new Date(), day: '2001-05-01' }
+    for (const status of [200, 201, 404]) {
+      const { head, tail } = canonicalAroundStatus(entry)
+      assert.equal(`${head}${status}${tail}`, canonicalText({ ...entry, status }))
+    }
   })
 
   it('retention removes whole days only, and the days kept still verify', async () => {

@@ -25,7 +25,28 @@ export const daySeed = (day: string) => sha256(`vetrs-audit-day:${day}`)
  * way, null for absent). Everything stored is in it but the chain columns themselves.
  */
 export function canonicalText(entry: Omit<StoredAuditEntry, 'seq' | 'prevHash' | 'hash'>): string {
-  return JSON.stringify([
+  return JSON.stringify(canonicalFields(entry))
+}
+
+/** Where the status stands among the canonical fields. */
+const STATUS_FIELD = 13
+
+/**
+ * The canonical text around the status, for an entry whose status the writing statement decides
+ * (audit_append, migration 0040): head + the status as a JSON number + tail is canonicalText.
+ */
+export function canonicalAroundStatus(entry: Omit<StoredAuditEntry, 'seq' | 'prevHash' | 'hash'>): {
+  head: string
+  tail: string
+} {
+  const fields = canonicalFields(entry)
+  const before = JSON.stringify(fields.slice(0, STATUS_FIELD))
+  const after = JSON.stringify(fields.slice(STATUS_FIELD + 1))
+  return { head: `${before.slice(0, -1)},`, tail: `,${after.slice(1)}` }
+}
+
+function canonicalFields(entry: Omit<StoredAuditEntry, 'seq' | 'prevHash' | 'hash'>): unknown[] {
+  return [
     entry.id,
     entry.at.toISOString(),
     entry.day,
@@ -41,7 +62,7 @@ export function canonicalText(entry: Omit<StoredAuditEntry, 'seq' | 'prevHash' |
     entry.outcome,
     entry.status,
     entry.requestId,
-  ])
+  ]
 }
 
 /** The hash of the entry numbered seq after prevHash (the same as the insert's SQL). */

@@ -6,6 +6,7 @@ export {
   AUDIT_CSV_COLUMNS,
   AUDIT_PAGE_SIZE,
   auditCsv,
+  auditInStatement,
   createAuditWriter,
   recordAuditEntries,
   type AuditWriter,

@@ -3,6 +3,7 @@
 import { sql, type Selectable } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
 import { preparedAs } from '../../platform/db/prepared-statements.ts'
+import type { AuditInStatement } from '../../platform/db/audit-in-statement.ts'
 
 export interface BatchRecordTable {
   rto_id: string
@@ -60,11 +61,23 @@ export interface RecordUpload {
  * (FOR UPDATE) still waits for them. Prepared once per connection on PostgreSQL.
  * Returns undefined when the batch is missing, of another jurisdiction, or submitted.
  */
-export async function upsertRecord(db: Executor, upload: RecordUpload): Promise<'created' | 'replaced' | undefined> {
-  const result = await sql<{ created: boolean | null }>`${sql.raw(preparedAs('upload_batch_record'))}
-    SELECT upload_batch_record(${upload.rto}, ${upload.token}, ${upload.jurisdiction ?? null}::text, ${upload.resourceType},
-                               ${upload.resourceUID}::uuid, ${upload.changeTrackingIdentifier}::text, ${upload.isVoided},
-                               ${JSON.stringify(upload.body)}::jsonb, ${upload.clientId}) AS created`.execute(db)
+export async function upsertRecord(
+  db: Executor,
+  upload: RecordUpload,
+  audit?: AuditInStatement,
+): Promise<'created' | 'replaced' | undefined> {
+  const call = sql`upload_batch_record(${upload.rto}, ${upload.token}, ${upload.jurisdiction ?? null}::text, ${upload.resourceType},
+                                      ${upload.resourceUID}::uuid, ${upload.changeTrackingIdentifier}::text, ${upload.isVoided},
+                                      ${JSON.stringify(upload.body)}::jsonb, ${upload.clientId})`
+  // With the request's audit entry: written by the same statement once the record is (201 created, 200
+  // replaced; nothing when no open batch), so the upload is one round trip and commits with its entry.
+  // The subquery is not flattened (OFFSET 0), so the record is written before the entry.
+  const result = audit
+    ? await sql<{ created: boolean | null }>`${sql.raw(preparedAs('upload_batch_record_audited'))}
+        SELECT created, ${audit(sql`CASE WHEN created THEN 201 WHEN NOT created THEN 200 END`)} AS audited
+          FROM (SELECT ${call} AS created OFFSET 0) AS upload`.execute(db)
+    : await sql<{ created: boolean | null }>`${sql.raw(preparedAs('upload_batch_record'))}
+        SELECT ${call} AS created`.execute(db)
   const created = result.rows[0]?.created
   return created === null || created === undefined ? undefined : created ? 'created' : 'replaced'
 }

@@ -3,6 +3,7 @@
 // (resources), read a whole batch in chunks (validation), and load a batch in bulk (synthetic data).
 // Every change goes through the batch's open state; the SQL is batch-records.repo.ts's.
 import type { Db, Executor } from '../../platform/db/database.ts'
+import type { AuditInStatement } from '../../platform/db/audit-in-statement.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import { NotFoundError } from '../../domain/errors.ts'
 import { offsetOf, toPage, type Page, type PageQuery } from '../../domain/page.ts'
@@ -24,16 +25,21 @@ export interface RecordToUpload {
 
 /**
  * Creates or replaces the record in the caller's open batch: true when created, false when it replaced
- * the batch's earlier version; 404 or 409 when there is no such open batch.
+ * the batch's earlier version; 404 or 409 when there is no such open batch. With `audit`, the request's
+ * audit entry is written by the same statement (status 201 created, 200 replaced), and only then.
  */
-export async function uploadRecord(db: Db, actor: Actor, ref: BatchRef, record: RecordToUpload): Promise<boolean> {
-  const outcome = await records.upsertRecord(db, {
-    rto: actor.rto,
-    token: ref.token,
-    jurisdiction: ref.jurisdiction,
-    ...record,
-    clientId: actor.clientId,
-  })
+export async function uploadRecord(
+  db: Db,
+  actor: Actor,
+  ref: BatchRef,
+  record: RecordToUpload,
+  audit?: AuditInStatement,
+): Promise<boolean> {
+  const outcome = await records.upsertRecord(
+    db,
+    { rto: actor.rto, token: ref.token, jurisdiction: ref.jurisdiction, ...record, clientId: actor.clientId },
+    audit,
+  )
   if (!outcome) assertOpen(await requireBatch(db, actor, ref)) // throws 404 or 409: the statement found no open batch
   return outcome === 'created'
 }

@@ -11,6 +11,7 @@ import { Scopes } from '../../platform/auth/scopes.ts'
 import { PageQuery, PagedEnvelope } from '../../platform/http/paging.ts'
 import { Jurisdiction, Strict, Uuid4 } from '../../platform/http/types.ts'
 import { namedCopy } from '../../platform/http/schema-names.ts'
+import { auditInStatement } from '../../platform/http/audit-hook.ts'
 import type { UidField } from '../../domain/resource-types.ts'
 import { resourceDefinitions, type ResourceDefinition } from './resource.schemas.ts'
 import * as service from './resources.service.ts'
@@ -73,12 +74,15 @@ const resourceTypeRoutes: FastifyPluginAsyncTypebox<{ db: Db; definition: Resour
     async (request, reply) => {
       // The UID is in the body here; the audit entry names it (the schema has checked it is a UUID).
       request.auditNote = { recordId: String(request.body[uidField]) }
+      // The entry is written by the upload's own statement (one round trip; it commits with the record).
       const { created, result } = await service.uploadRecord(
         db,
         actorOf(request),
         refOf(request.params),
         definition,
         request.body,
+        undefined,
+        auditInStatement(request),
       )
       return reply.code(created ? 201 : 200).send(result)
     },
@@ -105,6 +109,7 @@ const resourceTypeRoutes: FastifyPluginAsyncTypebox<{ db: Db; definition: Resour
         definition,
         request.body,
         request.params[uidField],
+        auditInStatement(request),
       )
       return reply.code(created ? 201 : 200).send(result)
     },

@@ -2,6 +2,7 @@
 // inside a transaction batch, whose records the batches module keeps. On upload only structure is checked (spec principle 2), by the route's schema;
 // business rules run at validation.
 import type { Db } from '../../platform/db/database.ts'
+import type { AuditInStatement } from '../../platform/db/audit-in-statement.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import { StructuralError } from '../../domain/errors.ts'
 import type { Page, PageQuery } from '../../domain/page.ts'
@@ -20,6 +21,7 @@ export async function uploadRecord(
   definition: ResourceDefinition,
   body: ResourceBody,
   pathUID?: string,
+  audit?: AuditInStatement,
 ): Promise<{ created: boolean; result: UploadResult }> {
   const resourceUID = String(body[definition.uidField])
   if (pathUID !== undefined && pathUID.toLowerCase() !== resourceUID.toLowerCase()) {
@@ -32,13 +34,19 @@ export async function uploadRecord(
   }
   const changeTrackingIdentifier =
     typeof body.changeTrackingIdentifier === 'string' ? body.changeTrackingIdentifier : null
-  const created = await batches.uploadRecord(db, actor, ref, {
-    resourceType: definition.resourceType,
-    resourceUID,
-    changeTrackingIdentifier,
-    isVoided: body.isVoided === true,
-    body,
-  })
+  const created = await batches.uploadRecord(
+    db,
+    actor,
+    ref,
+    {
+      resourceType: definition.resourceType,
+      resourceUID,
+      changeTrackingIdentifier,
+      isVoided: body.isVoided === true,
+      body,
+    },
+    audit,
+  )
   return {
     created,
     result: {

@@ -16,6 +16,7 @@ import {
   isReadAction,
   outcomeOfStatus,
 } from '../../domain/audit.ts'
+import type { AuditInStatement } from '../db/audit-in-statement.ts'
 import { problemTypes, problemTypeUri } from './problem.ts'
 
 /** How a route is audited: its action, and where the target comes from when the path does not say. */
@@ -56,15 +57,29 @@ declare module 'fastify' {
     auditActor?: AuditedActor
     /** Set by a handler that refines what its route declares. */
     auditNote?: AuditNote
+    /**
+     * The request's entry as a part of the change's own statement (auditInStatement below); set once
+     * handed out, so that the hook does not write the entry a second time.
+     */
+    auditInStatementGiven?: boolean
   }
 }
 
 export type AuditWriter = (entry: AuditEntryInput) => Promise<unknown>
 
+/** Makes the SQL that writes an entry inside a change's statement (modules/audit's auditInStatement). */
+export type AuditInStatementMaker = (entry: Omit<AuditEntryInput, 'status' | 'outcome'>) => AuditInStatement
+
+const inStatementMakers = new WeakMap<object, AuditInStatementMaker>()
+
 const RETRY_AFTER_SECONDS = 5
 
-export function installAuditHook(app: FastifyInstance, write: AuditWriter): void {
+export function installAuditHook(app: FastifyInstance, write: AuditWriter, inStatement?: AuditInStatementMaker): void {
+  if (inStatement) inStatementMakers.set(app, inStatement)
   app.addHook('onSend', async (request, reply, payload) => {
+    // Written by the change's own statement, which commits exactly when the change succeeds: a success
+    // has its entry already; a refusal or a failure (nothing changed) is written here as before.
+    if (request.auditInStatementGiven && reply.statusCode < 300) return payload
     const entry = auditEntryOf(request, reply, payload)
     if (!entry) return payload
     try {
@@ -82,8 +97,42 @@ export function installAuditHook(app: FastifyInstance, write: AuditWriter): void
   })
 }
 
-/** The entry for this answer, or undefined when the route is not audited or no one is identified. */
-function auditEntryOf(request: FastifyRequest, reply: FastifyReply, payload: unknown): AuditEntryInput | undefined {
+/**
+ * The request's audit entry as SQL for the statement that makes its change (issue 30: one statement
+ * fewer per upload, and the change and its entry commit together), or undefined when the route is not
+ * audited, no one is identified, or the service writes entries after the answer only. For a handler whose
+ * change is one statement that commits exactly when the answer is a success (2xx), and whose success
+ * status the statement says (audit-in-statement.ts); handing it out tells the hook not to write the entry
+ * of a success again. Call it once the handler's auditNote is set.
+ */
+export function auditInStatement(request: FastifyRequest): AuditInStatement | undefined {
+  const make = makerFor(request.server)
+  if (!make) return undefined
+  const entry = auditEntryOf(request, undefined, undefined)
+  if (!entry) return undefined
+  const { status: _status, outcome: _outcome, ...rest } = entry
+  request.auditInStatementGiven = true
+  return make(rest)
+}
+
+/** The maker given to the app the hook was installed on (plugins are its children by prototype). */
+function makerFor(instance: object): AuditInStatementMaker | undefined {
+  for (let at: object | null = instance; at; at = Object.getPrototypeOf(at) as object | null) {
+    const make = inStatementMakers.get(at)
+    if (make) return make
+  }
+  return undefined
+}
+
+/**
+ * The entry for this answer, or undefined when the route is not audited or no one is identified.
+ * Without a reply (an entry for the change's own statement), the status is left for the statement.
+ */
+function auditEntryOf(
+  request: FastifyRequest,
+  reply: FastifyReply | undefined,
+  payload: unknown,
+): AuditEntryInput | undefined {
   const declared = request.routeOptions.config?.audit
   const note = request.auditNote ?? {}
   if (note.action === null) return undefined
@@ -97,7 +146,7 @@ function auditEntryOf(request: FastifyRequest, reply: FastifyReply, payload: unk
   const uidParam = Object.entries(params).find(([name]) => /uid$/i.test(name))?.[1]
   const declaredType = typeof declared === 'object' ? declared.recordType : undefined
   let batchToken = note.batchToken ?? text(params.transactionBatchToken) ?? text(params.token)
-  if (!batchToken && typeof declared === 'object' && declared.batchFromAnswer && reply.statusCode < 300)
+  if (!batchToken && reply && typeof declared === 'object' && declared.batchFromAnswer && reply.statusCode < 300)
     batchToken = tokenInAnswer(payload)
   return {
     actorKind: actor.kind,
@@ -115,8 +164,8 @@ function auditEntryOf(request: FastifyRequest, reply: FastifyReply, payload: unk
     recordId: note.recordId ?? text(uidParam) ?? text(params.dataset),
     batchToken,
     rto: actor.kind === 'client' ? actor.rto : (text(params.rto) ?? actor.rto),
-    outcome: outcomeOfStatus(reply.statusCode),
-    status: reply.statusCode,
+    outcome: outcomeOfStatus(reply?.statusCode ?? 200),
+    status: reply?.statusCode ?? null,
     requestId: String(request.id),
   }
 }

@@ -35,6 +35,7 @@ import * as submitJob from './0034_submit_job.ts'
 import * as operatorReadsAcrossRtos from './0035_operator_reads_across_rtos.ts'
 import * as batchRecordCount from './0036_batch_record_count.ts'
 import * as reconciliationProgress from './0037_reconciliation_progress.ts'
+import * as auditAppendFunction from './0040_audit_append_function.ts'
 import * as runResultAnchors from './0041_run_result_anchors.ts'
 
 export const migrations: Record<string, Migration> = {
@@ -72,5 +73,6 @@ export const migrations: Record<string, Migration> = {
   '0035_operator_reads_across_rtos': operatorReadsAcrossRtos,
   '0036_batch_record_count': batchRecordCount,
   '0037_reconciliation_progress': reconciliationProgress,
+  '0040_audit_append_function': auditAppendFunction,
   '0041_run_result_anchors': runResultAnchors,
 }
