@@ -207,7 +207,7 @@ export async function runSetRule(
 ): Promise<void> {
   const parts = keySlices ? rule.slicedParts?.(scope) : undefined
   if (keySlices && parts) {
-    await repo.insertSetRuleResultsInKeySlices(db, rule, scope, runId, attempt, parts, keySlices, sliceRows)
+    await repo.insertSetRuleResultsInKeySlices(db, rule, scope, runId, attempt, largeBatch, parts, keySlices, sliceRows)
     return
   }
   for (const query of rule.queryParts?.(scope) ?? [rule.query(scope)]) {

@@ -8,23 +8,20 @@
 // reason is wrong, then each voided record it references (docs/decisions.md, Validation, The reason
 // for a void).
 import { sql } from 'kysely'
-import { referenceFields, resourceTypes, type ResourceType } from '../../../domain/resource-types.ts'
-import { defineSetRule, type KeySlice, type RunScope, type SetFindingRow } from '../rule.ts'
+import { referenceFields, resourceTypes } from '../../../domain/resource-types.ts'
+import { defineSetRule, type RunScope, type SetFindingRow } from '../rule.ts'
 import { batchRecordsOf, referencesOf } from './sql.ts'
 
 const ORPHANED = 'remove_orphaned_record'
 
-/**
- * Every voided record of the batch (of the types given, in the key slice given) with a reference to a
- * voided record: one row per reference.
- */
-function voidedReferences(scope: RunScope, sources: readonly ResourceType[] = resourceTypes, slice?: KeySlice) {
-  const hits = sources.flatMap((source) =>
+/** Every voided record of the batch with a reference to a voided record: one row per reference. */
+function voidedReferences(scope: RunScope) {
+  const hits = resourceTypes.flatMap((source) =>
     referenceFields[source].map(
       ({ field, references: target }) => sql`
     SELECT ${source}::text AS source_type, r.uid AS source_uid, r.ctid AS source_ctid, r.body->>'voidedReason' AS reason, ref.path,
            ${target}::text AS target_type, t.uid AS target_uid, t.ctid AS target_ctid, t.data_source AS target_source
-      FROM ${batchRecordsOf(scope, source, slice)} AS r
+      FROM ${batchRecordsOf(scope, source)} AS r
      CROSS JOIN ${referencesOf('r', field, 'ref')}
       JOIN (
         SELECT resource_uid AS uid, change_tracking_identifier AS ctid, 'Transaction_batch' AS data_source
@@ -55,17 +52,8 @@ export default defineSetRule({
     'A record voided in the batch that references a record voided in the same batch, or a record already voided in submission, has voidedReason remove_orphaned_record: voiding what it depends on is why it goes. The record and each voided record it references are one group.',
   correctiveAction:
     'Re-upload the record with voidedReason remove_orphaned_record; or, if it should stay, re-upload it not voided and pointing at a record that stays.',
-  query: (scope) => queryOf(scope),
-  // A group is one voided record of the batch with its references: in slices of each type's records.
-  slicedParts: (scope) =>
-    resourceTypes
-      .filter((source) => referenceFields[source].length > 0)
-      .map((type) => ({ type, query: (slice: KeySlice) => queryOf(scope, [type], slice) })),
-})
-
-function queryOf(scope: RunScope, sources?: readonly ResourceType[], slice?: KeySlice) {
-  return sql<SetFindingRow>`
-    WITH hits AS (${voidedReferences(scope, sources, slice)})
+  query: (scope) => sql<SetFindingRow>`
+    WITH hits AS (${voidedReferences(scope)})
     SELECT source_type || ':' || source_uid AS group_key, source_type AS resource_type, source_uid AS resource_uid,
            ARRAY['$.voidedReason'] || array_agg(path ORDER BY path) AS access_path, source_ctid AS change_tracking_identifier,
            'Transaction_batch' AS data_source,
@@ -80,5 +68,5 @@ function queryOf(scope: RunScope, sources?: readonly ResourceType[], slice?: Key
     SELECT DISTINCT source_type || ':' || source_uid, target_type, target_uid, ARRAY['$.isVoided'], target_ctid, target_source,
            format('%s %s is %s, so %s %s, which references it, is voided as an orphan.', target_type, target_uid,
                   CASE WHEN target_source = 'Transaction_batch' THEN 'voided in this batch' ELSE 'already voided in submission' END, source_type, source_uid)
-      FROM hits`
-}
+      FROM hits`,
+})
