@@ -1,11 +1,20 @@
 // Issue 30, "Memory": the embedded database's page cache (shared_buffers) sits inside PGlite's
 // WebAssembly memory, which never shrinks, so its size is a setting (EMBEDDED_SHARED_BUFFERS_MB). The
 // embedded database takes it; PostgreSQL keeps its own server's setting, which the service never changes.
+// `npm run start:small-memory` starts the service without V8's optimising compiler for WebAssembly
+// (--liftoff-only: the compiler's transient peak, 600 MB for PostgreSQL's parser alone, is not taken).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { sql } from 'kysely'
 import { loadConfig } from '../src/config/config.ts'
-import { onPostgres, startTestService, type TestService } from './support/index.ts'
+import { existsSync, readFileSync } from 'node:fs'
+import {
+  createTestDatabase,
+  onPostgres,
+  startChildService,
+  startTestService,
+  type TestService,
+} from './support/index.ts'
 
 const sharedBuffers = async (t: TestService) =>
   (await sql<{ shared_buffers: string }>`SHOW shared_buffers`.execute(t.service.database.db)).rows[0]!.shared_buffers
@@ -57,5 +66,28 @@ describe('the embedded database page cache (issue 30, memory)', () => {
     assert.equal(Number(rows[0]!.n), 60000)
     assert.ok(Number(rows[0]!.mb) > 32, `the table is ${rows[0]!.mb} MB`)
     await sql`DROP TABLE memory_probe`.execute(db)
+  })
+})
+
+describe('npm run start:small-memory (issue 30, memory)', () => {
+  it('starts the service with --liftoff-only, and it answers on either database', async () => {
+    const script = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts[
+      'start:small-memory'
+    ] as string
+    const flags = script.split(' ').filter((word) => word.startsWith('--'))
+    assert.deepEqual(flags, ['--liftoff-only'])
+    const database = await createTestDatabase()
+    const child = await startChildService({ ...database.env, EMBEDDED_SHARED_BUFFERS_MB: '32' }, flags)
+    try {
+      if (existsSync(`/proc/${child.pid}/cmdline`))
+        assert.match(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8'), /--liftoff-only/)
+      const ready = await fetch(`${child.baseUrl}/health/ready`)
+      assert.equal(ready.status, 200)
+      const docs = await fetch(`${child.baseUrl}/openapi.json`)
+      assert.equal(docs.status, 200)
+    } finally {
+      await child.stop()
+      await database.drop()
+    }
   })
 })
