@@ -15,7 +15,13 @@ ENV NODE_ENV=production \
     SERVICE_MODE=production \
     HOST=0.0.0.0 \
     PORT=8080 \
-    NODE_COMPILE_CACHE=/tmp/node-compile-cache
+    NODE_COMPILE_CACHE=/tmp/node-compile-cache \
+    NODE_OPTIONS=--max-semi-space-size=16 \
+    MALLOC_MMAP_THRESHOLD_=131072
+
+# Memory (docs/operations.md, "Memory"): V8's young generation at most 2 x 16 MB (it grows to 2 x 64 MB
+# under a bulk upload, and keeps it), and every block of 128 KiB or more in a mapping of its own that is
+# given back when freed. No heap limit: it would also bound the NAT import's worker thread.
 
 WORKDIR /app
 

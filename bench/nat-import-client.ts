@@ -11,6 +11,7 @@
 //    one request), then validate.
 // Validate is POST validate, then GET validate every 50 ms until Validated; then submit (POST submit,
 // when nothing blocks). Each run reports the client process's peak RSS (VmHWM, reset at its start).
+import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import {
   type NatProblem,
@@ -44,6 +45,89 @@ export interface NatClientResult {
   /** The client process's peak RSS during the run, MB (undefined without /proc). */
   clientPeakRssMb?: number
   validation: { blocking: boolean; results: number }
+  /**
+   * The client's process.memoryUsage() at its highest RSS sample (every 100 ms) in each phase, MB:
+   * which phase sets the peak and how much of it is V8's heap, external memory and neither.
+   */
+  clientPhases?: PhaseMemory[]
+}
+
+/** A phase of a run, told to the bench (the service's side samples by it too). */
+export type Phase = 'read' | 'map+upload' | 'validate' | 'submit'
+export interface PhaseMemory {
+  phase: Phase
+  rss: number
+  heapTotal: number
+  heapUsed: number
+  external: number
+  arrayBuffers: number
+}
+
+const MB = 2 ** 20
+let phases: PhaseMemory[] = []
+/** Starts a phase: the client's samples go to it, and the bench is told (for the service's samples). */
+function phase(name: Phase): void {
+  sample()
+  if (process.env.NAT_BENCH_SMAPS === '1' && phases.length > 0)
+    process.stdout.write(`    client after ${phases.at(-1)!.phase}: RSS MB by mapping: ${smapsSummary()}\n`)
+  phases.push({ phase: name, rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 })
+  process.send?.({ phase: name })
+  sample()
+}
+/**
+ * NAT_BENCH_SMAPS=1: the client's resident memory by kind of mapping at the end of each phase, from
+ * /proc/self/smaps: the brk heap (malloc's main arena), anonymous mappings by size (V8's pages are
+ * 256 KiB to a few MiB; malloc's thread arenas are reserved 64 MiB at a time; large ones are V8's
+ * large objects or malloc's mmapped blocks) and files (code, the node binary).
+ */
+function smapsSummary(): string {
+  let text: string
+  try {
+    text = readFileSync('/proc/self/smaps', 'utf8')
+  } catch {
+    return 'no /proc/self/smaps'
+  }
+  const sums = new Map<string, number>()
+  let kind = ''
+  for (const line of text.split('\n')) {
+    const range = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line)
+    if (range) {
+      const size = (Number.parseInt(range[2]!, 16) - Number.parseInt(range[1]!, 16)) / 2 ** 20
+      const name = range[3] ?? ''
+      kind =
+        name === '[heap]'
+          ? 'brk heap'
+          : name.startsWith('/')
+            ? 'files'
+            : name !== ''
+              ? name
+              : size <= 1
+                ? 'anon <=1 MiB'
+                : size <= 8
+                  ? 'anon 1-8 MiB'
+                  : size < 60
+                    ? 'anon 8-60 MiB'
+                    : 'anon >=60 MiB'
+      continue
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line)
+    if (rss) sums.set(kind, (sums.get(kind) ?? 0) + Number(rss[1]) / 1024)
+  }
+  return [...sums].map(([name, mb]) => `${name} ${mb.toFixed(0)}`).join(', ')
+}
+
+function sample(): void {
+  const current = phases.at(-1)
+  if (!current) return
+  const usage = process.memoryUsage()
+  if (usage.rss / MB <= current.rss) return
+  Object.assign(current, {
+    rss: usage.rss / MB,
+    heapTotal: usage.heapTotal / MB,
+    heapUsed: usage.heapUsed / MB,
+    external: usage.external / MB,
+    arrayBuffers: usage.arrayBuffers / MB,
+  })
 }
 
 async function token(command: NatClientCommand): Promise<string> {
@@ -95,8 +179,10 @@ async function viaCli(command: NatClientCommand): Promise<NatClientResult> {
     stages[stage] = now - at
     at = now
   }
+  phase('read')
   const read = await readNatZip(command.zipPath)
   lap('read')
+  phase('map+upload')
   const codes = await codeTranslatorFromService(client)
   const rtoCode = read.records.NAT00010[0]?.values.trainingOrganisationIdentifier ?? ''
   let mapMs = performance.now() - at
@@ -118,8 +204,10 @@ async function viaCli(command: NatClientCommand): Promise<NatClientResult> {
   stages.map = mapMs
   stages.upload = performance.now() - at - mapMs
   at = performance.now()
+  phase('validate')
   const validation = await validate(command, auth, batch)
   lap('validate')
+  phase('submit')
   if (!validation.blocking) await submit(command, auth, batch)
   lap('submit')
   return {
@@ -137,6 +225,7 @@ async function viaService(command: NatClientCommand): Promise<NatClientResult> {
   const auth = await token(command)
   const zip = await readFile(command.zipPath)
   const started = performance.now()
+  phase('map+upload')
   const response = await fetch(`${command.baseUrl}/vet-provider/v1/${command.jurisdiction}/nat-import`, {
     method: 'POST',
     headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/zip' },
@@ -145,8 +234,10 @@ async function viaService(command: NatClientCommand): Promise<NatClientResult> {
   const answer = (await response.json()) as Record<string, any>
   if (response.status !== 201) throw new Error(`nat-import: ${response.status} ${JSON.stringify(answer)}`)
   const imported = performance.now()
+  phase('validate')
   const validation = await validate(command, auth, answer.transactionBatchToken)
   const validated = performance.now()
+  phase('submit')
   if (!validation.blocking) await submit(command, auth, answer.transactionBatchToken)
   const done = performance.now()
   return {
@@ -167,9 +258,15 @@ process.on('message', async (message: NatClientCommand | 'exit') => {
   }
   try {
     resetPeakRss()
-    const result = message.mode === 'cli' ? await viaCli(message) : await viaService(message)
+    phases = []
+    const sampling = setInterval(sample, 100)
+    const result = await (message.mode === 'cli' ? viaCli(message) : viaService(message)).finally(() =>
+      clearInterval(sampling),
+    )
     const clientPeakRssMb = peakRssMb()
-    process.send?.({ result: { ...result, ...(clientPeakRssMb === undefined ? {} : { clientPeakRssMb }) } })
+    process.send?.({
+      result: { ...result, clientPhases: phases, ...(clientPeakRssMb === undefined ? {} : { clientPeakRssMb }) },
+    })
   } catch (error) {
     process.send?.({ error: (error as Error).stack ?? String(error) })
   }

@@ -23,12 +23,14 @@ import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
+import { getHeapStatistics } from 'node:v8'
 import { sql } from 'kysely'
 import { generateNatFileSet, natZipBytes } from '../packages/avetmiss/src/index.ts'
+import { NAT_IMPORT_ENV, NAT_IMPORT_NODE_FLAGS } from '../packages/cli/bin/nat-memory.js'
 import { createService } from '../src/app.ts'
 import { loadConfig } from '../src/config/config.ts'
 import { readSeedReferenceData } from '../src/modules/reference-data/index.ts'
-import type { NatClientCommand, NatClientResult } from './nat-import-client.ts'
+import type { NatClientCommand, NatClientResult, Phase, PhaseMemory } from './nat-import-client.ts'
 import { withFreshPostgres } from './fresh-postgres.ts'
 import { table } from './table.ts'
 import { median, positiveInteger } from './settings.ts'
@@ -50,6 +52,20 @@ const settings = {
     }),
   quietSeconds: positiveInteger('NAT_BENCH_QUIET_SECONDS', 180, 3600),
   pglite: process.env.NAT_BENCH_PGLITE !== '0',
+  // The client runs as `vetrs nat import` runs (the launcher's flags and environment) unless these say
+  // otherwise (empty: none, Node.js's defaults).
+  clientNodeOptions:
+    process.env.NAT_BENCH_CLIENT_NODE_OPTIONS === undefined
+      ? NAT_IMPORT_NODE_FLAGS
+      : process.env.NAT_BENCH_CLIENT_NODE_OPTIONS.split(/\s+/).filter(Boolean),
+  clientEnv:
+    process.env.NAT_BENCH_CLIENT_ENV === undefined
+      ? (NAT_IMPORT_ENV as Record<string, string>)
+      : Object.fromEntries(
+          process.env.NAT_BENCH_CLIENT_ENV.split(/\s+/)
+            .filter(Boolean)
+            .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+        ),
 }
 const adminUrl = process.env.DATABASE_URL || undefined
 const QUIET_LOAD = 1.5
@@ -58,10 +74,12 @@ const SET = { seed: 'bench-nat-import', rtoCode: '90001', year: 2026, asOf: '202
 const CLIENT = { clientId: 'demo-rto-1', clientSecret: 'demo-secret-1' } as const
 
 // Bounded: at a pessimistic 1,000 records/s (1.4 records an activity) per run, plus start-up and the wait.
+// NAT_BENCH_BUDGET_SECONDS replaces it (a loaded machine takes several times as long).
 const budgetSeconds =
+  Number(process.env.NAT_BENCH_BUDGET_SECONDS) ||
   settings.quietSeconds +
-  60 +
-  (adminUrl ? 2 : 1) * (settings.runs * settings.modes.length * ((settings.activities * 1.4) / 1_000 + 20) + 60)
+    60 +
+    (adminUrl ? 2 : 1) * (settings.runs * settings.modes.length * ((settings.activities * 1.4) / 1_000 + 20) + 60)
 const watchdog = setTimeout(() => {
   console.error(`bench nat-import: gave up after ${Math.round(budgetSeconds)} s (over budget)`)
   process.exit(2)
@@ -76,19 +94,26 @@ class Client {
     // The CLI's modules import @vetrs/avetmiss and @vetrs/client by name: their sources, as its bin does.
     this.#child = fork(CLIENT_SCRIPT, [], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      execArgv: ['--conditions=vetrs-source'],
+      // NAT_BENCH_CLIENT_NODE_OPTIONS: flags for the client's Node.js, e.g. a heap limit.
+      execArgv: ['--conditions=vetrs-source', ...settings.clientNodeOptions],
+      // NAT_BENCH_CLIENT_ENV: variables for the client's process only ("MALLOC_ARENA_MAX=2 ...").
+      env: { ...process.env, ...settings.clientEnv },
     })
   }
-  run(command: NatClientCommand): Promise<NatClientResult> {
+  /** One import; onPhase is told each phase as the client begins it. */
+  run(command: NatClientCommand, onPhase: (phase: Phase) => void): Promise<NatClientResult> {
     return new Promise((resolve, reject) => {
       const onExit = (code: number | null) => reject(new Error(`bench client exited (${code})`))
       this.#child.once('exit', onExit)
-      this.#child.once('message', (message) => {
+      const onMessage = (message: unknown) => {
+        const answer = message as { phase?: Phase; result?: NatClientResult; error?: string }
+        if (answer.phase) return onPhase(answer.phase)
         this.#child.off('exit', onExit)
-        const answer = message as { result?: NatClientResult; error?: string }
+        this.#child.off('message', onMessage)
         if (answer.result) resolve(answer.result)
         else reject(new Error(`bench client failed: ${answer.error}`))
-      })
+      }
+      this.#child.on('message', onMessage)
       this.#child.send(command)
     })
   }
@@ -116,6 +141,8 @@ interface Run extends NatClientResult {
    * external strings), and so how much is neither (malloc's, PostgreSQL client buffers, code).
    */
   serverAtPeak: { rss: number; heapTotal: number; heapUsed: number; external: number }
+  /** The same, at the highest sample of each phase of the client's (read, map+upload, validate, submit). */
+  serverPhases: PhaseMemory[]
 }
 
 interface ModeFigures {
@@ -179,19 +206,32 @@ async function measure(
       resetPeakRss()
       const serverStartRssMb = process.memoryUsage().rss / 2 ** 20
       let serverAtPeak = { rss: 0, heapTotal: 0, heapUsed: 0, external: 0 }
-      const sampling = setInterval(() => {
+      const serverPhases: PhaseMemory[] = []
+      const sample = () => {
         const usage = process.memoryUsage()
-        if (usage.rss / 2 ** 20 <= serverAtPeak.rss) return
-        serverAtPeak = {
+        const now = {
           rss: usage.rss / 2 ** 20,
           heapTotal: usage.heapTotal / 2 ** 20,
           heapUsed: usage.heapUsed / 2 ** 20,
           external: usage.external / 2 ** 20,
         }
-      }, 250)
+        const current = serverPhases.at(-1)
+        if (current && now.rss > current.rss)
+          Object.assign(current, now, { arrayBuffers: usage.arrayBuffers / 2 ** 20 })
+        if (now.rss > serverAtPeak.rss) serverAtPeak = now
+      }
+      const sampling = setInterval(sample, 250)
+      const onPhase = (phase: Phase) => {
+        sample()
+        serverPhases.push({ phase, rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 })
+        sample()
+      }
       const result = await client
-        .run({ mode, baseUrl, zipPath, jurisdiction: 'VIC', ...CLIENT })
-        .finally(() => clearInterval(sampling))
+        .run({ mode, baseUrl, zipPath, jurisdiction: 'VIC', ...CLIENT }, onPhase)
+        .finally(() => {
+          sample()
+          clearInterval(sampling)
+        })
       const serverPeakRssMb = peakRssMb()
       loop.disable()
       const counted = await sql<{ n: string | number }>`SELECT count(*) AS n FROM batch_record
@@ -205,6 +245,7 @@ async function measure(
         serverPeakRssMb,
         serverStartRssMb,
         serverAtPeak,
+        serverPhases,
       }
     }
     const runs: Record<Mode, Run[]> = { cli: [], service: [] }
@@ -219,6 +260,11 @@ async function measure(
         process.stdout.write(
           `  ${database} ${mode}: run ${i + 1}/${settings.runs}: ${run.records} records in ${(run.totalMs / 1000).toFixed(2)} s (${stages}), ${run.recordsPerSecond.toFixed(0)} records/s; event loop max ${run.loopMaxMs.toFixed(0)} ms; peak RSS client ${mb(run.clientPeakRssMb)} MB, service ${mb(run.serverPeakRssMb)} MB (${mb(run.serverStartRssMb)} at the start; at the highest sample RSS ${mb(run.serverAtPeak.rss)}, V8 heap ${mb(run.serverAtPeak.heapTotal)} of which used ${mb(run.serverAtPeak.heapUsed)}, external ${mb(run.serverAtPeak.external)})\n`,
         )
+        const phaseLine = (who: string, list: PhaseMemory[] | undefined) =>
+          `    ${who} by phase (highest RSS sample: RSS / V8 heap total / used / external MB): ${(list ?? [])
+            .map((p) => `${p.phase} ${mb(p.rss)} / ${mb(p.heapTotal)} / ${mb(p.heapUsed)} / ${mb(p.external)}`)
+            .join('; ')}\n`
+        process.stdout.write(phaseLine('client', run.clientPhases) + phaseLine('service', run.serverPhases))
         if (run.rows !== run.records)
           problems.push(`${mode} run ${i + 1}: ${run.rows} rows stored for ${run.records} records`)
         if (expectedRecords !== undefined && run.records !== expectedRecords)
@@ -297,6 +343,10 @@ async function main(): Promise<number> {
     ...settings,
   }
   console.log(`bench nat-import: ${meta.date}, Node ${meta.node}, ${meta.cpu}`)
+  // The V8 flags of each process (a heap limit, a capped young generation) change the peaks measured.
+  console.log(
+    `bench nat-import: service process flags ${JSON.stringify(process.execArgv)} (V8 heap limit ${mb(getHeapStatistics().heap_size_limit / 2 ** 20)} MB, NODE_OPTIONS ${JSON.stringify(process.env.NODE_OPTIONS ?? '')}); client flags ${JSON.stringify(settings.clientNodeOptions)}, client environment ${JSON.stringify(settings.clientEnv)}`,
+  )
   console.log(
     `bench nat-import: ${settings.activities} activities, ${settings.runs} run(s) per mode (${settings.modes.join(', ')}), seed ${SET.seed}, as of ${SET.asOf}`,
   )
@@ -384,6 +434,16 @@ async function main(): Promise<number> {
     serverStartRssMb: Math.round(run.serverStartRssMb),
     serverAtPeakMb: Object.fromEntries(
       Object.entries(run.serverAtPeak).map(([key, value]) => [key, Math.round(value)]),
+    ),
+    phasesMb: Object.fromEntries(
+      (['client', 'service'] as const).map((who) => [
+        who,
+        (who === 'client' ? run.clientPhases : run.serverPhases)?.map((p) =>
+          Object.fromEntries(
+            Object.entries(p).map(([key, value]) => [key, typeof value === 'number' ? Math.round(value) : value]),
+          ),
+        ),
+      ]),
     ),
   })
   console.log(
