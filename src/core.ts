@@ -72,7 +72,6 @@ export function coreJobs({ config, db, referenceLookup, logger, queue }: JobDepe
       logger,
       chunkSize: config.validation.chunkSize,
       resultSliceRows: config.validation.resultSliceRows,
-      setRuleSliceRecords: config.validation.setRuleSliceRecords,
     }),
     reconciliation,
     assessment: assessmentJob({
