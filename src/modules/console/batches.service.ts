@@ -3,7 +3,6 @@
 // Submitting and NAT imports are submit-and-nat.service.ts.
 import type { Db } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
-import { DomainError } from '../../domain/errors.ts'
 import type { Page } from '../../domain/page.ts'
 import { type FieldLine, neighboursOf, recordLabel, valueAt } from './record-content.ts'
 import {
@@ -29,7 +28,7 @@ import {
 } from '../validation/index.ts'
 import { currentHeldVersions, submitUnderWay } from '../holdings/index.ts'
 import { natFileNamesOf, natImportSummaryOf, type NatImportResult } from '../nat-bridge/index.ts'
-import { RESULTS_PAGE_SIZE, UID_PATTERN, type ConsoleDependencies } from './console-shared.ts'
+import { RESULTS_PAGE_SIZE, UID_PATTERN, unlessNone, type ConsoleDependencies } from './console-shared.ts'
 
 export interface BatchListEntry extends BatchDetail {
   validation: ValidationStatus | null
@@ -147,8 +146,11 @@ export async function batchView(
 ): Promise<BatchView> {
   const batch = await batchWithStatus(db, actor, ref)
   const [rules, results, natImport, underWay] = await Promise.all([
-    withoutCompletedRun(failedResultsByRule(db, actor, ref)),
-    withoutCompletedRun(listFailedResults(db, actor, ref, { pageNumber, pageSize: RESULTS_PAGE_SIZE }, filter)),
+    unlessNone('no-validation-run', failedResultsByRule(db, actor, ref)),
+    unlessNone(
+      'no-validation-run',
+      listFailedResults(db, actor, ref, { pageNumber, pageSize: RESULTS_PAGE_SIZE }, filter),
+    ),
     natImportSummaryOf(db, actor, ref),
     batch.status === 'NotSubmitted' ? submitUnderWay(db, actor, batch.transactionBatchToken) : undefined,
   ])
@@ -181,13 +183,13 @@ export function cancelBatchValidation(db: Db, actor: Actor, ref: BatchRef) {
 
 /** The batch's validation status; undefined when none has been requested. */
 export function validationStatusOf(db: Db, actor: Actor, ref: BatchRef): Promise<ValidationStatus | undefined> {
-  return withoutCompletedRun(getValidationStatus(db, actor, ref))
+  return unlessNone('no-validation-run', getValidationStatus(db, actor, ref))
 }
 
 async function batchWithStatus(db: Db, actor: Actor, ref: BatchRef): Promise<BatchListEntry> {
   const [batch, validation] = await Promise.all([
     getBatch(db, actor, ref),
-    withoutCompletedRun(getValidationStatus(db, actor, ref)),
+    unlessNone('no-validation-run', getValidationStatus(db, actor, ref)),
   ])
   return { ...batch, validation: validation ?? null }
 }
@@ -196,13 +198,3 @@ const refOf = (summary: BatchSummary): BatchRef => ({
   token: summary.transactionBatchToken,
   jurisdiction: summary.jurisdiction,
 })
-
-/** The answer, or undefined when the batch has no (completed) validation run yet. */
-async function withoutCompletedRun<T>(promise: Promise<T>): Promise<T | undefined> {
-  try {
-    return await promise
-  } catch (error) {
-    if (error instanceof DomainError && error.kind === 'no-validation-run') return undefined
-    throw error
-  }
-}

@@ -10,6 +10,7 @@ import type { SubmitJobData } from '../holdings/index.ts'
 import type { NatImportJobData } from '../nat-bridge/index.ts'
 import type { ReconcileJobData } from '../reconciliation/index.ts'
 import type { AssessJobData } from '../assessment/index.ts'
+import { DomainError, type ErrorKind } from '../../domain/errors.ts'
 
 export interface ConsoleDependencies {
   db: Db
@@ -46,3 +47,16 @@ export const UID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-
 
 /** Failed results (or outcomes, or NAT findings) a page of the console shows. */
 export const RESULTS_PAGE_SIZE = 50
+
+/**
+ * The answer, or undefined when the service says there is nothing of that kind yet (a batch with no
+ * completed validation run, a period with no assessment): the page shows an empty state, not an error.
+ */
+export async function unlessNone<T>(kind: ErrorKind, promise: Promise<T>): Promise<T | undefined> {
+  try {
+    return await promise
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === kind) return undefined
+    throw error
+  }
+}

@@ -10,8 +10,7 @@ import { getValidationStatus } from '../validation/index.ts'
 import { periodSubmissions } from '../holdings/index.ts'
 import { getAssessmentStatus } from '../assessment/index.ts'
 import { dueDateOf, isOverdue, listDeclarations, warningReviewOf } from '../declarations/index.ts'
-import { DomainError } from '../../domain/errors.ts'
-import type { ConsoleDependencies, PeriodChoice } from './console-shared.ts'
+import { unlessNone, type ConsoleDependencies, type PeriodChoice } from './console-shared.ts'
 
 /** A task's state, in the words of the GOV.UK task list pattern. */
 export type TaskState = 'Completed' | 'In progress' | 'Not yet started' | 'Cannot start yet' | 'Needs attention'
@@ -70,7 +69,10 @@ export async function periodTaskList(
   const latest = batches.results[0]
   const ref = latest && { token: latest.transactionBatchToken, jurisdiction: latest.jurisdiction }
   const [batch, validation] = ref
-    ? await Promise.all([getBatch(db, actor, ref), withoutRun(getValidationStatus(db, actor, ref))])
+    ? await Promise.all([
+        getBatch(db, actor, ref),
+        unlessNone('no-validation-run', getValidationStatus(db, actor, ref)),
+      ])
     : [undefined, undefined]
   const row = declarations.results[0]
   const declaration = row?.declaration ?? null
@@ -211,14 +213,5 @@ function reviewed(review: { warnings: number; acknowledged: number } | undefined
   return {
     hint: 'The assessment found warnings: review and acknowledge each before declaring.',
     state: 'Not yet started',
-  }
-}
-
-async function withoutRun<T>(promise: Promise<T>): Promise<T | undefined> {
-  try {
-    return await promise
-  } catch (error) {
-    if (error instanceof DomainError && error.kind === 'no-validation-run') return undefined
-    throw error
   }
 }

@@ -3,7 +3,6 @@
 // and declare is sign-off-view.ts.
 import type { Db } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
-import { DomainError } from '../../domain/errors.ts'
 import type { Page } from '../../domain/page.ts'
 import { recordLabel } from './record-content.ts'
 import { currentHeldVersions, type HeldVersion } from '../holdings/index.ts'
@@ -27,6 +26,7 @@ import {
   recentPeriods,
   RESULTS_PAGE_SIZE,
   UID_PATTERN,
+  unlessNone,
   type ConsoleDependencies,
   type PeriodChoice,
 } from './console-shared.ts'
@@ -97,8 +97,9 @@ export async function assessmentView(
   const params = { jurisdiction: choice.jurisdiction, ReportingPeriodNumber: String(choice.period) }
   const [status, rules, results] = await Promise.all([
     getAssessmentStatus(db, actor, params),
-    withoutCompletedAssessment(failedAssessmentResultsByRule(db, actor, params)),
-    withoutCompletedAssessment(
+    unlessNone('no-assessment-run', failedAssessmentResultsByRule(db, actor, params)),
+    unlessNone(
+      'no-assessment-run',
       listFailedAssessmentResults(db, actor, params, { pageNumber, pageSize: RESULTS_PAGE_SIZE }, { technicalRuleId }),
     ),
   ])
@@ -122,13 +123,4 @@ export function assess(deps: ConsoleDependencies, actor: Actor, choice: PeriodCh
     jurisdiction: choice.jurisdiction,
     ReportingPeriodNumber: String(choice.period),
   })
-}
-
-async function withoutCompletedAssessment<T>(promise: Promise<T>): Promise<T | undefined> {
-  try {
-    return await promise
-  } catch (error) {
-    if (error instanceof DomainError && error.kind === 'no-assessment-run') return undefined
-    throw error
-  }
 }

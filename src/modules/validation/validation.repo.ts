@@ -358,28 +358,22 @@ export async function listResults(db: Executor, run: RunRow, limit: number, offs
   // result cost a scan of every key before the page. The same rows in the same order.
   const kept = filter.technicalRuleId === undefined && filter.resourceType === undefined
   const anchored = kept ? resultPageStart(run.result_anchors, offset) : undefined
-  if (anchored) {
-    const start = db
+  // The run's result keys, in the primary key's order.
+  const keysOfRun = () =>
+    db
       .selectFrom('validation_result')
       .select('seq')
       .where('rto_id', '=', run.rto_id)
       .where('run_id', '=', run.run_id)
       .where('attempt', '=', run.attempt)
-      .where('seq', '>=', anchored.seq)
-      .orderBy('seq')
-      .offset(anchored.skip)
-      .limit(1)
+  if (anchored) {
+    const start = keysOfRun().where('seq', '>=', anchored.seq).orderBy('seq').offset(anchored.skip).limit(1)
     return query.where('seq', '>=', start).orderBy('seq').limit(limit).execute()
   }
   // Otherwise (a filter, or a run completed before keys were kept) a deep page starts at the seq the offset lands on, found by a scan of the primary key alone (an
   // index-only scan when unfiltered), rather than by reading and discarding every earlier result's
   // row: the same rows in the same order. Past the end, the start is NULL and the page empty.
-  let start = db
-    .selectFrom('validation_result')
-    .select('seq')
-    .where('rto_id', '=', run.rto_id)
-    .where('run_id', '=', run.run_id)
-    .where('attempt', '=', run.attempt)
+  let start = keysOfRun()
   if (filter.technicalRuleId !== undefined) start = start.where('technical_rule_id', '=', filter.technicalRuleId)
   if (filter.resourceType !== undefined) start = start.where('resource_type', '=', filter.resourceType)
   return query.where('seq', '>=', start.orderBy('seq').offset(offset).limit(1)).orderBy('seq').limit(limit).execute()
