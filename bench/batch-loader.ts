@@ -140,6 +140,18 @@ export function* failingStudents(total: number): Generator<Row[]> {
   }
 }
 
+/** What submit's promotion is given for the loaded batch: the demo RTO's first submission, now. */
+export function firstSubmissionOf(token: string) {
+  return {
+    rto: '90001',
+    token,
+    jurisdiction: 'NSW',
+    clientId: 'demo-rto-1',
+    submissionSeq: '1',
+    submittedAt: new Date(),
+  }
+}
+
 /**
  * A batch of `total` records (the mix above, or those `source` gives) written straight into the
  * database for an RTO, as its demo client uploaded them: the benchmarks of what happens after upload

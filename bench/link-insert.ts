@@ -20,7 +20,7 @@ import { migrateToLatest } from '../src/platform/db/migrate.ts'
 import * as holdings from '../src/modules/holdings/holdings.repo.ts'
 import { linksOf } from '../src/modules/reconciliation/reconciliation-index.repo.ts'
 import { FIRST_REPORTING_PERIOD } from '../src/domain/reporting-period.ts'
-import { loadBatch } from './batch-loader.ts'
+import { firstSubmissionOf, loadBatch } from './batch-loader.ts'
 import { withFreshPostgres } from './fresh-postgres.ts'
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000)
@@ -37,14 +37,7 @@ await withFreshPostgres(adminUrl, async (url) => {
   try {
     await migrateToLatest(db)
     const { token } = await loadBatch(db, RECORDS)
-    const p = {
-      rto: '90001',
-      token,
-      jurisdiction: 'NSW',
-      clientId: 'demo-rto-1',
-      submissionSeq: '1',
-      submittedAt: new Date(),
-    }
+    const p = firstSubmissionOf(token)
     await db.transaction().execute(async (tx) => {
       await holdings.promoteBatch(tx, p)
       await holdings.recordReportingPeriods(tx, p, FIRST_REPORTING_PERIOD)

@@ -22,7 +22,7 @@ import type { Database } from '../src/platform/db/schema.ts'
 import type { Executor } from '../src/platform/db/database.ts'
 import { migrateToLatest } from '../src/platform/db/migrate.ts'
 import * as holdings from '../src/modules/holdings/holdings.repo.ts'
-import { loadBatch } from './batch-loader.ts'
+import { firstSubmissionOf, loadBatch } from './batch-loader.ts'
 import { withFreshPostgres } from './fresh-postgres.ts'
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 20_000)
@@ -33,14 +33,7 @@ class Rollback extends Error {}
 async function measure(db: Kysely<Database>, where: string): Promise<void> {
   await migrateToLatest(db)
   const { token } = await loadBatch(db, RECORDS)
-  const p = {
-    rto: '90001',
-    token,
-    jurisdiction: 'NSW',
-    clientId: 'demo-rto-1',
-    submissionSeq: '1',
-    submittedAt: new Date(),
-  }
+  const p = firstSubmissionOf(token)
   const columns = sql`rto_id, resource_type, resource_uid, submission_seq, is_current, state_in_submission, jurisdiction,
     transaction_batch_token, submitted_by_client, submitted_at, change_tracking_identifier, body`
   const insert = (current: boolean, body: 'body' | 'none') => (tx: Executor) =>

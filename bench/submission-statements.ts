@@ -22,7 +22,7 @@ import {
   startIndexing,
 } from '../src/modules/reconciliation/reconciliation-index-steps.repo.ts'
 import { FIRST_REPORTING_PERIOD } from '../src/domain/reporting-period.ts'
-import { loadBatch } from './batch-loader.ts'
+import { firstSubmissionOf, loadBatch } from './batch-loader.ts'
 import { withFreshPostgres } from './fresh-postgres.ts'
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 20_000)
@@ -40,14 +40,7 @@ async function measure(db: Kysely<Database>, where: string): Promise<void> {
   await migrateToLatest(db)
   const { token } = await loadBatch(db, RECORDS)
   const submittedAt = new Date()
-  const promotion = {
-    rto: '90001',
-    token,
-    jurisdiction: 'NSW',
-    clientId: 'demo-rto-1',
-    submissionSeq: '1',
-    submittedAt,
-  }
+  const promotion = { ...firstSubmissionOf(token), submittedAt }
   timing = true
   const seconds = async (what: string, work: () => Promise<void>) => {
     const started = performance.now()
