@@ -35,6 +35,14 @@ export const EnvironmentSchema = Type.Object({
     minLength: 1,
     description: 'embedded database directory, or memory:// for an in-memory one',
   }),
+  EMBEDDED_SHARED_BUFFERS_MB: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1024,
+      description:
+        "the embedded database's shared_buffers in MB (its page cache, inside its WebAssembly memory, which never shrinks); unset, PGlite's own 128",
+    }),
+  ),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATABASE_READ_URL: Type.Optional(
     Type.String({
@@ -225,7 +233,12 @@ export interface Config {
     trustedProxies: string[]
   }
   database:
-    | { kind: 'pglite'; dataDir: string }
+    | {
+        kind: 'pglite'
+        dataDir: string
+        /** EMBEDDED_SHARED_BUFFERS_MB: PGlite's shared_buffers; undefined, PGlite's own default (128 MB). */
+        sharedBuffersMb?: number
+      }
     | {
         kind: 'postgres'
         url: string
@@ -566,7 +579,11 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
           poolSize: env.DATABASE_POOL_SIZE,
           connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS,
         }
-      : { kind: 'pglite', dataDir: env.DATA_DIR },
+      : {
+          kind: 'pglite',
+          dataDir: env.DATA_DIR,
+          ...(env.EMBEDDED_SHARED_BUFFERS_MB === undefined ? {} : { sharedBuffersMb: env.EMBEDDED_SHARED_BUFFERS_MB }),
+        },
     redis: { url: env.REDIS_URL, namespace: env.REDIS_NAMESPACE },
     events: { natsUrl: env.NATS_URL, natsStream: env.NATS_STREAM },
     declarations: { dueSoonDays: env.DECLARATION_DUE_SOON_DAYS },

@@ -23,9 +23,9 @@ export interface ChildService {
   crash(): Promise<void>
 }
 
-export async function startChildService(env: Record<string, string>): Promise<ChildService> {
+export async function startChildService(env: Record<string, string>, nodeFlags: string[] = []): Promise<ChildService> {
   const port = await freePort()
-  const child: ChildProcess = spawn(process.execPath, ['src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, 'src/main.ts'], {
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   })

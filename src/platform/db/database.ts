@@ -146,6 +146,10 @@ export async function openDatabase(
   try {
     const pglite = await PGlite.create(inMemory ? undefined : config.dataDir, {
       parsers: { 1082: (value: string) => value },
+      // Server settings are start parameters (-c), after PGlite's own, which they must keep.
+      ...(config.sharedBuffersMb === undefined
+        ? {}
+        : { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${config.sharedBuffersMb}MB`] }),
       ...(inMemory && inMemoryTemplate ? { loadDataDir: inMemoryTemplate } : {}),
     })
     const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), ...log })
