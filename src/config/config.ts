@@ -367,9 +367,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .filter((name) => env[name] !== undefined && env[name] !== '')
       .map((name) => [name, env[name]]),
   )
-  const value = Value.Default(EnvironmentSchema, Value.Convert(EnvironmentSchema, known)) as Environment
+  // TypeBox's conversion truncates a number to an integer ("1.5" becomes 1, "1e2" 100): a whole-number
+  // setting is taken only as written in digits, and anything else is named as a problem.
+  const notWhole = new Set(
+    Object.entries(EnvironmentSchema.properties)
+      .filter(([name, schema]) => (schema as { type?: unknown }).type === 'integer' && name in known)
+      .filter(([name]) => !/^\s*-?\d+\s*$/.test(String(known[name])))
+      .map(([name]) => name),
+  )
+  const convertible = Object.fromEntries(Object.entries(known).filter(([name]) => !notWhole.has(name)))
+  const value = Value.Default(EnvironmentSchema, Value.Convert(EnvironmentSchema, convertible)) as Environment
   // Checked one variable at a time, so that every bad variable is named, each once.
   const problems = Object.entries(EnvironmentSchema.properties).flatMap(([name, schema]) => {
+    if (notWhole.has(name)) return [`${name}: must be a whole number (got ${shownValue(name, known[name])})`]
     const current = (value as Record<string, unknown>)[name]
     if (current === undefined) return []
     const [first] = Value.Errors(schema, current)
