@@ -68,7 +68,7 @@ describe('npm run start:small-memory (issue 30, memory)', () => {
   // The service started this way is exercised by bench/embedded-responsiveness.ts (BENCH_RESPONSIVE_NODE_FLAGS);
   // a start without V8's optimising WebAssembly compiler runs the migrations at Liftoff's speed, 90 s
   // and more on a loaded CI machine, which is a bench's time, not a test's.
-  it('starts the service through the same launcher with --liftoff-only, a flag this Node.js takes', () => {
+  it('starts the service through the same launcher with --liftoff-only and the heap bounds, flags this Node.js takes', () => {
     const scripts = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts as Record<
       string,
       string
@@ -76,25 +76,17 @@ describe('npm run start:small-memory (issue 30, memory)', () => {
     const words = scripts['start:small-memory']!.split(' ')
     assert.deepEqual(
       words.filter((word) => word.startsWith('--')),
-      ['--liftoff-only'],
+      ['--liftoff-only', '--max-semi-space-size=16', '--heap-growing-percent=50'],
     )
     assert.deepEqual(
       words.filter((word) => !word.startsWith('--')),
       scripts.start!.split(' ').filter((word) => !word.startsWith('--')),
       'the same launcher and entry as npm start',
     )
-    const probe = spawnSync(
-      process.execPath,
-      ['--liftoff-only', '-e', 'process.stdout.write(JSON.stringify(process.execArgv))'],
-      {
-        encoding: 'utf8',
-      },
-    )
+    const flags = words.filter((word) => word.startsWith('--'))
+    const script = 'process.stdout.write(JSON.stringify(process.execArgv))'
+    const probe = spawnSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' })
     assert.equal(probe.status, 0, probe.stderr)
-    assert.deepEqual(JSON.parse(probe.stdout), [
-      '--liftoff-only',
-      '-e',
-      'process.stdout.write(JSON.stringify(process.execArgv))',
-    ])
+    assert.deepEqual(JSON.parse(probe.stdout), [...flags, '-e', script])
   })
 })
