@@ -115,7 +115,7 @@ describe('web console: the audit trail', () => {
     const lines = csv.text.trim().split('\r\n')
     assert.equal(
       lines[0],
-      'day,seq,id,at,actor_kind,actor_id,actor_role,source_address,action,record_type,record_id,batch_token,rto,outcome,status,request_id,hash',
+      'day,lane,seq,id,at,actor_kind,actor_id,actor_role,source_address,action,record_type,record_id,batch_token,rto,outcome,status,request_id,hash',
     )
     assert.ok(lines.slice(1).length >= 1)
     assert.ok(lines.slice(1).every((line) => line.includes(',batch.create,') && line.includes(',90002,')))
