@@ -1,9 +1,10 @@
 // The audit trail (issue 33), through a real server on the embedded database and on PostgreSQL: an
 // entry for each API read of personal data and each change, naming the client, the record and the
 // RTO and nothing personal; a read whose entry cannot be written is refused (503, no data); each
-// day's hash chain verifies, and the verification (the use case and `npm run audit:verify`) names an
-// edited or a removed entry; concurrent writers make one chain; retention removes whole days only;
-// the table refuses UPDATE and DELETE.
+// day's hash chains (one per lane) verify, and the verification (the use case and `npm run
+// audit:verify`) names the lane and entry edited or removed; concurrent writers make gap-free chains per
+// lane; on PostgreSQL two connections' open transactions do not wait for each other's lane; retention
+// removes whole days only; the table refuses UPDATE and DELETE.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
@@ -15,6 +16,7 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import type { AuditEntryInput } from '../src/domain/audit.ts'
 import {
+  auditInStatement,
   createAuditWriter,
   recordAudit,
   recordAuditEntries,
@@ -25,6 +27,7 @@ import {
 import { canonicalAroundStatus, canonicalText } from '../src/modules/audit/audit-chain.ts'
 import { housekeepingJob } from '../src/modules/housekeeping/index.ts'
 import { openDatabase, type Db } from '../src/platform/db/database.ts'
+import { migrateToLatest } from '../src/platform/db/migrate.ts'
 import { loadConfig } from '../src/config/config.ts'
 import {
   allOf,
@@ -46,7 +49,7 @@ const run = promisify(execFile)
 /** Every entry of the RTO, newest first. */
 async function entriesOf(db: Db, rto: string): Promise<StoredAuditEntry[]> {
   const all: StoredAuditEntry[] = []
-  let before: { day: string; seq: number } | undefined
+  let before: { day: string; pos: number } | undefined
   for (;;) {
     const page = await searchAudit(db, { rto }, before, 500)
     all.push(...page.entries)
@@ -73,6 +76,18 @@ const input = (changes: Partial<AuditEntryInput> = {}): AuditEntryInput => ({
 
 /** A day of its own for a test of the chain: entries at noon of that day. */
 const noonOf = (day: string, n = 0) => new Date(Date.parse(`${day}T12:00:00.000Z`) + n)
+
+/** Runs `work` on one connection of the pool: every entry it writes is in that connection's lane. */
+const onOneConnection = <T>(db: Db, work: (connection: Db) => Promise<T>): Promise<T> =>
+  db.connection().execute((connection) => work(connection as unknown as Db))
+
+/** Each lane's numbers, sorted: what gap-free chains per lane look like is 1..n in each. */
+function numbersByLane(written: readonly { lane: number; seq: number }[]): Map<number, number[]> {
+  const lanes = new Map<number, number[]>()
+  for (const { lane, seq } of written) lanes.set(lane, [...(lanes.get(lane) ?? []), seq])
+  for (const numbers of lanes.values()) numbers.sort((a, b) => a - b)
+  return lanes
+}
 
 describe('audit trail', () => {
   let t: TestService
@@ -316,31 +331,108 @@ describe('audit trail', () => {
     assert.equal(after.json.familyName, w.student.familyName, 'the refused upload changed nothing')
   })
 
-  it("each day's chain verifies; an edited entry and a removed entry are named", async () => {
+  it("each day's chains verify; an edited entry and a removed entry are named with their lane", async () => {
+    // Each day's entries written on one connection: one lane, numbered 1, 2, ...
     const day = '2001-02-03'
-    for (let n = 0; n < 5; n++)
-      await recordAudit(db, input({ recordId: `0000000${n}-0000-4000-8000-000000000000` }), noonOf(day, n))
+    const lane = await onOneConnection(db, async (c) => {
+      let written: { lane: number } | undefined
+      for (let n = 0; n < 5; n++)
+        written = await recordAudit(c, input({ recordId: `0000000${n}-0000-4000-8000-000000000000` }), noonOf(day, n))
+      return written!.lane
+    })
     assert.deepEqual(
-      (await verifyAudit(db, day, day)).map((d) => [d.day, d.entries, d.broken]),
-      [[day, 5, undefined]],
+      (await verifyAudit(db, day, day)).map((d) => [d.day, d.entries, d.lanes, d.broken]),
+      [[day, 5, 1, undefined]],
     )
-    await tamper(db, sql`UPDATE audit_entry SET actor_id = 'someone-else' WHERE day = ${day}::date AND seq = 3`)
+    await tamper(
+      db,
+      sql`UPDATE audit_entry SET actor_id = 'someone-else' WHERE day = ${day}::date AND lane = ${lane} AND seq = 3`,
+    )
     const edited = (await verifyAudit(db, day, day))[0]!
-    assert.equal(edited.broken?.seq, 3)
-    assert.equal(edited.broken?.problem, 'edited')
+    assert.deepEqual([edited.broken?.lane, edited.broken?.seq, edited.broken?.problem], [lane, 3, 'edited'])
 
     const other = '2001-02-04'
-    for (let n = 0; n < 4; n++) await recordAudit(db, input(), noonOf(other, n))
+    await onOneConnection(db, async (c) => {
+      for (let n = 0; n < 4; n++) await recordAudit(c, input(), noonOf(other, n))
+    })
     await tamper(db, sql`DELETE FROM audit_entry WHERE day = ${other}::date AND seq = 2`)
     const removed = (await verifyAudit(db, other, other))[0]!
     assert.equal(removed.broken?.seq, 2)
     assert.equal(removed.broken?.problem, 'missing')
 
     const last = '2001-02-05'
-    for (let n = 0; n < 3; n++) await recordAudit(db, input(), noonOf(last, n))
+    await onOneConnection(db, async (c) => {
+      for (let n = 0; n < 3; n++) await recordAudit(c, input(), noonOf(last, n))
+    })
     await tamper(db, sql`DELETE FROM audit_entry WHERE day = ${last}::date AND seq = 3`)
     const lastRemoved = (await verifyAudit(db, last, last))[0]!
-    assert.equal(lastRemoved.broken?.seq, 3, 'a removed last entry is seen against the day head')
+    assert.equal(lastRemoved.broken?.seq, 3, "a removed last entry is seen against the lane's head")
+
+    // A lane's removed first entry: each lane chains from its own fixed seed.
+    const first = '2001-02-06'
+    await onOneConnection(db, async (c) => {
+      for (let n = 0; n < 2; n++) await recordAudit(c, input(), noonOf(first, n))
+    })
+    await tamper(db, sql`DELETE FROM audit_entry WHERE day = ${first}::date AND seq = 1`)
+    const firstRemoved = (await verifyAudit(db, first, first))[0]!
+    assert.deepEqual([firstRemoved.broken?.seq, firstRemoved.broken?.problem], [1, 'missing'])
+  })
+
+  it('a day of several lanes verifies lane by lane, and tampering in any lane is named with that lane', async () => {
+    // Lanes written as several connections would (the lane is the connection's, audit_lane()): here the
+    // heads and entries of lanes 0, 3 and 15 of one day made the way the SQL makes them, by the writer
+    // of each lane chaining in JS with the same hash (recordAuditEntries' path), then checked.
+    const day = '2001-02-10'
+    const { chainHash, canonicalText: text, laneSeed } = await import('../src/modules/audit/audit-chain.ts')
+    for (const lane of [0, 3, 15]) {
+      let prev = laneSeed(day, lane)
+      for (let seq = 1; seq <= 3; seq++) {
+        const entry = { ...input({ requestId: `l${lane}-${seq}` }), id: randomUUID(), at: noonOf(day, seq), day }
+        const hash = chainHash(prev, seq, text(entry))
+        await sql`INSERT INTO audit_entry (day, lane, seq, id, at, actor_kind, actor_id, actor_role, source_address, action,
+                    record_type, record_id, batch_token, rto_id, outcome, status, request_id, prev_hash, hash)
+                  VALUES (${day}::date, ${lane}, ${seq}, ${entry.id}::uuid, ${entry.at}::timestamptz, ${entry.actorKind},
+                    ${entry.actorId}, ${entry.actorRole}, ${entry.sourceAddress}, ${entry.action}, ${entry.recordType},
+                    ${entry.recordId}, ${entry.batchToken}, ${entry.rto}, ${entry.outcome}, ${entry.status},
+                    ${entry.requestId}, ${prev}, ${hash})`.execute(db)
+        if (seq === 1)
+          await sql`INSERT INTO audit_day (day, lane, last_seq, last_hash, prev_hash)
+                    VALUES (${day}::date, ${lane}, 1, ${hash}, ${prev})`.execute(db)
+        else
+          await sql`UPDATE audit_day SET last_seq = ${seq}, last_hash = ${hash}, prev_hash = ${prev}
+                     WHERE day = ${day}::date AND lane = ${lane}`.execute(db)
+        prev = hash
+      }
+    }
+    // The SQL's seed of a lane is the one the verification expects.
+    const seeds = await sql<{ lane: number; seed: string }>`
+      SELECT lane, audit_lane_seed(${laneSeed(day, 0)}, lane::smallint) AS seed FROM (VALUES (0), (3), (15)) AS l (lane)`.execute(
+      db,
+    )
+    for (const { lane, seed } of seeds.rows) assert.equal(seed, laneSeed(day, lane), `lane ${lane}'s seed`)
+    const intact = (await verifyAudit(db, day, day))[0]!
+    assert.deepEqual([intact.entries, intact.lanes, intact.broken], [9, 3, undefined])
+
+    // An entry moved from lane 15 into lane 3 (renumbered to follow lane 3's last) breaks both.
+    await tamper(db, sql`UPDATE audit_entry SET lane = 3, seq = 4 WHERE day = ${day}::date AND lane = 15 AND seq = 3`)
+    const moved = (await verifyAudit(db, day, day))[0]!
+    assert.deepEqual(
+      moved.brokenLanes.map((b) => [b.lane, b.seq, b.problem]),
+      [
+        [3, 4, 'out-of-chain'],
+        [15, 3, 'missing'],
+      ],
+    )
+    assert.equal(moved.broken?.lane, 3, 'the first broken lane is the one named')
+    await tamper(db, sql`UPDATE audit_entry SET lane = 15, seq = 3 WHERE day = ${day}::date AND lane = 3 AND seq = 4`)
+    assert.equal((await verifyAudit(db, day, day))[0]!.broken, undefined, 'put back, it verifies again')
+
+    await tamper(
+      db,
+      sql`UPDATE audit_entry SET record_id = 'changed' WHERE day = ${day}::date AND lane = 15 AND seq = 2`,
+    )
+    const edited = (await verifyAudit(db, day, day))[0]!
+    assert.deepEqual([edited.broken?.lane, edited.broken?.seq, edited.broken?.problem], [15, 2, 'edited'])
   })
 
   it('the table refuses UPDATE, DELETE and TRUNCATE by the application', async () => {
@@ -357,19 +449,24 @@ describe('audit trail', () => {
     assert.equal((await verifyAudit(db, day, day))[0]?.broken, undefined)
   })
 
-  it('concurrent writers make one valid chain', async () => {
+  it('concurrent writers make gap-free chains, one per lane, every entry verified', async () => {
     const day = '2001-04-01'
     const written = await Promise.all(
       Array.from({ length: 60 }, (_, n) => recordAudit(db, input({ requestId: `r${n}` }), noonOf(day, n % 7))),
     )
-    assert.deepEqual(
-      written.map((w) => w.seq).sort((a, b) => a - b),
-      Array.from({ length: 60 }, (_, n) => n + 1),
-      'each number taken once',
-    )
+    const lanes = numbersByLane(written)
+    for (const [lane, numbers] of lanes)
+      assert.deepEqual(
+        numbers,
+        Array.from({ length: numbers.length }, (_, n) => n + 1),
+        `lane ${lane}: each number taken once`,
+      )
+    // On PostgreSQL the pool's connections write in several lanes; the embedded database has one.
+    if (onPostgres) assert.ok(lanes.size > 1, `several lanes: ${[...lanes.keys()]}`)
+    else assert.equal(lanes.size, 1)
     const [verified] = await verifyAudit(db, day, day)
     assert.equal(verified?.broken, undefined, verified?.broken?.detail)
-    assert.equal(verified?.entries, 60)
+    assert.deepEqual([verified?.entries, verified?.lanes], [60, lanes.size])
   })
 
   it('batched and single writers, several at once, still make one valid chain (group commit)', async () => {
@@ -381,7 +478,13 @@ describe('audit trail', () => {
       ),
     )
     const singles = Array.from({ length: 20 }, (_, n) => recordAudit(db, input({ requestId: `s${n}` }), noonOf(day, n)))
-    await Promise.all([...batches, ...singles])
+    const written = (await Promise.all([...batches, ...singles])).flat()
+    for (const [lane, numbers] of numbersByLane(written))
+      assert.deepEqual(
+        numbers,
+        Array.from({ length: numbers.length }, (_, n) => n + 1),
+        `lane ${lane}`,
+      )
     const [verified] = await verifyAudit(db, day, day)
     assert.equal(verified?.broken, undefined, verified?.broken?.detail)
     assert.equal(verified?.entries, 80)
@@ -398,7 +501,7 @@ describe('audit trail', () => {
     assert.ok((now?.entries ?? 0) >= before + 80)
   })
 
-  it("uploads write their entry in their own statement: one entry each with the status answered, in the day's one chain beside the writer's", async () => {
+  it("uploads write their entry in their own statement: one entry each with the status answered, in the day's chains beside the writer's", async () => {
     const rto = await newRto(t)
     const r = rto.reporter
     const w = await world()
@@ -407,7 +510,7 @@ describe('audit trail', () => {
     const writer = createAuditWriter(db)
     const uids = Array.from({ length: 20 }, () => randomUUID())
     // 20 new Students and, at the same time, the same 20 again (each 201 or 200 by which came first),
-    // with 20 entries through the group-commit writer: every number of the day taken once.
+    // with 20 entries through the group-commit writer: every number of each lane taken once.
     const answers = await Promise.all([
       ...[...uids, ...uids].map((uid) =>
         r.request('POST', r.batchPath(batch, '/student'), { ...w.student, studentUID: uid }),
@@ -495,7 +598,9 @@ describe('npm run audit:verify', () => {
       const day = '2002-01-02'
       try {
         const sdb = service.service.database.db
-        for (let n = 0; n < 4; n++) await recordAudit(sdb, input(), noonOf(day, n))
+        await onOneConnection(sdb, async (c) => {
+          for (let n = 0; n < 4; n++) await recordAudit(c, input(), noonOf(day, n))
+        })
         await recordAudit(sdb, input(), noonOf('2002-01-03'))
         await tamper(sdb, sql`UPDATE audit_entry SET record_id = 'changed' WHERE day = ${day}::date AND seq = 2`)
       } finally {
@@ -507,14 +612,14 @@ describe('npm run audit:verify', () => {
           env,
         })
       const intact = await verify('2002-01-03', '2002-01-03')
-      assert.match(intact.stdout, /2002-01-03: 1 entries, chain intact/)
+      assert.match(intact.stdout, /2002-01-03: 1 entries in 1 lane, chains intact/)
       const broken = await verify('2002-01-01', '2002-01-03').then(
         () => assert.fail('verify exits non-zero on a tampered day'),
         (error: { code: number; stdout: string }) => error,
       )
       assert.equal(broken.code, 1)
-      assert.match(broken.stdout, /2002-01-02: BROKEN at entry #2 \(id [0-9a-f-]{36}\)/)
-      assert.match(broken.stdout, /2002-01-03: 1 entries, chain intact/)
+      assert.match(broken.stdout, /2002-01-02: BROKEN in lane \d+ at entry #2 \(id [0-9a-f-]{36}\)/)
+      assert.match(broken.stdout, /2002-01-03: 1 entries in 1 lane, chains intact/)
       // The CLI's client changes are entries too, written in the change's transaction.
       await run(
         process.execPath,
@@ -539,6 +644,67 @@ describe('npm run audit:verify', () => {
     } finally {
       await database.drop()
       rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('audit lanes on PostgreSQL', {
+  skip: onPostgres ? false : 'needs PostgreSQL (TEST_DATABASE=postgres): the embedded database has one connection',
+}, () => {
+  it("two connections' open transactions that each wrote an entry do not wait for each other", async () => {
+    const database = await createTestDatabase()
+    const env = { ...process.env, ...database.env, DATABASE_POOL_SIZE: '1', LOG_LEVEL: 'silent' }
+    const handles: Awaited<ReturnType<typeof openDatabase>>[] = []
+    /** A handle of one connection, and that connection's lane. */
+    const connect = async () => {
+      const handle = await openDatabase(loadConfig(env, { signsTokens: false }).database)
+      // A database of its own, migrated by the first connection.
+      if (handles.push(handle) === 1) await migrateToLatest(handle.db)
+      const { lane } = (await sql<{ lane: number }>`SELECT audit_lane() AS lane`.execute(handle.db)).rows[0]!
+      return { db: handle.db, lane: Number(lane) }
+    }
+    try {
+      const one = await connect()
+      // Two pids may share a lane (pid % 16): take another connection until the lanes differ.
+      let two = await connect()
+      for (let n = 0; n < 10 && two.lane === one.lane; n++) two = await connect()
+      assert.notEqual(two.lane, one.lane, 'two connections in different lanes')
+      // Were connection 2 to wait for connection 1's lane, it would fail here instead of hanging.
+      await sql`SET lock_timeout = '30s'`.execute(two.db)
+      const day = new Date().toISOString().slice(0, 10)
+      // The lane's head exists (committed), so the open transaction below moves it, as on any busy day.
+      await recordAudit(one.db, input({ requestId: 'one-before' }))
+      await one.db.transaction().execute(async (tx) => {
+        const mine = await recordAudit(tx, input({ requestId: 'one-open' }))
+        assert.equal(mine.lane, one.lane)
+        // Connection 1 holds its lane's head until it commits: that is what every writer used to queue on.
+        await assert.rejects(
+          sql`SELECT 1 FROM audit_day WHERE day = ${day}::date AND lane = ${one.lane} FOR UPDATE NOWAIT`.execute(
+            two.db,
+          ),
+          /could not obtain lock/,
+        )
+        // Meanwhile connection 2 writes (and commits) entries through each path: the one-statement
+        // insert, the upload's statement (audit_append) and the group commit's transaction.
+        const other = await recordAudit(two.db, input({ requestId: 'two-while-one-open' }))
+        assert.equal(other.lane, two.lane)
+        const inStatement = auditInStatement({ ...input(), requestId: 'two-in-statement' })
+        await sql`SELECT ${inStatement(sql<number>`201`)}`.execute(two.db)
+        const batch = await recordAuditEntries(two.db, [
+          { input: input({ requestId: 'two-batch-1' }), at: new Date() },
+          { input: input({ requestId: 'two-batch-2' }), at: new Date() },
+        ])
+        assert.ok(batch.every((e) => e.lane === two.lane))
+        const committed = await sql<{ n: number }>`
+          SELECT count(*)::int AS n FROM audit_entry WHERE request_id LIKE 'two-%'`.execute(two.db)
+        assert.equal(committed.rows[0]!.n, 4, "connection 2's entries committed while connection 1 is open")
+      })
+      const [verified] = await verifyAudit(one.db, day, day)
+      assert.equal(verified?.broken, undefined, verified?.broken?.detail)
+      assert.deepEqual([verified?.entries, verified?.lanes], [6, 2])
+    } finally {
+      for (const handle of handles) await handle.close()
+      await database.drop()
     }
   })
 })

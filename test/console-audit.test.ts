@@ -86,7 +86,7 @@ describe('web console: the audit trail', () => {
     assert.ok(!asking.text.includes('demo-rto-2'))
     const csv = await declarer.page('/console/rto/90001/audit.csv?rto=90002')
     assert.equal(csv.status, 200)
-    assert.match(csv.text, /^day,seq,id,at,actor_kind,actor_id/)
+    assert.match(csv.text, /^day,lane,seq,id,at,actor_kind,actor_id/)
     assert.ok(!csv.text.includes(otherBatch) && !csv.text.includes('demo-rto-2'))
     assert.equal((await declarer.page('/console/rto/90002/audit')).status, 404)
     assert.equal((await declarer.page('/console/rto/90002/audit.csv')).status, 404)
@@ -115,7 +115,7 @@ describe('web console: the audit trail', () => {
     const lines = csv.text.trim().split('\r\n')
     assert.equal(
       lines[0],
-      'day,seq,id,at,actor_kind,actor_id,actor_role,source_address,action,record_type,record_id,batch_token,rto,outcome,status,request_id,hash',
+      'day,lane,seq,id,at,actor_kind,actor_id,actor_role,source_address,action,record_type,record_id,batch_token,rto,outcome,status,request_id,hash',
     )
     assert.ok(lines.slice(1).length >= 1)
     assert.ok(lines.slice(1).every((line) => line.includes(',batch.create,') && line.includes(',90002,')))

@@ -189,7 +189,9 @@ const audit = program.command('audit').description('the audit trail (issue 33)')
 
 audit
   .command('verify')
-  .description("recompute each day's hash chain; exit 1 naming the first broken entry of each broken day")
+  .description(
+    "recompute each day's hash chains (every lane); exit 1 naming the first broken lane and entry of each broken day",
+  )
   .requiredOption('--from <day>', 'first UTC day, YYYY-MM-DD')
   .option('--to <day>', 'last UTC day, YYYY-MM-DD (default: --from)')
   .action((options: { from: string; to?: string }) =>
@@ -202,12 +204,16 @@ audit
         const days = await verifyAudit(db, options.from, to)
         let broken = 0
         for (const d of days) {
+          // One line a day: its lanes (chains) together; a broken day names its first broken lane and
+          // entry, and how many of its lanes are broken.
           if (d.broken) {
             broken++
+            const others = d.brokenLanes.length > 1 ? ` (${d.brokenLanes.length} of ${d.lanes} lanes broken)` : ''
             console.log(
-              `${d.day}: BROKEN at entry #${d.broken.seq}${d.broken.id ? ` (id ${d.broken.id})` : ''}: ${d.broken.detail}`,
+              `${d.day}: BROKEN in lane ${d.broken.lane} at entry #${d.broken.seq}${d.broken.id ? ` (id ${d.broken.id})` : ''}: ${d.broken.detail}${others}`,
             )
-          } else console.log(`${d.day}: ${d.entries} entries, chain intact`)
+          } else
+            console.log(`${d.day}: ${d.entries} entries in ${d.lanes} lane${d.lanes === 1 ? '' : 's'}, chains intact`)
         }
         if (days.length === 0) console.log(`no audit entries from ${options.from} to ${to}`)
         if (broken > 0) {

@@ -11,8 +11,8 @@ import {
   canonicalText,
   chainHash,
   type ChainBreak,
-  DayChainCheck,
   daySeed,
+  LaneChainCheck,
   type StoredAuditEntry,
 } from './audit-chain.ts'
 import * as repo from './audit.repo.ts'
@@ -61,21 +61,24 @@ function toInsert(input: AuditEntryInput, at: Date): repo.EntryToInsert {
   }
 }
 
-/** Appends an entry to its day's chain (UTC) in one statement; in the caller's transaction when given one. */
+/**
+ * Appends an entry to its day's chain (UTC) on the connection's lane, in one statement; in the
+ * caller's transaction when given one.
+ */
 export async function recordAudit(
   db: Executor,
   input: AuditEntryInput,
   at: Date = new Date(),
-): Promise<{ day: string; seq: number; hash: string }> {
+): Promise<{ day: string; lane: number; seq: number; hash: string }> {
   const entry = toInsert(input, at)
-  const { seq, hash } = await repo.insertEntry(db, entry, daySeed(entry.day), canonicalText(entry))
-  return { day: entry.day, seq: Number(seq), hash }
+  const { lane, seq, hash } = await repo.insertEntry(db, entry, daySeed(entry.day), canonicalText(entry))
+  return { day: entry.day, lane, seq: Number(seq), hash }
 }
 
 /**
  * The entry of a change that succeeds, as a part of the change's own statement (issue 30): the status
- * is the statement's to say (audit_append, migration 0040; NULL writes nothing). The same chain, number
- * and hash as recordAudit; one round trip fewer for the change, and no change committed without its entry.
+ * is the statement's to say (audit_append, migrations 0040 and 0042; NULL writes nothing). The same lane
+ * rule, number and hash as recordAudit; one round trip fewer for the change, and no change committed without its entry.
  */
 export function auditInStatement(
   input: Omit<AuditEntryInput, 'status' | 'outcome'>,
@@ -90,13 +93,14 @@ export function auditInStatement(
 }
 
 /**
- * Appends several entries, in order, in one transaction: per day, the head row is locked once and the
- * entries chained and inserted together, so N entries cost one lock wait and one commit, not N.
+ * Appends several entries, in order, in one transaction: per day, the head row of the connection's
+ * lane is locked once and the entries chained and inserted together, so N entries cost one lock wait
+ * and one commit, not N.
  */
 export async function recordAuditEntries(
   db: Db,
   inputs: readonly { input: AuditEntryInput; at: Date }[],
-): Promise<StoredAuditEntry[]> {
+): Promise<Omit<StoredAuditEntry, 'pos'>[]> {
   const byDay = new Map<string, repo.EntryToInsert[]>()
   for (const { input, at } of inputs) {
     const entry = toInsert(input, at)
@@ -105,8 +109,9 @@ export async function recordAuditEntries(
     else byDay.set(entry.day, [entry])
   }
   return db.transaction().execute(async (tx) => {
-    const written: StoredAuditEntry[] = []
-    // Days in order: two writers lock the heads of the same days in the same order, never a deadlock.
+    const written: Omit<StoredAuditEntry, 'pos'>[] = []
+    // Days in order (one lane, the connection's): two writers of a lane lock the heads of the same days
+    // in the same order, never a deadlock.
     for (const day of [...byDay.keys()].sort()) {
       const entries = byDay.get(day)!
       const chained = await repo.insertEntriesOfDay(tx, day, daySeed(day), (head) => {
@@ -114,7 +119,7 @@ export async function recordAuditEntries(
         return entries.map((entry, n) => {
           const seq = head.lastSeq + n + 1
           const hash = chainHash(prev, seq, canonicalText(entry))
-          const stored = { ...entry, seq, prevHash: prev, hash }
+          const stored = { ...entry, lane: head.lane, seq, prevHash: prev, hash }
           prev = hash
           return stored
         })
@@ -134,7 +139,7 @@ export interface AuditWriter {
 /**
  * Group commit: an entry arriving while no write is under way is written at once, on its own (one
  * statement); entries arriving during a write wait for it to end and are then written together (one
- * transaction, at most `maxBatch`). Under load, the day's head row is then locked once per batch
+ * transaction, at most `maxBatch`). Under load, the head row of its lane is then locked once per batch
  * instead of once per entry. Each entry's promise settles with its batch: a read waits for its entry.
  */
 export function createAuditWriter(db: Db, options: { maxBatch?: number } = {}): AuditWriter {
@@ -195,7 +200,7 @@ export async function searchAudit(
   const rows = await repo.searchEntries(db, filter, before, size + 1)
   const entries = rows.slice(0, size)
   const last = entries.at(-1)
-  return { entries, next: rows.length > size && last ? { day: last.day, seq: last.seq } : undefined }
+  return { entries, next: rows.length > size && last ? { day: last.day, pos: last.pos } : undefined }
 }
 
 /** Every entry matching the filter, newest first, a page at a time, at most EXPORT_MAX_ENTRIES. */
@@ -213,6 +218,7 @@ export async function* exportAudit(db: Executor, filter: repo.AuditFilter): Asyn
 
 export const AUDIT_CSV_COLUMNS = [
   'day',
+  'lane',
   'seq',
   'id',
   'at',
@@ -245,6 +251,7 @@ export async function* auditCsv(db: Executor, filter: repo.AuditFilter): AsyncGe
   for await (const e of exportAudit(db, filter)) {
     const fields = [
       e.day,
+      e.lane,
       e.seq,
       e.id,
       e.at.toISOString(),
@@ -268,27 +275,47 @@ export async function* auditCsv(db: Executor, filter: repo.AuditFilter): AsyncGe
 
 export interface DayVerification {
   day: string
+  /** Entries checked, every lane together (a broken lane counts those up to its break). */
   entries: number
+  /** The day's lanes (chains) checked. */
+  lanes: number
+  /** The first break of the lowest broken lane, or undefined when every lane is intact. */
   broken: ChainBreak | undefined
+  /** Every broken lane's first break, by lane. */
+  brokenLanes: ChainBreak[]
 }
 
 const VERIFY_PAGE = 5000
 
-/** Recomputes each day's chain from `from` to `to` (inclusive, YYYY-MM-DD); a day per answer. */
+/**
+ * Recomputes every lane's chain of each day from `from` to `to` (inclusive, YYYY-MM-DD), each against
+ * its head; a day per answer.
+ */
 export async function verifyAudit(db: Executor, from: string, to: string): Promise<DayVerification[]> {
-  const days = await repo.daysBetween(db, from, to)
+  const lanes = await repo.lanesBetween(db, from, to)
   const answers: DayVerification[] = []
-  for (const { day, lastSeq, lastHash } of days) {
-    const check = new DayChainCheck(day)
+  for (const { day, lane, lastSeq, lastHash } of lanes) {
+    const check = new LaneChainCheck(day, lane)
     let after = 0
     for (;;) {
-      const page = await repo.entriesOfDay(db, day, after, VERIFY_PAGE)
+      const page = await repo.entriesOfLane(db, day, lane, after, VERIFY_PAGE)
       check.add(page)
       if (page.length < VERIFY_PAGE || check.broken) break
       after = page.at(-1)!.seq
     }
     const head = lastSeq === null || lastHash === null ? undefined : { lastSeq, lastHash }
-    answers.push({ day, entries: check.count, broken: check.finish(head) })
+    const broken = check.finish(head)
+    let answer = answers.at(-1)
+    if (answer?.day !== day) {
+      answer = { day, entries: 0, lanes: 0, broken: undefined, brokenLanes: [] }
+      answers.push(answer)
+    }
+    answer.entries += check.count
+    answer.lanes++
+    if (broken) {
+      answer.brokenLanes.push(broken)
+      answer.broken ??= broken
+    }
   }
   return answers
 }

@@ -21,4 +21,4 @@ export {
   type AuditPage,
   type DayVerification,
 } from './audit.service.ts'
-export type { ChainBreak, StoredAuditEntry } from './audit-chain.ts'
+export { AUDIT_LANES, type ChainBreak, type StoredAuditEntry } from './audit-chain.ts'

@@ -37,8 +37,8 @@ function filterOf(
   const to = realDay(input.to)
   const rto = ownRto ?? input.rto
   const filter: AuditFilter = { rto, actorId: input.actor, action: input.action, recordId: input.record, from, to }
-  const [day, seq] = input.before?.split('.') ?? []
-  const before = day && realDay(day) && seq ? { day, seq: Number(seq) } : undefined
+  const [day, pos] = input.before?.split('.') ?? []
+  const before = day && realDay(day) && pos ? { day, pos: Number(pos) } : undefined
   return {
     filter,
     form: {
