@@ -6,9 +6,9 @@
 import type { Actor } from '../../platform/auth/scopes.ts'
 import { utcToday } from '../../domain/reporting-period.ts'
 import { latestBatch } from '../batches/index.ts'
-import { getValidationStatus } from '../validation/index.ts'
+import { validationStatusOfOwnBatch } from '../validation/index.ts'
 import { isOverdue, warningReviewOf } from '../declarations/index.ts'
-import { unlessNone, type ConsoleDependencies, type PeriodChoice } from './console-shared.ts'
+import type { ConsoleDependencies, PeriodChoice } from './console-shared.ts'
 import { readPeriods, type PeriodReads } from './periods.service.ts'
 
 /** A task's state, in the words of the GOV.UK task list pattern. */
@@ -67,7 +67,7 @@ export async function periodTaskList(
     reviewRead ? warningReviewOf(db, actor, choice) : undefined,
   ])
   const ref = batch && { token: batch.transactionBatchToken, jurisdiction: batch.jurisdiction }
-  const validation = ref ? await unlessNone('no-validation-run', getValidationStatus(db, actor, ref)) : undefined
+  const validation = ref ? await validationStatusOfOwnBatch(db, actor, ref.token) : undefined
   const isSubmitted = submitted?.lastSubmittedAt != null
   const batchHref = ref ? `batches/${encodeURIComponent(ref.jurisdiction)}/${encodeURIComponent(ref.token)}` : 'batches'
   const assessmentHref = `assessment?period=${choice.period}&jurisdiction=${choice.jurisdiction}`
