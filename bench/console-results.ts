@@ -21,6 +21,7 @@
 // BENCH_HOLD_FILE (a path) keeps the service and its database up after the timings while that file exists
 // (to explain statements by hand at size).
 import { existsSync } from 'node:fs'
+import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks'
 import { sql } from 'kysely'
 import { loadConfig } from '../src/config/config.ts'
 import type { Db } from '../src/platform/db/database.ts'
@@ -31,7 +32,7 @@ import { launchChromium, signIn, CHROMIUM_PATH } from '../test/console/browser.t
 import { freePort } from '../test/support/index.ts'
 import { demoAuth } from './demo-auth.ts'
 import { letters } from '../src/cli/synthetic-data.ts'
-import { capture, serverTime } from './statement-timing.ts'
+import { capture, type LoggedStatement, logStatements, serverTime } from './statement-timing.ts'
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100)
 const PG_STUDENTS = Number(process.env.BENCH_CONSOLE_RESULTS ?? 100_000)
@@ -73,26 +74,140 @@ interface Request {
   target?: number
 }
 
+/** One timed request and what the process did meanwhile (the outliers' explanation, issue 32). */
+interface Sample {
+  ms: number
+  started: number
+  /** CPU time of the whole process (service, its background loops and this load generator) meanwhile. */
+  cpuMs: number
+  /** Garbage collection pauses overlapping the request, and their kinds. */
+  gcMs: number
+  gcKinds: string[]
+  /** The longest event loop delay sampled while it ran (monitorEventLoopDelay, 5 ms resolution). */
+  loopDelayMs: number
+}
+
+const gcPauses: { start: number; end: number; kind: string }[] = []
+const GC_KINDS: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+}
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries())
+    gcPauses.push({
+      start: entry.startTime,
+      end: entry.startTime + entry.duration,
+      kind: GC_KINDS[(entry as { detail?: { kind?: number } }).detail?.kind ?? 0] ?? 'other',
+    })
+}).observe({ entryTypes: ['gc'] })
+const loopDelay = monitorEventLoopDelay({ resolution: 5 })
+loopDelay.enable()
+
 /** Each request REQUESTS times after 10 warm-ups, the requests taken in turn so each sees the same machine. */
-async function timeInTurn(requests: Request[]): Promise<Timing[]> {
+async function timeInTurn(requests: Request[]): Promise<{ timings: Timing[]; outliers: string[] }> {
   for (let i = 0; i < 10; i++)
     for (const request of requests) {
       const response = await request.send()
       await response.arrayBuffer()
       if (response.status !== 200) throw new Error(`${request.name}: ${response.status}`)
     }
-  const samples = requests.map(() => [] as number[])
+  const samples = requests.map(() => [] as Sample[])
+  const statements: LoggedStatement[] = []
+  gcPauses.length = 0
+  const heap = process.memoryUsage()
+  console.error(
+    `  timing ${requests.length} requests ${REQUESTS} times; the process's heap ${(heap.heapUsed / 1e6).toFixed(0)} MB used of ${(heap.heapTotal / 1e6).toFixed(0)} MB`,
+  )
+  logStatements(statements)
   for (let i = 0; i < REQUESTS; i++)
     for (const [index, request] of requests.entries()) {
+      loopDelay.reset()
+      const cpu = process.cpuUsage()
       const started = performance.now()
       const response = await request.send()
       await response.arrayBuffer()
-      samples[index]!.push(performance.now() - started)
+      const ended = performance.now()
+      const used = process.cpuUsage(cpu)
+      const pauses = gcPauses.filter((gc) => gc.end > started && gc.start < ended)
+      const gcMs = pauses.reduce((sum, gc) => sum + Math.min(gc.end, ended) - Math.max(gc.start, started), 0)
+      samples[index]!.push({
+        ms: ended - started,
+        started,
+        cpuMs: (used.user + used.system) / 1000,
+        gcMs,
+        gcKinds: pauses.map((gc) => gc.kind),
+        loopDelayMs: loopDelay.count > 0 ? loopDelay.max / 1e6 : 0,
+      })
     }
-  return requests.map((request, index) => {
-    const sorted = samples[index]!.sort((a, b) => a - b)
-    return { name: request.name, p50: percentile(sorted, 50), p99: percentile(sorted, 99) }
+  logStatements(undefined)
+  const outliers: string[] = []
+  const timings = requests.map((request, index) => {
+    const all = samples[index]!
+    const sorted = all.map((sample) => sample.ms).sort((a, b) => a - b)
+    const p99 = percentile(sorted, 99)
+    outliers.push(...explainOutliers(request.name, all, p99, statements))
+    return { name: request.name, p50: percentile(sorted, 50), p99 }
   })
+  return { timings, outliers }
+}
+
+/** The background loops' statements (queue polls and maintenance, webhook delivery, the outbox relay). */
+const BACKGROUND = /pgboss|webhook_|outbox|event_relay|relay_position/i
+
+/**
+ * What the samples at or above p99 had that the median sample had not: the process's CPU time, GC
+ * pauses, event loop delay, the statements overlapping them (the request's own and the background
+ * loops'), and their slowest statement, each beside its median over all samples.
+ */
+function explainOutliers(name: string, samples: Sample[], p99: number, statements: LoggedStatement[]): string[] {
+  const during = (sample: Sample) =>
+    statements.filter((st) => st.answered > sample.started && st.sent < sample.started + sample.ms)
+  const describe = (sample: Sample) => {
+    const overlapping = during(sample)
+    const background = overlapping.filter((st) => BACKGROUND.test(st.text))
+    const slowest = overlapping.reduce<LoggedStatement | undefined>(
+      (worst, st) => (!worst || st.answered - st.sent > worst.answered - worst.sent ? st : worst),
+      undefined,
+    )
+    return {
+      ...sample,
+      statements: overlapping.length,
+      background: background.length,
+      backgroundTexts: [...new Set(background.map((st) => st.text.slice(0, 60)))],
+      slowestMs: slowest ? slowest.answered - slowest.sent : 0,
+      slowest: slowest?.text.slice(0, 80) ?? '',
+    }
+  }
+  const described = samples.map(describe)
+  const median = (pick: (d: (typeof described)[number]) => number) =>
+    percentile(
+      described.map(pick).sort((a, b) => a - b),
+      50,
+    )
+  const line = (
+    label: string,
+    d: Omit<(typeof described)[number], 'backgroundTexts' | 'slowest' | 'started' | 'gcKinds'> & { gcKinds?: string[] },
+  ) =>
+    `    ${label}: ${d.ms.toFixed(1)} ms; process CPU ${d.cpuMs.toFixed(1)} ms; GC ${d.gcMs.toFixed(1)} ms${d.gcKinds && d.gcKinds.length > 0 ? ` (${d.gcKinds.join(', ')})` : ''}; loop delay max ${d.loopDelayMs.toFixed(1)} ms; ${d.statements} statements overlapping (${d.background} background); slowest statement ${d.slowestMs.toFixed(1)} ms`
+  const lines = [
+    `  ${name}: samples at or above p99 (${p99.toFixed(1)} ms) against the median of all ${samples.length}`,
+    line('median', {
+      ms: median((d) => d.ms),
+      cpuMs: median((d) => d.cpuMs),
+      gcMs: median((d) => d.gcMs),
+      loopDelayMs: median((d) => d.loopDelayMs),
+      statements: median((d) => d.statements),
+      background: median((d) => d.background),
+      slowestMs: median((d) => d.slowestMs),
+    }),
+  ]
+  for (const d of described.filter((d) => d.ms >= p99).sort((a, b) => b.ms - a.ms))
+    lines.push(
+      `${line('outlier', d)}: ${d.slowest}${d.backgroundTexts.length > 0 ? `; background: ${d.backgroundTexts.join(' | ')}` : ''}`,
+    )
+  return lines
 }
 
 async function measure(database: string, env: Record<string, string>, students: number): Promise<string[]> {
@@ -227,7 +342,8 @@ async function measure(database: string, env: Record<string, string>, students: 
       (request, index) =>
         index === 0 || ONLY_PAGES.length === 0 || ONLY_PAGES.some((part) => request.name.includes(part)),
     )
-    const timings = await timeInTurn(requests)
+    const { timings, outliers } = await timeInTurn(requests)
+    for (const line of outliers) console.error(line)
     // What each page's statements cost the server: one request's statements, explained (PostgreSQL).
     const costs: string[] = []
     if (database === 'postgres')

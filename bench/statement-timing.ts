@@ -14,9 +14,32 @@ export interface CapturedStatement {
 
 let capturing: CapturedStatement[] | undefined
 
+/** A statement the process sent while a log was on: its text's start, when it was sent and answered. */
+export interface LoggedStatement {
+  text: string
+  /** performance.now() when sent and when answered. */
+  sent: number
+  answered: number
+}
+
+let logging: LoggedStatement[] | undefined
+
+/** Logs every statement the process sends (the service's and its background loops') into `into`, until called with undefined. */
+export function logStatements(into: LoggedStatement[] | undefined): void {
+  logging = into
+}
+
 const original = pg.Client.prototype.query
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]): any {
   const result = (original as any).apply(this, args)
+  const log = logging
+  if (log && result && typeof result.then === 'function') {
+    const first = args[0] as string | { text: string }
+    const text = (typeof first === 'string' ? first : first.text).replace(/\s+/g, ' ').trim().slice(0, 120)
+    const sent = performance.now()
+    const done = () => log.push({ text, sent, answered: performance.now() })
+    result.then(done, done)
+  }
   const into = capturing
   if (into && result && typeof result.then === 'function') {
     const first = args[0] as string | { text: string; values?: unknown[] }

@@ -191,17 +191,57 @@ export async function periodRunsAcrossRtos(
   /** One RTO only (its own pages): the reads then stay in its rows of the RTO-led indexes. */
   onlyRto?: string,
 ): Promise<Map<number, Map<string, PeriodRuns>>> {
-  const byPeriod = new Map(periods.map((period) => [period, new Map<string, PeriodRuns>()]))
-  if (periods.length === 0) return byPeriod
+  const byJurisdiction = await periodRuns(db, periods, { jurisdiction, rto: onlyRto })
+  return byJurisdiction.get(jurisdiction) ?? new Map(periods.map((period) => [period, new Map()]))
+}
+
+/**
+ * One RTO's runs of each period asked for under every jurisdiction, by jurisdiction, then period (its
+ * home page, where every row of its periods needs a status): the same three reads as one jurisdiction's,
+ * in the RTO's rows of assessment_run_period_idx, rather than three per jurisdiction.
+ */
+export async function periodRunsOfRto(
+  db: Executor,
+  rto: string,
+  periods: readonly number[],
+): Promise<Map<string, Map<number, PeriodRuns>>> {
+  const byJurisdiction = await periodRuns(db, periods, { rto })
+  const ofRto = new Map<string, Map<number, PeriodRuns>>()
+  for (const [jurisdiction, byPeriod] of byJurisdiction) {
+    const runs = new Map<number, PeriodRuns>()
+    for (const [period, byRto] of byPeriod) {
+      const found = byRto.get(rto)
+      if (found) runs.set(period, found)
+    }
+    ofRto.set(jurisdiction, runs)
+  }
+  return ofRto
+}
+
+/** The three reads of periodRunsAcrossRtos and periodRunsOfRto: by jurisdiction, period and RTO. */
+async function periodRuns(
+  db: Executor,
+  periods: readonly number[],
+  where: { jurisdiction?: string | undefined; rto?: string | undefined },
+): Promise<Map<string, Map<number, Map<string, PeriodRuns>>>> {
+  const byJurisdiction = new Map<string, Map<number, Map<string, PeriodRuns>>>()
+  if (periods.length === 0) return byJurisdiction
   const asked = [...periods]
+  const { jurisdiction, rto } = where
+  // One jurisdiction's reads keep the operators' plan (assessment_run_by_period, in its order).
+  const distinct =
+    jurisdiction === undefined
+      ? (['jurisdiction', 'reporting_period', 'rto_id'] as const)
+      : (['reporting_period', 'rto_id'] as const)
   const [latest, completed, submissions] = await Promise.all([
     db
       .selectFrom('assessment_run')
       .selectAll()
-      .where('jurisdiction', '=', jurisdiction)
+      .$if(jurisdiction !== undefined, (qb) => qb.where('jurisdiction', '=', jurisdiction!))
       .where('reporting_period', '=', sql<number>`ANY(${asked}::int[])`)
-      .$if(onlyRto !== undefined, (qb) => qb.where('rto_id', '=', onlyRto!))
-      .distinctOn(['reporting_period', 'rto_id'])
+      .$if(rto !== undefined, (qb) => qb.where('rto_id', '=', rto!))
+      .distinctOn(distinct)
+      .$if(jurisdiction === undefined, (qb) => qb.orderBy('jurisdiction'))
       .orderBy('reporting_period')
       .orderBy('rto_id')
       .orderBy('requested_at', 'desc')
@@ -210,27 +250,34 @@ export async function periodRunsAcrossRtos(
     db
       .selectFrom('assessment_run')
       .selectAll()
-      .where('jurisdiction', '=', jurisdiction)
+      .$if(jurisdiction !== undefined, (qb) => qb.where('jurisdiction', '=', jurisdiction!))
       .where('reporting_period', '=', sql<number>`ANY(${asked}::int[])`)
       .where('status', '=', 'Completed')
-      .$if(onlyRto !== undefined, (qb) => qb.where('rto_id', '=', onlyRto!))
-      .distinctOn(['reporting_period', 'rto_id'])
+      .$if(rto !== undefined, (qb) => qb.where('rto_id', '=', rto!))
+      .distinctOn(distinct)
+      .$if(jurisdiction === undefined, (qb) => qb.orderBy('jurisdiction'))
       .orderBy('reporting_period')
       .orderBy('rto_id')
       .orderBy('completed_at', 'desc')
       .orderBy('run_id')
       .execute(),
-    sql<{ rto_id: string; reporting_period: number; seq: string }>`
-      SELECT s.rto_id, s.reporting_period, s.last_submission_seq::text AS seq
+    sql<{ rto_id: string; jurisdiction: string; reporting_period: number; seq: string }>`
+      SELECT s.rto_id, s.jurisdiction, s.reporting_period, s.last_submission_seq::text AS seq
         FROM period_last_submission s
-       WHERE s.jurisdiction = ${jurisdiction} AND s.reporting_period = ANY(${asked}::int[])
-         ${onlyRto === undefined ? sql`` : sql`AND s.rto_id = ${onlyRto}`}
+       WHERE s.reporting_period = ANY(${asked}::int[])
+         ${jurisdiction === undefined ? sql`` : sql`AND s.jurisdiction = ${jurisdiction}`}
+         ${rto === undefined ? sql`` : sql`AND s.rto_id = ${rto}`}
          AND EXISTS (SELECT 1 FROM assessment_run r
                       WHERE r.rto_id = s.rto_id AND r.jurisdiction = s.jurisdiction
                         AND r.reporting_period = s.reporting_period)`.execute(db),
   ])
-  const runsOf = (period: number, rto: string): PeriodRuns => {
-    const ofPeriod = byPeriod.get(period)!
+  const runsOf = (jurisdiction: string, period: number, rto: string): PeriodRuns => {
+    let ofJurisdiction = byJurisdiction.get(jurisdiction)
+    if (!ofJurisdiction) {
+      ofJurisdiction = new Map(periods.map((p) => [p, new Map()]))
+      byJurisdiction.set(jurisdiction, ofJurisdiction)
+    }
+    const ofPeriod = ofJurisdiction.get(period)!
     let runs = ofPeriod.get(rto)
     if (!runs) {
       runs = { latest: undefined, completed: undefined, latestSubmissionSeq: '0' }
@@ -238,10 +285,11 @@ export async function periodRunsAcrossRtos(
     }
     return runs
   }
-  for (const row of latest as RunRow[]) runsOf(row.reporting_period, row.rto_id).latest = row
-  for (const row of completed as RunRow[]) runsOf(row.reporting_period, row.rto_id).completed = row
-  for (const row of submissions.rows) runsOf(row.reporting_period, row.rto_id).latestSubmissionSeq = row.seq
-  return byPeriod
+  for (const row of latest as RunRow[]) runsOf(row.jurisdiction, row.reporting_period, row.rto_id).latest = row
+  for (const row of completed as RunRow[]) runsOf(row.jurisdiction, row.reporting_period, row.rto_id).completed = row
+  for (const row of submissions.rows)
+    runsOf(row.jurisdiction, row.reporting_period, row.rto_id).latestSubmissionSeq = row.seq
+  return byJurisdiction
 }
 
 /**

@@ -305,6 +305,21 @@ export async function assessmentStatusesOf(
 
 const NO_RUNS: repo.PeriodRuns = { latest: undefined, completed: undefined, latestSubmissionSeq: '0' }
 
+/**
+ * One RTO's assessment status of each period asked for under any jurisdiction, exactly as GET
+ * .../validate answers it: three reads in all (its home page lists every jurisdiction and period it
+ * reported under, and the task list one of them), each status made when asked for.
+ */
+export async function assessmentStatusesOfRto(
+  db: Db,
+  rto: string,
+  periods: readonly number[],
+): Promise<(jurisdiction: string, period: number) => AssessmentStatus> {
+  const runs = await repo.periodRunsOfRto(db, rto, periods)
+  return (jurisdiction, period) =>
+    statusFrom({ rto, jurisdiction, period }, runs.get(jurisdiction)?.get(period) ?? NO_RUNS)
+}
+
 /** The assessment statuses of one period across RTOs, each made when asked for. */
 export interface PeriodStatuses {
   /** The RTO's status, exactly as GET .../validate answers it. */

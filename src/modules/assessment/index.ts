@@ -9,6 +9,7 @@ export {
   getAssessmentStatus,
   assessmentStatusesOf,
   assessmentStatusesAcrossPeriods,
+  assessmentStatusesOfRto,
   type PeriodStatuses,
   requestAssessment,
   cancelAssessment,

@@ -83,6 +83,12 @@ export async function listBatches(
   return toPage(rows.map(toSummary), total, page)
 }
 
+/** The caller's newest batch under the jurisdiction, if any: the first row of listBatches, without its count. */
+export async function latestBatch(db: Db, actor: Actor, jurisdiction: string): Promise<BatchSummary | undefined> {
+  const [row] = await batches.listBatches(db, actor.rto, { jurisdiction }, 1, 0)
+  return row && toSummary(row)
+}
+
 /** A batch as the console lists it: with the API client (or console person) that created it. */
 export type BatchWithCreator = BatchSummary & { createdByClient: string }
 

@@ -6,6 +6,7 @@ export {
   discardBatch,
   getBatch,
   listBatches,
+  latestBatch,
   findBatches,
   type BatchWithCreator,
   requireBatch,

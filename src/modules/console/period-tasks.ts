@@ -5,12 +5,11 @@
 // the list says exactly what the API would; nothing is kept of its own.
 import type { Actor } from '../../platform/auth/scopes.ts'
 import { utcToday } from '../../domain/reporting-period.ts'
-import { getBatch, listBatches } from '../batches/index.ts'
-import { getValidationStatus } from '../validation/index.ts'
-import { periodSubmissions } from '../holdings/index.ts'
-import { getAssessmentStatus } from '../assessment/index.ts'
-import { dueDateOf, isOverdue, listDeclarations, warningReviewOf } from '../declarations/index.ts'
-import { unlessNone, type ConsoleDependencies, type PeriodChoice } from './console-shared.ts'
+import { latestBatch } from '../batches/index.ts'
+import { validationStatusOfOwnBatch } from '../validation/index.ts'
+import { isOverdue, warningReviewOf } from '../declarations/index.ts'
+import type { ConsoleDependencies, PeriodChoice } from './console-shared.ts'
+import { readPeriods, type PeriodReads } from './periods.service.ts'
 
 /** A task's state, in the words of the GOV.UK task list pattern. */
 export type TaskState = 'Completed' | 'In progress' | 'Not yet started' | 'Cannot start yet' | 'Needs attention'
@@ -45,43 +44,30 @@ export async function periodTaskList(
   deps: ConsoleDependencies,
   actor: Actor,
   choice: PeriodChoice,
+  /** The home page's reads (periods.service.ts), which the list shares; read here when they miss the period. */
+  given?: PeriodReads,
   today = utcToday(),
 ): Promise<PeriodTaskList> {
   const { db } = deps
-  const params = { jurisdiction: choice.jurisdiction, ReportingPeriodNumber: String(choice.period) }
-  const [submissions, batches, assessment, declarations, warningReview] = await Promise.all([
-    periodSubmissions(db, actor),
-    listBatches(db, actor, choice.jurisdiction, { pageNumber: 1, pageSize: 1 }),
-    getAssessmentStatus(db, actor, params),
-    listDeclarations(db, actor, {
-      reportingPeriodNumber: [String(choice.period)],
-      jurisdiction: choice.jurisdiction,
-      pageNumber: 1,
-      pageSize: 10,
-      sortOrder: 'Desc',
-      includeSuperseded: false,
-    }),
-    warningReviewOf(db, actor, choice),
-  ])
-  const submitted = submissions.find(
+  const reads = given?.periods.includes(choice.period) ? given : await readPeriods(deps, actor, [choice.period])
+  const submitted = reads.submissions.find(
     (s) => s.jurisdiction === choice.jurisdiction && s.reportingPeriodNumber === choice.period,
   )
-  const latest = batches.results[0]
-  const ref = latest && { token: latest.transactionBatchToken, jurisdiction: latest.jurisdiction }
-  const [batch, validation] = ref
-    ? await Promise.all([
-        getBatch(db, actor, ref),
-        unlessNone('no-validation-run', getValidationStatus(db, actor, ref)),
-      ])
-    : [undefined, undefined]
-  const row = declarations.results[0]
-  const declaration = row?.declaration ?? null
-  const dueDate = row?.declarationDueDate ?? ''
-  // An extension is said with the date it replaced: "Due on 12 May 2027 (extended from 28 April)".
-  const due = dueDate
-    ? await dueDateOf(db, actor.rto, choice.jurisdiction, choice.period, declaration?.declarationType ?? 'Declaration')
-    : undefined
-  const extendedFrom = due?.dueDate === dueDate ? due.extendedFrom : undefined
+  const assessment = reads.statusOf(choice.jurisdiction, choice.period)
+  const {
+    declaration,
+    declarationDueDate: dueDate,
+    extendedFrom,
+  } = reads.declarations.of(choice.jurisdiction, choice.period)
+  const assessed = assessment.assessmentStatus === 'Validated'
+  // Only the warnings task of an undeclared period with warnings says how far their review went.
+  const reviewRead = assessed && assessment.hasNonBlockingFailures && !assessment.hasBlockingFailures && !declaration
+  const [batch, warningReview] = await Promise.all([
+    latestBatch(db, actor, choice.jurisdiction),
+    reviewRead ? warningReviewOf(db, actor, choice) : undefined,
+  ])
+  const ref = batch && { token: batch.transactionBatchToken, jurisdiction: batch.jurisdiction }
+  const validation = ref ? await validationStatusOfOwnBatch(db, actor, ref.token) : undefined
   const isSubmitted = submitted?.lastSubmittedAt != null
   const batchHref = ref ? `batches/${encodeURIComponent(ref.jurisdiction)}/${encodeURIComponent(ref.token)}` : 'batches'
   const assessmentHref = `assessment?period=${choice.period}&jurisdiction=${choice.jurisdiction}`
@@ -142,7 +128,6 @@ export async function periodTaskList(
       href: batchHref,
     }
 
-  const assessed = assessment.assessmentStatus === 'Validated'
   const assess: PeriodTask = {
     name: 'Run the data quality assessment',
     ...(assessed

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { renderPage } from './console.views.ts'
 import * as periodsService from './periods.service.ts'
-import { type ConsoleDependencies, JURISDICTIONS, type PeriodChoice, recentPeriods } from './console-shared.ts'
+import { type ConsoleDependencies, JURISDICTIONS, type PeriodChoice } from './console-shared.ts'
 import { PeriodQuery, readInput } from './console-input.ts'
 import { periodTaskList } from './period-tasks.ts'
 import { frameFor, html, only, pageRoute, rtoPersonOf } from './page-kit.ts'
@@ -15,8 +15,10 @@ export const periodPages: FastifyPluginAsync<ConsoleDependencies> = async (app, 
     { ...pageRoute, preHandler: only.rtoReaders },
     async (request, reply) => {
       const who = rtoPersonOf(request)
-      const standings = await periodsService.periodStandings(options, who.actor)
-      const periods = recentPeriods()
+      // One set of reads for the whole page: the standings and the task list are made from it.
+      const reads = await periodsService.readPeriods(options, who.actor)
+      const standings = periodsService.periodStandings(reads)
+      const periods = [...reads.periods]
       const asked = readInput(PeriodQuery, request.query)
       // Without a choice: the newest period not yet declared (else the newest) the RTO reported under.
       const fallback = standings.find((s) => s.declaration === null) ?? standings[0]
@@ -28,7 +30,7 @@ export const periodPages: FastifyPluginAsync<ConsoleDependencies> = async (app, 
         jurisdiction:
           asked.jurisdiction ?? (fallback?.jurisdiction as PeriodChoice['jurisdiction'] | undefined) ?? 'NSW',
       }
-      const tasks = await periodTaskList(options, who.actor, choice)
+      const tasks = await periodTaskList(options, who.actor, choice, reads)
       const frame = frameFor(request, reply, who.user, `RTO ${who.rto}: what is left to do`, who.rto)
       return html(
         reply,

@@ -343,6 +343,68 @@ export async function listDeclarations(
   return toPage(rows.slice(start, start + page.pageSize), rows.length, page)
 }
 
+/** One jurisdiction and period of an RTO: its current declaration, and the due date with the date an extension replaced. */
+export interface DeclarationOfPeriod {
+  declaration: DeclarationRecord | null
+  declarationDueDate: string
+  /** The due date the RTO's extension replaced (YYYY-MM-DD); undefined when there is no extension. */
+  extendedFrom: string | undefined
+}
+
+/**
+ * An RTO's periods as its home page reads them, in one set of reads: the rows GET /declaration
+ * answers for these periods without a jurisdiction (current declarations, newest period first, every
+ * jurisdiction the RTO submitted under or declared for), and `of` for any jurisdiction and period of
+ * the read (the task list's, which may be a jurisdiction with no row), with what an extension replaced.
+ */
+export async function declarationsOfRto(
+  db: Db,
+  actor: Actor,
+  periods: readonly number[],
+): Promise<{
+  rows: {
+    reportingPeriodNumber: number
+    jurisdiction: DeclarationRecord['jurisdiction']
+    declarationDueDate: string
+    declaration: DeclarationRecord | null
+  }[]
+  of(jurisdiction: string, period: number): DeclarationOfPeriod
+}> {
+  const [jurisdictions, declarations, dueDates] = await Promise.all([
+    knownJurisdictions(db, actor.rto).then(sortJurisdictions),
+    repo.declarationsOf(db, actor.rto, [...periods], undefined, false),
+    dueDatesFor(db, [...periods], { rto: actor.rto }),
+  ])
+  const of = (jurisdiction: string, period: number): DeclarationOfPeriod => {
+    // As listDeclarations: the first current declaration of the period, else none with a Declaration's due date.
+    const row = declarations.find((d) => d.reporting_period === period && d.jurisdiction === jurisdiction)
+    const type = row?.declaration_type ?? 'Declaration'
+    const due = dueDates.of(actor.rto, jurisdiction, period, type)
+    return {
+      declaration: row ? toRecord(row, dueDates) : null,
+      declarationDueDate: due.dueDate,
+      // No RTO has the empty code: what applies without any extension (as dueDateOf).
+      extendedFrom: due.source === 'extension' ? dueDates.of('', jurisdiction, period, type).dueDate : undefined,
+    }
+  }
+  const rows = []
+  for (const period of [...periods].sort((a, b) => b - a))
+    for (const jurisdiction of jurisdictions) {
+      const base = { reportingPeriodNumber: period, jurisdiction: jurisdiction as DeclarationRecord['jurisdiction'] }
+      const found = declarations.filter((d) => d.reporting_period === period && d.jurisdiction === jurisdiction)
+      if (found.length === 0) rows.push({ ...base, ...pick(of(jurisdiction, period)) })
+      for (const row of found)
+        rows.push({
+          ...base,
+          declarationDueDate: dueDates.of(actor.rto, jurisdiction, period, row.declaration_type).dueDate,
+          declaration: toRecord(row, dueDates),
+        })
+    }
+  return { rows, of }
+}
+
+const pick = ({ declaration, declarationDueDate }: DeclarationOfPeriod) => ({ declaration, declarationDueDate })
+
 /** The jurisdictions the RTO has submitted data under or declared for: the rows of a listing without a jurisdiction filter. */
 async function knownJurisdictions(db: Db, rto: string): Promise<string[]> {
   const [submitted, declared] = await Promise.all([

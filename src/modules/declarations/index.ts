@@ -21,6 +21,8 @@ export { dueNoticesJob, recordDueNotices, DUE_NOTICES_JOB, type DueNoticesData }
 export {
   declare,
   listDeclarations,
+  declarationsOfRto,
+  type DeclarationOfPeriod,
   periodAcrossRtos,
   periodsAcrossRtos,
   collectionAcrossRtos,

@@ -7,6 +7,7 @@ export {
   requestValidation,
   cancelValidation,
   getValidationStatus,
+  validationStatusOfOwnBatch,
   listFailedResults,
   failedResultsByRule,
   type FailedResultsOfRule,

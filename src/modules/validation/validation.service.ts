@@ -64,6 +64,19 @@ export async function getValidationStatus(db: Db, actor: Actor, ref: BatchRef): 
   return statusOf(db, run)
 }
 
+/**
+ * GET validate's status of a batch the caller already read as its own (the console's task list has it
+ * from the batch list): without reading the batch again; undefined when no validation was requested.
+ */
+export async function validationStatusOfOwnBatch(
+  db: Db,
+  actor: Actor,
+  token: string,
+): Promise<ValidationStatus | undefined> {
+  const run = await repo.latestRun(db, actor.rto, token)
+  return run && statusOf(db, run)
+}
+
 /** DELETE validate: cancels a Queued or InProgress run; its results, if any, are never promoted. */
 export async function cancelValidation(db: Db, actor: Actor, ref: BatchRef): Promise<void> {
   await db.transaction().execute(async (tx) => {
