@@ -3,9 +3,11 @@
 // sources) so that it never shares the service's event loop. One command at a time over IPC, one
 // import of the zip end to end, each stage timed:
 //  - cli: what `vetrs nat import` does (packages/cli/src/nat/import.ts), stage by stage: read the zip
-//    (readNatZip), map (the code translator from the service's reference data through the SDK, then
-//    natToResourceChunks chunk by chunk), upload (a new batch, then each chunk's held history, indexes
-//    and upload through the SDK's uploadMany: the CLI's uploadInChunks); map and upload interleave
+//    (indexNatZip: one entry at a time, the client files' lines kept as positions), map (the code
+//    translator from the service's reference data through the SDK, the organisation check, then each
+//    chunk's client lines read again, checked (NatSetChecker) and mapped: mapClientChunks), upload (a
+//    new batch, then each chunk's held history, indexes and upload through the SDK's uploadMany: the
+//    CLI's uploadInChunks); map and upload interleave
 //    chunk by chunk, so the map stage is the time spent mapping chunks and upload the rest; validate;
 //  - service: the zip sent to POST .../nat-import (the service reads, maps, checks and stores it in
 //    one request), then validate.
@@ -14,10 +16,12 @@
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import {
+  DEFAULT_CHUNK_LINES,
+  indexNatZip,
+  mapClientChunks,
   type NatProblem,
   type NatResourceChunk,
-  natToResourceChunks,
-  readNatZip,
+  NatSetChecker,
 } from '../packages/avetmiss/src/index.ts'
 import { codeTranslatorFromService } from '../packages/cli/src/nat/reference-codes.ts'
 import { uploadInChunks } from '../packages/cli/src/nat/upload-chunks.ts'
@@ -180,15 +184,27 @@ async function viaCli(command: NatClientCommand): Promise<NatClientResult> {
     at = now
   }
   phase('read')
-  const read = await readNatZip(command.zipPath)
+  const read = await indexNatZip(command.zipPath)
   lap('read')
   phase('map+upload')
   const codes = await codeTranslatorFromService(client)
   const rtoCode = read.records.NAT00010[0]?.values.trainingOrganisationIdentifier ?? ''
+  // As the CLI: the organisation check from what the read counted, the NAT checks chunk by chunk.
+  const others = read.organisations.others(rtoCode)
+  if (others.length > 0)
+    throw new Error(`another organisation's files: ${others.map((other) => other.value).join(', ')}`)
+  const checker = new NatSetChecker(read)
+  function* checked() {
+    for (const chunk of read.clientChunks(DEFAULT_CHUNK_LINES)) {
+      checker.addClients(chunk)
+      yield chunk
+    }
+  }
   let mapMs = performance.now() - at
   const batch = (await client.createBatch(command.jurisdiction)).transactionBatchToken
-  // The time spent in the generator is the mapping's; the rest of the loop is the upload's.
-  const chunks = natToResourceChunks(read, { rtoCode, codes })
+  // The time spent in the generator (reading a chunk's lines again, checking and mapping them) is the
+  // mapping's; the rest of the loop is the upload's.
+  const chunks = mapClientChunks(checked(), read, { rtoCode, codes })
   function* timed(): Generator<NatResourceChunk, NatProblem[], void> {
     for (;;) {
       const started = performance.now()
@@ -200,6 +216,7 @@ async function viaCli(command: NatClientCommand): Promise<NatClientResult> {
   }
   const uploaded = await uploadInChunks(client, command.jurisdiction, batch, timed())
   if (uploaded.refused) throw new Error(`upload refused: ${uploaded.refused.error.message}`)
+  checker.findings() // on the clock, as the CLI makes them (not counted as NAT problems: warnings of the day it runs)
   // From the end of the read: the codes and the chunks' mapping are the map stage, the rest the upload's.
   stages.map = mapMs
   stages.upload = performance.now() - at - mapMs

@@ -6,7 +6,10 @@
 //    its findings (originIndexOf, natTermsOf, the bodies by UID), everything held together;
 //  - chunks: natToResourceChunks, keeping per chunk what the CLI's uploadInChunks keeps (the bodies,
 //    compact origins and identities, gzip-compressed per chunk: CompressedRecords), each chunk's lines and records let go (no upload: the upload's own
-//    memory, a few requests' NDJSON and gzip, is in bench/nat-import.ts's figures).
+//    memory, a few requests' NDJSON and gzip, is in bench/nat-import.ts's figures);
+//  - indexed: as `vetrs nat import` reads now: indexNatZip (the client files' lines kept as positions),
+//    then each chunk's lines read again, checked (NatSetChecker) and mapped (mapClientChunks), kept
+//    as CompressedRecords; the largest of the figures after each chunk is printed too.
 // Prints RSS, V8 heap used and external memory after a forced GC at each stage, and the process's peak
 // RSS (VmHWM). Peak RSS does not depend much on the machine's load.
 import { fork } from 'node:child_process'
@@ -17,7 +20,11 @@ import { fileURLToPath } from 'node:url'
 import {
   codeTranslatorFrom,
   CompressedRecords,
+  DEFAULT_CHUNK_LINES,
   generateNatFileSet,
+  indexNatZip,
+  mapClientChunks,
+  NatSetChecker,
   natTermsOf,
   natToResourceChunks,
   natToResources,
@@ -30,7 +37,7 @@ import { peakRssMb } from './peak-rss.ts'
 import { positiveInteger } from './settings.ts'
 import { table } from './table.ts'
 
-type Mode = 'whole' | 'chunks'
+type Mode = 'whole' | 'chunks' | 'indexed'
 const SET = { seed: 'bench-nat-import', rtoCode: '90001', year: 2026, asOf: '2026-06-30' } as const
 const MB = 2 ** 20
 
@@ -58,6 +65,37 @@ async function measureIn(mode: Mode, zipPath: string): Promise<{ stages: Stage[]
   const stages = [measure('start (modules)')]
   const codes = codeTranslatorFrom(await readSeedReferenceData())
   stages.push(measure('reference data'))
+  if (mode === 'indexed') {
+    const read = await indexNatZip(zipPath)
+    stages.push(measure('indexNatZip'))
+    const kept = new CompressedRecords()
+    const checker = new NatSetChecker(read, { asOf: SET.asOf })
+    function* checked() {
+      for (const chunk of read.clientChunks(DEFAULT_CHUNK_LINES)) {
+        checker.addClients(chunk)
+        yield chunk
+      }
+    }
+    const chunks = mapClientChunks(checked(), read, { rtoCode: SET.rtoCode, codes })
+    let count = 0
+    let largest: Stage | undefined
+    for (;;) {
+      const next = chunks.next()
+      if (next.done) break
+      kept.add(next.value.records)
+      const after = measure(`the largest after a chunk mapped and kept`)
+      if (!largest || after.heap + after.external > largest.heap + largest.external) largest = after
+      if (++count === 1) stages.push(measure('the first chunk mapped and kept'))
+    }
+    if (largest) stages.push(largest)
+    const findings = checker.findings()
+    stages.push(
+      measure(
+        `every chunk (${count}) mapped and kept (${(kept.bytes / MB).toFixed(1)} MB compressed), ${findings.length} check findings`,
+      ),
+    )
+    return { stages, peak: peakRssMb() }
+  }
   const read = await readNatZip(zipPath)
   stages.push(measure('readNatZip'))
   const held: unknown[] = []

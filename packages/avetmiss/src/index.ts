@@ -25,6 +25,7 @@ export {
   type NatCheckFinding,
   type NatCheckLevel,
   type NatCheckOptions,
+  NatSetChecker,
 } from './checks/nat-checks.ts'
 export { MAX_STATE_EXTENSION } from './read-layouts.ts'
 export {
@@ -34,8 +35,10 @@ export {
   type NatUnreadable,
   readNatEntries,
 } from './read-file-set.ts'
-export { readNatFolder } from './read-folder.ts'
+export { indexNatFolder, readNatFolder } from './read-folder.ts'
+export { indexNatEntries, type NatEntryLoader, type NatIndexedSet } from './read-indexed.ts'
 export {
+  indexNatZip,
   inspectNatZip,
   NatZipEntryNameError,
   type NatZipDirectory,
@@ -49,6 +52,7 @@ export { type NatFiles, natFileEntries, natZipBytes, writeNatFolder, writeNatZip
 export { natUid } from './nat-uid.ts'
 export {
   ORGANISATION_FILES,
+  OrganisationTally,
   type OtherOrganisation,
   otherOrganisationMessage,
   otherOrganisations,
@@ -72,6 +76,7 @@ export {
 export {
   CLIENT_FILES,
   DEFAULT_CHUNK_LINES,
+  mapClientChunks,
   type NatResourceChunk,
   natToResourceChunks,
   type NatToResourceChunksOptions,

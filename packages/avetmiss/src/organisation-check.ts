@@ -3,7 +3,7 @@
 // another RTO's files (or an SMS set up with the wrong code): imported, it would add that RTO's
 // students and activity to this RTO's held data under new UIDs, doubling it. Importers refuse such a
 // set before anything is uploaded (docs/decisions.md, "NAT imports year after year (issue 31)").
-import type { NatRecordSet } from './records.ts'
+import type { NatRecord, NatRecordSet } from './records.ts'
 
 /** The files whose lines carry the training organisation identifier. */
 export const ORGANISATION_FILES = ['NAT00010', 'NAT00020', 'NAT00120', 'NAT00130'] as const
@@ -28,27 +28,49 @@ export interface OtherOrganisation {
  * identifier, at the first line giving it; none when the set is the RTO's.
  */
 export function otherOrganisations(records: NatRecordSet, rtoCode: string): OtherOrganisation[] {
-  const found: OtherOrganisation[] = []
-  for (const fileId of ORGANISATION_FILES) {
-    const byCode = new Map<string, OtherOrganisation>()
-    for (const record of records[fileId]) {
-      const value = record.values.trainingOrganisationIdentifier
-      if (value === undefined || value === rtoCode) continue
-      const seen = byCode.get(value)
-      if (seen) seen.lines++
-      else
-        byCode.set(value, {
-          fileId,
-          file: record.file,
-          line: record.line,
-          field: 'trainingOrganisationIdentifier',
-          value,
-          lines: 1,
-        })
+  const tally = new OrganisationTally()
+  for (const fileId of ORGANISATION_FILES) for (const record of records[fileId]) tally.add(record)
+  return tally.others(rtoCode)
+}
+
+/**
+ * The training organisation identifiers of the records, counted as they are read (so that a reader
+ * that does not keep the lines can still say whose they are): per file and identifier, the first
+ * line giving it and how many do. Records of other files are not counted.
+ */
+export class OrganisationTally {
+  readonly #byFile = new Map<string, Map<string, OtherOrganisation>>()
+
+  add(record: NatRecord): void {
+    if (!(ORGANISATION_FILES as readonly string[]).includes(record.fileId)) return
+    const value = (record.values as { trainingOrganisationIdentifier?: string }).trainingOrganisationIdentifier
+    if (value === undefined) return
+    let byCode = this.#byFile.get(record.fileId)
+    if (!byCode) {
+      byCode = new Map()
+      this.#byFile.set(record.fileId, byCode)
     }
-    found.push(...byCode.values())
+    const seen = byCode.get(value)
+    if (seen) seen.lines++
+    else
+      byCode.set(value, {
+        fileId: record.fileId as OrganisationFileId,
+        file: record.file,
+        line: record.line,
+        field: 'trainingOrganisationIdentifier',
+        value,
+        lines: 1,
+      })
   }
-  return found
+
+  /** The identifiers other than `rtoCode`, in file order (ORGANISATION_FILES) and then as first found. */
+  others(rtoCode: string): OtherOrganisation[] {
+    return ORGANISATION_FILES.flatMap((fileId) =>
+      [...(this.#byFile.get(fileId)?.values() ?? [])]
+        .filter((other) => other.value !== rtoCode)
+        .map((other) => ({ ...other })),
+    )
+  }
 }
 
 /**

@@ -56,6 +56,15 @@ export interface NatParseSink<F extends NatFileId> {
   unreadableOmitted?: number
   /** Lines read (a file not read on past MAX_UNREADABLE_LINES_READ: those before it stopped). */
   linesRead?: number
+  /**
+   * Given each record without a problem, with where its line's content (trailing spaces left out) is
+   * in `body`: when it answers true it keeps the record its own way (an index of where the line is, to
+   * read it again later with natRecordAt) and the record is left out of the result.
+   */
+  take?(record: NatRecord<F>, at: number, length: number): boolean
+  /** Set by the reader: the text its lines were read from (what `take`'s positions are in) and the layout. */
+  body?: string
+  layout?: NatReadLayout
 }
 
 /** Unreadable lines kept per file for follow-on messages: a file of a million broken lines stays bounded. */
@@ -112,6 +121,8 @@ export function parseNatText<F extends NatFileId>(
     return []
   }
   sink.reading = body === '' ? { layout: 'empty (no line)', empty: true } : { layout: layout.name }
+  sink.body = body
+  sink.layout = layout
 
   const records: NatRecord<F>[] = []
   let unreadableLines = 0
@@ -121,6 +132,7 @@ export function parseNatText<F extends NatFileId>(
     // Line by line through the text, never split whole: a file of 23 million short lines makes no array of them.
     const newline = body.indexOf('\n', start)
     const end = newline === -1 ? body.length : newline
+    const lineStart = start
     const raw = body.slice(start, end > start && body.charCodeAt(end - 1) === 0x0d ? end - 1 : end)
     start = newline === -1 ? body.length : newline + 1
     if (unreadableLines === MAX_UNREADABLE_LINES_READ) {
@@ -155,7 +167,7 @@ export function parseNatText<F extends NatFileId>(
     }
     const record = readLine(fileId, file, line, content, layout, problems)
     if (record.valid) {
-      records.push(record.record)
+      if (!sink.take?.(record.record, lineStart, content.length)) records.push(record.record)
       continue
     }
     unreadableLines += 1
@@ -239,6 +251,22 @@ function readLine<F extends NatFileId>(
     })
   }
   return { valid: !tooLong && faults.length === 0, record: { fileId, file, line, values: values as NatValues<F> } }
+}
+
+const NO_PROBLEMS = new ProblemCollector(0)
+
+/**
+ * The record of a line read before without a problem, read again from its content (the line without
+ * its trailing spaces) with the layout its file was read with: the same values as the first reading.
+ */
+export function natRecordAt<F extends NatFileId>(
+  fileId: F,
+  file: string,
+  line: number,
+  content: string,
+  layout: NatReadLayout,
+): NatRecord<F> {
+  return readLine(fileId, file, line, content, layout, NO_PROBLEMS).record
 }
 
 export interface NatTextReadResult<F extends NatFileId> {

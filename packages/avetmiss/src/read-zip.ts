@@ -4,6 +4,7 @@ import { crc32 } from 'node:zlib'
 import { unzipSync } from 'fflate'
 import { natFileIdOf } from './file-names.ts'
 import { type NatEntry, type NatReadOptions, type NatReadResult, readNatEntries } from './read-file-set.ts'
+import { indexNatEntries, type NatIndexedSet } from './read-indexed.ts'
 
 export interface NatZipReadOptions extends NatReadOptions {
   /**
@@ -139,6 +140,69 @@ export async function readNatZip(zip: string | Uint8Array, options: NatZipReadOp
   }
   const entriesRead: NatEntry[] = Object.entries(files).map(([name, content]) => ({ name, bytes: content }))
   return readNatEntries([...entriesRead, ...ignored], options)
+}
+
+/**
+ * Reads a zip's NAT files as readNatZip does, but one entry inflated at a time (each read and let go
+ * before the next is inflated), keeping the client files' lines as positions (indexNatEntries). The
+ * zip is refused for what readNatZip refuses; a damaged entry is found when it is inflated, so a
+ * file read before it may already have been refused for its own content (a NUL byte, UTF-16).
+ */
+export async function indexNatZip(zip: string | Uint8Array, options: NatZipReadOptions = {}): Promise<NatIndexedSet> {
+  const bytes = typeof zip === 'string' ? await readFile(zip) : zip
+  const maxBytes = options.maxUncompressedBytes ?? Number.POSITIVE_INFINITY
+  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES
+  const names: string[] = []
+  const stated = new Map<string, { size: number; crc: number | undefined }>()
+  const crcs = centralDirectoryCrcs(bytes)
+  let entries = 0
+  let total = 0
+  try {
+    unzipSync(bytes, {
+      filter: ({ name, originalSize }) => {
+        const crc = crcs[entries]
+        if (++entries > maxEntries) throw new NatZipTooLargeError(`The zip lists more than ${maxEntries} entries.`)
+        const unsafe = unsafeEntryName(name)
+        if (unsafe)
+          throw new NatZipEntryNameError(
+            `${unsafe}. Zip the NAT files again, at the top of the zip or in a folder of it, with their own names (NAT00010.txt ... NAT00130.txt)`,
+          )
+        if (name.endsWith('/')) return false
+        if (!natFileIdOf(name)) {
+          names.push(name) // named, never read
+          return false
+        }
+        total += originalSize
+        if (total > maxBytes)
+          throw new NatZipTooLargeError(
+            `The zip's NAT files hold more than ${maxBytes} bytes uncompressed (${name} brings them to ${total}).`,
+          )
+        if (!stated.has(name)) names.push(name)
+        stated.set(name, { size: originalSize, crc })
+        return false
+      },
+    })
+  } catch (error) {
+    if (error instanceof NatZipTooLargeError || error instanceof NatZipEntryNameError) throw error
+    throw new Error(`Not a zip that can be read: ${(error as Error).message}`, { cause: error })
+  }
+  const inflate = (wanted: string): Uint8Array => {
+    let content: Uint8Array | undefined
+    try {
+      content = unzipSync(bytes, { filter: ({ name }) => name === wanted })[wanted]
+    } catch (error) {
+      throw new Error(`Not a zip that can be read: ${(error as Error).message}`, { cause: error })
+    }
+    const { size, crc } = stated.get(wanted) ?? { size: -1, crc: undefined }
+    if (content?.length !== size)
+      throw new Error(
+        `Not a zip that can be read: ${wanted} inflates to ${content?.length ?? 0} bytes, not the ${size} it states`,
+      )
+    if (crc === undefined || crc32(content) >>> 0 !== crc)
+      throw new Error(`Not a zip that can be read: ${wanted} does not match its CRC-32 (the zip is damaged)`)
+    return content
+  }
+  return indexNatEntries(names, inflate, options)
 }
 
 /** What a zip's directory says, read without inflating anything. */

@@ -64,12 +64,31 @@ export function* natToResourceChunks(
 ): Generator<NatResourceChunk, NatProblem[], void> {
   const chunkLines = Math.max(1, options.chunkLines ?? DEFAULT_CHUNK_LINES)
   const chunks = partitionByClient(set.records, chunkLines)
+  function* handed(): Generator<NatRecordSet, void, void> {
+    for (let index = 0; index < chunks.length; index++) {
+      const chunk = chunks[index]!
+      chunks[index] = undefined as unknown as NatRecordSet // its lines go with the chunk's records
+      yield chunk
+    }
+  }
+  return yield* mapClientChunks(handed(), set, options)
+}
+
+/**
+ * Maps client chunks as natToResourceChunks does, the chunks given: the client files' records of runs
+ * of whole clients, as partitionByClient cuts them (or ClientLineIndex, reading them again), each with
+ * its small files left empty: `set.records`' small files are given to each.
+ */
+export function* mapClientChunks(
+  clientChunks: Iterable<NatRecordSet>,
+  set: { records: NatRecordSet; unreadable?: NatUnreadable },
+  options: NatToResourcesOptions,
+): Generator<NatResourceChunk, NatProblem[], void> {
   const given = new Set<string>()
   const problems: NatProblem[] = []
   const seenProblems = new Set<string>()
-  for (let index = 0; index < chunks.length; index++) {
-    const chunk = chunks[index]!
-    chunks[index] = undefined as unknown as NatRecordSet // its lines go with the chunk's records
+  let index = 0
+  for (const chunk of clientChunks) {
     const lines = CLIENT_FILES.reduce((sum, fileId) => sum + chunk[fileId].length, 0)
     for (const fileId of SMALL_FILES) (chunk as Record<string, unknown>)[fileId] = set.records[fileId]
     const mapped = natToResources(
@@ -89,7 +108,7 @@ export function* natToResourceChunks(
       given.add(key)
       return true
     })
-    yield { index, lines, records }
+    yield { index: index++, lines, records }
   }
   return inFileOrder(problems)
 }

@@ -6,13 +6,16 @@
 // every problem, the files' and the service's; it is never submitted: a submission would report the
 // RTO's activity without those lines (docs/decisions.md, "NAT bridge: import and export").
 import {
-  checkNatSet,
-  natToResourceChunks,
-  otherOrganisationMessage,
-  otherOrganisations,
+  mapClientChunks,
+  type NatCheckFinding,
+  type NatIndexedSet,
   type NatProblem,
   type NatReadResult,
+  type NatRecordSet,
   type NatResourceChunk,
+  NatSetChecker,
+  DEFAULT_CHUNK_LINES,
+  otherOrganisationMessage,
   uidsIn,
 } from '@vetrs/avetmiss'
 import { UsageError, type SubmitResult, type UploadManyOutcome, type ValidationStatus, type Vetrs } from '@vetrs/client'
@@ -65,19 +68,19 @@ export interface NatImportOutcome {
 export async function natImport(context: Context, path: string, options: NatImportOptions): Promise<void> {
   const { output } = context
   const read = await readNatSet(path)
-  if (recordCount(read) === 0) return nothingRead(context, path, read)
+  if (read.recordCount === 0) return nothingRead(context, path, read)
   const client = context.client()
   // The RTO is the one the client acts for (every request is scoped to it), never the files' say.
   const rtoCode = (await client.caller()).rto
   if (options.rto !== undefined && options.rto !== rtoCode)
     throw new UsageError(`--rto ${options.rto}, but you are logged in as RTO ${rtoCode}: log in as ${options.rto}`)
   const jurisdiction = context.jurisdiction
-  output.say(`Read ${recordCount(read)} records from ${read.files.length} NAT files in ${path}.`)
+  output.say(`Read ${read.recordCount} records from ${read.files.length} NAT files in ${path}.`)
   for (const { file, layout } of read.files) output.say(`  ${file}: ${layout}`)
 
   // Another organisation's files would add its students and activity to this RTO's held data under new
   // UIDs: refused before anything is uploaded, every file naming another code listed.
-  const others = otherOrganisations(read.records, rtoCode)
+  const others = read.organisations.others(rtoCode)
   if (others.length > 0) {
     const refused: NatImportOutcome = {
       ...emptyOutcome(jurisdiction, rtoCode, read),
@@ -93,17 +96,32 @@ export async function natImport(context: Context, path: string, options: NatImpo
   const reading = output.progress('codes', 1)
   const codes = await codeTranslatorFromService(client, (done, total) => reading.update(done, total))
   reading.stop()
-  // What needs the whole set is found before the mapping takes the client files' lines chunk by chunk.
-  const checks = checkNatSet(read).map(checkFinding)
-  const lines = recordCount(read)
+  // The client files' lines are read again a chunk of whole clients at a time, each chunk checked (the
+  // NAT checks, what NCVER's validation software finds across lines) and mapped, then let go.
+  const checker = new NatSetChecker(read)
+  const clientChunks = checkedChunks(read, checker)
   const outcome: NatImportOutcome = { ...emptyOutcome(jurisdiction, rtoCode, read) }
-  const chunks = natToResourceChunks(read, { rtoCode, codes })
-  await report(context, client, chunks, lines, outcome, options, (problems) => [
-    ...read.problems.map((problem) => problemFinding('read', problem)),
-    ...problems.map((problem) => problemFinding('map', problem)),
-    // Contradictions across lines that NCVER's validation software finds, before anything is submitted.
-    ...checks,
-  ])
+  const chunks = mapClientChunks(clientChunks, read, { rtoCode, codes })
+  let checks: NatCheckFinding[] | undefined
+  await report(
+    context,
+    client,
+    chunks,
+    read.recordCount,
+    outcome,
+    options,
+    (problems) => [
+      ...read.problems.map((problem) => problemFinding('read', problem)),
+      ...problems.map((problem) => problemFinding('map', problem)),
+      // Contradictions across lines that NCVER's validation software finds, before anything is submitted;
+      // known once every chunk is checked (an upload refused part way: the rest are checked unmapped).
+      ...(checks ?? []).map(checkFinding),
+    ],
+    () => {
+      for (let next = clientChunks.next(); !next.done; next = clientChunks.next());
+      checks = checker.findings()
+    },
+  )
   if (options.csv) await writeCsvReport(options.csv, outcome.findings)
   output.result(outcome, () => printOutcome(context, outcome, read, options))
   process.exitCode = exitCodeOf(outcome)
@@ -169,6 +187,7 @@ async function report(
   outcome: NatImportOutcome,
   options: NatImportOptions,
   natFindings: (mappingProblems: readonly NatProblem[]) => Finding[],
+  allChecked: () => void,
 ): Promise<void> {
   const { output } = context
   const jurisdiction = context.jurisdiction
@@ -210,6 +229,7 @@ async function report(
   } finally {
     uploading.stop()
   }
+  allChecked()
   outcome.records = uploaded.records
   outcome.recordsByType = uploaded.recordsByType
   outcome.carriedForward = uploaded.carried
@@ -315,7 +335,10 @@ function exitCodeOf(outcome: NatImportOutcome): number {
   return blocks(outcome) ? ExitCode.validationFailures : ExitCode.ok
 }
 
-/** NAT lines read without a problem. */
-function recordCount(read: NatReadResult): number {
-  return Object.values(read.records).reduce((sum, records) => sum + records.length, 0)
+/** The client chunks, each checked by `checker` as it is handed on. */
+function* checkedChunks(read: NatIndexedSet, checker: NatSetChecker): Generator<NatRecordSet, void, void> {
+  for (const chunk of read.clientChunks(DEFAULT_CHUNK_LINES)) {
+    checker.addClients(chunk)
+    yield chunk
+  }
 }
