@@ -9,8 +9,8 @@
 // Validated), submitted, and assessed (POST validate of the period's data quality assessment to
 // Validated), then idle again with the data held. Prints p50/p99/max per phase beside the idle figures, each job's duration, and the
 // service's peak RSS (VmHWM of the child: the memory bound is 400 MB). BENCH_RUNS runs
-// (default 1; each a fresh service), medians when more. VALIDATION_CHUNK_SIZE, ASSESSMENT_SLICE_RECORDS and
-// RESULT_SLICE_ROWS, when set, are passed to the service.
+// (default 1; each a fresh service), medians when more. VALIDATION_CHUNK_SIZE, ASSESSMENT_SLICE_RECORDS,
+// RESULT_SLICE_ROWS and VALIDATION_SET_RULE_SLICE_RECORDS, when set, are passed to the service.
 import { fork, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -47,6 +47,9 @@ async function serve(): Promise<void> {
         ? { ASSESSMENT_SLICE_RECORDS: process.env.ASSESSMENT_SLICE_RECORDS }
         : {}),
       ...(process.env.RESULT_SLICE_ROWS ? { RESULT_SLICE_ROWS: process.env.RESULT_SLICE_ROWS } : {}),
+      ...(process.env.VALIDATION_SET_RULE_SLICE_RECORDS
+        ? { VALIDATION_SET_RULE_SLICE_RECORDS: process.env.VALIDATION_SET_RULE_SLICE_RECORDS }
+        : {}),
     }),
     { workers: true },
   )

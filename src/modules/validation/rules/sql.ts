@@ -7,13 +7,21 @@
 // module boundaries"; test/sql-boundaries.test.ts).
 import { sql, type RawBuilder } from 'kysely'
 import type { ResourceType } from '../../../domain/resource-types.ts'
-import type { RunScope } from '../rule.ts'
+import type { KeySlice, RunScope } from '../rule.ts'
 
-/** The batch's records of one type: uid, ctid, body, is_voided. */
-export function batchRecordsOf(scope: RunScope, type: ResourceType): RawBuilder<unknown> {
+/** The batch's records of one type (of one key slice of them, when given): uid, ctid, body, is_voided. */
+export function batchRecordsOf(scope: RunScope, type: ResourceType, slice?: KeySlice): RawBuilder<unknown> {
   return sql`(SELECT resource_uid AS uid, change_tracking_identifier AS ctid, body, is_voided
       FROM batch_content
-     WHERE rto_id = ${scope.rto} AND transaction_batch_token = ${scope.token} AND resource_type = ${type})`
+     WHERE rto_id = ${scope.rto} AND transaction_batch_token = ${scope.token} AND resource_type = ${type}
+       AND ${inSlice(sql`resource_uid`, slice)})`
+}
+
+/** Whether a batch record's UID (`uid`) is in the key slice (true without one): a range of the batch's key. */
+export function inSlice(uid: RawBuilder<unknown>, slice?: KeySlice): RawBuilder<boolean> {
+  const after = slice?.after === undefined ? sql`true` : sql`${uid} > ${slice.after}::uuid`
+  const upTo = slice?.upTo === undefined ? sql`true` : sql`${uid} <= ${slice.upTo}::uuid`
+  return sql<boolean>`${after} AND ${upTo}`
 }
 
 /**
