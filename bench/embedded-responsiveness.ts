@@ -77,8 +77,14 @@ async function serve(): Promise<void> {
           return await original(...args)
         } finally {
           const ms = performance.now() - started
-          if (ms > slowMs && loaded)
-            console.error(`  slow ${ms.toFixed(0)} ms: ${String(args[0]).replace(/\s+/g, ' ').slice(0, 160)}`)
+          if (ms > slowMs && loaded) {
+            // The rule a statement runs for is one of its parameters (a technical rule id), not in its text.
+            const params = Array.isArray(args[1]) ? (args[1] as unknown[]) : []
+            const rule = params.find((p): p is string => typeof p === 'string' && /^(BRTS|DQTS)\d+$/.test(p))
+            console.error(
+              `  slow ${ms.toFixed(0)} ms${rule ? ` (${rule})` : ''}: ${String(args[0]).replace(/\s+/g, ' ').slice(0, 160)}`,
+            )
+          }
         }
       }
     const target = pglite as unknown as Record<string, Query>

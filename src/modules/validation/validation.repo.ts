@@ -343,11 +343,20 @@ export async function insertSetRuleResultsInKeySlices(
             await sql`
               INSERT INTO ${found}
               SELECT ${index}::int, f.group_key, f.resource_type, f.resource_uid, f.access_path, f.change_tracking_identifier, f.data_source, f.message
-                FROM (${part.query(slice)}) AS f`.execute(tx)
+                FROM (${part.query(slice, found)}) AS f`.execute(tx)
           })
         }
       }
       await yieldToEventLoop()
+      if (rule.fromPieces) {
+        // The rows are the rule's groups joined and counted over the pieces: the planner is told their
+        // numbers (a temporary table has no statistics), and the statement runs under the rule's settings.
+        await sql`ANALYZE ${found}`.execute(conn)
+        await yieldToEventLoop()
+        const rows = rule.fromPieces(scope, found)
+        await insertSetRuleResults(conn, rule, scope, runId, attempt, largeBatch, rows, sliceRows)
+        return
+      }
       // A rule with queryParts stores each part's results after the part before (a statement each when
       // not sliced); one without, its results in one order over the whole rule.
       const order = rule.queryParts ? sql`f.part_ord, ${SET_RULE_RESULT_ORDER}` : SET_RULE_RESULT_ORDER

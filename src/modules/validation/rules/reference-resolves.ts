@@ -1,6 +1,6 @@
 // BRTS02100: every UID reference resolves to a record of the referenced type, in the batch or held for
 // the RTO and not voided. The message says where the missing record was looked for.
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import { referenceFields, resourceTypes } from '../../../domain/resource-types.ts'
 import { defineSetRule, type KeySlice, type RunScope, type SetFindingRow, type SlicedPart } from '../rule.ts'
 import { batchRecordsOf, heldInSubmission, referencesOf } from './sql.ts'
@@ -29,7 +29,10 @@ export default defineSetRule({
   slicedParts: slicedPartsOf,
 })
 
-function slicedPartsOf(scope: RunScope): SlicedPart[] {
+/** A part of this rule reads no pieces: its rows are the rule's (no fromPieces). */
+type Part = SlicedPart & { query(slice: KeySlice): RawBuilder<SetFindingRow> }
+
+function slicedPartsOf(scope: RunScope): Part[] {
   return resourceTypes.flatMap((source) =>
     referenceFields[source].map(({ field, references }) => ({
       type: source,

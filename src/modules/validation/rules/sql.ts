@@ -27,17 +27,21 @@ export function inSlice(uid: RawBuilder<unknown>, slice?: KeySlice): RawBuilder<
 /**
  * Records of one type as they will stand once the batch is submitted: the batch's own (not voided),
  * and the RTO's held records in submission that the batch does not replace or void. Each row says
- * where it came from (source: Transaction_batch or Previously_submitted_data).
+ * where it came from (source: Transaction_batch or Previously_submitted_data). With a key slice, those
+ * of both whose UID is in its range: the slices of the batch's records of the type divide the held
+ * records by the same UIDs (a held record and the batch record that replaces it share one), so every
+ * slice together is the whole, each slice's held share in proportion to the held records' number.
  */
-export function effectiveRecordsOf(scope: RunScope, type: ResourceType): RawBuilder<unknown> {
+export function effectiveRecordsOf(scope: RunScope, type: ResourceType, slice?: KeySlice): RawBuilder<unknown> {
   return sql`(
     SELECT resource_uid AS uid, change_tracking_identifier AS ctid, body, 'Transaction_batch' AS source
       FROM batch_content
      WHERE rto_id = ${scope.rto} AND transaction_batch_token = ${scope.token} AND resource_type = ${type} AND NOT is_voided
+       AND ${inSlice(sql`resource_uid`, slice)}
     UNION ALL
     SELECT h.resource_uid, h.change_tracking_identifier, h.body, 'Previously_submitted_data'
       FROM held_in_submission h
-     WHERE h.rto_id = ${scope.rto} AND h.resource_type = ${type}
+     WHERE h.rto_id = ${scope.rto} AND h.resource_type = ${type} AND ${inSlice(sql`h.resource_uid`, slice)}
        AND NOT EXISTS (
          SELECT 1 FROM batch_content b
           WHERE b.rto_id = h.rto_id AND b.transaction_batch_token = ${scope.token}
