@@ -349,10 +349,9 @@ export async function insertSetRuleResultsInKeySlices(
       }
       await yieldToEventLoop()
       if (rule.fromPieces) {
-        // The rows are the rule's groups joined and counted over the pieces: the planner is told their
-        // numbers (a temporary table has no statistics), and the statement runs under the rule's settings.
-        await sql`ANALYZE ${found}`.execute(conn)
-        await yieldToEventLoop()
+        // The rule's groups joined and counted over the pieces, under the rule's settings (nested loops
+        // off for a large batch: hash joins over the narrow rows). No ANALYZE of them first: at 100,000
+        // records it was itself a statement of 1.5 s on a saturated machine (bench/results.md, sixth session).
         const rows = rule.fromPieces(scope, found)
         await insertSetRuleResults(conn, rule, scope, runId, attempt, largeBatch, rows, sliceRows)
         return
