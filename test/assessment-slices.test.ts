@@ -1,10 +1,9 @@
 // Issue 30: an assessment copies its period into a working copy in slices (assessment.stage.ts), one
 // statement per slice, and the rules read the copy. A slice boundary must change nothing: with slices of
-// twenty records (three to nine slices a type at 300 records), every rule finds exactly what its query
-// finds over the held data directly (the rules' SQL without a working copy, rules/sql.ts), with the same
-// grouping, and the copy is gone afterwards.
+// three records, every rule finds exactly what its query finds over the held data directly (the rules'
+// SQL without a working copy, rules/sql.ts), with the same grouping, and the copy is gone afterwards.
 // A new attempt deletes the copies earlier attempts of its run left (a worker that died), in slices.
-// The rules that run in key slices of the copy (AssessmentRule.sliced, the same slices of twenty) store
+// The rules that run in key slices of the copy (AssessmentRule.sliced, the same slices of three) store
 // their results in the order the one statement does.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
@@ -48,7 +47,7 @@ describe('assessment working copy in slices (issue 30)', () => {
 
   before(async () => {
     // The copy is the embedded database's default only: asked for, so PostgreSQL runs it too.
-    t = await startTestService({ env: { ASSESSMENT_SLICE_RECORDS: '20', ASSESSMENT_WORKING_COPY: 'true' } })
+    t = await startTestService({ env: { ASSESSMENT_SLICE_RECORDS: '3', ASSESSMENT_WORKING_COPY: 'true' } })
     headers = { authorization: `Bearer ${await tokenFor(t.baseUrl)}` }
   })
   after(() => t?.close())
@@ -113,7 +112,7 @@ describe('assessment working copy in slices (issue 30)', () => {
     }
     assert.ok(direct.length > 0, 'the data gives the rules something to find')
     assert.deepEqual(grouped(staged), grouped(direct))
-    // The rules run in key slices of the working copy (twenty records a slice here, AssessmentRule.sliced)
+    // The rules run in key slices of the working copy (three records a slice here, AssessmentRule.sliced)
     // store their results in the order of the one statement over the held data (seq).
     const sliced = assessmentRules.filter((rule) => rule.sliced)
     assert.deepEqual(
