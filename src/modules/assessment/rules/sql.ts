@@ -10,30 +10,23 @@
 // shared kernel and module boundaries").
 import { sql, type RawBuilder } from 'kysely'
 import type { ResourceType } from '../../../domain/resource-types.ts'
-import type { AssessmentScope, StageSlice } from '../assessment-rule.ts'
+import type { AssessmentScope } from '../assessment-rule.ts'
 
 /**
  * Current held records of a type in submission: uid, ctid, body, client, submitted_at, jurisdiction.
  * Staged (an assessment's attempt), the attempt's working copy of them, which adds in_period,
  * state_at_period_end and state_as_at (assessment.stage.ts).
  */
-export function held(scope: AssessmentScope, type: ResourceType, slice?: StageSlice): RawBuilder<unknown> {
+export function held(scope: AssessmentScope, type: ResourceType): RawBuilder<unknown> {
   if (scope.stage)
     return sql`(SELECT uid, change_tracking_identifier AS ctid, body, client, submitted_at, jurisdiction, in_period,
            state_at_period_end, state_as_at
       FROM assessment_stage
      WHERE rto_id = ${scope.rto} AND run_id = ${scope.stage.runId}::uuid AND attempt = ${scope.stage.attempt}::int
-       AND resource_type = ${type} AND ${inStageSlice(slice)})`
+       AND resource_type = ${type})`
   return sql`(SELECT resource_uid AS uid, change_tracking_identifier AS ctid, body, submitted_by_client AS client, submitted_at, jurisdiction
       FROM held_in_submission
      WHERE rto_id = ${scope.rto} AND resource_type = ${type})`
-}
-
-/** Whether a staged record's uid is in the slice (true without one). */
-function inStageSlice(slice: StageSlice | undefined): RawBuilder<boolean> {
-  const after = slice?.after == null ? sql`true` : sql`uid > ${slice.after}::uuid`
-  const upTo = slice?.upTo === undefined ? sql`true` : sql`uid <= ${slice.upTo}::uuid`
-  return sql<boolean>`${after} AND ${upTo}`
 }
 
 /** Whether any lifecycle state of the record aliased `alias` is dated within the period. */
@@ -47,9 +40,8 @@ export function lifecycleInPeriod(scope: AssessmentScope, alias: string): RawBui
  * Subject enrolments of the period under the jurisdiction: a lifecycle state dated in the period, or
  * training (activityStartDate to activityEndDate) overlapping it.
  */
-export function subjectEnrolmentsInPeriod(scope: AssessmentScope, slice?: StageSlice): RawBuilder<unknown> {
-  if (scope.stage) return sql`(SELECT se.* FROM ${held(scope, 'SubjectEnrolment', slice)} AS se WHERE se.in_period)`
-  if (slice) throw new Error('key slices are of a working copy (scope.stage)')
+export function subjectEnrolmentsInPeriod(scope: AssessmentScope): RawBuilder<unknown> {
+  if (scope.stage) return sql`(SELECT se.* FROM ${held(scope, 'SubjectEnrolment')} AS se WHERE se.in_period)`
   return sql`(SELECT se.* FROM ${held(scope, 'SubjectEnrolment')} AS se
      WHERE se.jurisdiction = ${scope.jurisdiction}
        AND (${lifecycleInPeriod(scope, 'se')}
