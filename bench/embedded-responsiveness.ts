@@ -10,7 +10,7 @@
 // Validated), then idle again with the data held. Prints p50/p99/max per phase beside the idle figures, each job's duration, and the
 // service's peak RSS (VmHWM of the child, the start, the load and the jobs apart: the issue's memory bound is 400 MB). BENCH_RUNS runs
 // (default 1; each a fresh service), medians when more. VALIDATION_CHUNK_SIZE, ASSESSMENT_SLICE_RECORDS,
-// RESULT_SLICE_ROWS and EMBEDDED_SHARED_BUFFERS_MB, when set, are passed to the service.
+// RESULT_SLICE_ROWS, VALIDATION_SET_RULE_SLICE_RECORDS and EMBEDDED_SHARED_BUFFERS_MB, when set, are passed to the service.
 import { fork, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -52,6 +52,9 @@ async function serve(): Promise<void> {
       ...(process.env.EMBEDDED_SHARED_BUFFERS_MB
         ? { EMBEDDED_SHARED_BUFFERS_MB: process.env.EMBEDDED_SHARED_BUFFERS_MB }
         : {}),
+      ...(process.env.VALIDATION_SET_RULE_SLICE_RECORDS
+        ? { VALIDATION_SET_RULE_SLICE_RECORDS: process.env.VALIDATION_SET_RULE_SLICE_RECORDS }
+        : {}),
     }),
     { workers: true },
   )
@@ -79,8 +82,14 @@ async function serve(): Promise<void> {
           return await original(...args)
         } finally {
           const ms = performance.now() - started
-          if (ms > slowMs && loaded)
-            console.error(`  slow ${ms.toFixed(0)} ms: ${String(args[0]).replace(/\s+/g, ' ').slice(0, 160)}`)
+          if (ms > slowMs && loaded) {
+            // The rule a statement runs for is one of its parameters (a technical rule id), not in its text.
+            const params = Array.isArray(args[1]) ? (args[1] as unknown[]) : []
+            const rule = params.find((p): p is string => typeof p === 'string' && /^(BRTS|DQTS)\d+$/.test(p))
+            console.error(
+              `  slow ${ms.toFixed(0)} ms${rule ? ` (${rule})` : ''}: ${String(args[0]).replace(/\s+/g, ' ').slice(0, 160)}`,
+            )
+          }
         }
       }
     const target = pglite as unknown as Record<string, Query>

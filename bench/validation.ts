@@ -48,7 +48,16 @@ interface Measurement {
 
 async function measureOnce(env: Record<string, string>, total: number): Promise<Measurement> {
   const service = await createService(
-    loadConfig({ LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', PORT: '0', RATE_LIMIT_MAX: '0', ...env }),
+    loadConfig({
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+      PORT: '0',
+      RATE_LIMIT_MAX: '0',
+      // Validation's key slices of the set rules, when given (the database's default otherwise).
+      ...(process.env.VALIDATION_SET_RULE_SLICE_RECORDS
+        ? { VALIDATION_SET_RULE_SLICE_RECORDS: process.env.VALIDATION_SET_RULE_SLICE_RECORDS }
+        : {}),
+      ...env,
+    }),
     { workers: true },
   )
   try {

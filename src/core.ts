@@ -72,6 +72,7 @@ export function coreJobs({ config, db, referenceLookup, logger, queue }: JobDepe
       logger,
       chunkSize: config.validation.chunkSize,
       resultSliceRows: config.validation.resultSliceRows,
+      setRuleSliceRecords: config.validation.setRuleSliceRecords,
     }),
     reconciliation,
     assessment: assessmentJob({

@@ -145,6 +145,14 @@ export const EnvironmentSchema = Type.Object({
         "result rows a validation or assessment rule writes per statement; default 1000 on the embedded database, on PostgreSQL each rule's results in one statement (0: one statement on both)",
     }),
   ),
+  VALIDATION_SET_RULE_SLICE_RECORDS: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 1000000,
+      description:
+        "batch records per statement of a validation set rule run in key slices of the batch; default 5000 on the embedded database, on PostgreSQL each rule's query in one statement (0: one statement on both)",
+    }),
+  ),
   RECONCILIATION_SLICE_RECORDS: integer(1, 1000, 100000),
   REFERENCE_SYNC_CACHE_RECORDS: integer(0, 100_000),
   QUEUE_SUPERVISE_INTERVAL_SECONDS: integer(1, 30, 3600),
@@ -269,7 +277,11 @@ export interface Config {
    * Records a validation run reads per round trip: memory per run against round trips. Result rows
    * written per statement (undefined: the database's default; null: each rule's in one statement; issue 30).
    */
-  validation: { chunkSize: number; resultSliceRows: number | null | undefined }
+  validation: {
+    chunkSize: number
+    resultSliceRows: number | null | undefined
+    setRuleSliceRecords: number | null | undefined
+  }
   /** Records per statement when an assessment copies its period, result rows per statement (statements stay short, issue 30). */
   assessment: { sliceRecords: number; resultSliceRows: number | null | undefined; workingCopy: boolean | undefined }
   /**
@@ -624,6 +636,7 @@ function toConfig(env: Environment, signingKeyPem: string | undefined): Config {
     validation: {
       chunkSize: env.VALIDATION_CHUNK_SIZE ?? (env.DATABASE_URL ? 2000 : 500),
       resultSliceRows: env.RESULT_SLICE_ROWS === 0 ? null : env.RESULT_SLICE_ROWS,
+      setRuleSliceRecords: env.VALIDATION_SET_RULE_SLICE_RECORDS === 0 ? null : env.VALIDATION_SET_RULE_SLICE_RECORDS,
     },
     assessment: {
       sliceRecords: env.ASSESSMENT_SLICE_RECORDS,

@@ -4,14 +4,14 @@
 import { randomUUID } from 'node:crypto'
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import type { Logger } from 'pino'
-import type { Db } from '../../platform/db/database.ts'
+import { transactionsRunAlone, type Db } from '../../platform/db/database.ts'
 import { resultSliceRowsFor } from '../../platform/db/sliced-insert.ts'
 import type { ReferenceLookup } from '../reference-data/index.ts'
 import { batchSubject, jurisdictionOfBatch, recordsOfBatch, type RecordChunkRow } from '../batches/index.ts'
 import { recordEvent } from '../events/index.ts'
 import type { ResourceType } from '../../domain/resource-types.ts'
 import { rules } from './rules/index.ts'
-import type { RecordContext, RecordRule, SetRule } from './rule.ts'
+import type { KeySlice, RecordContext, RecordRule, RunScope, SetRule } from './rule.ts'
 import { utcToday } from '../../domain/reporting-period.ts'
 import * as repo from './validation.repo.ts'
 import { asRulesSeeIt } from './no-value.ts'
@@ -29,6 +29,21 @@ export interface EngineDependencies {
    * one statement on either database.
    */
   resultSliceRows?: number | null | undefined
+  /**
+   * Batch records per statement of a set rule that can be run in key slices (SetRule.slicedParts).
+   * Default: 5,000 on the embedded database, where a statement holds the service's thread; on
+   * PostgreSQL each rule's query (or part) is one statement. Null: one statement on either database.
+   */
+  setRuleSliceRecords?: number | null | undefined
+}
+
+/** Batch records per key slice of a set rule on the embedded database when the setting gives none. */
+export const EMBEDDED_SET_RULE_SLICE_RECORDS = 5000
+
+/** The key slice size a run uses (undefined: no key slices), as resultSliceRowsFor decides for results. */
+export function setRuleSliceRecordsFor(db: Db, setting: number | null | undefined): number | undefined {
+  if (setting === undefined) return transactionsRunAlone(db) ? EMBEDDED_SET_RULE_SLICE_RECORDS : undefined
+  return setting ?? undefined
 }
 
 const CHUNK_SIZE = 2000
@@ -125,15 +140,12 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   }
 
   const scope = { rto, token, today }
+  const keyRecords = setRuleSliceRecordsFor(db, deps.setRuleSliceRecords)
+  const keySlices = keyRecords === undefined ? undefined : keySlicesOf(db, scope, keyRecords)
   const timings: Record<string, number> = { records: Math.round(performance.now() - started) }
   for (const rule of setRules) {
     const ruleStarted = performance.now()
-    for (const query of rule.queryParts?.(scope) ?? [rule.query(scope)]) {
-      // Requests that arrived during the last statement go first: on the embedded database statements
-      // run on this thread, and one awaited after another would leave it no turn to read them.
-      await yieldToEventLoop()
-      await repo.insertSetRuleResults(db, rule, scope, runId, attempt, records >= LARGE_BATCH, query, sliceRows)
-    }
+    await runSetRule(db, rule, scope, runId, attempt, records >= LARGE_BATCH, sliceRows, keySlices)
     timings[rule.technicalRuleId] = Math.round(performance.now() - ruleStarted)
     if (!(await runs.checkpoint(db, rto, runId, attempt))) return abandoned(deps, log, rto, runId, attempt)
   }
@@ -160,6 +172,50 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   if (!completed) return abandoned(deps, log, rto, runId, attempt)
   log.info({ records, milliseconds: timings }, 'batch validated')
   return 'validated'
+}
+
+/** A type's key slices of the batch, found once per run (repo.batchKeySlices). */
+export type KeySlicesOf = (type: ResourceType) => Promise<KeySlice[]>
+
+/** Key slices of `records` records of the batch in `scope`, each type's found when first asked for. */
+export function keySlicesOf(db: Db, scope: RunScope, records: number): KeySlicesOf {
+  const found = new Map<ResourceType, Promise<KeySlice[]>>()
+  return (type) => {
+    let slices = found.get(type)
+    if (!slices) {
+      slices = repo.batchKeySlices(db, scope, type, records)
+      found.set(type, slices)
+    }
+    return slices
+  }
+}
+
+/**
+ * One set rule's results for an attempt: with `keySlices`, a rule that has `slicedParts` in key slices
+ * of the batch (repo.insertSetRuleResultsInKeySlices); otherwise its query, or each of its parts, as one
+ * statement.
+ */
+export async function runSetRule(
+  db: Db,
+  rule: SetRule,
+  scope: RunScope,
+  runId: string,
+  attempt: number,
+  largeBatch: boolean,
+  sliceRows: number | undefined,
+  keySlices: KeySlicesOf | undefined,
+): Promise<void> {
+  const parts = keySlices ? rule.slicedParts?.(scope) : undefined
+  if (keySlices && parts) {
+    await repo.insertSetRuleResultsInKeySlices(db, rule, scope, runId, attempt, largeBatch, parts, keySlices, sliceRows)
+    return
+  }
+  for (const query of rule.queryParts?.(scope) ?? [rule.query(scope)]) {
+    // Requests that arrived during the last statement go first: on the embedded database statements
+    // run on this thread, and one awaited after another would leave it no turn to read them.
+    await yieldToEventLoop()
+    await repo.insertSetRuleResults(db, rule, scope, runId, attempt, largeBatch, query, sliceRows)
+  }
 }
 
 async function abandoned(

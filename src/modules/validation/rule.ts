@@ -81,6 +81,41 @@ export interface SetRule extends RuleMetadata {
    * statements let requests in between (issue 30). Without it, `query` is one statement.
    */
   queryParts?(scope: RunScope): RawBuilder<SetFindingRow>[]
+  /**
+   * The rows of `query` in key slices of the batch (issue 30): each part driven by the batch's records
+   * of one type, and every group of its rows found from one such record, so a slice of those records (a
+   * range of their UIDs) finds whole groups, and the slices of every part together find exactly the
+   * rows of `query`. The engine runs each slice as a statement of its own into a temporary table and
+   * stores the rule's results from it as from `query` (counts, grouping and order over the whole rule).
+   * On the embedded database a whole-batch statement holds the only connection and the service's thread.
+   * A rule with `queryParts` gives its sliced parts in the same order, one for each of those parts.
+   */
+  slicedParts?(scope: RunScope): SlicedPart[]
+  /**
+   * With `slicedParts`: the rule's rows from what its parts found (the temporary table `pieces`, with
+   * the column `part_ord`, each row's part in `slicedParts` order), as one statement over those narrow
+   * rows. For a rule whose groups take in records found from other records (a program enrolment and
+   * its subject enrolments, students sharing an identity, a voided record and what still references
+   * it): each part does the per-record work over one key slice (reading bodies, the part that is long
+   * over a whole batch) and keeps a row per record or reference with its group key; this joins and
+   * counts them. A part runs after every slice of the parts before it, and may read their rows from
+   * `pieces`. Without it, the parts' rows are the rule's rows.
+   */
+  fromPieces?(scope: RunScope, pieces: RawBuilder<unknown>): RawBuilder<SetFindingRow>
+}
+
+/** The batch's records of one type whose UID is after `after` and at most `upTo` (either open). */
+export interface KeySlice {
+  type: ResourceType
+  after?: string | undefined
+  upTo?: string | undefined
+}
+
+/** A part of a set rule driven by the batch's records of `type`, restricted to one key slice of them. */
+export interface SlicedPart {
+  type: ResourceType
+  /** The part's rows in one key slice; `pieces` is the rule's table of found rows (SetRule.fromPieces). */
+  query(slice: KeySlice, pieces: RawBuilder<unknown>): RawBuilder<SetFindingRow>
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: each record rule checks its own resource types; the catalogue holds them all

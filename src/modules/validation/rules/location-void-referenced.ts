@@ -7,7 +7,7 @@
 // twice (docs/decisions.md, Validation, One void, one group).
 import { referenceFields, resourceTypes } from '../../../domain/resource-types.ts'
 import { defineSetRule } from '../rule.ts'
-import { orphanQuery, type Reference } from './orphans.ts'
+import { orphanFromPieces, orphanQuery, orphanSlicedParts, type Reference } from './orphans.ts'
 
 /** Every reference to a delivery location: subject enrolment locations, and the offerings' deliveryLocationUID. */
 export const LOCATION_REFERENCES: readonly Reference[] = resourceTypes.flatMap((source) =>
@@ -27,4 +27,7 @@ export default defineSetRule({
   correctiveAction:
     'Void the referencing subject enrolments too (remove_orphaned_record), or point their locations at another delivery location in the same batch; re-upload the offerings with another deliveryLocationUID, or without one.',
   query: (scope) => orphanQuery(scope, LOCATION_REFERENCES),
+  // In key slices of the batch (issue 30): orphans.ts, orphanSlicedParts.
+  slicedParts: (scope) => orphanSlicedParts(scope, LOCATION_REFERENCES),
+  fromPieces: (_scope, pieces) => orphanFromPieces(LOCATION_REFERENCES, pieces),
 })

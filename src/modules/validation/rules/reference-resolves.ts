@@ -2,7 +2,7 @@
 // the RTO and not voided. The message says where the missing record was looked for.
 import { sql, type RawBuilder } from 'kysely'
 import { referenceFields, resourceTypes } from '../../../domain/resource-types.ts'
-import { defineSetRule, type RunScope, type SetFindingRow } from '../rule.ts'
+import { defineSetRule, type KeySlice, type RunScope, type SetFindingRow, type SlicedPart } from '../rule.ts'
 import { batchRecordsOf, heldInSubmission, referencesOf } from './sql.ts'
 
 export default defineSetRule({
@@ -21,19 +21,25 @@ export default defineSetRule({
   // group is one record's one reference, so each field is a part of its own (a statement each).
   query: (scope) =>
     sql.join(
-      partsOf(scope).map((part) => sql`(${part})`),
+      slicedPartsOf(scope).map((part) => sql`(${part.query({ type: part.type })})`),
       sql` UNION ALL `,
     ) as never,
-  queryParts: partsOf,
+  queryParts: (scope) => slicedPartsOf(scope).map((part) => part.query({ type: part.type })),
+  // A group is one record's one reference: each part in slices of its records.
+  slicedParts: slicedPartsOf,
 })
 
-function partsOf(scope: RunScope): RawBuilder<SetFindingRow>[] {
+/** A part of this rule reads no pieces: its rows are the rule's (no fromPieces). */
+type Part = SlicedPart & { query(slice: KeySlice): RawBuilder<SetFindingRow> }
+
+function slicedPartsOf(scope: RunScope): Part[] {
   return resourceTypes.flatMap((source) =>
-    referenceFields[source].map(
-      ({ field, references }) => sql<SetFindingRow>`
+    referenceFields[source].map(({ field, references }) => ({
+      type: source,
+      query: (slice: KeySlice) => sql<SetFindingRow>`
       WITH refs AS MATERIALIZED (
         SELECT r.uid, r.ctid, ref.target, ref.path
-          FROM ${batchRecordsOf(scope, source)} AS r CROSS JOIN ${referencesOf('r', field, 'ref')}
+          FROM ${batchRecordsOf(scope, source, slice)} AS r CROSS JOIN ${referencesOf('r', field, 'ref')}
          WHERE NOT r.is_voided)
       SELECT f.uid::text || ${`:${field}:`}::text || f.path AS group_key, ${source}::text AS resource_type, f.uid AS resource_uid,
              ARRAY[f.path] AS access_path, f.ctid AS change_tracking_identifier, 'Transaction_batch' AS data_source,
@@ -45,6 +51,6 @@ function partsOf(scope: RunScope): RawBuilder<SetFindingRow>[] {
             WHERE t.rto_id = ${scope.rto} AND t.transaction_batch_token = ${scope.token}
               AND t.resource_type = ${references} AND t.resource_uid = f.target)
          AND NOT ${heldInSubmission(scope, references, sql`f.target`)}`,
-    ),
+    })),
   )
 }

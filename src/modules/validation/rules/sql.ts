@@ -7,29 +7,41 @@
 // module boundaries"; test/sql-boundaries.test.ts).
 import { sql, type RawBuilder } from 'kysely'
 import type { ResourceType } from '../../../domain/resource-types.ts'
-import type { RunScope } from '../rule.ts'
+import type { KeySlice, RunScope } from '../rule.ts'
 
-/** The batch's records of one type: uid, ctid, body, is_voided. */
-export function batchRecordsOf(scope: RunScope, type: ResourceType): RawBuilder<unknown> {
+/** The batch's records of one type (of one key slice of them, when given): uid, ctid, body, is_voided. */
+export function batchRecordsOf(scope: RunScope, type: ResourceType, slice?: KeySlice): RawBuilder<unknown> {
   return sql`(SELECT resource_uid AS uid, change_tracking_identifier AS ctid, body, is_voided
       FROM batch_content
-     WHERE rto_id = ${scope.rto} AND transaction_batch_token = ${scope.token} AND resource_type = ${type})`
+     WHERE rto_id = ${scope.rto} AND transaction_batch_token = ${scope.token} AND resource_type = ${type}
+       AND ${inSlice(sql`resource_uid`, slice)})`
+}
+
+/** Whether a batch record's UID (`uid`) is in the key slice (true without one): a range of the batch's key. */
+export function inSlice(uid: RawBuilder<unknown>, slice?: KeySlice): RawBuilder<boolean> {
+  const after = slice?.after === undefined ? sql`true` : sql`${uid} > ${slice.after}::uuid`
+  const upTo = slice?.upTo === undefined ? sql`true` : sql`${uid} <= ${slice.upTo}::uuid`
+  return sql<boolean>`${after} AND ${upTo}`
 }
 
 /**
  * Records of one type as they will stand once the batch is submitted: the batch's own (not voided),
  * and the RTO's held records in submission that the batch does not replace or void. Each row says
- * where it came from (source: Transaction_batch or Previously_submitted_data).
+ * where it came from (source: Transaction_batch or Previously_submitted_data). With a key slice, those
+ * of both whose UID is in its range: the slices of the batch's records of the type divide the held
+ * records by the same UIDs (a held record and the batch record that replaces it share one), so every
+ * slice together is the whole, each slice's held share in proportion to the held records' number.
  */
-export function effectiveRecordsOf(scope: RunScope, type: ResourceType): RawBuilder<unknown> {
+export function effectiveRecordsOf(scope: RunScope, type: ResourceType, slice?: KeySlice): RawBuilder<unknown> {
   return sql`(
     SELECT resource_uid AS uid, change_tracking_identifier AS ctid, body, 'Transaction_batch' AS source
       FROM batch_content
      WHERE rto_id = ${scope.rto} AND transaction_batch_token = ${scope.token} AND resource_type = ${type} AND NOT is_voided
+       AND ${inSlice(sql`resource_uid`, slice)}
     UNION ALL
     SELECT h.resource_uid, h.change_tracking_identifier, h.body, 'Previously_submitted_data'
       FROM held_in_submission h
-     WHERE h.rto_id = ${scope.rto} AND h.resource_type = ${type}
+     WHERE h.rto_id = ${scope.rto} AND h.resource_type = ${type} AND ${inSlice(sql`h.resource_uid`, slice)}
        AND NOT EXISTS (
          SELECT 1 FROM batch_content b
           WHERE b.rto_id = h.rto_id AND b.transaction_batch_token = ${scope.token}

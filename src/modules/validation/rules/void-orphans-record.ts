@@ -4,7 +4,7 @@
 // all of them, so one voided location is one group of one rule.
 import { referenceFields, resourceTypes } from '../../../domain/resource-types.ts'
 import { defineSetRule } from '../rule.ts'
-import { orphanQuery, type Reference } from './orphans.ts'
+import { orphanFromPieces, orphanQuery, orphanSlicedParts, type Reference } from './orphans.ts'
 
 const REFERENCES: Reference[] = resourceTypes.flatMap((source) =>
   referenceFields[source]
@@ -31,4 +31,7 @@ export default defineSetRule({
   correctiveAction:
     'Void the referencing records in the same batch with voidedReason remove_orphaned_record, or re-upload them pointing at a record that stays.',
   query: (scope) => orphanQuery(scope, REFERENCES),
+  // In key slices of the batch (issue 30): orphans.ts, orphanSlicedParts.
+  slicedParts: (scope) => orphanSlicedParts(scope, REFERENCES),
+  fromPieces: (_scope, pieces) => orphanFromPieces(REFERENCES, pieces),
 })
