@@ -37,11 +37,8 @@ import * as batchRecordCount from './0036_batch_record_count.ts'
 import * as reconciliationProgress from './0037_reconciliation_progress.ts'
 import * as auditAppendFunction from './0040_audit_append_function.ts'
 import * as runResultAnchors from './0041_run_result_anchors.ts'
-<<<<<<< HEAD
 import * as auditLanes from './0042_audit_lanes.ts'
-=======
 import * as reconciliationStagedLink from './0045_reconciliation_staged_link.ts'
->>>>>>> i-lag
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -80,9 +77,6 @@ export const migrations: Record<string, Migration> = {
   '0037_reconciliation_progress': reconciliationProgress,
   '0040_audit_append_function': auditAppendFunction,
   '0041_run_result_anchors': runResultAnchors,
-<<<<<<< HEAD
   '0042_audit_lanes': auditLanes,
-=======
   '0045_reconciliation_staged_link': reconciliationStagedLink,
->>>>>>> i-lag
 }
