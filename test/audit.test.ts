@@ -590,7 +590,13 @@ const SEGMENT_TYPES: Record<string, string> = {
 const typeOfSegment = (segment: string) => SEGMENT_TYPES[segment]!
 
 describe('npm run audit:verify', () => {
-  it("exits 0 on intact days, and 1 naming the first broken entry of a tampered day; the CLI's client changes are entries", async () => {
+  // A bound of its own above the runner's 120 s per test: on the embedded database each of the four CLI
+  // commands is a process that starts PGlite on the data directory (a compilation of PostgreSQL's parser
+  // each), 111 to 116 s together on a machine at load 20, and the test ran past 120 s in CI. A bound, not a
+  // timing: nothing here is measured.
+  it("exits 0 on intact days, and 1 naming the first broken entry of a tampered day; the CLI's client changes are entries", {
+    timeout: 360_000,
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vetrs-audit-'))
     const database = await createTestDatabase(onPostgres ? 'memory://' : join(dir, 'data'))
     try {
