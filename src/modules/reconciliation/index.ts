@@ -6,7 +6,6 @@ export { relatedStartSegments, type ReconciliationItem } from './reconciliation.
 export {
   reconciliationJob,
   indexPendingSubmissions,
-  type ReconcileJob,
   type ReconcileJobData,
   type ReconcileJobOptions,
 } from './reconciliation.jobs.ts'
