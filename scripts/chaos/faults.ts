@@ -56,6 +56,8 @@ export interface FaultOptions {
   submitsInFlight?: () => number
   /** The kinds scheduled (default FAULT_KINDS). */
   kinds?: readonly FaultKind[]
+  /** Called once every kind has been injected and recovered from (the run's load may end after it). */
+  onEveryKind?: () => void
 }
 
 /** Runs the schedule; resolves with every fault injected once the last one has recovered. */
@@ -71,6 +73,7 @@ export async function injectFaults(options: FaultOptions, stop: AbortSignal): Pr
     const kind = i < order.length ? order[i]! : random.pick(kinds)
     const fault = await inject(kind, cluster, random, clock, log, options.submitsInFlight)
     faults.push(fault)
+    if (i === order.length - 1) options.onEveryKind?.()
     await sleep(random.int(...options.gapMs), stop)
   }
   return faults

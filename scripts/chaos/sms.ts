@@ -62,10 +62,13 @@ export interface SmsOptions {
   log: (line: string) => void
   /** Students in a bulk submission (a range drawn per workflow). */
   bulkStudents: [number, number]
-  /** New workflows start only until then (ms on the run's clock); the one running finishes. */
-  loadEndsAt: number
+  /**
+   * New workflows start only until then (ms on the run's clock); the one running finishes. A function:
+   * the load goes on past its planned end until every fault kind has been injected under it.
+   */
+  loadEndsAt: () => number
   /** No call is repeated past then: the SMS gives up and says so (a failed check). */
-  giveUpAt: number
+  giveUpAt: () => number
 }
 
 export interface SmsReport {
@@ -111,7 +114,7 @@ export class Sms {
     try {
       await this.#do('setup')
       for (let i = 0; ; i++) {
-        if (i >= firstRound.length && this.#o.clock() >= this.#o.loadEndsAt) break
+        if (i >= firstRound.length && this.#o.clock() >= this.#o.loadEndsAt()) break
         const workflow = i < firstRound.length ? firstRound[i]! : r.pick(WORKFLOWS)
         this.report.planned.push(workflow)
         await this.#do(workflow)
@@ -193,7 +196,7 @@ export class Sms {
         return await call()
       } catch (error) {
         if (!transient(error)) throw error
-        if (this.#o.clock() > this.#o.giveUpAt)
+        if (this.#o.clock() > this.#o.giveUpAt())
           throw new GaveUp(`${what}: still failing when the run's time was up (${(error as Error).message})`)
         await pause(Math.min(5000, 500 * attempt))
         this.#o.ledger.count('sms repeats (after the SDK gave up)')
