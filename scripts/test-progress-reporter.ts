@@ -15,5 +15,16 @@ export default async function* progress(source: AsyncIterable<TestEvent>): Async
     const outcome = event.type === 'test:fail' ? 'fail' : skipped ? 'skip' : 'pass'
     const file = data.file === undefined ? '' : relative(process.cwd(), data.file)
     yield `${outcome} ${file} › ${data.name.replaceAll('\n', ' ')}\n`
+    // What failed, on a line of its own: the run's summary repeats it at its end, where a CI log that
+    // keeps only its tail still shows why (a shard's whole report is printed far above).
+    if (outcome === 'fail') yield `why ${why('error' in data.details ? data.details.error : undefined)}\n`
   }
+}
+
+/** The failure's message on one line, at most 400 characters (node wraps a test's error in its cause). */
+function why(error: unknown): string {
+  const inner = (error as { cause?: unknown } | undefined)?.cause ?? error
+  const message = inner instanceof Error ? `${inner.name}: ${inner.message}` : String(inner)
+  const line = message.replace(/\s+/g, ' ').trim()
+  return line.length > 400 ? `${line.slice(0, 399)}…` : line
 }

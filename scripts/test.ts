@@ -127,6 +127,23 @@ class Progress {
     clearInterval(this.#timer)
   }
 
+  /** Every failed test so far, with the job it ran in and why it failed (the reporter's "why" line). */
+  failures(): string[] {
+    const found: string[] = []
+    for (const [file, job] of this.#files) {
+      let lines: string[] = []
+      try {
+        lines = readFileSync(file, 'utf8').split('\n')
+      } catch {} // never written: the job's exit code says it failed
+      lines.forEach((line, i) => {
+        if (!line.startsWith('fail ')) return
+        const why = lines[i + 1]?.startsWith('why ') ? `\n     ${lines[i + 1]!.slice(4)}` : ''
+        found.push(`${job}: ${line.slice(5)}${why}`)
+      })
+    }
+    return found
+  }
+
   #tick(): void {
     const counts = { pass: 0, fail: 0, skip: 0 }
     const failures: string[] = []
@@ -288,6 +305,12 @@ console.log('\n=== Summary ===')
 for (const half of halves)
   console.log(`${half.name}: ${half.passed} passed, ${half.failed} failed, ${half.skipped} skipped`)
 for (const job of failedJobs) console.log(`failed: ${job}`)
+const failedTests = progress.failures()
+if (failedTests.length > 0) {
+  console.log('\nFailed tests and why (their whole reports are above, in their shards):')
+  for (const failure of failedTests.slice(0, 30)) console.log(`  ✖ ${failure}`)
+  if (failedTests.length > 30) console.log(`  … and ${failedTests.length - 30} more`)
+}
 let failed = halves.some((half) => half.exitCode !== 0 || half.failed > 0)
 if (!postgresUrl) {
   console.log('\nThe PostgreSQL half was NOT run: no DATABASE_URL was given.')

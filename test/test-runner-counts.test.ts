@@ -62,3 +62,29 @@ describe('a test job as scripts/test.ts runs it', () => {
     assert.doesNotMatch(stderr, /MaxListenersExceededWarning/)
   })
 })
+
+describe("a failed test's reason, for the run's summary", () => {
+  it('follows its fail line as one "why" line, and counts stay one failure', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'vetrs-why-'))
+    try {
+      const file = join(directory, 'failing.test.mjs')
+      await writeFile(
+        file,
+        `import { it } from 'node:test'\nimport assert from 'node:assert/strict'\nit('compares', () => assert.equal(1, 2, 'the total is\\n wrong'))\n`,
+      )
+      const progressFile = join(directory, 'progress')
+      const { NODE_TEST_CONTEXT: _, ...env } = process.env
+      await assert.rejects(
+        run(process.execPath, ['--test', '--test-isolation=none', ...reporterArguments(progressFile), file], { env }),
+        'the test process exits non-zero',
+      )
+      const lines = (await readFile(progressFile, 'utf8')).split('\n')
+      const failAt = lines.findIndex((line) => line.startsWith('fail ') && line.endsWith('compares'))
+      assert.ok(failAt >= 0, lines.join('\n'))
+      assert.match(lines[failAt + 1]!, /^why AssertionError: the total is wrong/)
+      assert.deepEqual(countsOfProgress(lines.join('\n')), { passed: 0, failed: 1, skipped: 0 })
+    } finally {
+      await rm(directory, { recursive: true, force: true })
+    }
+  })
+})
