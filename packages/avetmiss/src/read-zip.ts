@@ -83,6 +83,86 @@ function centralDirectoryCrcs(bytes: Uint8Array): (number | undefined)[] {
   return crcs
 }
 
+/** An entry of the zip's directory that is not a folder, in the directory's order. */
+interface ListedEntry {
+  name: string
+  /** A NAT file by its name; other files are listed and never inflated. */
+  nat: boolean
+  /** Its uncompressed size and CRC-32 as the directory states them (NAT files). */
+  size: number
+  crc: number | undefined
+}
+
+/**
+ * Walks the zip's directory, inflating nothing, and refuses what no reading may get past: not a zip,
+ * more entries than allowed, an unsafe entry name, NAT files stating more bytes than allowed. The one
+ * walk readNatZip, indexNatZip and inspectNatZip share.
+ */
+function listEntries(bytes: Uint8Array, options: NatZipReadOptions): { entries: ListedEntry[]; statedBytes: number } {
+  const maxBytes = options.maxUncompressedBytes ?? Number.POSITIVE_INFINITY
+  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES
+  const crcs = centralDirectoryCrcs(bytes)
+  const entries: ListedEntry[] = []
+  let seen = 0
+  let statedBytes = 0
+  notAZip(() =>
+    unzipSync(bytes, {
+      filter: ({ name, originalSize }) => {
+        const crc = crcs[seen]
+        if (++seen > maxEntries) throw new NatZipTooLargeError(`The zip lists more than ${maxEntries} entries.`)
+        const unsafe = unsafeEntryName(name)
+        if (unsafe)
+          throw new NatZipEntryNameError(
+            `${unsafe}. Zip the NAT files again, at the top of the zip or in a folder of it, with their own names (NAT00010.txt ... NAT00130.txt)`,
+          )
+        if (name.endsWith('/')) return false
+        const nat = natFileIdOf(name) !== undefined
+        if (nat) {
+          statedBytes += originalSize
+          if (statedBytes > maxBytes)
+            throw new NatZipTooLargeError(
+              `The zip's NAT files hold more than ${maxBytes} bytes uncompressed (${name} brings them to ${statedBytes}).`,
+            )
+        }
+        entries.push({ name, nat, size: originalSize, crc })
+        return false
+      },
+    }),
+  )
+  return { entries, statedBytes }
+}
+
+/** Runs a read of the zip; what fflate throws becomes "Not a zip that can be read", our refusals stay. */
+function notAZip<T>(read: () => T): T {
+  try {
+    return read()
+  } catch (error) {
+    if (error instanceof NatZipTooLargeError || error instanceof NatZipEntryNameError) throw error
+    throw new Error(`Not a zip that can be read: ${(error as Error).message}`, { cause: error })
+  }
+}
+
+/**
+ * A NAT file as inflated, checked against what the directory states (the last entry of its name, as
+ * fflate keeps the last): fflate inflates into a buffer of the stated size, so a file that stops short
+ * comes out shorter, and one that runs past it is cut off at it, which its CRC-32 shows. Either is a
+ * damaged zip.
+ */
+function checked(name: string, content: Uint8Array | undefined, stated: Map<string, ListedEntry>): Uint8Array {
+  const { size, crc } = stated.get(name) ?? { size: -1, crc: undefined }
+  if (content?.length !== size)
+    throw new Error(
+      `Not a zip that can be read: ${name} inflates to ${content?.length ?? 0} bytes, not the ${size} it states`,
+    )
+  if (crc === undefined || crc32(content) >>> 0 !== crc)
+    throw new Error(`Not a zip that can be read: ${name} does not match its CRC-32 (the zip is damaged)`)
+  return content
+}
+
+/** The NAT entries by name (the last of a repeated name, as fflate keeps the last when it inflates). */
+const natEntriesByName = (entries: ListedEntry[]) =>
+  new Map(entries.filter((entry) => entry.nat).map((entry) => [entry.name, entry]))
+
 /**
  * Reads the NAT files of a zip, given as its path or its bytes. Files are recognised by their name
  * wherever they sit in the zip (a folder inside it is fine); folders are skipped, and other files are
@@ -91,55 +171,17 @@ function centralDirectoryCrcs(bytes: Uint8Array): (number | undefined)[] {
  */
 export async function readNatZip(zip: string | Uint8Array, options: NatZipReadOptions = {}): Promise<NatReadResult> {
   const bytes = typeof zip === 'string' ? await readFile(zip) : zip
-  const maxBytes = options.maxUncompressedBytes ?? Number.POSITIVE_INFINITY
-  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES
-  const ignored: NatEntry[] = []
-  const stated = new Map<string, { size: number; crc: number | undefined }>()
-  const crcs = centralDirectoryCrcs(bytes)
-  let entries = 0
-  let total = 0
-  let files: Record<string, Uint8Array>
-  try {
-    files = unzipSync(bytes, {
-      filter: ({ name, originalSize }) => {
-        const crc = crcs[entries]
-        if (++entries > maxEntries) throw new NatZipTooLargeError(`The zip lists more than ${maxEntries} entries.`)
-        const unsafe = unsafeEntryName(name)
-        if (unsafe)
-          throw new NatZipEntryNameError(
-            `${unsafe}. Zip the NAT files again, at the top of the zip or in a folder of it, with their own names (NAT00010.txt ... NAT00130.txt)`,
-          )
-        if (name.endsWith('/')) return false
-        if (!natFileIdOf(name)) {
-          ignored.push({ name, bytes: new Uint8Array(0) }) // named, never read
-          return false
-        }
-        total += originalSize
-        if (total > maxBytes)
-          throw new NatZipTooLargeError(
-            `The zip's NAT files hold more than ${maxBytes} bytes uncompressed (${name} brings them to ${total}).`,
-          )
-        stated.set(name, { size: originalSize, crc })
-        return true
-      },
-    })
-  } catch (error) {
-    if (error instanceof NatZipTooLargeError || error instanceof NatZipEntryNameError) throw error
-    throw new Error(`Not a zip that can be read: ${(error as Error).message}`, { cause: error })
-  }
-  // fflate inflates into a buffer of the stated size: a file that stops short comes out shorter, and
-  // one that runs past it is cut off at it, which its CRC-32 shows. Either is a damaged zip.
-  for (const [name, content] of Object.entries(files)) {
-    const { size, crc } = stated.get(name) ?? { size: -1, crc: undefined }
-    if (content.length !== size)
-      throw new Error(
-        `Not a zip that can be read: ${name} inflates to ${content.length} bytes, not the ${size} it states`,
-      )
-    if (crc === undefined || crc32(content) >>> 0 !== crc)
-      throw new Error(`Not a zip that can be read: ${name} does not match its CRC-32 (the zip is damaged)`)
-  }
-  const entriesRead: NatEntry[] = Object.entries(files).map(([name, content]) => ({ name, bytes: content }))
-  return readNatEntries([...entriesRead, ...ignored], options)
+  const { entries } = listEntries(bytes, options)
+  const stated = natEntriesByName(entries)
+  const files = notAZip(() => unzipSync(bytes, { filter: ({ name }) => stated.has(name) }))
+  const read: NatEntry[] = Object.entries(files).map(([name, content]) => ({
+    name,
+    bytes: checked(name, content, stated),
+  }))
+  const ignored: NatEntry[] = entries
+    .filter((entry) => !entry.nat)
+    .map(({ name }) => ({ name, bytes: new Uint8Array(0) })) // named, never read
+  return readNatEntries([...read, ...ignored], options)
 }
 
 /**
@@ -150,58 +192,15 @@ export async function readNatZip(zip: string | Uint8Array, options: NatZipReadOp
  */
 export async function indexNatZip(zip: string | Uint8Array, options: NatZipReadOptions = {}): Promise<NatIndexedSet> {
   const bytes = typeof zip === 'string' ? await readFile(zip) : zip
-  const maxBytes = options.maxUncompressedBytes ?? Number.POSITIVE_INFINITY
-  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES
-  const names: string[] = []
-  const stated = new Map<string, { size: number; crc: number | undefined }>()
-  const crcs = centralDirectoryCrcs(bytes)
-  let entries = 0
-  let total = 0
-  try {
-    unzipSync(bytes, {
-      filter: ({ name, originalSize }) => {
-        const crc = crcs[entries]
-        if (++entries > maxEntries) throw new NatZipTooLargeError(`The zip lists more than ${maxEntries} entries.`)
-        const unsafe = unsafeEntryName(name)
-        if (unsafe)
-          throw new NatZipEntryNameError(
-            `${unsafe}. Zip the NAT files again, at the top of the zip or in a folder of it, with their own names (NAT00010.txt ... NAT00130.txt)`,
-          )
-        if (name.endsWith('/')) return false
-        if (!natFileIdOf(name)) {
-          names.push(name) // named, never read
-          return false
-        }
-        total += originalSize
-        if (total > maxBytes)
-          throw new NatZipTooLargeError(
-            `The zip's NAT files hold more than ${maxBytes} bytes uncompressed (${name} brings them to ${total}).`,
-          )
-        if (!stated.has(name)) names.push(name)
-        stated.set(name, { size: originalSize, crc })
-        return false
-      },
-    })
-  } catch (error) {
-    if (error instanceof NatZipTooLargeError || error instanceof NatZipEntryNameError) throw error
-    throw new Error(`Not a zip that can be read: ${(error as Error).message}`, { cause: error })
-  }
-  const inflate = (wanted: string): Uint8Array => {
-    let content: Uint8Array | undefined
-    try {
-      content = unzipSync(bytes, { filter: ({ name }) => name === wanted })[wanted]
-    } catch (error) {
-      throw new Error(`Not a zip that can be read: ${(error as Error).message}`, { cause: error })
-    }
-    const { size, crc } = stated.get(wanted) ?? { size: -1, crc: undefined }
-    if (content?.length !== size)
-      throw new Error(
-        `Not a zip that can be read: ${wanted} inflates to ${content?.length ?? 0} bytes, not the ${size} it states`,
-      )
-    if (crc === undefined || crc32(content) >>> 0 !== crc)
-      throw new Error(`Not a zip that can be read: ${wanted} does not match its CRC-32 (the zip is damaged)`)
-    return content
-  }
+  const { entries } = listEntries(bytes, options)
+  const stated = natEntriesByName(entries)
+  // In the directory's order, a repeated NAT name once (at its first place); other files named, never read.
+  const firstOfName = new Set<string>()
+  const names = entries
+    .filter((entry) => !entry.nat || (!firstOfName.has(entry.name) && firstOfName.add(entry.name)))
+    .map((entry) => entry.name)
+  const inflate = (wanted: string): Uint8Array =>
+    checked(wanted, notAZip(() => unzipSync(bytes, { filter: ({ name }) => name === wanted }))[wanted], stated)
   return indexNatEntries(names, inflate, options)
 }
 
@@ -221,36 +220,10 @@ export interface NatZipDirectory {
  * than allowed), so a caller can answer those at once and leave the reading for later.
  */
 export function inspectNatZip(bytes: Uint8Array, options: NatZipReadOptions = {}): NatZipDirectory {
-  const maxBytes = options.maxUncompressedBytes ?? Number.POSITIVE_INFINITY
-  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES
-  const directory: NatZipDirectory = { natFiles: [], ignoredFiles: [], statedBytes: 0 }
-  let entries = 0
-  try {
-    unzipSync(bytes, {
-      filter: ({ name, originalSize }) => {
-        if (++entries > maxEntries) throw new NatZipTooLargeError(`The zip lists more than ${maxEntries} entries.`)
-        const unsafe = unsafeEntryName(name)
-        if (unsafe)
-          throw new NatZipEntryNameError(
-            `${unsafe}. Zip the NAT files again, at the top of the zip or in a folder of it, with their own names (NAT00010.txt ... NAT00130.txt)`,
-          )
-        if (name.endsWith('/')) return false
-        if (!natFileIdOf(name)) {
-          directory.ignoredFiles.push(name)
-          return false
-        }
-        directory.statedBytes += originalSize
-        if (directory.statedBytes > maxBytes)
-          throw new NatZipTooLargeError(
-            `The zip's NAT files hold more than ${maxBytes} bytes uncompressed (${name} brings them to ${directory.statedBytes}).`,
-          )
-        directory.natFiles.push(name)
-        return false
-      },
-    })
-  } catch (error) {
-    if (error instanceof NatZipTooLargeError || error instanceof NatZipEntryNameError) throw error
-    throw new Error(`Not a zip that can be read: ${(error as Error).message}`, { cause: error })
+  const { entries, statedBytes } = listEntries(bytes, options)
+  return {
+    natFiles: entries.filter((entry) => entry.nat).map((entry) => entry.name),
+    ignoredFiles: entries.filter((entry) => !entry.nat).map((entry) => entry.name),
+    statedBytes,
   }
-  return directory
 }
