@@ -17,9 +17,25 @@ export function chromiumMissing(): string | undefined {
   return missing
 }
 
+/**
+ * How long a browser action or wait may take before it fails (Playwright's default is 30 s). A bound
+ * against a hang, not a timing: in CI six shards share two cores with the services under test, and a
+ * page of the embedded database can wait behind a validation job of its own service; two console tests
+ * failed once in a landing run that took 2.8 times as long as the same run here.
+ */
+export const BROWSER_ACTION_BOUND_MS = 90_000
+
+/** Chromium, each of whose contexts (newContext, newPage) waits up to BROWSER_ACTION_BOUND_MS. */
 export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import('playwright-core')
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox'] })
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox'] })
+  const newContext = browser.newContext.bind(browser)
+  browser.newContext = async (...options) => {
+    const context = await newContext(...options)
+    context.setDefaultTimeout(BROWSER_ACTION_BOUND_MS)
+    return context
+  }
+  return browser
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
@@ -95,8 +111,11 @@ export async function signIn(
   return { context, page }
 }
 
-/** Reloads the page until the text appears (a validation run going on in the background). */
-export async function reloadUntil(page: Page, text: string | RegExp, timeoutMs = 60_000): Promise<void> {
+/**
+ * Reloads the page until the text appears (a validation run going on in the background), for at most
+ * 100 s: under the test runner's 120 s per test, so that a miss says what did not appear.
+ */
+export async function reloadUntil(page: Page, text: string | RegExp, timeoutMs = 100_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     if ((await page.getByText(text).count()) > 0) return
