@@ -285,10 +285,9 @@ describe('vetrs CLI', () => {
     assert.equal(login.stderr.split('Client authentication failed').length - 1, 1, login.stderr)
   })
 
-  it('login with a URL where nothing listens says the connection was refused, at once, without retrying (exit 1)', async () => {
+  it('login with a URL where nothing listens says the connection was refused and does not retry (exit 1)', async () => {
     const { rto, vetrs } = await user()
     const url = `http://127.0.0.1:${await freePort()}`
-    const started = Date.now()
     const login = await vetrs('login', '--url', url, '--client-id', rto.clientId, '--client-secret', rto.clientSecret)
     assert.equal(login.code, 1)
     assert.equal(
@@ -296,8 +295,9 @@ describe('vetrs CLI', () => {
       `error: POST ${url}/oauth2/token got no answer: the connection to ${url} was refused (nothing listens there)`,
     )
     assert.match(login.stderr, /check the URL \(--url or VETRS_URL/)
+    // No back-off: the CLI prints "retrying in N ms" for every retry the SDK makes (context.ts), so
+    // none was made. No clock: the run took 16.9 s once at load 20 with nothing retried.
     assert.doesNotMatch(login.stderr, /retrying|fetch failed/)
-    assert.ok(Date.now() - started < 5000, 'no back-off')
   })
 
   it('exit codes: 2 for usage and configuration errors, 1 for service errors', async () => {
