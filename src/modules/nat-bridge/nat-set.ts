@@ -3,22 +3,24 @@
 // or one of its fields came from. Pure library work on @vetrs/avetmiss, run in a worker thread
 // (nat-set.worker.ts) so that reading and mapping a large set never holds up the service's requests.
 import {
-  checkNatSet,
   CompressedRecords,
   codeTranslatorFrom,
+  DEFAULT_CHUNK_LINES,
+  indexNatZip,
   inNatTerms,
+  mapClientChunks,
+  type NatIndexedSet,
   type NatPlace,
   type NatProblem,
+  type NatRecordSet,
+  NatSetChecker,
   natPlaceOfProblem,
   natPlacesOf,
-  natToResourceChunks,
   NatUndecodableError,
   NatZipEntryNameError,
   NatZipTooLargeError,
   type OtherOrganisation,
-  otherOrganisations,
   type ReferenceDatasets,
-  readNatZip,
   uidsIn,
 } from './avetmiss.ts'
 import { valueAt } from './value-at.ts'
@@ -114,15 +116,21 @@ export interface NatSetRecord {
   record: unknown
 }
 
-/** Reads and maps a NAT zip, or says why it cannot. */
+/**
+ * Reads and maps a NAT zip, or says why it cannot. One NAT file is inflated and read at a time, the
+ * client files' lines kept only as positions (indexNatZip), then read again a chunk of whole clients at
+ * a time, each chunk checked (the NAT checks) and mapped, then let go: the worker holds a chunk's lines,
+ * not the set's, as `vetrs nat import` does (issue 31 item 9). Problems, checks and records are what a
+ * whole read gives, in the same order.
+ */
 export async function openNatSet(
   zip: Uint8Array,
   options: NatSetOptions,
   onFileRead?: (progress: NatReadProgress) => void,
 ): Promise<OpenedNatSet | NatSetRefusal> {
-  let read: Awaited<ReturnType<typeof readNatZip>>
+  let read: NatIndexedSet
   try {
-    read = await readNatZip(zip, {
+    read = await indexNatZip(zip, {
       maxUncompressedBytes: options.maxFilesBytes,
       maxProblems: options.maxProblems,
       ...(onFileRead ? { onFileRead: ({ filesRead, linesRead }) => onFileRead({ filesRead, linesRead }) } : {}),
@@ -135,12 +143,14 @@ export async function openNatSet(
       return { refused: 'undecodable', message }
     return { refused: 'unreadable', message }
   }
-  // What needs the whole set first; then the mapping takes the client files' lines chunk by chunk.
-  const checked = checkNatSet(read)
-  const others = otherOrganisations(read.records, options.rtoCode)
+  const others = read.organisations.others(options.rtoCode)
+  const checker = new NatSetChecker(read)
   const records = new CompressedRecords()
   const recordsByType: Record<string, number> = {}
-  const chunks = natToResourceChunks(read, { rtoCode: options.rtoCode, codes: codeTranslatorFrom(options.datasets) })
+  const chunks = mapClientChunks(checkedClientChunks(read, checker), read, {
+    rtoCode: options.rtoCode,
+    codes: codeTranslatorFrom(options.datasets),
+  })
   let mappingProblems: NatProblem[]
   for (;;) {
     const next = chunks.next()
@@ -152,6 +162,8 @@ export async function openNatSet(
     for (const record of mapped) recordsByType[record.resourceType] = (recordsByType[record.resourceType] ?? 0) + 1
     records.add(mapped)
   }
+  // Known once every chunk has been checked: with the small files' orphans, in file and line order.
+  const checked = checker.findings()
   // The reader keeps maxProblems, and past them the few it always keeps (a file it stopped reading);
   // the mapping's fill what room is left.
   const problems: NatSetProblem[] = read.problems.map((problem) => problemOf('read', problem))
@@ -181,6 +193,14 @@ export async function openNatSet(
       otherOrganisations: others,
     },
     records,
+  }
+}
+
+/** The client files' lines a chunk of whole clients at a time, each checked by `checker` as it is handed on. */
+function* checkedClientChunks(read: NatIndexedSet, checker: NatSetChecker): Generator<NatRecordSet, void, void> {
+  for (const chunk of read.clientChunks(DEFAULT_CHUNK_LINES)) {
+    checker.addClients(chunk)
+    yield chunk
   }
 }
 
