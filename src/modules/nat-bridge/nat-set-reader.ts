@@ -29,6 +29,15 @@ export function workerHeapMb(maxFilesBytes: number): number {
   return Math.max(512, Math.ceil((maxFilesBytes / MiB) * 16))
 }
 
+/**
+ * The worker's young generation. V8 sizes it from the machine (about 134 MB committed on a 2-core
+ * machine with Node 24), and the worker's reading and mapping keeps it full. 48 MB cut the service's peak
+ * RSS during a 100,000-activity import through nat-import from 736-758 MB to 634-653 MB (image flags,
+ * alternating, bench/results.md, seventh session), for about 1 s more on a 14 s import; 24 MB saved no more
+ * and cost 2 s.
+ */
+const WORKER_YOUNG_GENERATION_MB = 48
+
 let turn: Promise<unknown> = Promise.resolve()
 
 /** Runs `work` when no other NAT set is open in this process: one at a time, in the order asked. */
@@ -65,7 +74,10 @@ export class NatSetReader {
     const data: NatSetWorkerData = { options }
     const worker = new Worker(WORKER, {
       workerData: data,
-      resourceLimits: { maxOldGenerationSizeMb: workerHeapMb(options.maxFilesBytes) },
+      resourceLimits: {
+        maxOldGenerationSizeMb: workerHeapMb(options.maxFilesBytes),
+        maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB,
+      },
     })
     // A copy moved to the worker (the caller keeps its zip to store it): the worker lets it go once
     // read, where workerData would hold it for the worker's life. `new Uint8Array(zip)` copies into a
