@@ -12,7 +12,6 @@ import {
   type NatIndexedSet,
   type NatPlace,
   type NatProblem,
-  type NatRecordSet,
   NatSetChecker,
   natPlaceOfProblem,
   natPlacesOf,
@@ -147,7 +146,7 @@ export async function openNatSet(
   const checker = new NatSetChecker(read)
   const records = new CompressedRecords()
   const recordsByType: Record<string, number> = {}
-  const chunks = mapClientChunks(checkedClientChunks(read, checker), read, {
+  const chunks = mapClientChunks(checker.checking(read.clientChunks(DEFAULT_CHUNK_LINES)), read, {
     rtoCode: options.rtoCode,
     codes: codeTranslatorFrom(options.datasets),
   })
@@ -193,14 +192,6 @@ export async function openNatSet(
       otherOrganisations: others,
     },
     records,
-  }
-}
-
-/** The client files' lines a chunk of whole clients at a time, each checked by `checker` as it is handed on. */
-function* checkedClientChunks(read: NatIndexedSet, checker: NatSetChecker): Generator<NatRecordSet, void, void> {
-  for (const chunk of read.clientChunks(DEFAULT_CHUNK_LINES)) {
-    checker.addClients(chunk)
-    yield chunk
   }
 }
 

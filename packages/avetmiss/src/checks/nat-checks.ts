@@ -210,6 +210,17 @@ export class NatSetChecker {
     })
   }
 
+  /**
+   * Hands the chunks on, each checked (addClients) as it goes: what an import maps, checked on the way
+   * (`checker.checking(read.clientChunks(lines))` into mapClientChunks).
+   */
+  *checking(chunks: Iterable<NatRecordSet>): Generator<NatRecordSet, void, void> {
+    for (const chunk of chunks) {
+      this.addClients(chunk)
+      yield chunk
+    }
+  }
+
   /** Checks the client files' lines of these clients (`records`' NAT00080, NAT00090, NAT00100, NAT00120 and NAT00130). */
   addClients(records: NatRecordSet): void {
     const add = this.#add.bind(this)

@@ -8,10 +8,8 @@
 import {
   mapClientChunks,
   type NatCheckFinding,
-  type NatIndexedSet,
   type NatProblem,
   type NatReadResult,
-  type NatRecordSet,
   type NatResourceChunk,
   NatSetChecker,
   DEFAULT_CHUNK_LINES,
@@ -99,7 +97,7 @@ export async function natImport(context: Context, path: string, options: NatImpo
   // The client files' lines are read again a chunk of whole clients at a time, each chunk checked (the
   // NAT checks, what NCVER's validation software finds across lines) and mapped, then let go.
   const checker = new NatSetChecker(read)
-  const clientChunks = checkedChunks(read, checker)
+  const clientChunks = checker.checking(read.clientChunks(DEFAULT_CHUNK_LINES))
   const outcome: NatImportOutcome = { ...emptyOutcome(jurisdiction, rtoCode, read) }
   const chunks = mapClientChunks(clientChunks, read, { rtoCode, codes })
   let checks: NatCheckFinding[] | undefined
@@ -333,12 +331,4 @@ function blocks(outcome: NatImportOutcome): boolean {
 function exitCodeOf(outcome: NatImportOutcome): number {
   if (outcome.findings.some((finding) => finding.stage === 'upload')) return ExitCode.serviceError
   return blocks(outcome) ? ExitCode.validationFailures : ExitCode.ok
-}
-
-/** The client chunks, each checked by `checker` as it is handed on. */
-function* checkedChunks(read: NatIndexedSet, checker: NatSetChecker): Generator<NatRecordSet, void, void> {
-  for (const chunk of read.clientChunks(DEFAULT_CHUNK_LINES)) {
-    checker.addClients(chunk)
-    yield chunk
-  }
 }
