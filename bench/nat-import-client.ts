@@ -68,6 +68,8 @@ export interface PhaseMemory {
 }
 
 const MB = 2 ** 20
+// NAT_BENCH_CHUNK_LINES: client-file lines per chunk, to measure what the chunk's size costs in memory and time.
+const CHUNK_LINES = Number(process.env.NAT_BENCH_CHUNK_LINES) || DEFAULT_CHUNK_LINES
 let phases: PhaseMemory[] = []
 /** Starts a phase: the client's samples go to it, and the bench is told (for the service's samples). */
 function phase(name: Phase): void {
@@ -195,7 +197,7 @@ async function viaCli(command: NatClientCommand): Promise<NatClientResult> {
     throw new Error(`another organisation's files: ${others.map((other) => other.value).join(', ')}`)
   const checker = new NatSetChecker(read)
   function* checked() {
-    for (const chunk of read.clientChunks(DEFAULT_CHUNK_LINES)) {
+    for (const chunk of read.clientChunks(CHUNK_LINES)) {
       checker.addClients(chunk)
       yield chunk
     }

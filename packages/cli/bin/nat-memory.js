@@ -4,19 +4,21 @@
 // (large buffers, once one is freed, come from the arena instead of their own mappings, and the arena
 // keeps what they leave), not what the import keeps live. Both are set when a process starts, so the
 // launcher starts the import in a Node.js of its own with them set:
-//  - --max-semi-space-size=16: the young generation at most 2 x 16 MB (no bound on the old
+//  - --max-semi-space-size=8: the young generation at most 2 x 8 MB (no bound on the old
 //    generation, so a larger set is never cut short by a heap limit);
 //  - MALLOC_MMAP_THRESHOLD_=131072: every block of 128 KiB or more in a mapping of its own, given
 //    back to the system when freed (a fixed threshold also ends glibc's raising of it);
-//  - --heap-growing-percent=50: after each full collection the old generation may grow by half of what
+//  - --heap-growing-percent=25: after each full collection the old generation may grow by a quarter of what
 //    is live, not by V8's default factor: what the import keeps live is bounded by a chunk (the client
 //    files' lines are read again chunk by chunk), so garbage, not live data, was most of its heap
-//    (100,000 activities: peak RSS 465 MB without it, 355 with it; bench/results.md, sixth session).
+//    (100,000 activities: peak RSS 465 MB without it, 355 with it at half; bench/results.md, sixth
+//    session). With chunks of 2,500 lines, a quarter and the young generation at 8 MB took the peak
+//    from 283-299 MB to 252-263 for about 1 s more of 18 (eighth session, quiet).
 //    Node.js refuses the flag in NODE_OPTIONS, not on its command line, where the launcher gives it.
 // Plain JavaScript, like the launcher.
 
 /** V8 flags of the process that runs a NAT import. */
-export const NAT_IMPORT_NODE_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=50']
+export const NAT_IMPORT_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=25']
 /** Environment of the process that runs a NAT import. */
 export const NAT_IMPORT_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' }
 /** Set in the started process, so that it runs the command itself. */
