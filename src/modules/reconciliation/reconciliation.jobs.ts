@@ -38,11 +38,15 @@ export interface ReconcileJob extends JobDefinition<ReconcileJobData> {
    * the indexing reads the batch itself when it finds no stage.
    */
   prepare?: (submission: StagedSubmission) => void
+  /** Resolves once every stage started by `prepare` has ended: the service waits for it before closing the database. */
+  settled(): Promise<void>
 }
 
 export function reconciliationJob(db: Db, options: ReconcileJobOptions = {}): ReconcileJob {
   const steps = options.steps ?? transactionsRunAlone(db)
   const sliceRecords = options.sliceRecords ?? DEFAULT_SLICE_RECORDS
+  // Stages in flight: a service closing waits for them rather than ending the pool under one.
+  const staging = new Set<Promise<void>>()
   return {
     name: 'reconcile-submissions',
     heartbeat: true,
@@ -70,12 +74,18 @@ export function reconciliationJob(db: Db, options: ReconcileJobOptions = {}): Re
       ? {}
       : {
           prepare: (submission: StagedSubmission) => {
-            // A stage that fails (the database went away, the service closing) is a stage not used.
-            db.transaction()
+            // A stage that fails (the database went away) is a stage not used.
+            const stage: Promise<void> = db
+              .transaction()
               .execute((tx) => stageLinks(tx, submission))
               .catch(() => {})
+              .finally(() => staging.delete(stage))
+            staging.add(stage)
           },
         }),
+    settled: async () => {
+      await Promise.all(staging)
+    },
   }
 }
 
