@@ -7,6 +7,7 @@
 //   narrow source index   held_link_source_idx as (rto_id, source_uid) instead of
 //                         (rto_id, source_type, source_uid, target_type), made in the transaction;
 //   no source index       held_link_source_idx dropped in the transaction;
+//   hash source index     held_link_source_idx as a hash index on source_uid, made in the transaction;
 //   read and sorted       the links read from the batch and sorted, nothing inserted.
 // In a fresh PostgreSQL database (dropped afterwards): BENCH_RECORDS (100,000) records loaded and
 // promoted first; BENCH_ROUNDS (2) rounds. Prints each round's milliseconds with the load average.
@@ -64,12 +65,20 @@ await withFreshPostgres(adminUrl, async (url) => {
         asIs,
       ],
       ['no source index', ['DROP INDEX held_link_source_idx'], asIs],
+      [
+        'hash source index',
+        ['DROP INDEX held_link_source_idx', 'CREATE INDEX held_link_source_idx ON held_link USING hash (source_uid)'],
+        asIs,
+      ],
       ['read and sorted', [], run(sql`SELECT count(*) FROM (${links}) AS x`)],
     ]
+    // BENCH_VARIANTS: a comma-separated subset of the names above (all by default).
+    const only = process.env.BENCH_VARIANTS?.split(',').map((name) => name.trim())
+    const chosen = only ? variants.filter(([name]) => only.includes(name)) : variants
     console.log(`${RECORDS} records, PostgreSQL (a fresh database), ${ROUNDS} rounds (ms; load average at each start)`)
     for (let round = 1; round <= ROUNDS; round++) {
       const line: string[] = []
-      for (const [name, before, statement] of variants) {
+      for (const [name, before, statement] of chosen) {
         const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0]
         let ms = 0
         try {

@@ -142,6 +142,8 @@ export async function createCore(
       return made
     }
     const jobs = jobsOf({ config, db: database.db, referenceLookup, logger, queue: queueOfJobs })
+    // Closed after the queue and before the database: links staged beside a submit that is still running.
+    handles.add(jobs.reconciliation, (job) => job.settled())
     const queue = handles.add(
       await createQueue(database, Object.values(jobs) as AnyJobDefinition[], logger, metrics.observeJob, config.queue),
       (q) => q.stop(),

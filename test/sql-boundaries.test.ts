@@ -30,6 +30,7 @@ const TABLE_OWNER: Record<string, string> = {
   reconciliation_progress_affected: 'reconciliation',
   reconciliation_progress_dropped_link: 'reconciliation',
   reconciliation_progress_before: 'reconciliation',
+  reconciliation_staged_link: 'reconciliation',
   assessment_run: 'assessment',
   assessment_result: 'assessment',
   assessment_stage: 'assessment',

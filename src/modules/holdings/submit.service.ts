@@ -10,8 +10,8 @@ import { recordEvent } from '../events/index.ts'
 import { submitBlocker } from '../validation/index.ts'
 import { FIRST_REPORTING_PERIOD } from '../../domain/reporting-period.ts'
 import * as holdings from './holdings.repo.ts'
-import type { JobDefinition, Queue } from '../../platform/queue/queue.ts'
-import type { ReconcileJobData } from '../reconciliation/index.ts'
+import type { Queue } from '../../platform/queue/queue.ts'
+import type { ReconcileJob } from '../reconciliation/index.ts'
 import type { SubmittedBatch } from './holdings.schemas.ts'
 import type { SubmitStage } from './submit-job.repo.ts'
 
@@ -32,8 +32,11 @@ export type SubmitCondition = (tx: Tx, actor: Actor, token: string, request: Sub
 export interface SubmitDependencies {
   db: Db
   queue: Queue
-  /** Indexes the submission for reconciliation, after it commits, in submission order. */
-  reconcileJob: JobDefinition<ReconcileJobData>
+  /**
+   * Indexes the submission for reconciliation, after it commits, in submission order; what it can
+   * prepare beside the submit's transaction is started once the batch is locked (its `prepare`).
+   */
+  reconcileJob: ReconcileJob
   /** Checked in order before every submit; required, so no wiring of submit forgets them. */
   submitConditions: readonly SubmitCondition[]
 }
@@ -77,6 +80,8 @@ async function submitIn(
   if (blocker) throw blocker
   await onStage('storing')
   const submission = await holdings.nextSubmission(tx)
+  // The batch is locked and its records final: the indexing's preparation runs beside the promotion.
+  reconcileJob.prepare?.({ rto: actor.rto, token, submittedAt: submission.at })
   const promotion = {
     rto: actor.rto,
     token,

@@ -6,6 +6,7 @@ export { relatedStartSegments, type ReconciliationItem } from './reconciliation.
 export {
   reconciliationJob,
   indexPendingSubmissions,
+  type ReconcileJob,
   type ReconcileJobData,
   type ReconcileJobOptions,
 } from './reconciliation.jobs.ts'

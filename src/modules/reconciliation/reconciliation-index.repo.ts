@@ -21,6 +21,15 @@ import { referenceFields, resourceTypes, type ResourceType } from '../../domain/
 export interface ReconciliationTables {
   reconciliation_day_count: { rto_id: string; resource_type: string; student_activity_date: string; items: number }
   held_link: { rto_id: string; source_type: string; source_uid: string; target_type: string; target_uid: string }
+  reconciliation_staged_link: {
+    rto_id: string
+    transaction_batch_token: string
+    submitted_at: Date
+    source_type: string
+    source_uid: string
+    target_type: string
+    target_uid: string
+  }
   reconciliation_item: {
     rto_id: string
     resource_type: string
@@ -84,6 +93,54 @@ export async function analyseWhenStale(
   const stale = await sql<{ stale: boolean }>`
     SELECT reltuples < ${rows} AS stale FROM pg_class WHERE oid = ${table}::regclass`.execute(db)
   if (stale.rows[0]?.stale) await sql`ANALYZE ${sql.table(table)}`.execute(db)
+}
+
+/**
+ * Every link the batch's records make (`inBatch`: a condition on batch_content b), sorted as held_link's
+ * primary key is (its pages are then filled one after another rather than at random). Type names sort
+ * bytewise: with the database's collation the sort of a large batch's links took longer than
+ * inserting them.
+ */
+function linksOfBatch(inBatch: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`
+    SELECT b.rto_id, b.resource_type, b.resource_uid, t.target_type, t.target_uid
+      FROM batch_content b CROSS JOIN ${linksOf()}
+     WHERE ${inBatch} AND NOT b.is_voided
+     ORDER BY t.target_type COLLATE "C", t.target_uid, b.resource_type COLLATE "C", b.resource_uid`
+}
+
+/** Which submission a stage of links belongs to: its batch, and the time it was submitted at. */
+export interface StagedSubmission {
+  rto: string
+  token: string
+  submittedAt: Date
+}
+
+/**
+ * Works out the links of a submission's records into reconciliation_staged_link, in this transaction
+ * of its own, while the submit's transaction promotes the batch (issue 30, the reconciliation lag):
+ * the indexing then inserts them without reading a body (indexSubmission). Only ever started once the
+ * submit holds the batch's lock, so the records read are the ones submitted. A stage that is not
+ * committed when the indexing starts (or never is) is simply not used.
+ */
+export async function stageLinks(db: Executor, p: StagedSubmission): Promise<void> {
+  await sql`SET LOCAL jit = off`.execute(db)
+  await sql`SET LOCAL work_mem = '64MB'`.execute(db)
+  const inBatch = sql`b.rto_id = ${p.rto} AND b.transaction_batch_token = ${p.token}`
+  await sql`
+    INSERT INTO reconciliation_staged_link (rto_id, transaction_batch_token, submitted_at, source_type, source_uid, target_type, target_uid)
+    SELECT l.rto_id, ${p.token}, ${p.submittedAt}::timestamptz, l.resource_type, l.resource_uid, l.target_type, l.target_uid
+      FROM (${linksOfBatch(inBatch)}) AS l`.execute(db)
+}
+
+/**
+ * Removes the RTO's stages of submissions up to this one, once it is indexed: its own, and any left
+ * by a submit that rolled back or a stage that committed after the indexing had started without it.
+ */
+export async function clearStagedLinks(db: Executor, p: StagedSubmission): Promise<void> {
+  await sql`DELETE FROM reconciliation_staged_link WHERE rto_id = ${p.rto} AND submitted_at <= ${p.submittedAt}::timestamptz`.execute(
+    db,
+  )
 }
 
 /**
@@ -151,17 +208,21 @@ export async function indexSubmission(
   )
   // Every link of the batch from one scan of it. The statement above removed every link these records
   // made, and no record makes one link twice, so no new link can collide with a stored one: a plain
-  // insert, without the cost of checking each row for a conflict, sorted as the primary key is (its
-  // pages are then filled one after another rather than at random). Type names sort bytewise: with
-  // the database's collation the sort of a large batch's links took longer than inserting them.
+  // insert, without the cost of checking each row for a conflict, in primary-key order (linksOfBatch).
+  // When the links were staged beside the submit (stageLinks), they are taken as staged: no body is
+  // read. The stage's key is held_link's after the submission's, so they come in that order (the
+  // order is only for speed: a plan that read them otherwise would insert the same links).
   await sql`SET LOCAL work_mem = '64MB'`.execute(db) // sorts 100,000 records' links in memory
+  const stage = sql`s.rto_id = ${p.rto} AND s.transaction_batch_token = ${p.token} AND s.submitted_at = ${p.submittedAt}::timestamptz`
+  const isStaged = await sql<{
+    staged: boolean
+  }>`SELECT EXISTS (SELECT 1 FROM reconciliation_staged_link s WHERE ${stage}) AS staged`.execute(db)
+  const links = isStaged.rows[0]?.staged
+    ? sql`SELECT s.rto_id, s.source_type, s.source_uid, s.target_type, s.target_uid FROM reconciliation_staged_link s WHERE ${stage}`
+    : linksOfBatch(inBatch)
   await sql`
     WITH added AS (
-      INSERT INTO held_link (rto_id, source_type, source_uid, target_type, target_uid)
-      SELECT b.rto_id, b.resource_type, b.resource_uid, t.target_type, t.target_uid
-        FROM batch_content b CROSS JOIN ${linksOf()}
-       WHERE ${inBatch} AND NOT b.is_voided
-       ORDER BY t.target_type COLLATE "C", t.target_uid, b.resource_type COLLATE "C", b.resource_uid
+      INSERT INTO held_link (rto_id, source_type, source_uid, target_type, target_uid) ${links}
       RETURNING target_type, target_uid)
     INSERT INTO reconciliation_affected SELECT DISTINCT target_type, target_uid FROM added ON CONFLICT DO NOTHING`.execute(
     db,

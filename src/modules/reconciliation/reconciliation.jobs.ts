@@ -9,7 +9,7 @@ import { transactionsRunAlone, type Db, type Tx } from '../../platform/db/databa
 import type { JobDefinition } from '../../platform/queue/queue.ts'
 import { batchSubject, markBatchReconciled, nextBatchToReconcile } from '../batches/index.ts'
 import { recordEvent } from '../events/index.ts'
-import { indexSubmission } from './reconciliation-index.repo.ts'
+import { clearStagedLinks, indexSubmission, stageLinks, type StagedSubmission } from './reconciliation-index.repo.ts'
 import { DEFAULT_SLICE_RECORDS, indexingStep, keptProgress, startIndexing } from './reconciliation-index-steps.repo.ts'
 
 export interface ReconcileJobData {
@@ -28,9 +28,25 @@ export interface ReconcileJobOptions {
   afterStep?: (step: number, ran: string) => Promise<void>
 }
 
-export function reconciliationJob(db: Db, options: ReconcileJobOptions = {}): JobDefinition<ReconcileJobData> {
+/** The indexing job, and what submit can start beside its transaction to shorten it. */
+export interface ReconcileJob extends JobDefinition<ReconcileJobData> {
+  /**
+   * Called by submit once it holds the batch's lock and knows the submission's time: starts, on a
+   * connection of its own and never awaited, what the indexing can do before the submission commits
+   * (the links of the batch's records, staged). Absent where transactions run alone (the embedded
+   * database: a second transaction would only wait for the submit's). Nothing depends on it finishing:
+   * the indexing reads the batch itself when it finds no stage.
+   */
+  prepare?: (submission: StagedSubmission) => void
+  /** Resolves once every stage started by `prepare` has ended: the service waits for it before closing the database. */
+  settled(): Promise<void>
+}
+
+export function reconciliationJob(db: Db, options: ReconcileJobOptions = {}): ReconcileJob {
   const steps = options.steps ?? transactionsRunAlone(db)
   const sliceRecords = options.sliceRecords ?? DEFAULT_SLICE_RECORDS
+  // Stages in flight: a service closing waits for them rather than ending the pool under one.
+  const staging = new Set<Promise<void>>()
   return {
     name: 'reconcile-submissions',
     heartbeat: true,
@@ -46,21 +62,41 @@ export function reconciliationJob(db: Db, options: ReconcileJobOptions = {}): Jo
           await new Promise((resolve) => setImmediate(resolve))
         }
       }
-      while (await db.transaction().execute((tx) => indexNextSubmission(tx, rto))) {
-        /* next batch */
+      for (;;) {
+        const indexed = await db.transaction().execute((tx) => indexNextSubmission(tx, rto))
+        if (!indexed) return
+        // After the commit, outside the lag: the stage is not needed any more.
+        await clearStagedLinks(db, { rto, ...indexed })
       }
+    },
+    // Not where the indexing runs in steps (they read the bodies), nor where transactions run alone.
+    ...(steps || transactionsRunAlone(db)
+      ? {}
+      : {
+          prepare: (submission: StagedSubmission) => {
+            // A stage that fails (the database went away) is a stage not used.
+            const stage: Promise<void> = db
+              .transaction()
+              .execute((tx) => stageLinks(tx, submission))
+              .catch(() => {})
+              .finally(() => staging.delete(stage))
+            staging.add(stage)
+          },
+        }),
+    settled: async () => {
+      await Promise.all(staging)
     },
   }
 }
 
-/** Indexes the RTO's oldest submitted batch not yet reconciled; false when there is none. */
-export async function indexNextSubmission(tx: Tx, rto: string): Promise<boolean> {
+/** Indexes the RTO's oldest submitted batch not yet reconciled: which it was; false when there is none. */
+export async function indexNextSubmission(tx: Tx, rto: string): Promise<{ token: string; submittedAt: Date } | false> {
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`vetrs:reconcile:${rto}`}))`.execute(tx)
   const next = await nextBatchToReconcile(tx, rto)
   if (!next) return false
   await indexSubmission(tx, { rto, token: next.token, submittedAt: next.submittedAt })
   await markReconciled(tx, rto, next)
-  return true
+  return { token: next.token, submittedAt: next.submittedAt }
 }
 
 async function markReconciled(

@@ -17,6 +17,7 @@
 //   reconciliation_progress, reconciliation_progress_affected,
 //     reconciliation_progress_dropped_link,
 //     reconciliation_progress_before                     modules/reconciliation (reconciliation-index-steps.repo.ts)
+//   reconciliation_staged_link                           modules/reconciliation (reconciliation-index.repo.ts)
 //   assessment_run, assessment_result,
 //     assessment_stage                                   modules/assessment
 //   declaration, collection_due_date,
@@ -83,6 +84,7 @@ export const TABLE_PLACEMENT = {
   reconciliation_progress_affected: 'hot',
   reconciliation_progress_dropped_link: 'hot',
   reconciliation_progress_before: 'hot',
+  reconciliation_staged_link: 'hot',
   assessment_run: 'hot',
   assessment_result: 'hot',
   assessment_stage: 'hot',

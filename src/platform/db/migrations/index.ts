@@ -38,6 +38,7 @@ import * as reconciliationProgress from './0037_reconciliation_progress.ts'
 import * as auditAppendFunction from './0040_audit_append_function.ts'
 import * as runResultAnchors from './0041_run_result_anchors.ts'
 import * as auditLanes from './0042_audit_lanes.ts'
+import * as reconciliationStagedLink from './0045_reconciliation_staged_link.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -77,4 +78,5 @@ export const migrations: Record<string, Migration> = {
   '0040_audit_append_function': auditAppendFunction,
   '0041_run_result_anchors': runResultAnchors,
   '0042_audit_lanes': auditLanes,
+  '0045_reconciliation_staged_link': reconciliationStagedLink,
 }
