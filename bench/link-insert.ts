@@ -12,17 +12,11 @@
 // In a fresh PostgreSQL database (dropped afterwards): BENCH_RECORDS (100,000) records loaded and
 // promoted first; BENCH_ROUNDS (2) rounds. Prints each round's milliseconds with the load average.
 //   BENCH_ROUNDS=3 DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node bench/link-insert.ts
-import { Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely'
-import pg from 'pg'
+import { sql, type RawBuilder } from 'kysely'
 import { readFileSync } from 'node:fs'
-import type { Database } from '../src/platform/db/schema.ts'
 import type { Executor } from '../src/platform/db/database.ts'
-import { migrateToLatest } from '../src/platform/db/migrate.ts'
-import * as holdings from '../src/modules/holdings/holdings.repo.ts'
 import { linksOf } from '../src/modules/reconciliation/reconciliation-index.repo.ts'
-import { FIRST_REPORTING_PERIOD } from '../src/domain/reporting-period.ts'
-import { firstSubmissionOf, loadBatch } from './batch-loader.ts'
-import { withFreshPostgres } from './fresh-postgres.ts'
+import { withPromotedBatch } from './promoted-batch.ts'
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
@@ -31,79 +25,65 @@ if (!adminUrl) throw new Error('bench/link-insert.ts runs on PostgreSQL: give DA
 
 class Rollback extends Error {}
 
-pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value)
-await withFreshPostgres(adminUrl, async (url) => {
-  const pool = new pg.Pool({ connectionString: url, max: 2 })
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
-  try {
-    await migrateToLatest(db)
-    const { token } = await loadBatch(db, RECORDS)
-    const p = firstSubmissionOf(token)
-    await db.transaction().execute(async (tx) => {
-      await holdings.promoteBatch(tx, p)
-      await holdings.recordReportingPeriods(tx, p, FIRST_REPORTING_PERIOD)
-    })
-    await sql`VACUUM ANALYZE`.execute(db)
-    // The links of the batch, as indexSubmission selects and orders them.
-    const links = sql`SELECT b.rto_id, b.resource_type, b.resource_uid, t.target_type, t.target_uid
+await withPromotedBatch(adminUrl, RECORDS, async (db, p) => {
+  const token = p.token
+  // The links of the batch, as indexSubmission selects and orders them.
+  const links = sql`SELECT b.rto_id, b.resource_type, b.resource_uid, t.target_type, t.target_uid
         FROM batch_content b CROSS JOIN ${linksOf()}
        WHERE b.rto_id = ${p.rto} AND b.transaction_batch_token = ${token} AND NOT b.is_voided
        ORDER BY t.target_type COLLATE "C", t.target_uid, b.resource_type COLLATE "C", b.resource_uid`
-    const insertLinks = sql`INSERT INTO held_link (rto_id, source_type, source_uid, target_type, target_uid) ${links}`
-    const asIs = (tx: Executor) =>
-      sql`WITH added AS (${insertLinks} RETURNING target_type, target_uid)
+  const insertLinks = sql`INSERT INTO held_link (rto_id, source_type, source_uid, target_type, target_uid) ${links}`
+  const asIs = (tx: Executor) =>
+    sql`WITH added AS (${insertLinks} RETURNING target_type, target_uid)
           INSERT INTO reconciliation_affected SELECT DISTINCT target_type, target_uid FROM added ON CONFLICT DO NOTHING`.execute(
-        tx,
-      )
-    const run = (statement: RawBuilder<unknown>) => (tx: Executor) => statement.execute(tx)
-    const variants: [string, string[], (tx: Executor) => Promise<unknown>][] = [
-      ['as is', [], asIs],
-      ['without RETURNING', [], run(insertLinks)],
-      [
-        'narrow source index',
-        ['DROP INDEX held_link_source_idx', 'CREATE INDEX held_link_source_idx ON held_link (rto_id, source_uid)'],
-        asIs,
-      ],
-      ['no source index', ['DROP INDEX held_link_source_idx'], asIs],
-      [
-        'hash source index',
-        ['DROP INDEX held_link_source_idx', 'CREATE INDEX held_link_source_idx ON held_link USING hash (source_uid)'],
-        asIs,
-      ],
-      ['read and sorted', [], run(sql`SELECT count(*) FROM (${links}) AS x`)],
-    ]
-    // BENCH_VARIANTS: a comma-separated subset of the names above (all by default).
-    const only = process.env.BENCH_VARIANTS?.split(',').map((name) => name.trim())
-    const chosen = only ? variants.filter(([name]) => only.includes(name)) : variants
-    console.log(`${RECORDS} records, PostgreSQL (a fresh database), ${ROUNDS} rounds (ms; load average at each start)`)
-    for (let round = 1; round <= ROUNDS; round++) {
-      const line: string[] = []
-      for (const [name, before, statement] of chosen) {
-        const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0]
-        let ms = 0
-        try {
-          await db.transaction().execute(async (tx) => {
-            // As indexSubmission sets them for this statement.
-            await sql`SET LOCAL jit = off`.execute(tx)
-            await sql`SET LOCAL random_page_cost = 1.1`.execute(tx)
-            await sql`SET LOCAL work_mem = '64MB'`.execute(tx)
-            await sql`CREATE TEMP TABLE reconciliation_affected (resource_type text, resource_uid uuid,
+      tx,
+    )
+  const run = (statement: RawBuilder<unknown>) => (tx: Executor) => statement.execute(tx)
+  const variants: [string, string[], (tx: Executor) => Promise<unknown>][] = [
+    ['as is', [], asIs],
+    ['without RETURNING', [], run(insertLinks)],
+    [
+      'narrow source index',
+      ['DROP INDEX held_link_source_idx', 'CREATE INDEX held_link_source_idx ON held_link (rto_id, source_uid)'],
+      asIs,
+    ],
+    ['no source index', ['DROP INDEX held_link_source_idx'], asIs],
+    [
+      'hash source index',
+      ['DROP INDEX held_link_source_idx', 'CREATE INDEX held_link_source_idx ON held_link USING hash (source_uid)'],
+      asIs,
+    ],
+    ['read and sorted', [], run(sql`SELECT count(*) FROM (${links}) AS x`)],
+  ]
+  // BENCH_VARIANTS: a comma-separated subset of the names above (all by default).
+  const only = process.env.BENCH_VARIANTS?.split(',').map((name) => name.trim())
+  const chosen = only ? variants.filter(([name]) => only.includes(name)) : variants
+  console.log(`${RECORDS} records, PostgreSQL (a fresh database), ${ROUNDS} rounds (ms; load average at each start)`)
+  for (let round = 1; round <= ROUNDS; round++) {
+    const line: string[] = []
+    for (const [name, before, statement] of chosen) {
+      const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0]
+      let ms = 0
+      try {
+        await db.transaction().execute(async (tx) => {
+          // As indexSubmission sets them for this statement.
+          await sql`SET LOCAL jit = off`.execute(tx)
+          await sql`SET LOCAL random_page_cost = 1.1`.execute(tx)
+          await sql`SET LOCAL work_mem = '64MB'`.execute(tx)
+          await sql`CREATE TEMP TABLE reconciliation_affected (resource_type text, resource_uid uuid,
                       PRIMARY KEY (resource_type, resource_uid)) ON COMMIT DROP`.execute(tx)
-            for (const setup of before) await sql.raw(setup).execute(tx)
-            const started = performance.now()
-            await statement(tx)
-            ms = performance.now() - started
-            throw new Rollback()
-          })
-        } catch (error) {
-          if (!(error instanceof Rollback)) throw error
-        }
-        await sql`VACUUM held_link`.execute(db)
-        line.push(`${name} ${ms.toFixed(0)} (${load})`)
+          for (const setup of before) await sql.raw(setup).execute(tx)
+          const started = performance.now()
+          await statement(tx)
+          ms = performance.now() - started
+          throw new Rollback()
+        })
+      } catch (error) {
+        if (!(error instanceof Rollback)) throw error
       }
-      console.log(`round ${round}: ${line.join(', ')}`)
+      await sql`VACUUM held_link`.execute(db)
+      line.push(`${name} ${ms.toFixed(0)} (${load})`)
     }
-  } finally {
-    await db.destroy()
+    console.log(`round ${round}: ${line.join(', ')}`)
   }
 })
