@@ -120,6 +120,26 @@ describe('reconciliation links staged beside the submit', () => {
     })
   })
 
+  it('a stage started beside a submit has committed once the job says its stages have settled, as the service waits for at close', async () => {
+    const job = t.service.jobs.reconciliation
+    const db = t.service.database.db
+    if (transactionsRunAlone(db)) {
+      assert.equal(job.prepare, undefined, 'no stage beside a submit where transactions run alone')
+      await job.settled() // nothing in flight: resolves at once
+      return
+    }
+    const w = await world()
+    const token = await rto.reporter.batchWith(allOf(w))
+    const submission: StagedSubmission = { rto: rto.rto, token, submittedAt: new Date('2026-11-28T11:00:00.456Z') }
+    job.prepare!(submission) // not awaited, as submit calls it
+    await job.settled()
+    const staged = sql`transaction_batch_token = ${token} AND submitted_at = ${submission.submittedAt}::timestamptz`
+    assert.deepEqual(await linksIn(db, 'staged', staged), await linksOfBodies(token), 'the stage is there, whole')
+    await sql`DELETE FROM reconciliation_staged_link WHERE rto_id = ${rto.rto} AND transaction_batch_token = ${token}`.execute(
+      db,
+    )
+  })
+
   it('a submission submitted through the API is indexed with every link, and its stages (and older ones) are gone after', async () => {
     const w = await world()
     const token = await rto.reporter.batchWith(allOf(w))

@@ -46,7 +46,11 @@ export function reconciliationJob(db: Db, options: ReconcileJobOptions = {}): Re
   const steps = options.steps ?? transactionsRunAlone(db)
   const sliceRecords = options.sliceRecords ?? DEFAULT_SLICE_RECORDS
   // Stages in flight: a service closing waits for them rather than ending the pool under one.
-  const staging = new Set<Promise<void>>()
+  const staging = new Map<Promise<void>, string>()
+  /** Once this process's stages (of one RTO, or every one) have ended. */
+  const settled = async (rto?: string) => {
+    await Promise.all([...staging].filter(([, of]) => rto === undefined || of === rto).map(([stage]) => stage))
+  }
   return {
     name: 'reconcile-submissions',
     heartbeat: true,
@@ -65,7 +69,10 @@ export function reconciliationJob(db: Db, options: ReconcileJobOptions = {}): Re
       for (;;) {
         const indexed = await db.transaction().execute((tx) => indexNextSubmission(tx, rto))
         if (!indexed) return
-        // After the commit, outside the lag: the stage is not needed any more.
+        // After the commit, outside the lag: the stage is not needed any more. A stage this process
+        // is still writing (slower than the indexing, which then read the bodies) is waited for, so
+        // that it goes too; one written by another process goes with the RTO's next indexing.
+        await settled(rto)
         await clearStagedLinks(db, { rto, ...indexed })
       }
     },
@@ -80,12 +87,10 @@ export function reconciliationJob(db: Db, options: ReconcileJobOptions = {}): Re
               .execute((tx) => stageLinks(tx, submission))
               .catch(() => {})
               .finally(() => staging.delete(stage))
-            staging.add(stage)
+            staging.set(stage, submission.rto)
           },
         }),
-    settled: async () => {
-      await Promise.all(staging)
-    },
+    settled: () => settled(),
   }
 }
 
