@@ -23,12 +23,14 @@ export {
   listDeclarations,
   declarationsOfRto,
   type DeclarationOfPeriod,
+} from './declarations.service.ts'
+export {
   periodAcrossRtos,
   periodsAcrossRtos,
   collectionAcrossRtos,
   type CollectionAcrossRtos,
   type RtoPeriodStanding,
-} from './declarations.service.ts'
+} from './collection.service.ts'
 export { DeclarationRequest, type DeclarationRecord } from './declarations.schemas.ts'
 export {
   acknowledgeWarning,
