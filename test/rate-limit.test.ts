@@ -261,8 +261,10 @@ describe('rate limiting while Redis is unreachable (issue 16, Outages)', () => {
         Array(12).fill(200),
         'over the limit of 5, and all let through',
       )
+      // A request that waited for a dead Redis would wait until it came back (never, here): 5 s tells
+      // passing from waiting on a machine several times slower, where 1 s could fail.
       assert.ok(
-        Math.max(first.slowestMs, second.slowestMs) < 1000,
+        Math.max(first.slowestMs, second.slowestMs) < 5000,
         `slowest answer ${Math.round(Math.max(first.slowestMs, second.slowestMs))} ms`,
       )
       assert.deepEqual(about(), ['Redis unreachable: rate limiting lets every request through until it is back'])
@@ -293,7 +295,7 @@ describe('rate limiting while Redis is unreachable (issue 16, Outages)', () => {
       await proxy.stop()
       const during = await burst(t.baseUrl, token)
       assert.deepEqual(during.statuses, Array(6).fill(200), 'let through, uncounted, while Redis is away')
-      assert.ok(during.slowestMs < 1000, `slowest answer ${Math.round(during.slowestMs)} ms`)
+      assert.ok(during.slowestMs < 5000, `slowest answer ${Math.round(during.slowestMs)} ms`)
 
       await proxy.start()
       // ioredis reconnects within 2 s of Redis answering again
