@@ -4,18 +4,20 @@
 // check), reference-data (the codes) and validation (the failed results). Owns nat_import and nat_import_job (imports run as queued jobs).
 export { natBridgeRoutes, ZIP_MEDIA_TYPES } from './nat-bridge.routes.ts'
 export {
-  droppedLinesAcknowledged,
   importNatSet,
+  DEFAULT_NAT_FILES_BYTES,
+  LISTED_NAT_PROBLEMS,
+  type NatImportOptions,
+  type NatImportResult,
+} from './nat-bridge.service.ts'
+export {
+  droppedLinesAcknowledged,
   natImportOf,
   natImportSummaryOf,
   natFileNamesOf,
   natFindings,
-  DEFAULT_NAT_FILES_BYTES,
-  LISTED_NAT_PROBLEMS,
   type NatFinding,
-  type NatImportOptions,
-  type NatImportResult,
-} from './nat-bridge.service.ts'
+} from './nat-import-results.service.ts'
 export type { NatPlace, NatSetProblem } from './nat-set.ts'
 export {
   awaitNatImport,

@@ -14,7 +14,7 @@ import { PageQuery } from '../../platform/http/paging.ts'
 import { Jurisdiction, Strict } from '../../platform/http/types.ts'
 import { BatchParams } from '../batches/index.ts'
 import { NatFindingPage, NatImportResult, NatImportStatus } from './nat-bridge.schemas.ts'
-import * as service from './nat-bridge.service.ts'
+import * as results from './nat-import-results.service.ts'
 import {
   awaitNatImport,
   type NatImportJobData,
@@ -158,7 +158,7 @@ export const natBridgeRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: NatImportResult, 404: notImported },
       },
     },
-    async (request) => service.natImportOf(db, actorOf(request), refOf(request.params)),
+    async (request) => results.natImportOf(db, actorOf(request), refOf(request.params)),
   )
 
   app.get(
@@ -180,6 +180,6 @@ export const natBridgeRoutes: FastifyPluginAsyncTypebox<{
         },
       },
     },
-    async (request) => service.natFindings(db, actorOf(request), refOf(request.params), request.query, options),
+    async (request) => results.natFindings(db, actorOf(request), refOf(request.params), request.query, options),
   )
 }

@@ -3,37 +3,20 @@
 // translated through the reference data in force), the upload's structural check for every record,
 // and the bulk upload. Later, the batch's failed validation results are told as the NAT file, line and
 // field they came from, from the zip kept with the batch. Reading and mapping run in a worker thread
-// (nat-set-reader.ts). docs/decisions.md, "NAT import in the service (issue 19)".
-import type { Db, Tx } from '../../platform/db/database.ts'
+// (nat-set-reader.ts). docs/decisions.md, "NAT import in the service (issue 19)". This file: the import;
+// the held history it carries forward in held-history.ts, the import's later reads in nat-import-results.service.ts.
+import type { Db } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
-import { ConflictError, DomainError, NotFoundError } from '../../domain/errors.ts'
-import type { Page, PageQuery } from '../../domain/page.ts'
+import { DomainError } from '../../domain/errors.ts'
 import { resourceTypes, type ResourceType } from '../../domain/resource-types.ts'
-import {
-  createBatch,
-  discardBatch,
-  requireBatch,
-  uploadRecords,
-  type BatchRef,
-  type RecordToUpload,
-} from '../batches/index.ts'
+import { createBatch, discardBatch, uploadRecords, type BatchRef, type RecordToUpload } from '../batches/index.ts'
 import { currentCodes } from '../reference-data/index.ts'
 import { createRecordCheck, type RecordCheck } from '../resources/index.ts'
-import { listFailedResults, type ValidationResult } from '../validation/index.ts'
 import * as repo from './nat-bridge.repo.ts'
-import { heldVersionsOf, type SubmitRequest } from '../holdings/index.ts'
-import {
-  type HeldEnrolment,
-  HISTORY_TYPES,
-  type HistoryType,
-  mergeHeldEnrolment,
-  otherOrganisationMessage,
-  plainFieldMessage,
-  type ProgramEnrolmentRecord,
-  type SubjectEnrolmentRecord,
-} from './avetmiss.ts'
-import { NatSetReader, oneSetAtATime } from './nat-set-reader.ts'
-import type { LocateRequest, NatPlace, NatSetCheck, NatSetProblem, NatSetRecord } from './nat-set.ts'
+import { otherOrganisationMessage, plainFieldMessage } from './avetmiss.ts'
+import { carryForward, heldHistory } from './held-history.ts'
+import { NatSetReader } from './nat-set-reader.ts'
+import type { LocateRequest, NatSetCheck, NatSetProblem, NatSetRecord } from './nat-set.ts'
 import type { NatImportProgress } from './nat-import-job.repo.ts'
 import { valueAt } from './value-at.ts'
 
@@ -83,18 +66,6 @@ export interface NatImportResult {
   natCheckCount?: number
   /** The first LISTED_NAT_PROBLEMS of them, in file and line order. */
   natChecks?: NatSetCheck[]
-}
-
-/**
- * A failed validation result of a NAT-imported batch, with where its record and fields came from, and
- * its record, message and corrective action in the files' terms (identifiers and field names, no UID).
- */
-export type NatFinding = ValidationResult & {
-  nat: NatPlace[]
-  natRecord?: string
-  natValue?: string
-  natMessage?: string
-  natCorrectiveAction?: string
 }
 
 let recordCheck: RecordCheck | undefined
@@ -270,70 +241,6 @@ async function* checkedChunks(
   }
 }
 
-/** Held UIDs read per statement. */
-const HELD_UIDS_PER_READ = 1000
-
-/**
- * Continuing students: the held version of each program and subject enrolment the set maps that the
- * RTO holds already, by "type uid", trimmed to what the merge reads (the lifecycle, a program
- * enrolment's commencement and answers, completion and contract), so a re-import of a large set holds
- * tens of bytes a record, not its whole body.
- */
-async function heldHistory(db: Db, rto: string, set: NatSetReader): Promise<Map<string, HeldEnrolment>> {
-  const held = new Map<string, HeldEnrolment>()
-  const uids = await set.uidsOf(HISTORY_TYPES)
-  for (const type of HISTORY_TYPES) {
-    const ofType = uids.filter((record) => record.resourceType === type).map((record) => record.uid)
-    for (let i = 0; i < ofType.length; i += HELD_UIDS_PER_READ) {
-      const versions = await heldVersionsOf(db, rto, type, ofType.slice(i, i + HELD_UIDS_PER_READ))
-      for (const [uid, body] of versions) held.set(`${type} ${uid}`, historyOf(body))
-    }
-  }
-  return held
-}
-
-const HISTORY_FIELDS = [
-  'lifecycle',
-  'commencementDate',
-  'commencingProgram',
-  'fundingSourceNational',
-  'studyReason',
-  'programCompletion',
-  'trainingContractIdentifier',
-  'apprenticeshipClientIdentifier',
-] as const
-
-function historyOf(body: Record<string, unknown>): HeldEnrolment {
-  const kept: Record<string, unknown> = {}
-  for (const field of HISTORY_FIELDS) if (body[field] !== undefined) kept[field] = body[field]
-  return kept as HeldEnrolment
-}
-
-/**
- * Each program and subject enrolment of the chunk that the RTO holds already is merged with its held
- * version (its held lifecycle states kept, a program enrolment's first commencement kept), since a
- * NAT set carries one collection period and the upload must carry the complete history (BRTS01450).
- * In place; `carried` counts the records changed.
- */
-function carryForward(held: Map<string, HeldEnrolment>, chunk: NatSetRecord[], carried: { count: number }): void {
-  if (held.size === 0) return
-  for (const record of chunk) {
-    if (record.resourceType !== 'ProgramEnrolment' && record.resourceType !== 'SubjectEnrolment') continue
-    const version = held.get(`${record.resourceType} ${record.uid.toLowerCase()}`)
-    if (!version) continue
-    // The origin stays in the worker; findings locate with the mapping's own (docs/decisions.md).
-    const merged = mergeHeldEnrolment(
-      record.resourceType as HistoryType,
-      record.record as ProgramEnrolmentRecord | SubjectEnrolmentRecord,
-      { lines: [], fields: {} },
-      version,
-    )
-    if (!merged.changed) continue
-    record.record = merged.record
-    carried.count++
-  }
-}
-
 /** The first `room` failures of refused records, each at the NAT place of its field. */
 async function problemsOfRefused(set: NatSetReader, refused: Refused[], room: number): Promise<NatSetProblem[]> {
   const failures = refused
@@ -373,120 +280,4 @@ function noRecord(problemCount: number, problems: readonly NatSetProblem[]): Dom
       first ? `; ${first}` : ''
     }). Nothing was stored.`,
   )
-}
-
-/** The caller's NAT import that made this batch; 404 for a batch not made by one. */
-const notMadeByNatImport = (token: string) =>
-  new NotFoundError(
-    `Transaction batch ${token} was not made by a NAT import (POST .../nat-import): its records have no NAT lines to name.`,
-  )
-
-async function requireNatImport(db: Db, actor: Actor, ref: BatchRef): Promise<repo.NatImportRow> {
-  await requireBatch(db, actor, ref)
-  const imported = await repo.findNatImport(db, actor.rto, ref.token)
-  if (!imported) throw notMadeByNatImport(ref.token)
-  return imported
-}
-
-/** What the import that made the batch answered; undefined for a batch no NAT import made. */
-export async function natImportSummaryOf(db: Db, actor: Actor, ref: BatchRef): Promise<NatImportResult | undefined> {
-  await requireBatch(db, actor, ref)
-  return (await repo.findNatImportSummary(db, actor.rto, ref.token)) as NatImportResult | undefined
-}
-
-/**
- * Nothing submitted by mistake (issue 31 item 7), a condition on submit (holdings' SubmitCondition,
- * run in the submit's transaction): a batch whose NAT import left NAT problems out (lines it could
- * not read or map, records refused) lacks what they name, and is submitted only when the request
- * acknowledges their number. A batch no NAT import made, or one that left nothing out, passes.
- */
-export async function droppedLinesAcknowledged(
-  tx: Tx,
-  actor: Actor,
-  token: string,
-  request: SubmitRequest,
-): Promise<void> {
-  const count = await repo.findNatProblemCount(tx, actor.rto, token)
-  if (!count || request.acknowledgeDropped === count) return
-  const problems = `${count} NAT ${count === 1 ? 'problem' : 'problems'}`
-  const given =
-    request.acknowledgeDropped === undefined
-      ? ''
-      : `acknowledgeDropped=${request.acknowledgeDropped} is not the count. `
-  throw new ConflictError(
-    'nat-lines-dropped',
-    `${given}The NAT import that made batch ${token} left out ${problems} (lines it could not read or map, records refused; GET .../transaction-batch/${token}/nat-import lists them), so the held data would lack what ${count === 1 ? 'it names' : 'they name'}. Correct the NAT files and import them again, or submit without ${count === 1 ? 'it' : 'them'}: POST .../submit?acknowledgeDropped=${count} (vetrs submit --acknowledge-dropped ${count}).`,
-    { droppedCount: count },
-  )
-}
-
-/** The NAT file names each of the caller's batches was imported from; a batch no NAT import made is absent. */
-export function natFileNamesOf(db: Db, actor: Actor, tokens: string[]): Promise<Map<string, string[]>> {
-  return repo.natFileNamesOf(db, actor.rto, tokens)
-}
-
-/** What the import that made the batch answered. */
-export async function natImportOf(db: Db, actor: Actor, ref: BatchRef): Promise<NatImportResult> {
-  const summary = await natImportSummaryOf(db, actor, ref)
-  if (!summary) throw notMadeByNatImport(ref.token)
-  return summary
-}
-
-/**
- * A page of the batch's failed validation results (those of failed-validation-results, in its order),
- * each with the NAT places of its record's fields (its access paths; none named: the record's line).
- * A result about a record the zip did not give (a held record a set rule names) has no place. The
- * places are derived again from the zip kept with the batch: read and mapped in a worker, as at import.
- */
-export async function natFindings(
-  db: Db,
-  actor: Actor,
-  ref: BatchRef,
-  page: PageQuery,
-  options: NatImportOptions = {},
-): Promise<Page<NatFinding>> {
-  const imported = await requireNatImport(db, actor, ref)
-  const results = await listFailedResults(db, actor, ref, page)
-  if (results.results.length === 0) return { ...results, results: [] }
-  const { places, descriptions } = await oneSetAtATime(async () => {
-    const set = await NatSetReader.open(imported.zip, {
-      rtoCode: imported.rtoCode,
-      datasets: await currentCodes(db),
-      maxFilesBytes: options.maxFilesBytes ?? DEFAULT_NAT_FILES_BYTES,
-      maxProblems: 0,
-    })
-    try {
-      const places = await set.locate(
-        results.results.map((result) => ({
-          resourceType: result.resourceType,
-          uid: result.resourceUID,
-          paths: result.accessPath,
-        })),
-      )
-      const descriptions = await set.describe(
-        results.results.map((result) => ({
-          resourceType: result.resourceType,
-          uid: result.resourceUID,
-          texts: [result.message, result.correctiveAction],
-          ...(result.accessPath[0] === undefined ? {} : { path: result.accessPath[0] }),
-        })),
-      )
-      return { places, descriptions }
-    } finally {
-      await set.close()
-    }
-  })
-  return {
-    ...results,
-    results: results.results.map((result, index) => {
-      const description = descriptions[index]
-      return {
-        ...result,
-        nat: places[index] ?? [],
-        ...(description?.record === undefined ? {} : { natRecord: description.record }),
-        ...(description?.value === undefined ? {} : { natValue: description.value }),
-        ...(description ? { natMessage: description.texts[0], natCorrectiveAction: description.texts[1] } : {}),
-      }
-    }),
-  }
 }

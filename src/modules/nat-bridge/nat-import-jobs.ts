@@ -12,12 +12,8 @@ import { Scopes } from '../../platform/auth/scopes.ts'
 import type { Db } from '../../platform/db/database.ts'
 import type { JobDefinition, Queue } from '../../platform/queue/queue.ts'
 import { inspectNatZip, NatZipEntryNameError, NatZipTooLargeError } from './avetmiss.ts'
-import {
-  DEFAULT_NAT_FILES_BYTES,
-  importNatSet,
-  natImportSummaryOf,
-  type NatImportResult,
-} from './nat-bridge.service.ts'
+import { DEFAULT_NAT_FILES_BYTES, importNatSet, type NatImportResult } from './nat-bridge.service.ts'
+import { natImportSummaryOf } from './nat-import-results.service.ts'
 import { discardBatch } from '../batches/index.ts'
 import * as repo from './nat-import-job.repo.ts'
 
