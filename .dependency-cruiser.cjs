@@ -110,7 +110,7 @@ module.exports = {
       severity: 'error',
       comment:
         'A file nothing imports and that imports nothing is dead code, or an entry point to list here. The console browser scripts are served as files, never imported.',
-      from: { orphan: true, pathNot: ['\\.d\\.ts$', '^src/start\\.mjs$', '^src/modules/console/assets/'] },
+      from: { orphan: true, pathNot: ['\\.d\\.m?ts$', '^src/start\\.mjs$', '^src/modules/console/assets/'] },
       to: {},
     },
   ],

@@ -19,6 +19,7 @@ import { join } from 'node:path'
 import { launchChromium, signIn, CHROMIUM_PATH } from '../test/console/browser.ts'
 import { freePort } from '../test/support/index.ts'
 import { demoAuth } from './demo-auth.ts'
+import { SERVICE_MEMORY_ENV, SERVICE_NODE_FLAGS } from '../src/service-memory.mjs'
 
 const RECORDS = Number(process.env.BENCH_RESPONSIVE_RECORDS ?? 100_000)
 const RUNS = Number(process.env.BENCH_RUNS ?? 1)
@@ -272,11 +273,15 @@ async function measureOnce(): Promise<Run> {
   const baseUrl = `http://127.0.0.1:${port}`
   // A data directory of its own, as `npm start` has (BENCH_RESPONSIVE_DATA_DIR=memory:// for none).
   const dataDir = process.env.BENCH_RESPONSIVE_DATA_DIR || (await mkdtemp(join(tmpdir(), 'vetrs-bench-responsive-')))
-  // BENCH_RESPONSIVE_NODE_FLAGS: Node.js / V8 flags for the service's process (e.g. --liftoff-only).
-  const flags = (process.env.BENCH_RESPONSIVE_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '')
+  // The service's process as `npm start` runs it (src/service-memory.mjs: V8's bounds and glibc's mmap
+  // threshold), unless BENCH_RESPONSIVE_NODE_FLAGS gives its Node.js / V8 flags (e.g. --liftoff-only;
+  // set but empty for Node.js's defaults): then exactly those, and the environment as it is here.
+  const given = process.env.BENCH_RESPONSIVE_NODE_FLAGS
+  const flags = given === undefined ? SERVICE_NODE_FLAGS : given.split(/\s+/).filter((flag) => flag !== '')
+  const memoryEnv = given === undefined ? SERVICE_MEMORY_ENV : {}
   const child: ChildProcess = fork(new URL(import.meta.url).pathname, ['serve'], {
     execArgv: [...process.execArgv, '--expose-gc', ...flags], // gc: the memory read at the end follows a full collection
-    env: { ...process.env, PORT: String(port), BENCH_DATA_DIR: dataDir },
+    env: { ...memoryEnv, ...process.env, PORT: String(port), BENCH_DATA_DIR: dataDir },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
   running = child
@@ -447,7 +452,7 @@ async function main(): Promise<void> {
     )
   }
   console.log(
-    `\nPage: ${runs[0]!.pageName}. Load (straight into the database, not timed as a job): ${m((r) => r.loadSeconds).toFixed(1)} s. Assessment results: ${runs[0]!.assessmentResults}. Service peak RSS (VmHWM) from the end of the load to the end of the jobs: ${m((r) => r.peakRssMb).toFixed(0)} MB; while the bench loaded its records in the service's process: ${m((r) => r.loadPeakMb).toFixed(0)} MB; RSS at the end: ${m((r) => r.endRssMb).toFixed(0)} MB; peak of starting alone: ${m((r) => r.startPeakMb).toFixed(0)} MB${process.env.BENCH_RESPONSIVE_NODE_FLAGS ? ` (service flags: ${process.env.BENCH_RESPONSIVE_NODE_FLAGS})` : ''}. At the end, MB: ${JSON.stringify(runs[0]!.memory)}.`,
+    `\nPage: ${runs[0]!.pageName}. Load (straight into the database, not timed as a job): ${m((r) => r.loadSeconds).toFixed(1)} s. Assessment results: ${runs[0]!.assessmentResults}. Service peak RSS (VmHWM) from the end of the load to the end of the jobs: ${m((r) => r.peakRssMb).toFixed(0)} MB; while the bench loaded its records in the service's process: ${m((r) => r.loadPeakMb).toFixed(0)} MB; RSS at the end: ${m((r) => r.endRssMb).toFixed(0)} MB; peak of starting alone: ${m((r) => r.startPeakMb).toFixed(0)} MB${process.env.BENCH_RESPONSIVE_NODE_FLAGS === undefined ? " (as npm start runs it: the image's memory settings)" : ` (service flags: '${process.env.BENCH_RESPONSIVE_NODE_FLAGS}', Node.js's and glibc's defaults otherwise)`}. At the end, MB: ${JSON.stringify(runs[0]!.memory)}.`,
   )
 }
 

@@ -3,8 +3,8 @@
 // ERR_UNKNOWN_FILE_EXTENSION ".ts" before a line of ours runs) still runs this file, so it can say
 // which version is needed and how to get it. The minimum is read from package.json's engines.
 import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { relative, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
 const [needMajor, needMinor] = /(\d+)\.(\d+)/.exec(packageJson.engines.node).slice(1).map(Number)
@@ -26,7 +26,33 @@ if (!entry) {
   process.stderr.write('usage: node src/start.mjs <entry.ts> [arguments]\n')
   process.exit(2)
 }
-// The entry sees the command line it would see if started directly: [node, entry, ...arguments].
 const entryPath = resolve(entry)
+
+// The service's own processes run with the image's memory settings (service-memory.mjs): what this
+// process lacks of them, it is started again with (execve replaces it: the same process id, so a
+// process manager, a signal and the data directory's lock see one process). Not on Windows, which has
+// no execve (nor glibc); the tests, tools and the CLI keep Node.js's defaults.
+const SERVICE_ENTRIES = new Set(['src/main.ts', 'src/worker.ts'])
+const projectRoot = fileURLToPath(new URL('..', import.meta.url))
+if (
+  SERVICE_ENTRIES.has(relative(projectRoot, entryPath).split('\\').join('/')) &&
+  typeof process.execve === 'function'
+) {
+  const { missingMemorySettings, STARTED_WITH_MEMORY_SETTINGS } = await import('./service-memory.mjs')
+  const missing = missingMemorySettings(process.env, process.execArgv)
+  if (missing) {
+    process.execve(
+      process.execPath,
+      [process.execPath, ...missing.flags, ...process.execArgv, ...process.argv.slice(1)],
+      {
+        ...process.env,
+        ...missing.env,
+        [STARTED_WITH_MEMORY_SETTINGS]: '1',
+      },
+    )
+  }
+}
+
+// The entry sees the command line it would see if started directly: [node, entry, ...arguments].
 process.argv.splice(1, 2, entryPath)
 await import(pathToFileURL(entryPath).href)

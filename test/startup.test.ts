@@ -316,6 +316,54 @@ describe('one process per embedded data directory', {
   })
 })
 
+describe("the service's memory settings (issue 30, memory)", {
+  skip: process.platform === 'linux' ? false : 'reads /proc (Linux)',
+}, () => {
+  let database: TestDatabase
+  before(async () => {
+    database = await createTestDatabase()
+  })
+  after(() => database.drop())
+  const processOf = async (pid: number) => ({
+    commandLine: (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0'),
+    environment: (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0'),
+  })
+
+  const givenHere =
+    process.env.MALLOC_MMAP_THRESHOLD_ !== undefined || /semi|growing/.test(process.env.NODE_OPTIONS ?? '')
+  it("npm start runs the service with the image's memory settings: the same process, V8's bounds on its command line, glibc's mmap threshold in its environment", {
+    skip: givenHere ? "this test's own environment gives a memory setting" : false,
+  }, async () => {
+    const service = await startChildService({ ...database.env }, [], true)
+    try {
+      const { commandLine, environment: env } = await processOf(service.pid)
+      assert.deepEqual(commandLine.slice(1, 3), ['--max-semi-space-size=16', '--heap-growing-percent=50'])
+      assert.ok(commandLine.includes('src/main.ts'), commandLine.join(' '))
+      assert.ok(env.includes('MALLOC_MMAP_THRESHOLD_=131072'), 'the fixed threshold')
+      assert.equal((await fetch(`${service.baseUrl}/health/ready`)).status, 200)
+    } finally {
+      await service.stop()
+    }
+  })
+
+  it('a setting the operator gives is kept as given: the young generation in NODE_OPTIONS, the threshold in the environment', async () => {
+    const service = await startChildService(
+      { ...database.env, NODE_OPTIONS: '--max-semi-space-size=32', MALLOC_MMAP_THRESHOLD_: '65536' },
+      [],
+      true,
+    )
+    try {
+      const { commandLine, environment } = await processOf(service.pid)
+      assert.ok(!commandLine.some((word) => word.startsWith('--max-semi-space-size')), commandLine.join(' '))
+      assert.ok(commandLine.includes('--heap-growing-percent=50'), 'what the operator did not give is added')
+      assert.ok(environment.includes('MALLOC_MMAP_THRESHOLD_=65536'))
+      assert.ok(!environment.includes('MALLOC_MMAP_THRESHOLD_=131072'))
+    } finally {
+      await service.stop()
+    }
+  })
+})
+
 describe('several processes on one PostgreSQL database', {
   skip: onPostgres ? false : 'needs PostgreSQL (TEST_DATABASE=postgres)',
 }, () => {

@@ -23,9 +23,18 @@ export interface ChildService {
   crash(): Promise<void>
 }
 
-export async function startChildService(env: Record<string, string>, nodeFlags: string[] = []): Promise<ChildService> {
+/**
+ * `throughLauncher`: started as the npm scripts start it (`node src/start.mjs src/main.ts`), the launcher's
+ * version check and memory settings included; otherwise `node src/main.ts`.
+ */
+export async function startChildService(
+  env: Record<string, string>,
+  nodeFlags: string[] = [],
+  throughLauncher = false,
+): Promise<ChildService> {
   const port = await freePort()
-  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, 'src/main.ts'], {
+  const entry = throughLauncher ? ['src/start.mjs', 'src/main.ts'] : ['src/main.ts']
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, ...entry], {
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
