@@ -31,12 +31,15 @@ const entryPath = resolve(entry)
 // The service's own processes run with the image's memory settings (service-memory.mjs): what this
 // process lacks of them, it is started again with (execve replaces it: the same process id, so a
 // process manager, a signal and the data directory's lock see one process). Not on Windows, which has
-// no execve (nor glibc); the tests, tools and the CLI keep Node.js's defaults.
+// no execve (nor glibc), nor in a process with an IPC channel to its parent (`node --watch`, which learns
+// the files to watch through it, or a fork), which the program started again would lose; the tests,
+// tools and the CLI keep Node.js's defaults.
 const SERVICE_ENTRIES = new Set(['src/main.ts', 'src/worker.ts'])
 const projectRoot = fileURLToPath(new URL('..', import.meta.url))
 if (
   SERVICE_ENTRIES.has(relative(projectRoot, entryPath).split('\\').join('/')) &&
-  typeof process.execve === 'function'
+  typeof process.execve === 'function' &&
+  !process.channel
 ) {
   const { missingMemorySettings, STARTED_WITH_MEMORY_SETTINGS } = await import('./service-memory.mjs')
   const missing = missingMemorySettings(process.env, process.execArgv)
