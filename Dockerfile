@@ -23,7 +23,9 @@ ENV NODE_ENV=production \
 # under a bulk upload, and keeps it), and every block of 128 KiB or more in a mapping of its own that is
 # given back when freed. The old generation grown by at most half its live size after a full collection
 # (--heap-growing-percent=50, in ENTRYPOINT: Node.js refuses it in NODE_OPTIONS). No heap limit: it would
-# also bound the NAT import's worker thread.
+# also bound the NAT import's worker thread. The embedded database's parser kept from V8's optimising
+# compiler, 600 MB at every start (--experimental-wasm-compilation-hints --no-wasm-dynamic-tiering, in
+# ENTRYPOINT too; src/platform/db/pglite-module.ts). src/service-memory.mjs holds the same list for npm start.
 
 WORKDIR /app
 
@@ -55,5 +57,5 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
 # node itself, not npm: SIGTERM reaches the service, which shuts down gracefully (docs/operations.md).
-ENTRYPOINT ["node", "--heap-growing-percent=50", "src/start.mjs"]
+ENTRYPOINT ["node", "--heap-growing-percent=50", "--experimental-wasm-compilation-hints", "--no-wasm-dynamic-tiering", "src/start.mjs"]
 CMD ["src/main.ts"]

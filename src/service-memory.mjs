@@ -7,6 +7,11 @@
 //    machine's memory: 2 x 64 MB on 24 GB, committed and kept);
 //  - --heap-growing-percent=50: the old generation grown by at most half its live size after a full
 //    collection (no limit on it: a larger job is never cut short);
+//  - --experimental-wasm-compilation-hints --no-wasm-dynamic-tiering: the embedded database's largest
+//    functions, PostgreSQL's parser among them, stay at V8's baseline compiler, as the hint in its
+//    module asks (src/platform/db/pglite-module.ts): optimising the parser alone took 604 MB at every
+//    start. Without dynamic tiering each function is optimised after its first baseline compilation
+//    rather than once hot. Only WebAssembly is concerned (PGlite; Node.js's type stripping).
 //  - MALLOC_MMAP_THRESHOLD_=131072: glibc gives every block of 128 KiB or more a mapping of its own,
 //    returned when freed; its default raises that threshold to the size of the largest block freed,
 //    after which query results and bodies come from the arena, which keeps what they leave (about
@@ -17,7 +22,12 @@
 // kept as given. Plain JavaScript, like the launcher.
 
 /** V8 flags of the service's processes. */
-export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=50']
+export const SERVICE_NODE_FLAGS = [
+  '--max-semi-space-size=16',
+  '--heap-growing-percent=50',
+  '--experimental-wasm-compilation-hints',
+  '--no-wasm-dynamic-tiering',
+]
 /** Environment of the service's processes (glibc reads it at start). */
 export const SERVICE_MEMORY_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' }
 /** Set in the process started again, so that it never starts itself a third time. */

@@ -20,6 +20,7 @@ import { withoutPassword, type Config } from '../../config/config.ts'
 import { StartupError } from '../startup.ts'
 import { lockDataDirectory, type DataDirectoryLock } from './data-directory-lock.ts'
 import type { Database } from './schema.ts'
+import { hintedPgliteModule } from './pglite-module.ts'
 import { PreparingClient } from './prepared-statements.ts'
 
 export type Db = Kysely<Database>
@@ -144,8 +145,11 @@ export async function openDatabase(
     lock = lockDataDirectory(config.dataDir)
   }
   try {
+    const pgliteWasmModule = await hintedPgliteModule()
     const pglite = await PGlite.create(inMemory ? undefined : config.dataDir, {
       parsers: { 1082: (value: string) => value },
+      // Its largest functions kept from V8's optimising compiler, where the launcher's flags allow (pglite-module.ts).
+      ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
       // Server settings are start parameters (-c), after PGlite's own, which they must keep.
       ...(config.sharedBuffersMb === undefined
         ? {}
