@@ -9,7 +9,7 @@ import { sql } from 'kysely'
 import { startTestService, type TestService } from './support/index.ts'
 import { failingStudents, loadBatch } from '../bench/batch-loader.ts'
 import { runValidation } from '../src/modules/validation/engine.ts'
-import { listResults } from '../src/modules/validation/validation.repo.ts'
+import { listResults } from '../src/modules/validation/result-pages.repo.ts'
 import { RESULT_ANCHOR_EVERY } from '../src/platform/runs/run-lifecycle.ts'
 
 const RTO = '90001'

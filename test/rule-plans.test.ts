@@ -16,7 +16,7 @@ import { PERIOD, startTestService, tokenFor, waitFor, type TestService } from '.
 import { loadBatch } from '../bench/batch-loader.ts'
 import { rules } from '../src/modules/validation/index.ts'
 import { assessmentRules } from '../src/modules/assessment/index.ts'
-import * as validation from '../src/modules/validation/validation.repo.ts'
+import * as validation from '../src/modules/validation/result-writes.repo.ts'
 import * as assessment from '../src/modules/assessment/assessment.repo.ts'
 import * as holdings from '../src/modules/holdings/holdings.repo.ts'
 import { indexSubmission } from '../src/modules/reconciliation/reconciliation-index.repo.ts'

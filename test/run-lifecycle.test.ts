@@ -9,7 +9,8 @@ import { sql } from 'kysely'
 import { startTestService, type TestService } from './support/index.ts'
 import type { Db } from '../src/platform/db/database.ts'
 import type { RunLifecycle, RunTableName } from '../src/platform/runs/run-lifecycle.ts'
-import * as validation from '../src/modules/validation/validation.repo.ts'
+import * as validation from '../src/modules/validation/validation-runs.repo.ts'
+import { insertResults } from '../src/modules/validation/result-writes.repo.ts'
 import * as assessment from '../src/modules/assessment/assessment.repo.ts'
 
 const RTO = 'lifecycle-rto'
@@ -45,7 +46,7 @@ const kinds: RunKind[] = [
       return { runId: run.run_id, subject }
     },
     async write(db, runId, attempt, levels) {
-      await validation.insertResults(
+      await insertResults(
         db,
         levels.map((level) => ({
           rto_id: RTO,

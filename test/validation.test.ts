@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { sql } from 'kysely'
-import { listResults } from '../src/modules/validation/validation.repo.ts'
+import { listResults } from '../src/modules/validation/result-pages.repo.ts'
 import { allOf, minimalUnitRecord, Reporter, startTestService, V1, world, type TestService } from './support/index.ts'
 
 describe('batch validation', () => {
@@ -142,7 +142,7 @@ describe('batch validation', () => {
       .where('status', '=', 'Queued')
       .where('transaction_batch_token', '=', batch)
       .executeTakeFirstOrThrow()
-    const { validationRuns } = await import('../src/modules/validation/validation.repo.ts')
+    const { validationRuns } = await import('../src/modules/validation/validation-runs.repo.ts')
     await validationRuns.claim(t.service.database.db, '90001', run.run_id)
     assert.equal((await r.request('GET', r.batchPath(batch, '/validate'))).json.validationStatus, 'InProgress')
     assert.equal((await r.request('DELETE', r.batchPath(batch, '/validate'))).status, 204)

@@ -317,12 +317,13 @@ export const assessmentRuns = createRunLifecycle({
 })
 
 /**
- * The settings a rule's statement runs under, inside its transaction. JIT is off (see validation.repo
- * insertSetRuleResults). Nested loops are off: the rules join held records on UIDs read from bodies
- * (jsonb), whose matches the planner cannot estimate; it guessed a row or two and ran a look-up of a
- * whole record type per enrolment, growing with the square of the period's records (124 s for 3,000
- * outcomes on the embedded database, issue 30). An assessment always reads a whole period, so every
- * rule gets hash and merge joins, which grow linearly (laterals over a record's own arrays still nest).
+ * The settings a rule's statement runs under, inside its transaction. JIT is off (see
+ * validation/result-writes.repo.ts insertSetRuleResults). Nested loops are off: the rules join held
+ * records on UIDs read from bodies (jsonb), whose matches the planner cannot estimate; it guessed a row
+ * or two and ran a look-up of a whole record type per enrolment, growing with the square of the
+ * period's records (124 s for 3,000 outcomes on the embedded database, issue 30). An assessment always
+ * reads a whole period, so every rule gets hash and merge joins, which grow linearly (laterals over a
+ * record's own arrays still nest).
  */
 export async function ruleSessionSettings(tx: Executor): Promise<void> {
   await sql`SET LOCAL jit = off`.execute(tx)

@@ -13,7 +13,14 @@ import type { ResourceType } from '../../domain/resource-types.ts'
 import { rules } from './rules/index.ts'
 import type { KeySlice, RecordContext, RecordRule, RunScope, SetRule } from './rule.ts'
 import { utcToday } from '../../domain/reporting-period.ts'
-import * as repo from './validation.repo.ts'
+import type { ResultRow } from './validation.tables.ts'
+import { validationRuns } from './validation-runs.repo.ts'
+import {
+  batchKeySlices,
+  insertResults,
+  insertSetRuleResults,
+  insertSetRuleResultsInKeySlices,
+} from './result-writes.repo.ts'
 import { asRulesSeeIt } from './no-value.ts'
 
 export interface EngineDependencies {
@@ -63,8 +70,8 @@ export function recordRuleResults(
   rule: RecordRule,
   row: RecordChunkRow,
   context: RecordContext,
-  run: Pick<repo.ResultRow, 'rto_id' | 'run_id' | 'attempt'>,
-): repo.ResultRow[] {
+  run: Pick<ResultRow, 'rto_id' | 'run_id' | 'attempt'>,
+): ResultRow[] {
   return rule.check(row.body as never, row.resource_type as ResourceType, context).map((found) => ({
     ...run,
     validation_grouping_id: randomUUID(),
@@ -94,7 +101,7 @@ export type RunOutcome = 'validated' | 'abandoned' | 'not-runnable'
 
 export async function runValidation(deps: EngineDependencies, rto: string, runId: string): Promise<RunOutcome> {
   const { db } = deps
-  const runs = repo.validationRuns
+  const runs = validationRuns
   const run = await runs.claim(db, rto, runId)
   if (!run) return 'not-runnable' // already Validated or Cancelled, or its batch is gone
   const { attempt, transaction_batch_token: token } = run
@@ -107,12 +114,12 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   const sliceRows = resultSliceRowsFor(db, deps.resultSliceRows)
   const writeBatch = Math.min(sliceRows ?? WRITE_BATCH, WRITE_BATCH)
   const started = performance.now()
-  const pending: repo.ResultRow[] = []
+  const pending: ResultRow[] = []
   const flush = async () => {
     if (pending.length === 0) return
     // Requests that arrived while the rules ran go before the write (issue 30, the embedded database).
     if (sliceRows !== undefined) await yieldToEventLoop()
-    await repo.insertResults(db, pending.splice(0))
+    await insertResults(db, pending.splice(0))
   }
   let after: { type: string; uid: string } | undefined
   let records = 0
@@ -154,7 +161,7 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   // Completed and told in one transaction: the run is Validated exactly when its event is recorded.
   const completed = await db.transaction().execute(async (tx) => {
     if (!(await runs.complete(tx, rto, runId, attempt))) return false
-    const outcome = await repo.validationRuns.completedOutcome(tx, rto, runId)
+    const outcome = await validationRuns.completedOutcome(tx, rto, runId)
     const jurisdiction = await jurisdictionOfBatch(tx, rto, token)
     await recordEvent(tx, {
       rto,
@@ -176,7 +183,7 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   return 'validated'
 }
 
-/** A type's key slices of the batch, found once per run (repo.batchKeySlices). */
+/** A type's key slices of the batch, found once per run (batchKeySlices). */
 export type KeySlicesOf = (type: ResourceType) => Promise<KeySlice[]>
 
 /** Key slices of `records` records of the batch in `scope`, each type's found when first asked for. */
@@ -185,7 +192,7 @@ export function keySlicesOf(db: Db, scope: RunScope, records: number): KeySlices
   return (type) => {
     let slices = found.get(type)
     if (!slices) {
-      slices = repo.batchKeySlices(db, scope, type, records)
+      slices = batchKeySlices(db, scope, type, records)
       found.set(type, slices)
     }
     return slices
@@ -194,7 +201,7 @@ export function keySlicesOf(db: Db, scope: RunScope, records: number): KeySlices
 
 /**
  * One set rule's results for an attempt: with `keySlices`, a rule that has `slicedParts` in key slices
- * of the batch (repo.insertSetRuleResultsInKeySlices); otherwise its query, or each of its parts, as one
+ * of the batch (insertSetRuleResultsInKeySlices); otherwise its query, or each of its parts, as one
  * statement.
  */
 export async function runSetRule(
@@ -209,14 +216,14 @@ export async function runSetRule(
 ): Promise<void> {
   const parts = keySlices ? rule.slicedParts?.(scope) : undefined
   if (keySlices && parts) {
-    await repo.insertSetRuleResultsInKeySlices(db, rule, scope, runId, attempt, largeBatch, parts, keySlices, sliceRows)
+    await insertSetRuleResultsInKeySlices(db, rule, scope, runId, attempt, largeBatch, parts, keySlices, sliceRows)
     return
   }
   for (const query of rule.queryParts?.(scope) ?? [rule.query(scope)]) {
     // Requests that arrived during the last statement go first: on the embedded database statements
     // run on this thread, and one awaited after another would leave it no turn to read them.
     await yieldToEventLoop()
-    await repo.insertSetRuleResults(db, rule, scope, runId, attempt, largeBatch, query, sliceRows)
+    await insertSetRuleResults(db, rule, scope, runId, attempt, largeBatch, query, sliceRows)
   }
 }
 
@@ -227,7 +234,7 @@ async function abandoned(
   runId: string,
   attempt: number,
 ): Promise<RunOutcome> {
-  await repo.validationRuns.deleteAttempt(deps.db, rto, runId, attempt)
+  await validationRuns.deleteAttempt(deps.db, rto, runId, attempt)
   log.info('validation run cancelled or superseded; its results are discarded')
   return 'abandoned'
 }

@@ -15,6 +15,6 @@ export {
   type ValidationDependencies,
 } from './validation.service.ts'
 export { ValidationResult, type ValidationStatus } from './validation.schemas.ts'
-export type { ResultFilter } from './validation.repo.ts'
+export type { ResultFilter } from './result-pages.repo.ts'
 export { rules } from './rules/index.ts'
 export type { Rule } from './rule.ts'

@@ -9,7 +9,17 @@ import { ConflictError, DomainError } from '../../domain/errors.ts'
 import { offsetOf, toPage, type Page, type PageQuery } from '../../domain/page.ts'
 import { lockOpenBatch, requireBatch, type BatchRef } from '../batches/index.ts'
 import type { ValidationResult, ValidationStatus } from './validation.schemas.ts'
-import * as repo from './validation.repo.ts'
+import type { ResultRow, RunRow } from './validation.tables.ts'
+import {
+  fingerprintOf,
+  insertRun,
+  latestCompletedRun,
+  latestRun,
+  pendingRuns,
+  sameContent,
+  validationRuns,
+} from './validation-runs.repo.ts'
+import { countResults, listResults, type ResultFilter } from './result-pages.repo.ts'
 
 export interface ValidateJobData {
   rto: string
@@ -34,15 +44,15 @@ export async function requestValidation(
 ): Promise<{ created: boolean; status: ValidationStatus }> {
   return deps.db.transaction().execute(async (tx) => {
     const batch = await lockOpenBatch(tx, actor, ref)
-    const pending = await repo.pendingRuns(tx, actor.rto, batch.transaction_batch_token)
+    const pending = await pendingRuns(tx, actor.rto, batch.transaction_batch_token)
     const queued = pending.find((run) => run.status === 'Queued')
     if (queued) return { created: false, status: await statusOf(tx, queued) }
-    await repo.validationRuns.cancel(
+    await validationRuns.cancel(
       tx,
       actor.rto,
       pending.map((run) => run.run_id),
     )
-    const run = await repo.insertRun(tx, {
+    const run = await insertRun(tx, {
       rto: actor.rto,
       runId: randomUUID(),
       token: batch.transaction_batch_token,
@@ -55,7 +65,7 @@ export async function requestValidation(
 
 export async function getValidationStatus(db: Db, actor: Actor, ref: BatchRef): Promise<ValidationStatus> {
   const batch = await requireBatch(db, actor, ref)
-  const run = await repo.latestRun(db, actor.rto, batch.transaction_batch_token)
+  const run = await latestRun(db, actor.rto, batch.transaction_batch_token)
   if (!run)
     throw new DomainError(
       'no-validation-run',
@@ -73,7 +83,7 @@ export async function validationStatusOfOwnBatch(
   actor: Actor,
   token: string,
 ): Promise<ValidationStatus | undefined> {
-  const run = await repo.latestRun(db, actor.rto, token)
+  const run = await latestRun(db, actor.rto, token)
   return run && statusOf(db, run)
 }
 
@@ -81,13 +91,13 @@ export async function validationStatusOfOwnBatch(
 export async function cancelValidation(db: Db, actor: Actor, ref: BatchRef): Promise<void> {
   await db.transaction().execute(async (tx) => {
     const batch = await lockOpenBatch(tx, actor, ref)
-    const pending = await repo.pendingRuns(tx, actor.rto, batch.transaction_batch_token)
+    const pending = await pendingRuns(tx, actor.rto, batch.transaction_batch_token)
     if (pending.length === 0)
       throw new ConflictError(
         'no-pending-validation',
         `No validation of transaction batch ${ref.token} is Queued or InProgress; there is nothing to cancel.`,
       )
-    await repo.validationRuns.cancel(
+    await validationRuns.cancel(
       tx,
       actor.rto,
       pending.map((run) => run.run_id),
@@ -101,21 +111,21 @@ export async function listFailedResults(
   actor: Actor,
   ref: BatchRef,
   page: PageQuery,
-  filter: repo.ResultFilter = {},
+  filter: ResultFilter = {},
 ): Promise<Page<ValidationResult>> {
   const run = await latestCompletedRunOf(db, actor, ref)
   const [rows, total] = await Promise.all([
-    repo.listResults(db, run, page.pageSize, offsetOf(page), filter),
+    listResults(db, run, page.pageSize, offsetOf(page), filter),
     countOf(db, run, filter),
   ])
   return toPage(rows.map(toValidationResult), total, page)
 }
 
 /** How many results the filter keeps: kept on the run unless a resource type is asked for. */
-async function countOf(db: Db, run: repo.RunRow, filter: repo.ResultFilter): Promise<number> {
-  if (filter.resourceType !== undefined) return repo.countResults(db, run, filter)
+async function countOf(db: Db, run: RunRow, filter: ResultFilter): Promise<number> {
+  if (filter.resourceType !== undefined) return countResults(db, run, filter)
   if (filter.technicalRuleId === undefined) return run.result_count ?? 0
-  const rules = await repo.validationRuns.resultsByRule(db, run)
+  const rules = await validationRuns.resultsByRule(db, run)
   return rules.find((rule) => rule.technicalRuleId === filter.technicalRuleId)?.results ?? 0
 }
 
@@ -131,7 +141,7 @@ export interface FailedResultsOfRule {
 /** The latest completed run's failed results counted per rule (what a person fixes one rule at a time). */
 export async function failedResultsByRule(db: Db, actor: Actor, ref: BatchRef): Promise<FailedResultsOfRule[]> {
   const run = await latestCompletedRunOf(db, actor, ref)
-  return (await repo.validationRuns.resultsByRule(db, run)).map((rule) => ({
+  return (await validationRuns.resultsByRule(db, run)).map((rule) => ({
     technicalRuleId: rule.technicalRuleId,
     ruleId: rule.ruleId,
     validationMessageLevel: rule.level as MessageLevel,
@@ -141,9 +151,9 @@ export async function failedResultsByRule(db: Db, actor: Actor, ref: BatchRef): 
   }))
 }
 
-async function latestCompletedRunOf(db: Db, actor: Actor, ref: BatchRef): Promise<repo.RunRow> {
+async function latestCompletedRunOf(db: Db, actor: Actor, ref: BatchRef): Promise<RunRow> {
   const batch = await requireBatch(db, actor, ref)
-  const run = await repo.latestCompletedRun(db, actor.rto, batch.transaction_batch_token)
+  const run = await latestCompletedRun(db, actor.rto, batch.transaction_batch_token)
   if (!run)
     throw new DomainError(
       'no-validation-run',
@@ -153,7 +163,7 @@ async function latestCompletedRunOf(db: Db, actor: Actor, ref: BatchRef): Promis
 }
 
 /** A stored result as failed-validation-results answers it. */
-export function toValidationResult(row: Omit<repo.ResultRow, 'rto_id' | 'run_id' | 'attempt'>): ValidationResult {
+export function toValidationResult(row: Omit<ResultRow, 'rto_id' | 'run_id' | 'attempt'>): ValidationResult {
   return {
     validationGroupingId: row.validation_grouping_id,
     relatedValidationResultCount: row.related_validation_result_count,
@@ -173,7 +183,7 @@ export function toValidationResult(row: Omit<repo.ResultRow, 'rto_id' | 'run_id'
 
 /** Why the batch cannot be submitted as it stands, or undefined when it can (spec: submit). */
 export async function submitBlocker(db: Executor, rto: string, token: string): Promise<ConflictError | undefined> {
-  const run = await repo.latestRun(db, rto, token)
+  const run = await latestRun(db, rto, token)
   if (!run)
     return new ConflictError(
       'validation-not-requested',
@@ -184,7 +194,7 @@ export async function submitBlocker(db: Executor, rto: string, token: string): P
       'validation-pending',
       `Validation of the batch is ${run.status}. Poll GET .../validate until it is Validated, then submit.`,
     )
-  if (!repo.sameContent(run, await repo.fingerprintOf(db, rto, token))) {
+  if (!sameContent(run, await fingerprintOf(db, rto, token))) {
     return new ConflictError(
       'validation-stale',
       "The batch's records changed after its latest validation started. Request validation again and submit once it is Validated.",
@@ -198,10 +208,9 @@ export async function submitBlocker(db: Executor, rto: string, token: string): P
   return undefined
 }
 
-async function statusOf(db: Executor, run: repo.RunRow): Promise<ValidationStatus> {
+async function statusOf(db: Executor, run: RunRow): Promise<ValidationStatus> {
   const isCurrent =
-    run.status === 'Queued' ||
-    repo.sameContent(run, await repo.fingerprintOf(db, run.rto_id, run.transaction_batch_token))
+    run.status === 'Queued' || sameContent(run, await fingerprintOf(db, run.rto_id, run.transaction_batch_token))
   const validated = run.status === 'Validated'
   return {
     validationStatus: run.status === 'Cancelled' ? 'Queued' : run.status, // a cancelled run is never reported (latestRun skips it)
