@@ -17,7 +17,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { launchChromium, signIn, CHROMIUM_PATH } from '../test/console/browser.ts'
-import { freePort } from '../test/support/index.ts'
+import { freePort } from '../test/support/child-service.ts'
 import { demoAuth } from './demo-auth.ts'
 import { SERVICE_MEMORY_ENV, SERVICE_NODE_FLAGS } from '../src/service-memory.mjs'
 

@@ -16,7 +16,7 @@ import pg from 'pg'
 import { createService } from '../src/app.ts'
 import { loadConfig } from '../src/config/config.ts'
 import { recordEvent, startNatsRelay } from '../src/modules/events/index.ts'
-import { freePort } from '../test/support/index.ts'
+import { freePort } from '../test/support/child-service.ts'
 import { positiveInteger } from './settings.ts'
 
 const settings = {
