@@ -17,6 +17,8 @@ import { installConsoleSession } from './console-session.plugin.ts'
 import { builtInProviderClient, demoIdentityProviderRoutes } from './demo-identity-provider.routes.ts'
 import { CONSOLE_PREFIX, pageRoute } from './page-kit.ts'
 import { batchPages } from './batches.routes.ts'
+import { batchActionPages } from './batch-actions.routes.ts'
+import { natImportPages } from './nat-import.routes.ts'
 import { operatorPages } from './operator.routes.ts'
 import { calendarPages } from './calendar.routes.ts'
 import { auditPages } from './audit.routes.ts'
@@ -127,7 +129,9 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
   const { db, readDb, queue, validationJob, reconcileJob, assessmentJob, natImportJob, submitJob } = options
   const deps = { db, readDb, queue, validationJob, reconcileJob, assessmentJob, natImportJob, submitJob }
   await app.register(periodPages, deps)
-  await app.register(batchPages, { ...deps, natLimits })
+  await app.register(batchPages, deps)
+  await app.register(batchActionPages, deps)
+  await app.register(natImportPages, { ...deps, natLimits })
   await app.register(recordPages, deps)
   await app.register(qualityPages, deps)
   await app.register(signOffPages, deps)
