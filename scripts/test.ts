@@ -10,11 +10,12 @@
 // test/support/database-templates.ts). The few files whose assertions are about elapsed time run
 // afterwards, each in a process of its own, on a machine the rest of the suite no longer loads.
 // docs/decisions.md, "Tests: fast where they can be".
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { globSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { cachedPgliteRunTemplate, preparePostgresTemplate, type Template } from '../test/support/database-templates.ts'
-import { countsOfProgress, reporterArguments } from './test-counts.ts'
+import { countsOfProgress } from './test-counts.ts'
+import { endWhenStalled, killGroup, testJobArguments } from './test-job.ts'
 
 const files = globSync(['test/**/*.test.ts', 'src/**/*.test.ts', 'packages/*/test/**/*.test.ts']).sort()
 /**
@@ -91,6 +92,21 @@ interface Job {
 
 /** Jobs that failed, named again in the summary: their reports may be far up the output. */
 const failedJobs: string[] = []
+
+/**
+ * Minutes without a test ending after which a job is taken as hung and ended (TEST_STALL_MINUTES):
+ * every test and hook fails after two minutes (the few that set their own bound, six at most), so ten
+ * without one ending is a process that will not end.
+ */
+const STALL_MINUTES = Number(process.env.TEST_STALL_MINUTES) || 10
+
+/** The jobs' processes now running: an interrupted run (Ctrl-C, CI's cancel) ends them with it. */
+const running = new Set<ChildProcess>()
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    for (const child of running) killGroup(child, 'SIGTERM')
+    process.exit(130)
+  })
 
 /** Seconds between two progress lines while jobs run (a shard's own report comes only when it ends). */
 const PROGRESS_SECONDS = 30
@@ -184,25 +200,29 @@ function runJob({ half, files, name }: Job): Promise<Counts> {
   progress.started(label, progressFile)
   const started = performance.now()
   const output: Buffer[] = []
-  const child = spawn(
-    process.execPath,
-    [
-      '--test',
-      '--test-isolation=none',
-      '--test-timeout=120000',
-      ...reporterArguments(progressFile),
-      ...extraArgs,
-      ...files,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: half.env },
-  )
+  // Detached: a process group of its own, which a stalled job is ended with (its services and browsers too).
+  const child = spawn(process.execPath, [...testJobArguments(progressFile), ...extraArgs, ...files], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: half.env,
+    detached: true,
+  })
+  running.add(child)
+  let stalled = ''
+  const stopWatching = endWhenStalled(child, progressFile, STALL_MINUTES * 60_000, (lastEnded) => {
+    stalled = `\n!! ${label}: no test ended for ${STALL_MINUTES} minutes, after ${lastEnded}: ended (killed).\n`
+    process.stdout.write(stalled)
+  })
   child.stdout.on('data', (chunk: Buffer) => output.push(chunk))
   child.stderr.on('data', (chunk: Buffer) => output.push(chunk))
   return new Promise((resolve) => {
     child.on('close', (code) => {
+      stopWatching()
+      running.delete(child)
       progress.ended(label)
       const seconds = ((performance.now() - started) / 1000).toFixed(1)
-      process.stdout.write(`\n── ${name} (${half.name}, ${seconds} s): ${files.join(' ')}\n${Buffer.concat(output)}`)
+      process.stdout.write(
+        `\n── ${name} (${half.name}, ${seconds} s): ${files.join(' ')}\n${Buffer.concat(output)}${stalled}`,
+      )
       let report = ''
       try {
         report = readFileSync(progressFile, 'utf8')
