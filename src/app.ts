@@ -9,6 +9,7 @@ import { createTokenVerifier } from './platform/auth/tokens.ts'
 import { installAuthentication } from './platform/auth/authenticate.ts'
 import { registerAuthRoutes } from './platform/auth/auth.routes.ts'
 import { installRequestValidation } from './platform/http/request-validation.ts'
+import { SERIALIZER_AJV_OPTIONS } from './platform/schema/ajv.ts'
 import { answerRouterError, installErrorHandling, MAX_PATH_PARAMETER_LENGTH } from './platform/http/error-handler.ts'
 import { installBodyLimits } from './platform/http/body-limits.ts'
 import { installBodyParsers } from './platform/http/body-parsers.ts'
@@ -101,6 +102,7 @@ export async function createHttpApp(core: Core): Promise<FastifyInstance> {
       http: { headersTimeout: config.http.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
       routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
       frameworkErrors: answerRouterError,
+      serializerOpts: { ajv: SERIALIZER_AJV_OPTIONS },
     }),
     (instance) => instance.close(),
   )
