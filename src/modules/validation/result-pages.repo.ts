@@ -2,7 +2,7 @@
 // by rule and resource type, and how many the filter keeps. Every statement is scoped by the caller's RTO.
 import type { Executor } from '../../platform/db/database.ts'
 import { resultPageStart } from '../../platform/runs/run-lifecycle.ts'
-import type { RunRow } from './validation.tables.ts'
+import { RESULT_FIELDS, type RunRow } from './validation.tables.ts'
 
 /** Narrows a run's results: to one rule, one resource type, or both. */
 export interface ResultFilter {
@@ -13,21 +13,7 @@ export interface ResultFilter {
 export async function listResults(db: Executor, run: RunRow, limit: number, offset: number, filter: ResultFilter = {}) {
   let query = db
     .selectFrom('validation_result')
-    .select([
-      'validation_grouping_id',
-      'related_validation_result_count',
-      'error_number',
-      'rule_id',
-      'technical_rule_id',
-      'validation_message_level',
-      'corrective_action',
-      'message',
-      'resource_type',
-      'resource_uid',
-      'access_path',
-      'change_tracking_identifier',
-      'data_source',
-    ])
+    .select(RESULT_FIELDS)
     .where('rto_id', '=', run.rto_id)
     .where('run_id', '=', run.run_id)
     .where('attempt', '=', run.attempt)

@@ -8,7 +8,7 @@ import { nameBasedUuid } from '../../platform/db/uuid.ts'
 import { insertInSlices } from '../../platform/db/sliced-insert.ts'
 import type { KeySlice, RunScope, SetFindingRow, SetRule, SlicedPart } from './rule.ts'
 import type { ResourceType } from '../../domain/resource-types.ts'
-import type { ResultRow } from './validation.tables.ts'
+import { RESULT_FIELDS, type ResultRow } from './validation.tables.ts'
 
 export async function insertResults(db: Executor, rows: ResultRow[]): Promise<void> {
   if (rows.length > 0) await db.insertInto('validation_result').values(rows).execute()
@@ -160,24 +160,7 @@ export async function setRuleSessionSettings(tx: Executor, largeBatch: boolean):
 }
 
 /** The columns of validation_result a rule's results fill, in the order setRuleResultValues gives them. */
-const RESULT_COLUMNS = [
-  'rto_id',
-  'run_id',
-  'attempt',
-  'validation_grouping_id',
-  'related_validation_result_count',
-  'error_number',
-  'rule_id',
-  'technical_rule_id',
-  'validation_message_level',
-  'corrective_action',
-  'message',
-  'resource_type',
-  'resource_uid',
-  'access_path',
-  'change_tracking_identifier',
-  'data_source',
-] as const
+const RESULT_COLUMNS = ['rto_id', 'run_id', 'attempt', ...RESULT_FIELDS] as const
 
 /** The order a rule's results are stored in (their seq): grouped, the batch's own records first. */
 const SET_RULE_RESULT_ORDER = sql`f.group_key, f.data_source DESC, f.resource_type, f.resource_uid`

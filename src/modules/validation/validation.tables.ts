@@ -57,3 +57,20 @@ declare module '../../platform/db/schema.ts' {
 
 export type RunRow = Selectable<ValidationRunTable>
 export type ResultRow = Omit<Selectable<ValidationResultTable>, 'seq'>
+
+/** What a stored result says, column by column: what the result pages read and a rule's results fill. */
+export const RESULT_FIELDS = [
+  'validation_grouping_id',
+  'related_validation_result_count',
+  'error_number',
+  'rule_id',
+  'technical_rule_id',
+  'validation_message_level',
+  'corrective_action',
+  'message',
+  'resource_type',
+  'resource_uid',
+  'access_path',
+  'change_tracking_identifier',
+  'data_source',
+] as const
