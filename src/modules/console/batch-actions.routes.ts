@@ -8,7 +8,7 @@ import * as submitService from './submit-and-nat.service.ts'
 import type { ConsoleDependencies } from './console-shared.ts'
 import { refusalInWords } from './console-words.ts'
 import { readInput, SubmitForm } from './console-input.ts'
-import { audited, formRoute, frameFor, html, only, pageRoute, rtoPersonOf } from './page-kit.ts'
+import { audited, formRoute, frameFor, html, only, pageRoute, rtoPersonOf, liveStatus } from './page-kit.ts'
 import { type BatchPathParams, batchPath, batchRefOf, submitStatusPath } from './batch-page-kit.ts'
 
 /** How a submit ended, as the batch's page says it: what is now held, or the refusal in words. */
@@ -107,9 +107,7 @@ export const batchActionPages: FastifyPluginAsync<ConsoleDependencies> = async (
     page,
     async (request, reply) => {
       const s = await submitStatusOf(request)
-      return reply
-        .type('application/json; charset=utf-8')
-        .send({ status: s.status, html: renderFragment('submit-progress', { s }) })
+      return liveStatus(reply, s.status, renderFragment('submit-progress', { s }))
     },
   )
 }

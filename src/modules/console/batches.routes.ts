@@ -11,7 +11,7 @@ import * as batchesService from './batches.service.ts'
 import type { ConsoleDependencies } from './console-shared.ts'
 import { failedResultsCsv } from './failed-results-csv.ts'
 import { BatchListQuery, ResultQuery, readInput } from './console-input.ts'
-import { audited, formRoute, frameFor, html, only, pageRoute, rtoPath, rtoPersonOf } from './page-kit.ts'
+import { audited, formRoute, frameFor, html, only, pageRoute, rtoPath, rtoPersonOf, liveStatus } from './page-kit.ts'
 import { type BatchPathParams, batchPath, batchRefOf, pageOf, submitStatusPath } from './batch-page-kit.ts'
 
 /** The failed results' filter a query asks for: a rule and a record type, each only when well formed. */
@@ -154,9 +154,7 @@ export const batchPages: FastifyPluginAsync<ConsoleDependencies> = async (app, o
         rtoPersonOf(request).actor,
         batchRefOf(request.params),
       )
-      return reply
-        .type('application/json; charset=utf-8')
-        .send({ status: v?.validationStatus ?? 'None', html: renderFragment('validation-status', { v }) })
+      return liveStatus(reply, v?.validationStatus ?? 'None', renderFragment('validation-status', { v }))
     },
   )
 

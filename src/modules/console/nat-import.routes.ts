@@ -6,7 +6,17 @@ import { renderFragment, renderPage } from './console.views.ts'
 import * as submitService from './submit-and-nat.service.ts'
 import { type ConsoleDependencies, JURISDICTIONS } from './console-shared.ts'
 import { NatImportForm, readInput } from './console-input.ts'
-import { formRoute, frameFor, html, only, pageRoute, type RtoPerson, rtoPath, rtoPersonOf } from './page-kit.ts'
+import {
+  formRoute,
+  frameFor,
+  html,
+  only,
+  pageRoute,
+  type RtoPerson,
+  rtoPath,
+  rtoPersonOf,
+  liveStatus,
+} from './page-kit.ts'
 import { type BatchPathParams, batchPath, batchRefOf, pageOf } from './batch-page-kit.ts'
 
 export interface NatImportPagesOptions extends ConsoleDependencies {
@@ -148,9 +158,7 @@ export const natImportPages: FastifyPluginAsync<NatImportPagesOptions> = async (
     page,
     async (request, reply) => {
       const s = await importStatusOf(request)
-      return reply
-        .type('application/json; charset=utf-8')
-        .send({ status: s.status, html: renderFragment('nat-import-progress', { s }) })
+      return liveStatus(reply, s.status, renderFragment('nat-import-progress', { s }))
     },
   )
 

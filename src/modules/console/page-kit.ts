@@ -114,5 +114,13 @@ export function html(reply: FastifyReply, body: string, status = 200): FastifyRe
   return reply.code(status).type('text/html; charset=utf-8').send(body)
 }
 
+/**
+ * What a page's live status script (live-status.js) polls: the job's status, and the page's own
+ * rendering of it, which the script puts in place until the status is no longer pending.
+ */
+export function liveStatus(reply: FastifyReply, status: string, html: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send({ status, html })
+}
+
 /** The console path of an RTO's page. */
 export const rtoPath = (rto: string, rest = '') => `${CONSOLE_PREFIX}/rto/${encodeURIComponent(rto)}/${rest}`

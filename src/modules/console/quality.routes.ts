@@ -9,7 +9,7 @@ import * as qualityService from './quality.service.ts'
 import { type ConsoleDependencies, JURISDICTIONS, type PeriodChoice, recentPeriods } from './console-shared.ts'
 import { AssessmentQuery, PeriodForm, PeriodQuery, readInput } from './console-input.ts'
 import { assessmentMessagesInWords, refusalInWords } from './console-words.ts'
-import { audited, formRoute, frameFor, html, only, pageRoute, rtoPath, rtoPersonOf } from './page-kit.ts'
+import { audited, formRoute, frameFor, html, only, pageRoute, rtoPath, rtoPersonOf, liveStatus } from './page-kit.ts'
 
 /** The period and jurisdiction a query or form chose, each the first offered when it chose none of them. */
 export const periodChoiceOf = (query: unknown): PeriodChoice => {
@@ -68,9 +68,7 @@ export const qualityPages: FastifyPluginAsync<ConsoleDependencies> = async (app,
       rtoPersonOf(request).actor,
       periodChoiceOf(request.query),
     )
-    return reply
-      .type('application/json; charset=utf-8')
-      .send({ status: s.assessmentStatus, html: renderFragment('assessment-status', { s }) })
+    return liveStatus(reply, s.assessmentStatus, renderFragment('assessment-status', { s }))
   })
 
   // Request an assessment, or cancel the pending one (the API's POST and DELETE .../validate). The
