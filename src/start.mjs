@@ -56,6 +56,22 @@ if (
   }
 }
 
+// npm runs a script through a shell (`sh -c`), and passes a SIGTERM it is sent to that shell, which
+// dies of it without passing it on: a supervisor or a script that stopped `npm start` by npm's process
+// id left the service running, orphaned, still on its port and holding the embedded database's lock
+// (seen on Debian's dash). So a process npm started stops, as on SIGTERM, once the process that
+// started it is gone. Not with an IPC channel (its parent, `node --watch` or a fork, manages it), nor
+// on Windows, where npm's shell is cmd.exe and a process's parent is not followed so.
+if (process.env.npm_lifecycle_event !== undefined && process.platform !== 'win32' && !process.channel) {
+  const startedBy = process.ppid
+  const watch = setInterval(() => {
+    if (process.ppid === startedBy) return
+    clearInterval(watch)
+    process.kill(process.pid, 'SIGTERM')
+  }, 1000)
+  watch.unref()
+}
+
 // The entry sees the command line it would see if started directly: [node, entry, ...arguments].
 process.argv.splice(1, 2, entryPath)
 await import(pathToFileURL(entryPath).href)

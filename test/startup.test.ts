@@ -369,6 +369,75 @@ describe("the service's memory settings (issue 30, memory)", {
   })
 })
 
+describe('npm start stopped by the process id npm was given', {
+  skip: process.platform === 'linux' ? false : "follows a process's children through /proc (Linux)",
+}, () => {
+  let database: TestDatabase
+  before(async () => {
+    database = await createTestDatabase()
+  })
+  after(() => database.drop())
+
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  it('the service stops with the shell npm ran it in: a SIGTERM that the shell did not pass on leaves no orphan on the port', async () => {
+    const port = await freePort()
+    // What npm does for `npm start`: the script's line through `sh -c`, npm_lifecycle_event set. The
+    // shell is sent the SIGTERM, as npm passes on one it is sent; the shell dies of it and passes nothing on.
+    const shell = spawn('sh', ['-c', 'node src/start.mjs src/main.ts'], {
+      env: {
+        ...process.env,
+        ...database.env,
+        npm_lifecycle_event: 'start',
+        LOG_LEVEL: 'warn',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        PATH: `${join(process.execPath, '..')}:${process.env.PATH}`,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
+    let service: number | undefined
+    try {
+      await waitFor(
+        'the service ready',
+        async () =>
+          (await fetch(`http://127.0.0.1:${port}/health/ready`).then(
+            (response) => response.ok,
+            () => false,
+          ))
+            ? true
+            : undefined,
+        { timeoutMs: 90_000, intervalMs: 100 },
+      )
+      const children = (await readFile(`/proc/${shell.pid}/task/${shell.pid}/children`, 'utf8')).trim().split(/\s+/)
+      assert.equal(children.length, 1, 'the shell waits on the service (it did not exec it)')
+      service = Number(children[0])
+      const shellGone = new Promise((resolve) => shell.once('exit', resolve))
+      shell.kill('SIGTERM')
+      await shellGone
+      await waitFor('the service stopped', async () => (alive(service!) ? undefined : true), {
+        timeoutMs: 60_000,
+        intervalMs: 100,
+      })
+      const answered = await fetch(`http://127.0.0.1:${port}/health/live`).then(
+        () => true,
+        () => false,
+      )
+      assert.equal(answered, false, 'nothing listens on its port')
+    } finally {
+      if (service !== undefined && alive(service)) process.kill(service, 'SIGKILL')
+      if (shell.exitCode === null && shell.signalCode === null) shell.kill('SIGKILL')
+    }
+  })
+})
+
 describe('several processes on one PostgreSQL database', {
   skip: onPostgres ? false : 'needs PostgreSQL (TEST_DATABASE=postgres)',
 }, () => {
