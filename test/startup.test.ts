@@ -13,6 +13,7 @@ import {
   createTestDatabase,
   freePort,
   onPostgres,
+  processAlive,
   startChildService,
   waitFor,
   type TestDatabase,
@@ -378,15 +379,6 @@ describe('npm start stopped by the process id npm was given', {
   })
   after(() => database.drop())
 
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0)
-      return true
-    } catch {
-      return false
-    }
-  }
-
   it('the service stops with the shell npm ran it in: a SIGTERM that the shell did not pass on leaves no orphan on the port', async () => {
     const port = await freePort()
     // What npm does for `npm start`: the script's line through `sh -c`, npm_lifecycle_event set. The
@@ -422,7 +414,7 @@ describe('npm start stopped by the process id npm was given', {
       const shellGone = new Promise((resolve) => shell.once('exit', resolve))
       shell.kill('SIGTERM')
       await shellGone
-      await waitFor('the service stopped', async () => (alive(service!) ? undefined : true), {
+      await waitFor('the service stopped', async () => (processAlive(service!) ? undefined : true), {
         timeoutMs: 60_000,
         intervalMs: 100,
       })
@@ -432,7 +424,7 @@ describe('npm start stopped by the process id npm was given', {
       )
       assert.equal(answered, false, 'nothing listens on its port')
     } finally {
-      if (service !== undefined && alive(service)) process.kill(service, 'SIGKILL')
+      if (service !== undefined && processAlive(service)) process.kill(service, 'SIGKILL')
       if (shell.exitCode === null && shell.signalCode === null) shell.kill('SIGKILL')
     }
   })

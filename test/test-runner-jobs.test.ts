@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { endWhenStalled, testJobArguments } from '../scripts/test-job.ts'
+import { processAlive } from './support/child-service.ts'
 
 const run = promisify(execFile)
 // Without the runner's context variable, a child reports as a run of its own, not to this one.
@@ -21,15 +22,6 @@ async function inDirectory<T>(work: (directory: string) => Promise<T>): Promise<
     return await work(directory)
   } finally {
     await rm(directory, { recursive: true, force: true })
-  }
-}
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
   }
 }
 
@@ -91,8 +83,8 @@ it('starts a process and hangs', async () => {
       assert.equal(signal, 'SIGKILL')
       assert.match(String(told), /^pass .*passes first$/)
       const grandchild = Number(await readFile(pidFile, 'utf8'))
-      for (let i = 0; i < 50 && isAlive(grandchild); i++) await new Promise((resolve) => setTimeout(resolve, 100))
-      assert.equal(isAlive(grandchild), false, 'the process the test started went with it')
+      for (let i = 0; i < 50 && processAlive(grandchild); i++) await new Promise((resolve) => setTimeout(resolve, 100))
+      assert.equal(processAlive(grandchild), false, 'the process the test started went with it')
     }))
 
   it('a job that keeps ending tests is left to run', () =>

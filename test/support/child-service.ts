@@ -74,3 +74,13 @@ export async function startChildService(
       }),
   }
 }
+
+/** Whether a process of this id exists (signal 0 delivers nothing; it only checks). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -15,7 +15,7 @@ export { V1, Reporter, minimalUnitRecord, type Upload, type ValidationOutcome } 
 export { PERIOD, Assessor, declarationBody, newClientOf, newRto, type Rto } from './assessing.ts'
 export { allOf, segmentOf, uidOf, uploadsOf, voided, world, type World } from './world.ts'
 export { EXAMPLE_DIR, MINIMAL_UNIT_RECORD, loadExample } from './examples.ts'
-export { freePort, startChildService, type ChildService } from './child-service.ts'
+export { freePort, processAlive, startChildService, type ChildService } from './child-service.ts'
 export { TcpProxy } from './tcp-proxy.ts'
 export { ProbeRecord, registerProbeRoutes, storedProbeRecords, validRecord } from './probe-routes.ts'
 export { pause, waitFor, type WaitOptions } from './wait.ts'
