@@ -45,7 +45,9 @@ async function startService(database: TestDatabase, logLevel: string): Promise<S
       if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}: ${lines.join('\n')}`)
       return lines.some((line) => line.includes('service ready')) ? true : undefined
     },
-    { timeoutMs: 60_000, intervalMs: 100 },
+    // A bound, not a timing (as startChildService's): at full CI load on a slow machine a PGlite
+    // service took more than 60 s to start (twelfth session's CI run).
+    { timeoutMs: 90_000, intervalMs: 100 },
   )
   return {
     baseUrl,
