@@ -39,16 +39,23 @@ async function startService(database: TestDatabase, logLevel: string): Promise<S
   child.stdout!.on('data', keep)
   child.stderr!.on('data', keep)
   const baseUrl = `http://127.0.0.1:${port}`
-  await waitFor(
-    'the service is ready',
-    async () => {
-      if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}: ${lines.join('\n')}`)
-      return lines.some((line) => line.includes('service ready')) ? true : undefined
-    },
-    // A bound, not a timing (as startChildService's): at full CI load on a slow machine a PGlite
-    // service took more than 60 s to start (twelfth session's CI run).
-    { timeoutMs: 90_000, intervalMs: 100 },
-  )
+  try {
+    await waitFor(
+      'the service is ready',
+      async () => {
+        if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}: ${lines.join('\n')}`)
+        return lines.some((line) => line.includes('service ready')) ? true : undefined
+      },
+      // A bound, not a timing (as startChildService's): at full CI load on a slow machine a PGlite
+      // service took more than 60 s to start (twelfth session's CI run).
+      { timeoutMs: 90_000, intervalMs: 100 },
+    )
+  } catch (error) {
+    // Not left running: the test process is ended once its tests are over, and a service it started
+    // would run on orphaned (one did, after that CI run's failed start).
+    child.kill('SIGKILL')
+    throw error
+  }
   return {
     baseUrl,
     lines,
