@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import type { Browser } from 'playwright-core'
 import { recordAudit, searchAudit, type StoredAuditEntry } from '../src/modules/audit/index.ts'
 import type { Db } from '../src/platform/db/database.ts'
-import { freePort, minimalUnitRecord, Reporter, startTestService, type TestService } from './support/index.ts'
+import { minimalUnitRecord, Reporter, startTestService, type TestService } from './support/index.ts'
 import { assertAccessible, chromiumMissing, launchChromium, screenshot, signIn } from './console/browser.ts'
 import { csrfOf, signInOverHttp } from './console/http-session.ts'
 
@@ -24,8 +24,7 @@ describe('web console: the audit trail', () => {
   let otherBatch: string
 
   before(async () => {
-    const port = await freePort()
-    t = await startTestService({ env: { PORT: String(port) } })
+    t = await startTestService({ portKnownBeforeStart: true })
     db = t.service.database.db
     const rto1 = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
     const records = await minimalUnitRecord()

@@ -10,7 +10,7 @@ import { generateNatFileSet, natZipBytes } from '../packages/avetmiss/src/index.
 import { sql } from 'kysely'
 import { readSeedReferenceData } from '../src/modules/reference-data/index.ts'
 import { BATCH_SEARCH_RECORD_LIMIT } from '../src/modules/batches/index.ts'
-import { call, freePort, minimalUnitRecord, Reporter, startTestService, V1, type TestService } from './support/index.ts'
+import { call, minimalUnitRecord, Reporter, startTestService, V1, type TestService } from './support/index.ts'
 import { csrfOf, signInOverHttp } from './console/http-session.ts'
 import type { Browser } from 'playwright-core'
 import {
@@ -36,7 +36,7 @@ describe('web console: batches a person can manage', () => {
   let submitted: string
 
   before(async () => {
-    t = await startTestService({ env: { PORT: String(await freePort()) } })
+    t = await startTestService({ portKnownBeforeStart: true })
     rto1 = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
     const uploads = await minimalUnitRecord()
     open = await rto1.batchWith(uploads.filter((u) => u.segment === 'student'))
@@ -224,10 +224,7 @@ describe('web console: batches in a browser', { skip: chromiumMissing() ?? false
   let rto1: Reporter
 
   before(async () => {
-    ;[t, browser] = await Promise.all([
-      freePort().then((port) => startTestService({ env: { PORT: String(port) } })),
-      launchChromium(),
-    ])
+    ;[t, browser] = await Promise.all([startTestService({ portKnownBeforeStart: true }), launchChromium()])
     rto1 = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
   })
   after(async () => {

@@ -7,15 +7,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Browser, Page } from 'playwright-core'
-import {
-  Assessor,
-  freePort,
-  minimalUnitRecord,
-  PERIOD,
-  Reporter,
-  startTestService,
-  type TestService,
-} from './support/index.ts'
+import { Assessor, minimalUnitRecord, PERIOD, Reporter, startTestService, type TestService } from './support/index.ts'
 import {
   assertAccessible,
   assertNoHorizontalScroll,
@@ -87,8 +79,7 @@ describe('web console: charts and their tables, on a desktop and a phone', { ski
   let rto1: Reporter
 
   before(async () => {
-    const port = await freePort()
-    ;[t, browser] = await Promise.all([startTestService({ env: { PORT: String(port) } }), launchChromium()])
+    ;[t, browser] = await Promise.all([startTestService({ portKnownBeforeStart: true }), launchChromium()])
     rto1 = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
   })
 

@@ -8,15 +8,7 @@ import assert from 'node:assert/strict'
 import type { Browser } from 'playwright-core'
 import { sql } from 'kysely'
 import { addMonths, lastDayOf } from '../src/domain/reporting-period.ts'
-import {
-  freePort,
-  minimalUnitRecord,
-  PERIOD,
-  Reporter,
-  startTestService,
-  V1,
-  type TestService,
-} from './support/index.ts'
+import { minimalUnitRecord, PERIOD, Reporter, startTestService, V1, type TestService } from './support/index.ts'
 import {
   assertAccessible,
   assertNoHorizontalScroll,
@@ -32,8 +24,7 @@ describe("web console: the operator's desk", { skip: chromiumMissing() ?? false 
   let rto1: Reporter
 
   before(async () => {
-    const port = await freePort()
-    ;[t, browser] = await Promise.all([startTestService({ env: { PORT: String(port) } }), launchChromium()])
+    ;[t, browser] = await Promise.all([startTestService({ portKnownBeforeStart: true }), launchChromium()])
     rto1 = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
     await rto1.submitted(await minimalUnitRecord()) // RTO 90001 reports NSW 202604
     // RTOs that hold submitted data and have no API client (as the synthetic seed's 91001 does): their

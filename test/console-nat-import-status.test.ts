@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core'
 import { zipSync } from 'fflate'
 import { generateNatFileSet, natZipBytes } from '../packages/avetmiss/src/index.ts'
 import { readSeedReferenceData } from '../src/modules/reference-data/index.ts'
-import { call, freePort, startTestService, V1, type TestService } from './support/index.ts'
+import { call, startTestService, V1, type TestService } from './support/index.ts'
 import { assertAccessible, chromiumMissing, launchChromium, signIn } from './console/browser.ts'
 
 describe('web console: a queued NAT import followed live', { skip: chromiumMissing() ?? false }, () => {
@@ -17,8 +17,7 @@ describe('web console: a queued NAT import followed live', { skip: chromiumMissi
   let referenceData: Awaited<ReturnType<typeof readSeedReferenceData>>
 
   before(async () => {
-    const port = await freePort()
-    ;[t, browser] = await Promise.all([startTestService({ env: { PORT: String(port) } }), launchChromium()])
+    ;[t, browser] = await Promise.all([startTestService({ portKnownBeforeStart: true }), launchChromium()])
     token = await t.token('demo-rto-1')
     referenceData = await readSeedReferenceData()
   })

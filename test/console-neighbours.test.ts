@@ -4,7 +4,7 @@
 // Connect flow as a person (test/console/http-session.ts).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { freePort, minimalUnitRecord, Reporter, startTestService, type TestService } from './support/index.ts'
+import { minimalUnitRecord, Reporter, startTestService, type TestService } from './support/index.ts'
 import { signInOverHttp } from './console/http-session.ts'
 
 describe('web console: a failed result shows its field among its neighbours', () => {
@@ -12,7 +12,7 @@ describe('web console: a failed result shows its field among its neighbours', ()
   let rto1: Reporter
 
   before(async () => {
-    t = await startTestService({ env: { PORT: String(await freePort()) } })
+    t = await startTestService({ portKnownBeforeStart: true })
     rto1 = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
   })
   after(() => t?.close())

@@ -14,15 +14,7 @@ import { generateNatFileSet, natZipBytes } from '../packages/avetmiss/src/index.
 import { readSeedReferenceData } from '../src/modules/reference-data/index.ts'
 import { withBadUsi } from './support/nat-faults.ts'
 import { Assessor, declarationBody, PERIOD } from './support/assessing.ts'
-import {
-  freePort,
-  minimalUnitRecord,
-  Reporter,
-  startTestService,
-  tokenFor,
-  waitFor,
-  type TestService,
-} from './support/index.ts'
+import { minimalUnitRecord, Reporter, startTestService, tokenFor, waitFor, type TestService } from './support/index.ts'
 import {
   assertAccessible,
   assertNoHorizontalScroll,
@@ -38,8 +30,7 @@ describe('web console: operators and the remaining RTO pages', { skip: chromiumM
   let rto1: Reporter
 
   before(async () => {
-    const port = await freePort()
-    ;[t, browser] = await Promise.all([startTestService({ env: { PORT: String(port) } }), launchChromium()])
+    ;[t, browser] = await Promise.all([startTestService({ portKnownBeforeStart: true }), launchChromium()])
     rto1 = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
     // RTO 90001 submits NSW 202604, has it assessed and declares it; RTO 90002 submits nothing.
     await rto1.submitted(await minimalUnitRecord())

@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Browser } from 'playwright-core'
-import { allOf, freePort, Reporter, startTestService, uidOf, world, type TestService } from './support/index.ts'
+import { allOf, Reporter, startTestService, uidOf, world, type TestService } from './support/index.ts'
 import {
   assertAccessible,
   assertNoHorizontalScroll,
@@ -21,8 +21,7 @@ describe('web console: records people recognise', { skip: chromiumMissing() ?? f
   let rto1: Reporter
 
   before(async () => {
-    const port = await freePort()
-    ;[t, browser] = await Promise.all([startTestService({ env: { PORT: String(port) } }), launchChromium()])
+    ;[t, browser] = await Promise.all([startTestService({ portKnownBeforeStart: true }), launchChromium()])
     rto1 = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
   })
 

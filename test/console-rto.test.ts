@@ -9,7 +9,6 @@ import assert from 'node:assert/strict'
 import type { Browser } from 'playwright-core'
 import {
   allOf,
-  freePort,
   minimalUnitRecord,
   uidOf,
   voided,
@@ -46,9 +45,8 @@ describe('web console: the RTO pages', { skip: chromiumMissing() ?? false }, () 
   const workers = () => (started ??= t.service.queue.startWorkers())
 
   before(async () => {
-    const port = await freePort()
     ;[t, browser] = await Promise.all([
-      startTestService({ env: { PORT: String(port) }, service: { workers: false } }),
+      startTestService({ portKnownBeforeStart: true, service: { workers: false } }),
       launchChromium(),
     ])
     rto1 = new Reporter(t.baseUrl, await t.token('demo-rto-1'))

@@ -5,7 +5,7 @@
 // signs in through the same OpenID Connect flow as in the browser (test/console/http-session.ts).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { freePort, minimalUnitRecord, Reporter, startTestService, type TestService } from './support/index.ts'
+import { minimalUnitRecord, Reporter, startTestService, type TestService } from './support/index.ts'
 import { csrfOf, signInOverHttp } from './console/http-session.ts'
 
 describe('web console security, over plain HTTP', () => {
@@ -16,7 +16,7 @@ describe('web console security, over plain HTTP', () => {
 
   before(async () => {
     // The built-in provider's issuer names the port, so it is chosen before the service starts.
-    t = await startTestService({ env: { PORT: String(await freePort()) } })
+    t = await startTestService({ portKnownBeforeStart: true })
     const rto1 = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
     rto2 = new Reporter(t.baseUrl, await t.token('demo-rto-2'))
     const uploads = await minimalUnitRecord()

@@ -15,7 +15,6 @@ import { readSeedReferenceData } from '../src/modules/reference-data/index.ts'
 import {
   allOf,
   call,
-  freePort,
   PERIOD,
   Reporter,
   startTestService,
@@ -74,8 +73,7 @@ describe('web console: risky submits guarded, a sign-off worth signing', { skip:
   let rto1: Reporter
 
   before(async () => {
-    const port = await freePort()
-    ;[t, browser] = await Promise.all([startTestService({ env: { PORT: String(port) } }), launchChromium()])
+    ;[t, browser] = await Promise.all([startTestService({ portKnownBeforeStart: true }), launchChromium()])
     rto1 = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
   })
 

@@ -14,7 +14,6 @@ import { sql } from 'kysely'
 import { requestSubmit, submitStatus, type SubmitStage, type SubmitStatus } from '../src/modules/holdings/index.ts'
 import { Scopes } from '../src/platform/auth/scopes.ts'
 import {
-  freePort,
   minimalUnitRecord,
   Reporter,
   startTestService,
@@ -56,7 +55,7 @@ const afterStage = async (stage: SubmitStage) => {
 }
 
 async function startService(): Promise<TestService> {
-  return startTestService({ env: { PORT: String(await freePort()) }, submit: { afterStage } })
+  return startTestService({ portKnownBeforeStart: true, submit: { afterStage } })
 }
 
 const STATUS_PAGE = /\/console\/rto\/90001\/submits\/NSW\/([0-9a-f-]{36})$/

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import type { Browser, Page } from 'playwright-core'
 import { declarationDueDate } from '../src/modules/declarations/index.ts'
 import { utcToday } from '../src/domain/reporting-period.ts'
-import { freePort, minimalUnitRecord, PERIOD, Reporter, startTestService, type TestService } from './support/index.ts'
+import { minimalUnitRecord, PERIOD, Reporter, startTestService, type TestService } from './support/index.ts'
 import {
   assertAccessible,
   assertNoHorizontalScroll,
@@ -35,8 +35,7 @@ describe('web console: what is left to do (the RTO’s task list)', { skip: chro
   const home = () => `${t.baseUrl}/console/rto/90001/?period=${PERIOD}&jurisdiction=NSW`
 
   before(async () => {
-    const port = await freePort()
-    ;[t, browser] = await Promise.all([startTestService({ env: { PORT: String(port) } }), launchChromium()])
+    ;[t, browser] = await Promise.all([startTestService({ portKnownBeforeStart: true }), launchChromium()])
     rto1 = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
   })
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Browser } from 'playwright-core'
-import { freePort, Reporter, startTestService, V1, waitFor, type TestService } from './support/index.ts'
+import { Reporter, startTestService, V1, waitFor, type TestService } from './support/index.ts'
 import {
   assertAccessible,
   chromiumMissing,
@@ -27,7 +27,6 @@ describe('web console: webhooks', { skip: chromiumMissing() ?? false }, () => {
   let failingId = ''
 
   before(async () => {
-    const port = await freePort()
     receiver = createServer((request, response) => {
       request.resume()
       request.on('end', () => {
@@ -38,7 +37,7 @@ describe('web console: webhooks', { skip: chromiumMissing() ?? false }, () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
     const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`
     ;[t, browser] = await Promise.all([
-      startTestService({ env: { PORT: String(port), WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.1' } }),
+      startTestService({ portKnownBeforeStart: true, env: { WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.1' } }),
       launchChromium(),
     ])
     const sms = new Reporter(t.baseUrl, await t.token('demo-rto-1'))

@@ -3,7 +3,7 @@
 // none), each person signed in through the same OpenID Connect flow (test/console/http-session.ts).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { freePort, minimalUnitRecord, PERIOD, Reporter, startTestService, type TestService } from './support/index.ts'
+import { minimalUnitRecord, PERIOD, Reporter, startTestService, type TestService } from './support/index.ts'
 import { csrfOf, signInOverHttp } from './console/http-session.ts'
 
 /** What a person should never have to read: the API's paths and field names. */
@@ -15,7 +15,7 @@ describe('web console: words people use', () => {
   let rto1: Reporter
 
   before(async () => {
-    t = await startTestService({ env: { PORT: String(await freePort()) } })
+    t = await startTestService({ portKnownBeforeStart: true })
     rto1 = new Reporter(t.baseUrl, await t.token('demo-rto-1'))
   })
   after(() => t?.close())

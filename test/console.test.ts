@@ -8,7 +8,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Browser } from 'playwright-core'
-import { freePort, minimalUnitRecord, Reporter, startTestService, type TestService } from './support/index.ts'
+import { minimalUnitRecord, Reporter, startTestService, type TestService } from './support/index.ts'
 import {
   assertAccessible,
   assertNoHorizontalScroll,
@@ -23,8 +23,7 @@ const PERIOD = 202604 // the examples' activity (October 2026)
 
 /** A service listening on a port known before it starts: the built-in provider's issuer names it. */
 async function startConsoleService(env: Record<string, string> = {}): Promise<TestService> {
-  const port = await freePort()
-  return startTestService({ env: { PORT: String(port), ...env } })
+  return startTestService({ portKnownBeforeStart: true, env })
 }
 
 // The tests of this suite run in order and build on each other, as a reporting period does: the batch

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config/config.ts'
 import type { Service, ServiceOptions } from '../../src/app.ts'
 import { startInMemoryDatabasesFrom } from '../../src/platform/db/database.ts'
 import { createServiceForTests, type TestHooks } from './service-for-tests.ts'
+import { freePort } from './child-service.ts'
 import {
   adminQuery,
   copyPgliteTemplateTo,
@@ -62,30 +63,46 @@ export async function startTestService(
     env?: Record<string, string>
     database?: TestDatabase
     service?: ServiceOptions
+    /**
+     * Listen on a port chosen before the service starts (the console's built-in identity provider
+     * needs its address, PUBLIC_BASE_URL's default, first). A port found free can be taken by another
+     * process before the service binds it, so a taken one is given up and another chosen.
+     */
+    portKnownBeforeStart?: boolean
   } & TestHooks = {},
 ): Promise<TestService> {
   const database = options.database ?? (await createTestDatabase())
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    PORT: '0',
-    RATE_LIMIT_MAX: '0',
-    AUTH_CLIENT_CACHE_SECONDS: '0',
-    REDIS_NAMESPACE: `test-${randomBytes(4).toString('hex')}`,
-    ...database.env,
-    ...options.env,
-  })
-  const service = await createServiceForTests(config, options.service, options)
-  // PORT is 0 (any free port) unless the test names one: the console's built-in identity provider
-  // needs its address (PUBLIC_BASE_URL's default) before the service starts.
-  const address = await service.app.listen({ port: config.http.port, host: '127.0.0.1' })
-  return {
-    service,
-    baseUrl: address,
-    token: (clientId, secret, scope) => tokenFor(address, clientId, secret, scope),
-    async close() {
+  for (let attempt = 1; ; attempt++) {
+    const port = options.portKnownBeforeStart ? String(await freePort()) : '0'
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      PORT: port,
+      RATE_LIMIT_MAX: '0',
+      AUTH_CLIENT_CACHE_SECONDS: '0',
+      REDIS_NAMESPACE: `test-${randomBytes(4).toString('hex')}`,
+      ...database.env,
+      ...options.env,
+    })
+    const service = await createServiceForTests(config, options.service, options)
+    let address: string
+    try {
+      address = await service.app.listen({ port: config.http.port, host: '127.0.0.1' })
+    } catch (error) {
       await service.close()
+      const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+      if (taken && options.portKnownBeforeStart && attempt < 5) continue
       if (!options.database) await database.drop()
-    },
+      throw error
+    }
+    return {
+      service,
+      baseUrl: address,
+      token: (clientId, secret, scope) => tokenFor(address, clientId, secret, scope),
+      async close() {
+        await service.close()
+        if (!options.database) await database.drop()
+      },
+    }
   }
 }
 
