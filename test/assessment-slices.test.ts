@@ -3,6 +3,8 @@
 // three records, every rule finds exactly what its query finds over the held data directly (the rules'
 // SQL without a working copy, rules/sql.ts), with the same grouping, and the copy is gone afterwards.
 // A new attempt deletes the copies earlier attempts of its run left (a worker that died), in slices.
+// The rules that run in key slices of the copy (AssessmentRule.sliced, the same slices of three) store
+// their results in the order the one statement does.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { sql } from 'kysely'
@@ -62,6 +64,13 @@ describe('assessment working copy in slices (issue 30)', () => {
     await until('the batch validated', `${batch}/validate`, 'validationStatus', 'Validated')
     const submitted = await fetch(`${batch}/submit`, { method: 'POST', headers })
     assert.equal(submitted.status, 200, await submitted.text())
+    // Training dates the sliced rules find fault with, on about a third of the held subject enrolments:
+    // starting before the program enrolment's commencement (DQTS10110, a subject enrolment and its program
+    // enrolment in one group) or after the subject enrolment's own Commenced date (DQTS10030).
+    await sql`UPDATE held_record SET body = jsonb_set(body, '{activityStartDate}',
+                CASE WHEN resource_uid::text < '3' THEN '"2026-10-01"'::jsonb ELSE '"2026-11-02"'::jsonb END)
+               WHERE rto_id = '90001' AND resource_type = 'SubjectEnrolment' AND is_current
+                 AND (resource_uid::text < '3' OR resource_uid::text >= 'c')`.execute(db)
     const period = `${t.baseUrl}/vet-provider/v1/reporting-period/NSW/${PERIOD}/validate`
     assert.equal((await fetch(period, { method: 'POST', headers })).status, 201)
     await until('the period assessed', period, 'assessmentStatus', 'Validated')
@@ -103,6 +112,30 @@ describe('assessment working copy in slices (issue 30)', () => {
     }
     assert.ok(direct.length > 0, 'the data gives the rules something to find')
     assert.deepEqual(grouped(staged), grouped(direct))
+    // The rules run in key slices of the working copy (three records a slice here, AssessmentRule.sliced)
+    // store their results in the order of the one statement over the held data (seq).
+    const sliced = assessmentRules.filter((rule) => rule.sliced)
+    assert.deepEqual(
+      sliced.map((rule) => rule.technicalRuleId),
+      ['DQTS10020', 'DQTS10030', 'DQTS10040', 'DQTS10100', 'DQTS10110'],
+    )
+    let found = 0
+    for (const rule of sliced) {
+      const members = (rows: Finding[]) => rows.map((f) => `${f.resource_type} ${f.resource_uid} ${f.message}`)
+      const stored = await sql<Finding>`
+        SELECT resource_type, resource_uid::text AS resource_uid, message FROM assessment_result
+         WHERE rto_id = '90001' AND run_id = ${run.run_id}::uuid AND attempt = ${run.attempt}::int
+           AND technical_rule_id = ${rule.technicalRuleId} ORDER BY seq`.execute(db)
+      const ordered = await db.transaction().execute(async (tx) => {
+        await assessment.ruleSessionSettings(tx)
+        return sql<Finding>`
+          SELECT f.resource_type, f.resource_uid::text AS resource_uid, f.message FROM (${rule.query(scope)}) AS f
+           ORDER BY f.group_key, f.resource_type, f.resource_uid`.execute(tx)
+      })
+      found += stored.rows.length
+      assert.deepEqual(members(stored.rows), members(ordered.rows), rule.technicalRuleId)
+    }
+    assert.ok(found > 20, 'the sliced rules find something to order')
     const left = await sql<{
       n: number
     }>`SELECT count(*)::int AS n FROM assessment_stage WHERE rto_id = '90001'`.execute(db)

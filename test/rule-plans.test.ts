@@ -18,6 +18,7 @@ import { rules } from '../src/modules/validation/index.ts'
 import { assessmentRules } from '../src/modules/assessment/index.ts'
 import * as validation from '../src/modules/validation/result-writes.repo.ts'
 import * as assessment from '../src/modules/assessment/assessment.repo.ts'
+import { dropStage, sliceSettings, stagePeriod } from '../src/modules/assessment/assessment.stage.ts'
 import * as holdings from '../src/modules/holdings/holdings.repo.ts'
 import { indexSubmission } from '../src/modules/reconciliation/reconciliation-index.repo.ts'
 import type { Executor, Tx } from '../src/platform/db/database.ts'
@@ -147,6 +148,47 @@ describe('set-based rules read each table once whatever the data size (issue 30)
         assessment.ruleResultsStatement(rule, scope, runId, 1),
       )
       assertEachRecordOnce(plan, rule.technicalRuleId)
+    }
+  })
+
+  it('every assessment rule run in key slices of the working copy looks what a record names up by key, not by a scan per record', async () => {
+    // The period submitted by the test above, copied as an attempt copies it. A slice statement runs
+    // right after the copy is written, with no statistics on it: pulled up into a plain join, a lookup
+    // was planned as a scan of every record of its type for each record of the slice (the sixth
+    // session's 676 s slices). Each scan of the copy visits at most the slice's records, once over all its loops.
+    const db = t.service.database.db
+    const periodEnd = lastDayOf(PERIOD)
+    const today = utcToday()
+    const scope = {
+      rto: '90001',
+      jurisdiction: 'NSW',
+      period: PERIOD,
+      periodStart: firstDayOf(PERIOD),
+      periodEnd,
+      asAt: today < periodEnd ? today : periodEnd,
+      stage: { runId: '00000000-0000-4000-8000-000000000031', attempt: 1 },
+    }
+    const SLICE = 200
+    await stagePeriod(db, scope, 5000)
+    try {
+      const sliced = assessmentRules.filter((rule) => rule.sliced)
+      assert.ok(sliced.length >= 5, 'rules run in key slices')
+      for (const rule of sliced) {
+        const { rows } = await sql<{ uid: string }>`
+          SELECT uid::text AS uid FROM assessment_stage
+           WHERE rto_id = '90001' AND run_id = ${scope.stage.runId}::uuid AND attempt = 1 AND resource_type = ${rule.sliced!.type}
+           ORDER BY uid OFFSET ${SLICE - 1}::int LIMIT 1`.execute(db)
+        const slice = { after: null, upTo: rows[0]!.uid }
+        const plan = await planOf(t, sliceSettings, sql`SELECT * FROM (${rule.sliced!.query(scope, slice)}) AS f`)
+        const over = scans(plan).filter((s) => s.table === 'assessment_stage' && s.visited > SLICE)
+        assert.deepEqual(
+          over,
+          [],
+          `${rule.technicalRuleId}: a scan of the working copy visits more than the slice's records`,
+        )
+      }
+    } finally {
+      await dropStage(db, '90001', scope.stage.runId, { attempt: 1 }, 5000)
     }
   })
 })

@@ -39,6 +39,21 @@ export interface AssessmentFindingRow {
 /** An assessment rule: its metadata (an Error blocks declaring; a Warning does not), then its query. */
 export interface AssessmentRule extends RuleMetadata {
   query(scope: AssessmentScope): RawBuilder<AssessmentFindingRow>
+  /**
+   * The rows of `query` in key slices of the working copy (issue 30): the rule driven by the staged
+   * records of `type`, every group found from one of them (its own row, and records it names looked up
+   * by UID), so the slices of those records together find exactly the rows of `query`. Run only over a
+   * working copy (scope.stage), each slice one statement; the results are stored over the whole rule
+   * (order and grouping as from `query`). On the embedded database a statement over the whole period
+   * holds the only connection and the service's thread.
+   */
+  sliced?: { type: ResourceType; query(scope: AssessmentScope, slice: StageSlice): RawBuilder<AssessmentFindingRow> }
+}
+
+/** The staged records of one type whose UID is after `after` and at most `upTo` (either open). */
+export interface StageSlice {
+  after: string | null
+  upTo: string | undefined
 }
 
 export const defineAssessmentRule = (rule: AssessmentRule): AssessmentRule => rule

@@ -33,6 +33,11 @@ export interface AssessmentEngineDependencies {
    * against 16.9 s at 100,000 records, bench/assessment-copy.ts) and a long statement holds no one else up.
    */
   workingCopy?: boolean | undefined
+  /**
+   * Whether rules that can (AssessmentRule.sliced) run in key slices of the working copy, `sliceRecords`
+   * records a statement. Default: yes whenever there is a working copy.
+   */
+  ruleSlices?: boolean | undefined
 }
 
 export type AssessmentOutcome = 'completed' | 'abandoned' | 'not-runnable'
@@ -87,7 +92,18 @@ export async function runAssessment(
       // on this thread, and one awaited after another would leave it no turn to read them (issue 30).
       await yieldToEventLoop()
       const started = performance.now()
-      await repo.insertRuleResults(db, rule, scope, runId, attempt, resultSliceRows)
+      const { sliced } = rule
+      if (sliced && workingCopy && (deps.ruleSlices ?? true))
+        await repo.insertRuleResultsInKeySlices(
+          db,
+          { ...rule, sliced },
+          { ...scope, stage: { runId, attempt } },
+          runId,
+          attempt,
+          sliceRecords,
+          resultSliceRows,
+        )
+      else await repo.insertRuleResults(db, rule, scope, runId, attempt, resultSliceRows)
       timings[rule.technicalRuleId] = Math.round(performance.now() - started)
       await deps.afterRule?.(rule.technicalRuleId, scope)
       if (!(await runs.checkpoint(db, rto, runId, attempt)))

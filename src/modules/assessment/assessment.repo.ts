@@ -1,11 +1,13 @@
 // SQL for data quality assessment runs and their results. Every statement is scoped by the caller's RTO.
 import { sql, type Generated, type RawBuilder, type Selectable } from 'kysely'
-import type { Db, Executor } from '../../platform/db/database.ts'
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
+import { transactionsRunAlone, type Db, type Executor } from '../../platform/db/database.ts'
 import { nameBasedUuid } from '../../platform/db/uuid.ts'
 import { insertInSlices } from '../../platform/db/sliced-insert.ts'
 import { createRunLifecycle } from '../../platform/runs/run-lifecycle.ts'
 import type { MessageLevel } from '../../domain/rules.ts'
-import type { AssessmentRule, AssessmentScope } from './assessment-rule.ts'
+import type { AssessmentFindingRow, AssessmentRule, AssessmentScope } from './assessment-rule.ts'
+import { forEachStagedSlice, type Staged } from './assessment.stage.ts'
 import type { HoldingsViews } from '../holdings/index.ts'
 
 export type RunStatus = 'Queued' | 'InProgress' | 'Completed' | 'Cancelled' | 'Fault'
@@ -363,11 +365,12 @@ export function ruleResultsStatement(
   scope: AssessmentScope,
   runId: string,
   attempt: number,
+  query: RawBuilder<AssessmentFindingRow> = rule.query(scope),
 ): RawBuilder<unknown> {
   return sql`
       INSERT INTO assessment_result (${sql.join(RESULT_COLUMNS.map((column) => sql.id(column)))})
       SELECT ${ruleResultValues(rule, scope, runId, attempt)}
-        FROM (${rule.query(scope)}) AS f
+        FROM (${query}) AS f
        ORDER BY ${RULE_RESULT_ORDER}`
 }
 
@@ -383,6 +386,7 @@ export async function insertRuleResults(
   runId: string,
   attempt: number,
   sliceRows?: number,
+  query: RawBuilder<AssessmentFindingRow> = rule.query(scope),
 ): Promise<void> {
   if (sliceRows !== undefined) {
     await insertInSlices(
@@ -392,7 +396,7 @@ export async function insertRuleResults(
         columns: RESULT_COLUMNS,
         rows: sql`SELECT ${ruleResultValues(rule, scope, runId, attempt)},
                          row_number() OVER (ORDER BY ${RULE_RESULT_ORDER}) AS slice_ord
-                    FROM (${rule.query(scope)}) AS f`,
+                    FROM (${query}) AS f`,
         settings: ruleSessionSettings,
         // One write at a time per attempt; the rule is done before the next starts.
         name: `assessment_found_${runId.replaceAll('-', '')}_${attempt}`,
@@ -403,8 +407,57 @@ export async function insertRuleResults(
   }
   await db.transaction().execute(async (tx) => {
     await ruleSessionSettings(tx)
-    await ruleResultsStatement(rule, scope, runId, attempt).execute(tx)
+    await ruleResultsStatement(rule, scope, runId, attempt, query).execute(tx)
   })
+}
+
+/**
+ * A rule's results found in key slices of the working copy (AssessmentRule.sliced): each slice one
+ * statement (assessment.stage.ts, forEachStagedSlice) into a temporary table, then stored from it as
+ * `insertRuleResults` stores the rule's query: the same rows in the same order and groups. On
+ * PostgreSQL (a working copy only when asked for) on one pinned connection, where the table lives.
+ */
+export async function insertRuleResultsInKeySlices(
+  db: Db,
+  rule: AssessmentRule & { sliced: NonNullable<AssessmentRule['sliced']> },
+  scope: Staged,
+  runId: string,
+  attempt: number,
+  sliceRecords: number,
+  sliceRows?: number,
+): Promise<void> {
+  const name = `assessment_pieces_${runId.replaceAll('-', '')}_${attempt}`
+  const found = sql.table(`pg_temp.${name}`)
+  const run = async (conn: Db) => {
+    try {
+      await sql`CREATE TEMP TABLE ${sql.id(name)} (group_key text, resource_type text, resource_uid uuid,
+                  change_tracking_identifier text, submitted_by_client text, message text)`.execute(conn)
+      await forEachStagedSlice(
+        conn,
+        scope,
+        rule.sliced.type,
+        sliceRecords,
+        (slice) => sql`
+          INSERT INTO ${found}
+          SELECT f.group_key, f.resource_type, f.resource_uid, f.change_tracking_identifier, f.submitted_by_client, f.message
+            FROM (${rule.sliced.query(scope, slice)}) AS f`,
+      )
+      await yieldToEventLoop()
+      await insertRuleResults(
+        conn,
+        rule,
+        scope,
+        runId,
+        attempt,
+        sliceRows,
+        sql<AssessmentFindingRow>`SELECT * FROM ${found}`,
+      )
+    } finally {
+      await sql`DROP TABLE IF EXISTS ${found}`.execute(conn)
+    }
+  }
+  if (transactionsRunAlone(db)) await run(db)
+  else await db.connection().execute(run)
 }
 
 /** Narrows a run's results to one rule. */

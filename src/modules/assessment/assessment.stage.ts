@@ -11,7 +11,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import { sql, type RawBuilder } from 'kysely'
 import type { Db, Executor } from '../../platform/db/database.ts'
 import type { ResourceType } from '../../domain/resource-types.ts'
-import type { AssessmentScope } from './assessment-rule.ts'
+import type { AssessmentScope, StageSlice } from './assessment-rule.ts'
 import { lifecycleInPeriod, statusAsAt } from './rules/sql.ts'
 
 /** A staged record: the held record's columns the rules read, and what they derive from it. */
@@ -49,14 +49,14 @@ const STAGED_TYPES: readonly ResourceType[] = [
 /** Records per statement when the setting gives none. */
 export const DEFAULT_SLICE_RECORDS = 5000
 
-type Staged = AssessmentScope & { stage: { runId: string; attempt: number } }
+export type Staged = AssessmentScope & { stage: { runId: string; attempt: number } }
 
 /**
  * Index paths only: each statement touches one slice, found through a primary key or the held records'
  * current-version index. The working copy has no statistics when it is read (it was just written), and
  * a planner guessing a small table would scan all of it, or hash it, for every slice.
  */
-async function sliceSettings(tx: Executor): Promise<void> {
+export async function sliceSettings(tx: Executor): Promise<void> {
   await sql`SET LOCAL jit = off`.execute(tx)
   await sql`SET LOCAL enable_seqscan = off`.execute(tx)
   await sql`SET LOCAL enable_hashjoin = off`.execute(tx)
@@ -112,6 +112,24 @@ async function stageBound(db: Db, scope: Staged, type: ResourceType, after: stri
      WHERE ${ofAttempt(scope, 's')} AND s.resource_type = ${type} AND ${range(sql`s.uid`, after, undefined)}
      ORDER BY s.uid OFFSET ${size - 1}::int LIMIT 1`.execute(db)
   return rows[0]?.uid
+}
+
+/**
+ * Runs `statement` for each key slice of the attempt's staged records of `type`, `sliceRecords` records
+ * each (the last open above): every slice its own statement under the slices' settings (index paths
+ * only), the event loop given a turn before it (assessment rules in key slices, AssessmentRule.sliced).
+ */
+export async function forEachStagedSlice(
+  db: Db,
+  scope: Staged,
+  type: ResourceType,
+  sliceRecords: number,
+  statement: (slice: StageSlice) => RawBuilder<unknown>,
+): Promise<void> {
+  await eachSlice(
+    (after) => stageBound(db, scope, type, after, sliceRecords),
+    (after, upTo) => inSlice(db, statement({ after, upTo })),
+  )
 }
 
 /**

@@ -10,23 +10,51 @@
 // shared kernel and module boundaries").
 import { sql, type RawBuilder } from 'kysely'
 import type { ResourceType } from '../../../domain/resource-types.ts'
-import type { AssessmentScope } from '../assessment-rule.ts'
+import type { AssessmentScope, StageSlice } from '../assessment-rule.ts'
 
 /**
  * Current held records of a type in submission: uid, ctid, body, client, submitted_at, jurisdiction.
  * Staged (an assessment's attempt), the attempt's working copy of them, which adds in_period,
  * state_at_period_end and state_as_at (assessment.stage.ts).
  */
-export function held(scope: AssessmentScope, type: ResourceType): RawBuilder<unknown> {
+export function held(scope: AssessmentScope, type: ResourceType, slice?: StageSlice): RawBuilder<unknown> {
   if (scope.stage)
     return sql`(SELECT uid, change_tracking_identifier AS ctid, body, client, submitted_at, jurisdiction, in_period,
            state_at_period_end, state_as_at
       FROM assessment_stage
      WHERE rto_id = ${scope.rto} AND run_id = ${scope.stage.runId}::uuid AND attempt = ${scope.stage.attempt}::int
-       AND resource_type = ${type})`
+       AND resource_type = ${type} AND ${inStageSlice(slice)})`
   return sql`(SELECT resource_uid AS uid, change_tracking_identifier AS ctid, body, submitted_by_client AS client, submitted_at, jurisdiction
       FROM held_in_submission
      WHERE rto_id = ${scope.rto} AND resource_type = ${type})`
+}
+
+/** Whether a staged record's uid is in the slice (true without one). */
+function inStageSlice(slice: StageSlice | undefined): RawBuilder<boolean> {
+  const after = slice?.after == null ? sql`true` : sql`uid > ${slice.after}::uuid`
+  const upTo = slice?.upTo === undefined ? sql`true` : sql`uid <= ${slice.upTo}::uuid`
+  return sql<boolean>`${after} AND ${upTo}`
+}
+
+/**
+ * `JOIN` of the current held record of a type aliased `alias` whose uid is `uid` (an expression over the
+ * rows joined before it). Over a key slice (a working copy) it is a lookup by key for each row of the
+ * slice: a LATERAL subquery that OFFSET 0 keeps from being pulled up into a plain join. Pulled up, the
+ * planner, with no statistics on the copy it had just written, guessed one row on each side and scanned
+ * every record of the type for each record of the slice, the key left a join filter: the sixth
+ * session's slices of 5,000 took up to 676 s where the whole rule took 2.6 (docs/decisions.md). Without
+ * a slice, a plain join (hashed: ruleSessionSettings).
+ */
+export function joinHeldByUid(
+  scope: AssessmentScope,
+  type: ResourceType,
+  alias: string,
+  uid: RawBuilder<unknown>,
+  slice: StageSlice | undefined,
+): RawBuilder<unknown> {
+  const ref = sql.ref(`${alias}.uid`)
+  if (!slice) return sql`JOIN ${held(scope, type)} AS ${sql.id(alias)} ON ${ref} = ${uid}`
+  return sql`CROSS JOIN LATERAL (SELECT h.* FROM ${held(scope, type)} AS h WHERE h.uid = ${uid} OFFSET 0) AS ${sql.id(alias)}`
 }
 
 /** Whether any lifecycle state of the record aliased `alias` is dated within the period. */
@@ -40,8 +68,9 @@ export function lifecycleInPeriod(scope: AssessmentScope, alias: string): RawBui
  * Subject enrolments of the period under the jurisdiction: a lifecycle state dated in the period, or
  * training (activityStartDate to activityEndDate) overlapping it.
  */
-export function subjectEnrolmentsInPeriod(scope: AssessmentScope): RawBuilder<unknown> {
-  if (scope.stage) return sql`(SELECT se.* FROM ${held(scope, 'SubjectEnrolment')} AS se WHERE se.in_period)`
+export function subjectEnrolmentsInPeriod(scope: AssessmentScope, slice?: StageSlice): RawBuilder<unknown> {
+  if (scope.stage) return sql`(SELECT se.* FROM ${held(scope, 'SubjectEnrolment', slice)} AS se WHERE se.in_period)`
+  if (slice) throw new Error('key slices are of a working copy (scope.stage)')
   return sql`(SELECT se.* FROM ${held(scope, 'SubjectEnrolment')} AS se
      WHERE se.jurisdiction = ${scope.jurisdiction}
        AND (${lifecycleInPeriod(scope, 'se')}
