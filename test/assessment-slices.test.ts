@@ -136,6 +136,13 @@ describe('assessment working copy in slices (issue 30)', () => {
       assert.deepEqual(members(stored.rows), members(ordered.rows), rule.technicalRuleId)
     }
     assert.ok(found > 20, 'the sliced rules find something to order')
+    // The keyed rules (students grouped by a key, read in slices of three) find groups that cross slices.
+    assert.deepEqual(
+      assessmentRules.filter((rule) => rule.keyed).map((rule) => rule.technicalRuleId),
+      ['DQTS10050'],
+    )
+    const sharing = staged.filter((f) => f.rule === 'DQTS10050')
+    assert.ok(new Set(sharing.map((f) => f.group)).size < sharing.length, 'students sharing a USI are found, grouped')
     const left = await sql<{
       n: number
     }>`SELECT count(*)::int AS n FROM assessment_stage WHERE rto_id = '90001'`.execute(db)

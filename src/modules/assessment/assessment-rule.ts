@@ -48,6 +48,26 @@ export interface AssessmentRule extends RuleMetadata {
    * holds the only connection and the service's thread.
    */
   sliced?: { type: ResourceType; query(scope: AssessmentScope, slice: StageSlice): RawBuilder<AssessmentFindingRow> }
+  /**
+   * The rule as groups of records that share a key (a USI, say), over the working copy (issue 30): a
+   * narrow row per record of `type` read in key slices (`keys`, one statement a slice), then `query`
+   * over those rows alone, one short statement. `query(scope)` is `query` over `keys` of the whole
+   * period, so both find the same rows.
+   */
+  keyed?: {
+    type: ResourceType
+    keys(scope: AssessmentScope, slice?: StageSlice): RawBuilder<KeyRow>
+    query(scope: AssessmentScope, keys: RawBuilder<KeyRow>): RawBuilder<AssessmentFindingRow>
+  }
+}
+
+/** A record's narrow row for a keyed rule: what a finding reports of it, its key, and whether it is in the period. */
+export interface KeyRow {
+  uid: string
+  change_tracking_identifier: string | null
+  client: string
+  key: string
+  in_period: boolean
 }
 
 /** The staged records of one type whose UID is after `after` and at most `upTo` (either open). */

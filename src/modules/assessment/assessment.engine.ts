@@ -34,8 +34,8 @@ export interface AssessmentEngineDependencies {
    */
   workingCopy?: boolean | undefined
   /**
-   * Whether rules that can (AssessmentRule.sliced) run in key slices of the working copy, `sliceRecords`
-   * records a statement. Default: yes whenever there is a working copy.
+   * Whether rules that can (AssessmentRule.sliced, AssessmentRule.keyed) run in key slices of the
+   * working copy, `sliceRecords` records a statement. Default: yes whenever there is a working copy.
    */
   ruleSlices?: boolean | undefined
 }
@@ -92,17 +92,21 @@ export async function runAssessment(
       // on this thread, and one awaited after another would leave it no turn to read them (issue 30).
       await yieldToEventLoop()
       const started = performance.now()
-      const { sliced } = rule
-      if (sliced && workingCopy && (deps.ruleSlices ?? true))
+      const { sliced, keyed } = rule
+      const staged = { ...scope, stage: { runId, attempt } }
+      const inSlices = workingCopy && (deps.ruleSlices ?? true)
+      if (sliced && inSlices)
         await repo.insertRuleResultsInKeySlices(
           db,
           { ...rule, sliced },
-          { ...scope, stage: { runId, attempt } },
+          staged,
           runId,
           attempt,
           sliceRecords,
           resultSliceRows,
         )
+      else if (keyed && inSlices)
+        await repo.insertKeyedRuleResults(db, { ...rule, keyed }, staged, runId, attempt, sliceRecords, resultSliceRows)
       else await repo.insertRuleResults(db, rule, scope, runId, attempt, resultSliceRows)
       timings[rule.technicalRuleId] = Math.round(performance.now() - started)
       await deps.afterRule?.(rule.technicalRuleId, scope)

@@ -6,7 +6,7 @@ import { nameBasedUuid } from '../../platform/db/uuid.ts'
 import { insertInSlices } from '../../platform/db/sliced-insert.ts'
 import { createRunLifecycle } from '../../platform/runs/run-lifecycle.ts'
 import type { MessageLevel } from '../../domain/rules.ts'
-import type { AssessmentFindingRow, AssessmentRule, AssessmentScope } from './assessment-rule.ts'
+import type { AssessmentFindingRow, AssessmentRule, AssessmentScope, KeyRow } from './assessment-rule.ts'
 import { forEachStagedSlice, type Staged } from './assessment.stage.ts'
 import type { HoldingsViews } from '../holdings/index.ts'
 
@@ -414,8 +414,7 @@ export async function insertRuleResults(
 /**
  * A rule's results found in key slices of the working copy (AssessmentRule.sliced): each slice one
  * statement (assessment.stage.ts, forEachStagedSlice) into a temporary table, then stored from it as
- * `insertRuleResults` stores the rule's query: the same rows in the same order and groups. On
- * PostgreSQL (a working copy only when asked for) on one pinned connection, where the table lives.
+ * `insertRuleResults` stores the rule's query: the same rows in the same order and groups.
  */
 export async function insertRuleResultsInKeySlices(
   db: Db,
@@ -426,34 +425,73 @@ export async function insertRuleResultsInKeySlices(
   sliceRecords: number,
   sliceRows?: number,
 ): Promise<void> {
-  const name = `assessment_pieces_${runId.replaceAll('-', '')}_${attempt}`
-  const found = sql.table(`pg_temp.${name}`)
+  const columns = sql`group_key text, resource_type text, resource_uid uuid, change_tracking_identifier text,
+                      submitted_by_client text, message text`
+  await withPieces(db, `assessment_pieces_${runId.replaceAll('-', '')}_${attempt}`, columns, async (conn, pieces) => {
+    await forEachStagedSlice(
+      conn,
+      scope,
+      rule.sliced.type,
+      sliceRecords,
+      (slice) => sql`
+        INSERT INTO ${pieces}
+        SELECT f.group_key, f.resource_type, f.resource_uid, f.change_tracking_identifier, f.submitted_by_client, f.message
+          FROM (${rule.sliced.query(scope, slice)}) AS f`,
+    )
+    await yieldToEventLoop()
+    const found = sql<AssessmentFindingRow>`SELECT * FROM ${pieces}`
+    await insertRuleResults(conn, rule, scope, runId, attempt, sliceRows, found)
+  })
+}
+
+/**
+ * A keyed rule's results (AssessmentRule.keyed): its records' narrow rows read in key slices of the
+ * working copy into a temporary table, then the rule's query over that table alone, stored as
+ * `insertRuleResults` stores it.
+ */
+export async function insertKeyedRuleResults(
+  db: Db,
+  rule: AssessmentRule & { keyed: NonNullable<AssessmentRule['keyed']> },
+  scope: Staged,
+  runId: string,
+  attempt: number,
+  sliceRecords: number,
+  sliceRows?: number,
+): Promise<void> {
+  const columns = sql`uid uuid, change_tracking_identifier text, client text, key text, in_period boolean`
+  await withPieces(db, `assessment_keys_${runId.replaceAll('-', '')}_${attempt}`, columns, async (conn, keys) => {
+    await forEachStagedSlice(
+      conn,
+      scope,
+      rule.keyed.type,
+      sliceRecords,
+      (slice) => sql`
+        INSERT INTO ${keys} (uid, change_tracking_identifier, client, key, in_period)
+        SELECT k.uid, k.change_tracking_identifier, k.client, k.key, k.in_period FROM (${rule.keyed.keys(scope, slice)}) AS k`,
+    )
+    await yieldToEventLoop()
+    const found = rule.keyed.query(scope, sql<KeyRow>`(SELECT * FROM ${keys})`)
+    await insertRuleResults(conn, rule, scope, runId, attempt, sliceRows, found)
+  })
+}
+
+/**
+ * Runs `work` with a temporary table of `columns` named `name`, dropped after. On PostgreSQL (a
+ * working copy only when asked for) on one pinned connection, where the table lives.
+ */
+async function withPieces(
+  db: Db,
+  name: string,
+  columns: RawBuilder<unknown>,
+  work: (conn: Db, table: RawBuilder<unknown>) => Promise<void>,
+): Promise<void> {
+  const table = sql.table(`pg_temp.${name}`)
   const run = async (conn: Db) => {
     try {
-      await sql`CREATE TEMP TABLE ${sql.id(name)} (group_key text, resource_type text, resource_uid uuid,
-                  change_tracking_identifier text, submitted_by_client text, message text)`.execute(conn)
-      await forEachStagedSlice(
-        conn,
-        scope,
-        rule.sliced.type,
-        sliceRecords,
-        (slice) => sql`
-          INSERT INTO ${found}
-          SELECT f.group_key, f.resource_type, f.resource_uid, f.change_tracking_identifier, f.submitted_by_client, f.message
-            FROM (${rule.sliced.query(scope, slice)}) AS f`,
-      )
-      await yieldToEventLoop()
-      await insertRuleResults(
-        conn,
-        rule,
-        scope,
-        runId,
-        attempt,
-        sliceRows,
-        sql<AssessmentFindingRow>`SELECT * FROM ${found}`,
-      )
+      await sql`CREATE TEMP TABLE ${sql.id(name)} (${columns})`.execute(conn)
+      await work(conn, table)
     } finally {
-      await sql`DROP TABLE IF EXISTS ${found}`.execute(conn)
+      await sql`DROP TABLE IF EXISTS ${table}`.execute(conn)
     }
   }
   if (transactionsRunAlone(db)) await run(db)
