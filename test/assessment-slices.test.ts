@@ -139,7 +139,7 @@ describe('assessment working copy in slices (issue 30)', () => {
     // The keyed rules (students grouped by a key, read in slices of three) find groups that cross slices.
     assert.deepEqual(
       assessmentRules.filter((rule) => rule.keyed).map((rule) => rule.technicalRuleId),
-      ['DQTS10050'],
+      ['DQTS10010', 'DQTS10050'],
     )
     const sharing = staged.filter((f) => f.rule === 'DQTS10050')
     assert.ok(new Set(sharing.map((f) => f.group)).size < sharing.length, 'students sharing a USI are found, grouped')

@@ -190,19 +190,20 @@ describe('set-based rules read each table once whatever the data size (issue 30)
       // A keyed rule's narrow rows are read in the same slices, each a range of the copy's key.
       const keyed = assessmentRules.filter((rule) => rule.keyed)
       assert.ok(keyed.length >= 1, 'keyed rules')
-      for (const rule of keyed) {
-        const { rows } = await sql<{ uid: string }>`
-          SELECT uid::text AS uid FROM assessment_stage
-           WHERE rto_id = '90001' AND run_id = ${scope.stage.runId}::uuid AND attempt = 1 AND resource_type = ${rule.keyed!.type}
-           ORDER BY uid OFFSET ${SLICE - 1}::int LIMIT 1`.execute(db)
-        const plan = await planOf(t, sliceSettings, rule.keyed!.keys(scope, { after: null, upTo: rows[0]!.uid }))
-        const over = scans(plan).filter((s) => s.table === 'assessment_stage' && s.visited > SLICE)
-        assert.deepEqual(
-          over,
-          [],
-          `${rule.technicalRuleId}: a scan of the working copy visits more than the slice's records`,
-        )
-      }
+      for (const rule of keyed)
+        for (const piece of rule.keyed!.pieces) {
+          const { rows } = await sql<{ uid: string }>`
+            SELECT uid::text AS uid FROM assessment_stage
+             WHERE rto_id = '90001' AND run_id = ${scope.stage.runId}::uuid AND attempt = 1 AND resource_type = ${piece.type}
+             ORDER BY uid OFFSET ${SLICE - 1}::int LIMIT 1`.execute(db)
+          const plan = await planOf(t, sliceSettings, piece.keys(scope, { after: null, upTo: rows[0]!.uid }))
+          const over = scans(plan).filter((s) => s.table === 'assessment_stage' && s.visited > SLICE)
+          assert.deepEqual(
+            over,
+            [],
+            `${rule.technicalRuleId}, ${piece.type}: a scan of the working copy visits more than the slice's records`,
+          )
+        }
     } finally {
       await dropStage(db, '90001', scope.stage.runId, { attempt: 1 }, 5000)
     }

@@ -49,16 +49,21 @@ export interface AssessmentRule extends RuleMetadata {
    */
   sliced?: { type: ResourceType; query(scope: AssessmentScope, slice: StageSlice): RawBuilder<AssessmentFindingRow> }
   /**
-   * The rule as groups of records that share a key (a USI, say), over the working copy (issue 30): a
-   * narrow row per record of `type` read in key slices (`keys`, one statement a slice), then `query`
-   * over those rows alone, one short statement. `query(scope)` is `query` over `keys` of the whole
-   * period, so both find the same rows.
+   * The rule over narrow rows (issue 30): for each piece, a narrow row per record of its `type` read in
+   * key slices of the working copy (`keys`, one statement a slice), then `query` over those rows alone
+   * (one table of rows a piece, in order), one short statement that reads no body. `query(scope)` is
+   * `query` over each piece's `keys` of the whole period, so both find the same rows.
    */
   keyed?: {
-    type: ResourceType
-    keys(scope: AssessmentScope, slice?: StageSlice): RawBuilder<KeyRow>
-    query(scope: AssessmentScope, keys: RawBuilder<KeyRow>): RawBuilder<AssessmentFindingRow>
+    pieces: readonly KeyPiece[]
+    query(scope: AssessmentScope, keys: readonly RawBuilder<KeyRow>[]): RawBuilder<AssessmentFindingRow>
   }
+}
+
+/** The narrow rows a keyed rule reads of one type. */
+export interface KeyPiece {
+  type: ResourceType
+  keys(scope: AssessmentScope, slice?: StageSlice): RawBuilder<KeyRow>
 }
 
 /** A record's narrow row for a keyed rule: what a finding reports of it, its key, and whether it is in the period. */

@@ -427,7 +427,8 @@ export async function insertRuleResultsInKeySlices(
 ): Promise<void> {
   const columns = sql`group_key text, resource_type text, resource_uid uuid, change_tracking_identifier text,
                       submitted_by_client text, message text`
-  await withPieces(db, `assessment_pieces_${runId.replaceAll('-', '')}_${attempt}`, columns, async (conn, pieces) => {
+  const name = `assessment_pieces_${runId.replaceAll('-', '')}_${attempt}`
+  await withPieces(db, [name], columns, async (conn, [pieces]) => {
     await forEachStagedSlice(
       conn,
       scope,
@@ -445,9 +446,9 @@ export async function insertRuleResultsInKeySlices(
 }
 
 /**
- * A keyed rule's results (AssessmentRule.keyed): its records' narrow rows read in key slices of the
- * working copy into a temporary table, then the rule's query over that table alone, stored as
- * `insertRuleResults` stores it.
+ * A keyed rule's results (AssessmentRule.keyed): each piece's narrow rows read in key slices of the
+ * working copy into a temporary table of its own, then the rule's query over those tables alone, stored
+ * as `insertRuleResults` stores it.
  */
 export async function insertKeyedRuleResults(
   db: Db,
@@ -459,39 +460,44 @@ export async function insertKeyedRuleResults(
   sliceRows?: number,
 ): Promise<void> {
   const columns = sql`uid uuid, change_tracking_identifier text, client text, key text, in_period boolean`
-  await withPieces(db, `assessment_keys_${runId.replaceAll('-', '')}_${attempt}`, columns, async (conn, keys) => {
-    await forEachStagedSlice(
-      conn,
-      scope,
-      rule.keyed.type,
-      sliceRecords,
-      (slice) => sql`
-        INSERT INTO ${keys} (uid, change_tracking_identifier, client, key, in_period)
-        SELECT k.uid, k.change_tracking_identifier, k.client, k.key, k.in_period FROM (${rule.keyed.keys(scope, slice)}) AS k`,
-    )
+  const names = rule.keyed.pieces.map((_, i) => `assessment_keys_${runId.replaceAll('-', '')}_${attempt}_${i}`)
+  await withPieces(db, names, columns, async (conn, tables) => {
+    for (const [i, piece] of rule.keyed.pieces.entries())
+      await forEachStagedSlice(
+        conn,
+        scope,
+        piece.type,
+        sliceRecords,
+        (slice) => sql`
+          INSERT INTO ${tables[i]} (uid, change_tracking_identifier, client, key, in_period)
+          SELECT k.uid, k.change_tracking_identifier, k.client, k.key, k.in_period FROM (${piece.keys(scope, slice)}) AS k`,
+      )
     await yieldToEventLoop()
-    const found = rule.keyed.query(scope, sql<KeyRow>`(SELECT * FROM ${keys})`)
+    const found = rule.keyed.query(
+      scope,
+      tables.map((table) => sql<KeyRow>`(SELECT * FROM ${table})`),
+    )
     await insertRuleResults(conn, rule, scope, runId, attempt, sliceRows, found)
   })
 }
 
 /**
- * Runs `work` with a temporary table of `columns` named `name`, dropped after. On PostgreSQL (a
- * working copy only when asked for) on one pinned connection, where the table lives.
+ * Runs `work` with a temporary table of `columns` for each of `names`, dropped after. On PostgreSQL (a
+ * working copy only when asked for) on one pinned connection, where the tables live.
  */
 async function withPieces(
   db: Db,
-  name: string,
+  names: readonly string[],
   columns: RawBuilder<unknown>,
-  work: (conn: Db, table: RawBuilder<unknown>) => Promise<void>,
+  work: (conn: Db, tables: RawBuilder<unknown>[]) => Promise<void>,
 ): Promise<void> {
-  const table = sql.table(`pg_temp.${name}`)
+  const tables = names.map((name) => sql.table(`pg_temp.${name}`))
   const run = async (conn: Db) => {
     try {
-      await sql`CREATE TEMP TABLE ${sql.id(name)} (${columns})`.execute(conn)
-      await work(conn, table)
+      for (const name of names) await sql`CREATE TEMP TABLE ${sql.id(name)} (${columns})`.execute(conn)
+      await work(conn, tables)
     } finally {
-      await sql`DROP TABLE IF EXISTS ${table}`.execute(conn)
+      for (const table of tables) await sql`DROP TABLE IF EXISTS ${table}`.execute(conn)
     }
   }
   if (transactionsRunAlone(db)) await run(db)

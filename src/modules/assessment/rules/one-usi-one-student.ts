@@ -23,10 +23,10 @@ export default defineAssessmentRule({
     'No two held students of the RTO (whichever client reported them) share a uniqueStudentIdentifier, INTOFF aside, when at least one of them is enrolled in the period.',
   correctiveAction:
     'If the records are one person, void the duplicate with voidedReason remove_duplicate_record and point its enrolments at the student kept; otherwise correct the mistyped USI.',
-  query: (scope) => findings(scope, keys(scope)),
+  query: (scope) => findings(scope, [keys(scope)]),
   // A group is the students sharing a USI, from anywhere in the period: their narrow rows read in key
   // slices of the working copy, then grouped in one short statement (issue 30).
-  keyed: { type: 'Student', keys, query: findings },
+  keyed: { pieces: [{ type: 'Student', keys }], query: findings },
 })
 
 /** Each held student with a USI (INTOFF aside): the USI its key, and whether it is enrolled in the period. */
@@ -39,9 +39,9 @@ function keys(scope: AssessmentScope, slice?: StageSlice): RawBuilder<KeyRow> {
 }
 
 /** The students of `keys` whose USI is held more than once, at least one of them enrolled in the period. */
-function findings(_scope: AssessmentScope, keys: RawBuilder<KeyRow>): RawBuilder<AssessmentFindingRow> {
+function findings(_scope: AssessmentScope, [keys]: readonly RawBuilder<KeyRow>[]): RawBuilder<AssessmentFindingRow> {
   return sql<AssessmentFindingRow>`
-    WITH students AS (${keys}),
+    WITH students AS (${keys!}),
     shared AS (SELECT key FROM students GROUP BY key HAVING count(*) > 1 AND bool_or(in_period))
     SELECT sh.key AS group_key, 'Student' AS resource_type, st.uid AS resource_uid, st.change_tracking_identifier,
            st.client AS submitted_by_client, format('%s student records share this uniqueStudentIdentifier.', count(*) OVER (PARTITION BY sh.key)) AS message
