@@ -8,7 +8,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { sql } from 'kysely'
-import { PERIOD, startTestService, tokenFor, waitFor, type TestService } from './support/index.ts'
+import { PERIOD, assessmentScopeOf, startTestService, tokenFor, waitFor, type TestService } from './support/index.ts'
 import { loadBatch } from '../bench/batch-loader.ts'
 import { assessmentRules } from '../src/modules/assessment/index.ts'
 import * as assessment from '../src/modules/assessment/assessment.repo.ts'
@@ -19,7 +19,6 @@ import {
   studentsInPeriod,
   subjectEnrolmentsInPeriod,
 } from '../src/modules/assessment/rules/sql.ts'
-import { firstDayOf, lastDayOf, utcToday } from '../src/domain/reporting-period.ts'
 
 const RECORDS = 300
 
@@ -88,16 +87,7 @@ describe('assessment working copy in slices (issue 30)', () => {
     ).rows
 
     // Each rule's query over the held data itself (no working copy), as one statement.
-    const periodEnd = lastDayOf(PERIOD)
-    const today = utcToday()
-    const scope = {
-      rto: '90001',
-      jurisdiction: 'NSW',
-      period: PERIOD,
-      periodStart: firstDayOf(PERIOD),
-      periodEnd,
-      asAt: today < periodEnd ? today : periodEnd,
-    }
+    const scope = assessmentScopeOf()
     const direct: Finding[] = []
     for (const rule of assessmentRules) {
       const rows = await db.transaction().execute(async (tx) => {
@@ -153,20 +143,8 @@ describe('assessment working copy in slices (issue 30)', () => {
     // The data submitted by the test above. Its program enrolments are in October 2026 by their lifecycle;
     // in 202701 only through their subject enrolments' training (to 2027-03-26): both marking passes count.
     const db = t.service.database.db
-    const today = utcToday()
     const runId = '00000000-0000-4000-8000-000000000030'
-    const scope = (period: number, attempt: number) => {
-      const periodEnd = lastDayOf(period)
-      return {
-        rto: '90001',
-        jurisdiction: 'NSW',
-        period,
-        periodStart: firstDayOf(period),
-        periodEnd,
-        asAt: today < periodEnd ? today : periodEnd,
-        stage: { runId, attempt },
-      }
-    }
+    const scope = (period: number, attempt: number) => ({ ...assessmentScopeOf(period), stage: { runId, attempt } })
     const copied = async () =>
       (
         await sql<{ attempt: number; n: number }>`

@@ -12,7 +12,8 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { sql, type RawBuilder } from 'kysely'
-import { PERIOD, startTestService, tokenFor, waitFor, type TestService } from './support/index.ts'
+import { PERIOD, assessmentScopeOf, startTestService, tokenFor, waitFor, type TestService } from './support/index.ts'
+import { utcToday } from '../src/domain/reporting-period.ts'
 import { loadBatch } from '../bench/batch-loader.ts'
 import { rules } from '../src/modules/validation/index.ts'
 import { assessmentRules } from '../src/modules/assessment/index.ts'
@@ -22,7 +23,6 @@ import { dropStage, sliceSettings, stagePeriod } from '../src/modules/assessment
 import * as holdings from '../src/modules/holdings/holdings.repo.ts'
 import { indexSubmission } from '../src/modules/reconciliation/reconciliation-index.repo.ts'
 import type { Executor, Tx } from '../src/platform/db/database.ts'
-import { firstDayOf, lastDayOf, utcToday } from '../src/domain/reporting-period.ts'
 
 const RECORDS = 2500
 
@@ -131,16 +131,7 @@ describe('set-based rules read each table once whatever the data size (issue 30)
     assert.equal((await fetch(period, { method: 'POST', headers })).status, 201)
     await until('the period assessed', period, 'assessmentStatus', 'Validated')
     const runId = await runOf('assessment_run')
-    const periodEnd = lastDayOf(PERIOD)
-    const today = utcToday()
-    const scope = {
-      rto: '90001',
-      jurisdiction: 'NSW',
-      period: PERIOD,
-      periodStart: firstDayOf(PERIOD),
-      periodEnd,
-      asAt: today < periodEnd ? today : periodEnd,
-    }
+    const scope = assessmentScopeOf()
     for (const rule of assessmentRules) {
       const plan = await planOf(
         t,
@@ -157,17 +148,7 @@ describe('set-based rules read each table once whatever the data size (issue 30)
     // was planned as a scan of every record of its type for each record of the slice (the sixth
     // session's 676 s slices). Each scan of the copy visits at most the slice's records, once over all its loops.
     const db = t.service.database.db
-    const periodEnd = lastDayOf(PERIOD)
-    const today = utcToday()
-    const scope = {
-      rto: '90001',
-      jurisdiction: 'NSW',
-      period: PERIOD,
-      periodStart: firstDayOf(PERIOD),
-      periodEnd,
-      asAt: today < periodEnd ? today : periodEnd,
-      stage: { runId: '00000000-0000-4000-8000-000000000031', attempt: 1 },
-    }
+    const scope = { ...assessmentScopeOf(), stage: { runId: '00000000-0000-4000-8000-000000000031', attempt: 1 } }
     const SLICE = 200
     await stagePeriod(db, scope, 5000)
     try {

@@ -5,12 +5,30 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { addClient } from '../../src/platform/auth/clients.service.ts'
 import { ALL_SCOPES } from '../../src/platform/auth/scopes.ts'
+import { firstDayOf, lastDayOf, utcToday } from '../../src/domain/reporting-period.ts'
 import { Reporter, V1 } from './reporting.ts'
 import type { TestService } from './test-service.ts'
 import { waitFor } from './wait.ts'
 
 /** The period the examples' activity (October 2026) is reported in. */
 export const PERIOD = 202604
+
+/**
+ * What an assessment of RTO 90001's NSW reporting in `period` looks at, as the engine builds it (as at
+ * the earlier of the period's last day and today), to run a rule's SQL directly.
+ */
+export function assessmentScopeOf(period = PERIOD) {
+  const periodEnd = lastDayOf(period)
+  const today = utcToday()
+  return {
+    rto: '90001',
+    jurisdiction: 'NSW',
+    period,
+    periodStart: firstDayOf(period),
+    periodEnd,
+    asAt: today < periodEnd ? today : periodEnd,
+  }
+}
 
 export interface Rto {
   rto: string

@@ -12,7 +12,7 @@ export {
   type TestService,
 } from './test-service.ts'
 export { V1, Reporter, minimalUnitRecord, type Upload, type ValidationOutcome } from './reporting.ts'
-export { PERIOD, Assessor, declarationBody, newClientOf, newRto, type Rto } from './assessing.ts'
+export { PERIOD, Assessor, assessmentScopeOf, declarationBody, newClientOf, newRto, type Rto } from './assessing.ts'
 export { allOf, segmentOf, uidOf, uploadsOf, voided, world, type World } from './world.ts'
 export { EXAMPLE_DIR, MINIMAL_UNIT_RECORD, loadExample } from './examples.ts'
 export { freePort, processAlive, startChildService, type ChildService } from './child-service.ts'
