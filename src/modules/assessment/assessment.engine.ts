@@ -9,6 +9,7 @@ import { firstDayOf, lastDayOf, utcToday } from '../../domain/reporting-period.t
 import type { AssessmentRule, AssessmentScope } from './assessment-rule.ts'
 import { recordEvent } from '../events/index.ts'
 import * as repo from './assessment.repo.ts'
+import { insertKeyedRuleResults, insertRuleResultsInKeySlices } from './assessment.pieces.ts'
 import { DEFAULT_SLICE_RECORDS, dropStage, stagePeriod } from './assessment.stage.ts'
 
 export interface AssessmentEngineDependencies {
@@ -96,7 +97,7 @@ export async function runAssessment(
       const staged = { ...scope, stage: { runId, attempt } }
       const inSlices = workingCopy && (deps.ruleSlices ?? true)
       if (sliced && inSlices)
-        await repo.insertRuleResultsInKeySlices(
+        await insertRuleResultsInKeySlices(
           db,
           { ...rule, sliced },
           staged,
@@ -106,7 +107,7 @@ export async function runAssessment(
           resultSliceRows,
         )
       else if (keyed && inSlices)
-        await repo.insertKeyedRuleResults(db, { ...rule, keyed }, staged, runId, attempt, sliceRecords, resultSliceRows)
+        await insertKeyedRuleResults(db, { ...rule, keyed }, staged, runId, attempt, sliceRecords, resultSliceRows)
       else await repo.insertRuleResults(db, rule, scope, runId, attempt, resultSliceRows)
       timings[rule.technicalRuleId] = Math.round(performance.now() - started)
       await deps.afterRule?.(rule.technicalRuleId, scope)
