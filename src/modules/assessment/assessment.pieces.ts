@@ -3,8 +3,9 @@
 // slice, each into a temporary table; then stored from it by the one writer of results
 // (assessment.repo.ts, insertRuleResults), so the stored rows, order and groups are the whole rule's.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
-import { sql, type RawBuilder } from 'kysely'
-import { transactionsRunAlone, type Db } from '../../platform/db/database.ts'
+import { sql } from 'kysely'
+import type { Db } from '../../platform/db/database.ts'
+import { withTempTable, withTempTables } from '../../platform/db/temp-tables.ts'
 import type { AssessmentFindingRow, AssessmentRule, KeyRow } from './assessment-rule.ts'
 import { insertRuleResults } from './assessment.repo.ts'
 import { forEachStagedSlice, type Staged } from './assessment.stage.ts'
@@ -26,7 +27,7 @@ export async function insertRuleResultsInKeySlices(
   const columns = sql`group_key text, resource_type text, resource_uid uuid, change_tracking_identifier text,
                       submitted_by_client text, message text`
   const name = `assessment_pieces_${runId.replaceAll('-', '')}_${attempt}`
-  await withPieces(db, [name], columns, async (conn, [pieces]) => {
+  await withTempTable(db, name, columns, async (conn, pieces) => {
     await forEachStagedSlice(
       conn,
       scope,
@@ -59,7 +60,7 @@ export async function insertKeyedRuleResults(
 ): Promise<void> {
   const columns = sql`uid uuid, change_tracking_identifier text, client text, key text, in_period boolean`
   const names = rule.keyed.pieces.map((_, i) => `assessment_keys_${runId.replaceAll('-', '')}_${attempt}_${i}`)
-  await withPieces(db, names, columns, async (conn, tables) => {
+  await withTempTables(db, names, columns, async (conn, tables) => {
     for (const [i, piece] of rule.keyed.pieces.entries())
       await forEachStagedSlice(
         conn,
@@ -77,27 +78,4 @@ export async function insertKeyedRuleResults(
     )
     await insertRuleResults(conn, rule, scope, runId, attempt, sliceRows, found)
   })
-}
-
-/**
- * Runs `work` with a temporary table of `columns` for each of `names`, dropped after. On PostgreSQL (a
- * working copy only when asked for) on one pinned connection, where the tables live.
- */
-async function withPieces(
-  db: Db,
-  names: readonly string[],
-  columns: RawBuilder<unknown>,
-  work: (conn: Db, tables: RawBuilder<unknown>[]) => Promise<void>,
-): Promise<void> {
-  const tables = names.map((name) => sql.table(`pg_temp.${name}`))
-  const run = async (conn: Db) => {
-    try {
-      for (const name of names) await sql`CREATE TEMP TABLE ${sql.id(name)} (${columns})`.execute(conn)
-      await work(conn, tables)
-    } finally {
-      for (const table of tables) await sql`DROP TABLE IF EXISTS ${table}`.execute(conn)
-    }
-  }
-  if (transactionsRunAlone(db)) await run(db)
-  else await db.connection().execute(run)
 }

@@ -3,9 +3,10 @@
 // statement is scoped by the caller's RTO.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises'
 import { sql, type RawBuilder } from 'kysely'
-import { transactionsRunAlone, type Db, type Executor } from '../../platform/db/database.ts'
+import type { Db, Executor } from '../../platform/db/database.ts'
 import { nameBasedUuid } from '../../platform/db/uuid.ts'
 import { insertInSlices } from '../../platform/db/sliced-insert.ts'
+import { withTempTable } from '../../platform/db/temp-tables.ts'
 import type { KeySlice, RunScope, SetFindingRow, SetRule, SlicedPart } from './rule.ts'
 import type { ResourceType } from '../../domain/resource-types.ts'
 import { RESULT_FIELDS, type ResultRow } from './validation.tables.ts'
@@ -110,47 +111,40 @@ export async function insertSetRuleResultsInKeySlices(
   sliceRows: number | undefined,
 ): Promise<void> {
   const name = `validation_pieces_${runId.replaceAll('-', '')}_${attempt}`
-  const found = sql.table(`pg_temp.${name}`)
-  const run = async (conn: Db) => {
-    try {
-      await sql`CREATE TEMP TABLE ${sql.id(name)} (part_ord int, group_key text, resource_type text, resource_uid uuid,
-                  access_path text[], change_tracking_identifier text, data_source text, message text)`.execute(conn)
-      for (const [index, part] of parts.entries()) {
-        for (const slice of await slicesOf(part.type)) {
-          await yieldToEventLoop()
-          await conn.transaction().execute(async (tx) => {
-            // The settings of the whole statement: the planner knows no more of a slice than of the batch
-            // (no statistics for a new token: one row guessed), and with nested loops allowed it scanned
-            // every student of the batch for each reference of a slice on PostgreSQL (a slice of 5,000
-            // ran over 5 minutes). Hash joins read the other side once per slice.
-            await setRuleSessionSettings(tx, largeBatch)
-            await sql`
-              INSERT INTO ${found}
-              SELECT ${index}::int, f.group_key, f.resource_type, f.resource_uid, f.access_path, f.change_tracking_identifier, f.data_source, f.message
-                FROM (${part.query(slice, found)}) AS f`.execute(tx)
-          })
-        }
+  const columns = sql`part_ord int, group_key text, resource_type text, resource_uid uuid, access_path text[],
+                      change_tracking_identifier text, data_source text, message text`
+  await withTempTable(db, name, columns, async (conn, found) => {
+    for (const [index, part] of parts.entries()) {
+      for (const slice of await slicesOf(part.type)) {
+        await yieldToEventLoop()
+        await conn.transaction().execute(async (tx) => {
+          // The settings of the whole statement: the planner knows no more of a slice than of the batch
+          // (no statistics for a new token: one row guessed), and with nested loops allowed it scanned
+          // every student of the batch for each reference of a slice on PostgreSQL (a slice of 5,000
+          // ran over 5 minutes). Hash joins read the other side once per slice.
+          await setRuleSessionSettings(tx, largeBatch)
+          await sql`
+            INSERT INTO ${found}
+            SELECT ${index}::int, f.group_key, f.resource_type, f.resource_uid, f.access_path, f.change_tracking_identifier, f.data_source, f.message
+              FROM (${part.query(slice, found)}) AS f`.execute(tx)
+        })
       }
-      await yieldToEventLoop()
-      if (rule.fromPieces) {
-        // The rule's groups joined and counted over the pieces, under the rule's settings (nested loops
-        // off for a large batch: hash joins over the narrow rows). No ANALYZE of them first: at 100,000
-        // records it was itself a statement of 1.5 s on a saturated machine (bench/results.md, sixth session).
-        const rows = rule.fromPieces(scope, found)
-        await insertSetRuleResults(conn, rule, scope, runId, attempt, largeBatch, rows, sliceRows)
-        return
-      }
-      // A rule with queryParts stores each part's results after the part before (a statement each when
-      // not sliced); one without, its results in one order over the whole rule.
-      const order = rule.queryParts ? sql`f.part_ord, ${SET_RULE_RESULT_ORDER}` : SET_RULE_RESULT_ORDER
-      const rows = sql<SetFindingRow>`SELECT * FROM ${found}`
-      await insertSetRuleResults(conn, rule, scope, runId, attempt, false, rows, sliceRows, order)
-    } finally {
-      await sql`DROP TABLE IF EXISTS ${found}`.execute(conn)
     }
-  }
-  if (transactionsRunAlone(db)) await run(db)
-  else await db.connection().execute(run)
+    await yieldToEventLoop()
+    if (rule.fromPieces) {
+      // The rule's groups joined and counted over the pieces, under the rule's settings (nested loops
+      // off for a large batch: hash joins over the narrow rows). No ANALYZE of them first: at 100,000
+      // records it was itself a statement of 1.5 s on a saturated machine (bench/results.md, sixth session).
+      const rows = rule.fromPieces(scope, found)
+      await insertSetRuleResults(conn, rule, scope, runId, attempt, largeBatch, rows, sliceRows)
+      return
+    }
+    // A rule with queryParts stores each part's results after the part before (a statement each when
+    // not sliced); one without, its results in one order over the whole rule.
+    const order = rule.queryParts ? sql`f.part_ord, ${SET_RULE_RESULT_ORDER}` : SET_RULE_RESULT_ORDER
+    const rows = sql<SetFindingRow>`SELECT * FROM ${found}`
+    await insertSetRuleResults(conn, rule, scope, runId, attempt, false, rows, sliceRows, order)
+  })
 }
 
 /** The settings a set rule's statement runs under, inside its transaction (above). */
