@@ -70,6 +70,11 @@ describe('assessment working copy in slices (issue 30)', () => {
                 CASE WHEN resource_uid::text < '3' THEN '"2026-10-01"'::jsonb ELSE '"2026-11-02"'::jsonb END)
                WHERE rto_id = '90001' AND resource_type = 'SubjectEnrolment' AND is_current
                  AND (resource_uid::text < '3' OR resource_uid::text >= 'c')`.execute(db)
+    // One person as students of two clients (DQTS10060, keyed): about a quarter of the held students given
+    // one identity, a third of those reported by another client, a group that crosses every slice.
+    await sql`UPDATE held_record SET body = body || '{"familyName": "Doe", "firstGivenName": "Sam", "dateOfBirth": "2001-02-03"}'::jsonb,
+                submitted_by_client = CASE WHEN resource_uid::text < '1' THEN 'other-sms' ELSE submitted_by_client END
+               WHERE rto_id = '90001' AND resource_type = 'Student' AND is_current AND resource_uid::text < '4'`.execute(db)
     const period = `${t.baseUrl}/vet-provider/v1/reporting-period/NSW/${PERIOD}/validate`
     assert.equal((await fetch(period, { method: 'POST', headers })).status, 201)
     await until('the period assessed', period, 'assessmentStatus', 'Validated')
@@ -129,10 +134,13 @@ describe('assessment working copy in slices (issue 30)', () => {
     // The keyed rules (students grouped by a key, read in slices of three) find groups that cross slices.
     assert.deepEqual(
       assessmentRules.filter((rule) => rule.keyed).map((rule) => rule.technicalRuleId),
-      ['DQTS10010', 'DQTS10050'],
+      ['DQTS10010', 'DQTS10050', 'DQTS10060'],
     )
     const sharing = staged.filter((f) => f.rule === 'DQTS10050')
     assert.ok(new Set(sharing.map((f) => f.group)).size < sharing.length, 'students sharing a USI are found, grouped')
+    const oneIdentity = staged.filter((f) => f.rule === 'DQTS10060')
+    assert.equal(new Set(oneIdentity.map((f) => f.group)).size, 1, 'the students of one identity are one group')
+    assert.ok(oneIdentity.length > 10, `the group crosses slices of three (${oneIdentity.length} students)`)
     const left = await sql<{
       n: number
     }>`SELECT count(*)::int AS n FROM assessment_stage WHERE rto_id = '90001'`.execute(db)
