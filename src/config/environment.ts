@@ -126,7 +126,7 @@ export const EnvironmentSchema = Type.Object({
         'records a validation run reads per round trip; default 2000 on PostgreSQL, 500 on the embedded database',
     }),
   ),
-  ASSESSMENT_SLICE_RECORDS: integer(1, 5000, 100000),
+  ASSESSMENT_SLICE_RECORDS: integer(1, 2500, 100000),
   ASSESSMENT_WORKING_COPY: Type.Optional(
     Type.Boolean({
       description:
