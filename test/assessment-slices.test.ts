@@ -74,7 +74,9 @@ describe('assessment working copy in slices (issue 30)', () => {
     // one identity, a third of those reported by another client, a group that crosses every slice.
     await sql`UPDATE held_record SET body = body || '{"familyName": "Doe", "firstGivenName": "Sam", "dateOfBirth": "2001-02-03"}'::jsonb,
                 submitted_by_client = CASE WHEN resource_uid::text < '1' THEN 'other-sms' ELSE submitted_by_client END
-               WHERE rto_id = '90001' AND resource_type = 'Student' AND is_current AND resource_uid::text < '4'`.execute(db)
+               WHERE rto_id = '90001' AND resource_type = 'Student' AND is_current AND resource_uid::text < '4'`.execute(
+      db,
+    )
     const period = `${t.baseUrl}/vet-provider/v1/reporting-period/NSW/${PERIOD}/validate`
     assert.equal((await fetch(period, { method: 'POST', headers })).status, 201)
     await until('the period assessed', period, 'assessmentStatus', 'Validated')
