@@ -392,9 +392,12 @@ export async function insertRuleResults(
       {
         table: 'assessment_result',
         columns: RESULT_COLUMNS,
-        rows: sql`SELECT ${ruleResultValues(rule, scope, runId, attempt)},
-                         row_number() OVER (ORDER BY ${RULE_RESULT_ORDER}) AS slice_ord
+        // The found rows as the query gives them, with their place; the result's other columns
+        // computed as each slice is written.
+        rows: sql`SELECT f.group_key, f.resource_type, f.resource_uid, f.change_tracking_identifier, f.submitted_by_client,
+                         f.message, row_number() OVER (ORDER BY ${RULE_RESULT_ORDER}) AS slice_ord
                     FROM (${query}) AS f`,
+        values: ruleResultValues(rule, scope, runId, attempt),
         settings: ruleSessionSettings,
         // One write at a time per attempt; the rule is done before the next starts.
         name: `assessment_found_${runId.replaceAll('-', '')}_${attempt}`,

@@ -42,9 +42,13 @@ export async function insertSetRuleResults(
       {
         table: 'validation_result',
         columns: RESULT_COLUMNS,
-        rows: sql`SELECT ${setRuleResultValues(rule, scope, runId, attempt)},
+        // The found rows as the query gives them, with their group's size and their place; the
+        // result's other columns computed as each slice is written.
+        rows: sql`SELECT f.group_key, f.resource_type, f.resource_uid, f.access_path, f.change_tracking_identifier,
+                         f.data_source, f.message, count(*) OVER (PARTITION BY f.group_key) AS group_count,
                          row_number() OVER (ORDER BY ${order}) AS slice_ord
                     FROM (${query}) AS f`,
+        values: setRuleResultValues(rule, scope, runId, attempt, sql`f.group_count`),
         settings: (tx) => setRuleSessionSettings(tx, largeBatch),
         // One write at a time per attempt; the rule and the part are done before the next starts.
         name: `validation_found_${runId.replaceAll('-', '')}_${attempt}`,
@@ -159,10 +163,19 @@ const RESULT_COLUMNS = ['rto_id', 'run_id', 'attempt', ...RESULT_FIELDS] as cons
 /** The order a rule's results are stored in (their seq): grouped, the batch's own records first. */
 const SET_RULE_RESULT_ORDER = sql`f.group_key, f.data_source DESC, f.resource_type, f.resource_uid`
 
-/** A result's columns (RESULT_COLUMNS) from a row f of the rule's query. */
-function setRuleResultValues(rule: SetRule, scope: RunScope, runId: string, attempt: number): RawBuilder<unknown> {
+/**
+ * A result's columns (RESULT_COLUMNS) from a row f of the rule's query; its group's size counted over
+ * the query's rows, or read from `groupCount` when counted before.
+ */
+function setRuleResultValues(
+  rule: SetRule,
+  scope: RunScope,
+  runId: string,
+  attempt: number,
+  groupCount: RawBuilder<unknown> = sql`count(*) OVER (PARTITION BY f.group_key)`,
+): RawBuilder<unknown> {
   return sql`${scope.rto}::text, ${runId}::uuid, ${attempt}::int, ${nameBasedUuid(sql`${`${runId}:${attempt}:${rule.technicalRuleId}:`}::text || f.group_key`)},
-           count(*) OVER (PARTITION BY f.group_key), ${rule.technicalRuleId}::text, ${rule.ruleId}::text, ${rule.technicalRuleId}::text,
+           ${groupCount}, ${rule.technicalRuleId}::text, ${rule.ruleId}::text, ${rule.technicalRuleId}::text,
            ${rule.level}::text, ${rule.correctiveAction}::text, f.message, f.resource_type, f.resource_uid, f.access_path,
            f.change_tracking_identifier, f.data_source`
 }

@@ -26,13 +26,20 @@ export function resultSliceRowsFor(db: Db, setting: number | null | undefined): 
 export interface SlicedInsert {
   /** The table written. */
   table: string
-  /** Its columns, in the order `rows` gives them. */
+  /** Its columns, in the order `rows` (or `values`) gives them. */
   columns: readonly string[]
   /**
    * A SELECT giving `columns` in that order and then `slice_ord`: each row's place (1, 2, ...) in the
-   * order the rows are to be written (a result table's `seq` follows the order of writing).
+   * order the rows are to be written (a result table's `seq` follows the order of writing). With
+   * `values`, a SELECT of named columns and `slice_ord`, which `values` reads.
    */
   rows: RawBuilder<unknown>
+  /**
+   * The values of `columns` for one found row `f` (a row of `rows`), computed as each slice is written:
+   * what is the same for every row or derived from one row alone (an RTO, a rule's texts, an id hashed
+   * from the row's group) then costs the finding statement, the one that cannot be cut, nothing.
+   */
+  values?: RawBuilder<unknown>
   /** Settings for the statement that finds the rows (SET LOCAL ...), inside its transaction. */
   settings: (tx: Executor) => Promise<void>
   /**
@@ -57,7 +64,10 @@ async function write(db: Db, insert: SlicedInsert, sliceRows: number): Promise<n
   try {
     await db.transaction().execute(async (tx) => {
       await insert.settings(tx)
-      await sql`CREATE TEMP TABLE ${sql.id(insert.name)} (${columns}, slice_ord) AS ${insert.rows}`.execute(tx)
+      await (insert.values
+        ? sql`CREATE TEMP TABLE ${sql.id(insert.name)} AS ${insert.rows}`
+        : sql`CREATE TEMP TABLE ${sql.id(insert.name)} (${columns}, slice_ord) AS ${insert.rows}`
+      ).execute(tx)
     })
     const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${found}`.execute(db)
     const total = rows[0]!.n
@@ -67,9 +77,9 @@ async function write(db: Db, insert: SlicedInsert, sliceRows: number): Promise<n
       await yieldToEventLoop()
       await sql`
         INSERT INTO ${sql.table(insert.table)} (${columns})
-        SELECT ${columns} FROM ${found}
-         WHERE slice_ord > ${from}::bigint AND slice_ord <= ${from + sliceRows}::bigint
-         ORDER BY slice_ord`.execute(db)
+        SELECT ${insert.values ?? columns} FROM ${found} AS f
+         WHERE f.slice_ord > ${from}::bigint AND f.slice_ord <= ${from + sliceRows}::bigint
+         ORDER BY f.slice_ord`.execute(db)
     }
     return total
   } finally {
