@@ -12,6 +12,7 @@ import { loadConfig } from '../src/config/config.ts'
 import { recordEvent } from '../src/modules/events/index.ts'
 import { housekeepingJob } from '../src/modules/housekeeping/index.ts'
 import { checkDestination, DestinationRefused, webhookSettingsOf } from '../src/modules/webhooks/index.ts'
+import * as webhookRepo from '../src/modules/webhooks/webhooks.repo.ts'
 import { newRto, startTestService, V1, waitFor, type Rto, type TestService } from './support/index.ts'
 
 interface Received {
@@ -306,6 +307,24 @@ describe('webhooks', () => {
     } finally {
       await failing.close()
       await watcher.close()
+    }
+  })
+
+  it('an endpoint whose retry is not due is not taken, even by a worker that listed it as due before the attempt failed', async () => {
+    const rto = await newRto(t)
+    const receiver = await new Receiver().start()
+    try {
+      const endpoint = await register(rto, { url: receiver.url() })
+      const db = t.service.database.db
+      // As another worker's failed attempt leaves it: its retry an hour away, no lease held.
+      await webhookRepo.scheduleRetry(db, rto.rto, endpoint.endpointId, 1, 3_600_000)
+      const taken = await webhookRepo.claimEndpoint(db, rto.rto, endpoint.endpointId, 60_000)
+      assert.equal(taken, undefined, 'not taken before its retry is due')
+      const read = await rto.reporter.request('GET', endpointPath(endpoint.endpointId))
+      assert.equal(read.json.failedAttempts, 1, 'still waiting for its retry')
+      await rto.reporter.request('DELETE', endpointPath(endpoint.endpointId))
+    } finally {
+      await receiver.close()
     }
   })
 

@@ -290,7 +290,11 @@ export async function dueEndpoints(
     .execute()
 }
 
-/** Takes the endpoint for `leaseMs` unless another worker holds it; the endpoint as taken. */
+/**
+ * Takes the endpoint for `leaseMs` unless another worker holds it or its retry is not due yet; the
+ * endpoint as taken. Due is checked here again: a worker that listed the endpoint as due before another
+ * worker's attempt failed would otherwise retry at once, ahead of the schedule.
+ */
 export async function claimEndpoint(
   db: Executor,
   rto: string,
@@ -303,6 +307,7 @@ export async function claimEndpoint(
     .where('rto_id', '=', rto)
     .where('endpoint_id', '=', endpointId)
     .where('enabled', '=', true)
+    .where((eb) => eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', sql<Date>`now()`)]))
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', sql<Date>`now()`)]))
     .returning(ENDPOINT_COLUMNS)
     .executeTakeFirst()
