@@ -70,11 +70,16 @@ describe('assessment working copy in slices (issue 30)', () => {
                 CASE WHEN resource_uid::text < '3' THEN '"2026-10-01"'::jsonb ELSE '"2026-11-02"'::jsonb END)
                WHERE rto_id = '90001' AND resource_type = 'SubjectEnrolment' AND is_current
                  AND (resource_uid::text < '3' OR resource_uid::text >= 'c')`.execute(db)
-    // One person as students of two clients (DQTS10060, keyed): about a quarter of the held students given
-    // one identity, a third of those reported by another client, a group that crosses every slice.
-    await sql`UPDATE held_record SET body = body || '{"familyName": "Doe", "firstGivenName": "Sam", "dateOfBirth": "2001-02-03"}'::jsonb,
-                submitted_by_client = CASE WHEN resource_uid::text < '1' THEN 'other-sms' ELSE submitted_by_client END
-               WHERE rto_id = '90001' AND resource_type = 'Student' AND is_current AND resource_uid::text < '4'`.execute(
+    // One person as students of two clients (DQTS10060, keyed): the first 12 held students by UID given one
+    // identity, the first 4 of them reported by another client: one group that crosses slices of three.
+    const firstStudents = (n: number) => sql`(SELECT resource_uid FROM held_record
+        WHERE rto_id = '90001' AND resource_type = 'Student' AND is_current ORDER BY resource_uid LIMIT ${n}::int)`
+    await sql`UPDATE held_record SET body = body || '{"familyName": "Doe", "firstGivenName": "Sam", "dateOfBirth": "2001-02-03"}'::jsonb
+               WHERE rto_id = '90001' AND resource_type = 'Student' AND is_current AND resource_uid IN ${firstStudents(12)}`.execute(
+      db,
+    )
+    await sql`UPDATE held_record SET submitted_by_client = 'other-sms'
+               WHERE rto_id = '90001' AND resource_type = 'Student' AND is_current AND resource_uid IN ${firstStudents(4)}`.execute(
       db,
     )
     const period = `${t.baseUrl}/vet-provider/v1/reporting-period/NSW/${PERIOD}/validate`
@@ -142,7 +147,7 @@ describe('assessment working copy in slices (issue 30)', () => {
     assert.ok(new Set(sharing.map((f) => f.group)).size < sharing.length, 'students sharing a USI are found, grouped')
     const oneIdentity = staged.filter((f) => f.rule === 'DQTS10060')
     assert.equal(new Set(oneIdentity.map((f) => f.group)).size, 1, 'the students of one identity are one group')
-    assert.ok(oneIdentity.length > 10, `the group crosses slices of three (${oneIdentity.length} students)`)
+    assert.equal(oneIdentity.length, 12, 'the twelve students of one identity, across slices of three')
     const left = await sql<{
       n: number
     }>`SELECT count(*)::int AS n FROM assessment_stage WHERE rto_id = '90001'`.execute(db)
