@@ -26,12 +26,11 @@ export function resultSliceRowsFor(db: Db, setting: number | null | undefined): 
 export interface SlicedInsert {
   /** The table written. */
   table: string
-  /** Its columns, in the order `rows` (or `values`) gives them. */
+  /** Its columns, in the order `values` gives them. */
   columns: readonly string[]
   /**
-   * A SELECT giving `columns` in that order and then `slice_ord`: each row's place (1, 2, ...) in the
-   * order the rows are to be written (a result table's `seq` follows the order of writing). With
-   * `values`, a SELECT of named columns and `slice_ord`, which `values` reads.
+   * A SELECT of the found rows, its columns named, with `slice_ord`: each row's place (1, 2, ...) in the
+   * order the rows are to be written (a result table's `seq` follows the order of writing).
    */
   rows: RawBuilder<unknown>
   /**
@@ -39,7 +38,7 @@ export interface SlicedInsert {
    * what is the same for every row or derived from one row alone (an RTO, a rule's texts, an id hashed
    * from the row's group) then costs the finding statement, the one that cannot be cut, nothing.
    */
-  values?: RawBuilder<unknown>
+  values: RawBuilder<unknown>
   /** Settings for the statement that finds the rows (SET LOCAL ...), inside its transaction. */
   settings: (tx: Executor) => Promise<void>
   /**
@@ -64,10 +63,7 @@ async function write(db: Db, insert: SlicedInsert, sliceRows: number): Promise<n
   try {
     await db.transaction().execute(async (tx) => {
       await insert.settings(tx)
-      await (insert.values
-        ? sql`CREATE TEMP TABLE ${sql.id(insert.name)} AS ${insert.rows}`
-        : sql`CREATE TEMP TABLE ${sql.id(insert.name)} (${columns}, slice_ord) AS ${insert.rows}`
-      ).execute(tx)
+      await sql`CREATE TEMP TABLE ${sql.id(insert.name)} AS ${insert.rows}`.execute(tx)
     })
     const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${found}`.execute(db)
     const total = rows[0]!.n
@@ -77,7 +73,7 @@ async function write(db: Db, insert: SlicedInsert, sliceRows: number): Promise<n
       await yieldToEventLoop()
       await sql`
         INSERT INTO ${sql.table(insert.table)} (${columns})
-        SELECT ${insert.values ?? columns} FROM ${found} AS f
+        SELECT ${insert.values} FROM ${found} AS f
          WHERE f.slice_ord > ${from}::bigint AND f.slice_ord <= ${from + sliceRows}::bigint
          ORDER BY f.slice_ord`.execute(db)
     }
