@@ -2,7 +2,7 @@
 // transaction: the bulk upload), read, list and delete one resource type's records for the caller
 // (resources), read a whole batch in chunks (validation), and load a batch in bulk (synthetic data).
 // Every change goes through the batch's open state; the SQL is batch-records.repo.ts's.
-import type { Db, Executor } from '../../platform/db/database.ts'
+import type { Db } from '../../platform/db/database.ts'
 import type { AuditInStatement } from '../../platform/db/audit-in-statement.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import { NotFoundError } from '../../domain/errors.ts'
@@ -174,7 +174,7 @@ export async function deleteRecord(
 
 /** The batch's next chunk of records after a (type, uid) key, in that order: a large batch read in flat memory. */
 export function recordsOfBatch(
-  db: Executor,
+  db: Db,
   rto: string,
   token: string,
   after: { type: string; uid: string } | undefined,
