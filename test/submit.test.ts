@@ -5,6 +5,9 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
+import { firstSubmissionOf, loadBatch } from '../bench/batch-loader.ts'
+import { addActivityPeriods, FIRST_REPORTING_PERIOD } from '../src/domain/reporting-period.ts'
+import * as holdings from '../src/modules/holdings/holdings.repo.ts'
 import {
   allOf,
   minimalUnitRecord,
@@ -312,6 +315,97 @@ describe('submit and the held dataset', () => {
       periods.some((p) => p.jurisdiction === 'NSW' && p.reporting_period === 202604),
       JSON.stringify(periods),
     )
+  })
+
+  it("a submission's periods come from its validation's pass over the records, and are those the batch's bodies give", async () => {
+    // The periods the run kept, end to end: the world's activity is in 202604.
+    const w = await world()
+    const token = await r.submitted(allOf(w))
+    const run = await t.service.database.db
+      .selectFrom('validation_run')
+      .select('activity_periods')
+      .where('rto_id', '=', '90001')
+      .where('transaction_batch_token', '=', token)
+      .where('status', '=', 'Validated')
+      .executeTakeFirstOrThrow()
+    assert.ok(run.activity_periods?.includes(202604), JSON.stringify(run.activity_periods))
+    // Submit takes them from the run, not from the bodies: a period only the run names is recorded.
+    const next = await r.batchWith(allOf(await world()))
+    await r.validate(next)
+    await t.service.database.db
+      .updateTable('validation_run')
+      .set({ activity_periods: [202603] })
+      .where('rto_id', '=', '90001')
+      .where('transaction_batch_token', '=', next)
+      .execute()
+    const submitted = await r.submit(next)
+    assert.equal(submitted.status, 200, submitted.text)
+    const marks = await t.service.database.db
+      .selectFrom('reporting_period_submission')
+      .select(['reporting_period', 'last_submitted_at'])
+      .where('rto_id', '=', '90001')
+      .where('jurisdiction', '=', 'NSW')
+      .execute()
+    const latest = Math.max(...marks.map((m) => new Date(m.last_submitted_at).getTime()))
+    assert.ok(
+      marks.some((m) => m.reporting_period === 202603 && new Date(m.last_submitted_at).getTime() === latest),
+      JSON.stringify(marks),
+    )
+
+    // The periods addActivityPeriods finds in bodies of every shape, recorded, against what submit's SQL
+    // reads from the same bodies: the same rows. Each way in a transaction rolled back.
+    const bodies: unknown[] = [
+      { lifecycle: [{ studentActivityDate: '2026-02-10' }, { studentActivityDate: '2026-05-31' }] },
+      { lifecycle: [{ studentActivityDate: '2025-12-31' }, { outcomeIdentifierNational: '20' }, 'text', null] },
+      { lifecycle: [{ studentActivityDate: '2027-01-01', enrolmentActivityEndDate: '2027-12-31' }] },
+      { lifecycle: { studentActivityDate: '2026-08-01' } },
+      { lifecycle: 'none' },
+      { familyName: 'Nolifecycle' },
+    ]
+    const found = new Set<number>()
+    for (const body of bodies) addActivityPeriods(body, found)
+    assert.deepEqual([...found].sort(), [202504, 202601, 202602, 202701])
+    const db = t.service.database.db
+    const loaded = await loadBatch(db, bodies.length, { rto: '90002', clientId: 'demo-rto-2' }, function* () {
+      yield bodies.map((body) => ({
+        resource_type: 'SubjectEnrolment',
+        resource_uid: randomUUID(),
+        change_tracking_identifier: randomUUID(),
+        body: body as Record<string, unknown>,
+      }))
+    })
+    const recorded = async (periods: number[] | undefined) => {
+      const rollback = new Error('rollback')
+      let rows: number[] = []
+      await db
+        .transaction()
+        .execute(async (tx) => {
+          const promotion = {
+            ...firstSubmissionOf(loaded.token),
+            rto: '90002',
+            submissionSeq: '987654321',
+            submittedAt: new Date('2026-11-20T10:00:00Z'),
+          }
+          await holdings.recordReportingPeriods(tx, promotion, FIRST_REPORTING_PERIOD, periods)
+          rows = (
+            await tx
+              .selectFrom('reporting_period_submission')
+              .select('reporting_period')
+              .where('rto_id', '=', '90002')
+              .where('last_submission_seq', '=', promotion.submissionSeq)
+              .orderBy('reporting_period')
+              .execute()
+          ).map((row) => row.reporting_period)
+          throw rollback
+        })
+        .catch((error) => {
+          if (error !== rollback) throw error
+        })
+      return rows
+    }
+    const fromBodies = await recorded(undefined)
+    assert.deepEqual(fromBodies, [202601, 202602, 202604, 202701], 'from 202601, with the period submitted in')
+    assert.deepEqual(await recorded([...found]), fromBodies)
   })
 
   it('submit needs the vet:report scope (403 with only vet:read)', async () => {

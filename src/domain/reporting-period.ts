@@ -9,6 +9,22 @@ export function reportingPeriodOf(date: string): number {
   return year * 100 + Math.ceil(month / 3)
 }
 
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
+
+/**
+ * Adds to `periods` the reporting period of every lifecycle entry's studentActivityDate in a record
+ * body, as submit's SQL reads them (holdings.repo.ts, recordReportingPeriods): `lifecycle` when it is
+ * an array, each entry's `studentActivityDate` when it is a YYYY-MM-DD text; anything else adds none.
+ */
+export function addActivityPeriods(body: unknown, periods: Set<number>): void {
+  const lifecycle = (body as { lifecycle?: unknown } | null)?.lifecycle
+  if (!Array.isArray(lifecycle)) return
+  for (const entry of lifecycle) {
+    const date = (entry as { studentActivityDate?: unknown } | null)?.studentActivityDate
+    if (typeof date === 'string' && ISO_DATE.test(date)) periods.add(reportingPeriodOf(date))
+  }
+}
+
 /** The first day of a reporting period, YYYY-MM-DD. */
 export function firstDayOf(period: number): string {
   const quarter = period % 100

@@ -1,6 +1,6 @@
 // SQL for the held dataset: every submitted version of every record, per RTO. Rows are only ever
 // inserted, and the previous current version of a UID loses is_current, so history stays for audit.
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
 
 export type {
@@ -100,17 +100,31 @@ export async function promoteBatch(
 /**
  * Leaves the signal data quality assessments read: the reporting periods this submission touched
  * (every lifecycle date of its enrolments, and the period it was submitted in), with when.
+ * `activityPeriods`: the lifecycle dates' periods as the batch's validation found them (validation's
+ * activityPeriodsOfBatch); without them every body of the batch is read for its dates (485 ms at 100,000
+ * records on the embedded database, in the submit's transaction).
  */
-export async function recordReportingPeriods(db: Executor, p: Promotion, firstPeriod: number): Promise<void> {
+export async function recordReportingPeriods(
+  db: Executor,
+  p: Promotion,
+  firstPeriod: number,
+  activityPeriods?: readonly number[],
+): Promise<void> {
+  const periodOf = (d: RawBuilder<unknown>) => sql`(extract(year FROM ${d}) * 100 + extract(quarter FROM ${d}))::int`
+  const submittedIn = periodOf(sql`(${p.submittedAt}::timestamptz AT TIME ZONE 'UTC')::date`)
+  const periods = activityPeriods
+    ? sql`SELECT unnest(${`{${activityPeriods.join(',')}}`}::integer[]) AS period UNION SELECT ${submittedIn}`
+    : sql`
+      SELECT DISTINCT ${periodOf(sql`d`)} AS period
+        FROM (SELECT (l.value->>'studentActivityDate')::date AS d
+                FROM batch_content b CROSS JOIN LATERAL jsonb_array_elements(
+                       CASE WHEN jsonb_typeof(b.body->'lifecycle') = 'array' THEN b.body->'lifecycle' ELSE '[]'::jsonb END) AS l(value)
+               WHERE b.rto_id = ${p.rto} AND b.transaction_batch_token = ${p.token}
+              UNION SELECT (${p.submittedAt}::timestamptz AT TIME ZONE 'UTC')::date) AS dates`
   await sql`
     INSERT INTO reporting_period_submission (rto_id, jurisdiction, reporting_period, last_submitted_at, last_submission_seq)
     SELECT ${p.rto}, ${p.jurisdiction}, period, ${p.submittedAt}::timestamptz, ${p.submissionSeq}::bigint
-      FROM (SELECT DISTINCT (extract(year FROM d) * 100 + extract(quarter FROM d))::int AS period
-              FROM (SELECT (l.value->>'studentActivityDate')::date AS d
-                      FROM batch_content b CROSS JOIN LATERAL jsonb_array_elements(
-                             CASE WHEN jsonb_typeof(b.body->'lifecycle') = 'array' THEN b.body->'lifecycle' ELSE '[]'::jsonb END) AS l(value)
-                     WHERE b.rto_id = ${p.rto} AND b.transaction_batch_token = ${p.token}
-                    UNION SELECT (${p.submittedAt}::timestamptz AT TIME ZONE 'UTC')::date) AS dates) AS periods
+      FROM (${periods}) AS periods
      WHERE period >= ${firstPeriod}
     ON CONFLICT (rto_id, jurisdiction, reporting_period)
     DO UPDATE SET last_submitted_at = excluded.last_submitted_at, last_submission_seq = excluded.last_submission_seq`.execute(

@@ -7,7 +7,7 @@ import type { Db, Tx } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import { batchSubject, lockOpenBatch, markBatchSubmitted, type BatchRef } from '../batches/index.ts'
 import { recordEvent } from '../events/index.ts'
-import { submitBlocker } from '../validation/index.ts'
+import { activityPeriodsOfBatch, submitBlocker } from '../validation/index.ts'
 import { FIRST_REPORTING_PERIOD } from '../../domain/reporting-period.ts'
 import * as holdings from './holdings.repo.ts'
 import type { Queue } from '../../platform/queue/queue.ts'
@@ -92,7 +92,12 @@ async function submitIn(
   }
   const promoted = await holdings.promoteBatch(tx, promotion)
   await onStage('recording')
-  await holdings.recordReportingPeriods(tx, promotion, FIRST_REPORTING_PERIOD)
+  await holdings.recordReportingPeriods(
+    tx,
+    promotion,
+    FIRST_REPORTING_PERIOD,
+    await activityPeriodsOfBatch(tx, actor.rto, token),
+  )
   await queue.enqueue(tx, reconcileJob, { rto: actor.rto })
   const submitted = await markBatchSubmitted(tx, actor.rto, token, submission.at)
   // The events last: the RTO's event number is locked from here until the commit.

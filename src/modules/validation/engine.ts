@@ -12,9 +12,9 @@ import { recordEvent } from '../events/index.ts'
 import type { ResourceType } from '../../domain/resource-types.ts'
 import { rules } from './rules/index.ts'
 import type { KeySlice, RecordContext, RecordRule, RunScope, SetRule } from './rule.ts'
-import { utcToday } from '../../domain/reporting-period.ts'
+import { addActivityPeriods, utcToday } from '../../domain/reporting-period.ts'
 import type { ResultRow } from './validation.tables.ts'
-import { validationRuns } from './validation-runs.repo.ts'
+import { keepActivityPeriods, validationRuns } from './validation-runs.repo.ts'
 import {
   batchKeySlices,
   insertResults,
@@ -123,6 +123,8 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   }
   let after: { type: string; uid: string } | undefined
   let records = 0
+  // The reporting periods of the batch's activity, kept with the run for submit (migration 0046).
+  const activityPeriods = new Set<number>()
   for (;;) {
     const chunk = await recordsOfBatch(db, rto, token, after, deps.chunkSize ?? CHUNK_SIZE)
     if (chunk.length === 0) break
@@ -131,6 +133,7 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
       // it for about a second on a busy machine. Other requests go first every YIELD_EVERY records
       // (issue 30); on the embedded database they also need the thread to reach the connection.
       if (index > 0 && index % YIELD_EVERY === 0) await yieldToEventLoop()
+      addActivityPeriods(stored.body, activityPeriods)
       const row = rulesView(stored)
       for (const rule of recordRulesByType.get(row.resource_type) ?? []) {
         for (const result of recordRuleResults(rule, row, context, { rto_id: rto, run_id: runId, attempt })) {
@@ -161,6 +164,7 @@ export async function runValidation(deps: EngineDependencies, rto: string, runId
   // Completed and told in one transaction: the run is Validated exactly when its event is recorded.
   const completed = await db.transaction().execute(async (tx) => {
     if (!(await runs.complete(tx, rto, runId, attempt))) return false
+    await keepActivityPeriods(tx, rto, runId, attempt, [...activityPeriods])
     const outcome = await validationRuns.completedOutcome(tx, rto, runId)
     const jurisdiction = await jurisdictionOfBatch(tx, rto, token)
     await recordEvent(tx, {

@@ -4,6 +4,7 @@ export { validationRoutes } from './validation.routes.ts'
 export { validationJob } from './validation.jobs.ts'
 export {
   submitBlocker,
+  activityPeriodsOfBatch,
   requestValidation,
   cancelValidation,
   getValidationStatus,

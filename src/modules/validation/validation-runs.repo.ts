@@ -52,6 +52,24 @@ export async function latestRun(db: Executor, rto: string, token: string): Promi
     .executeTakeFirst()
 }
 
+/**
+ * Keeps the reporting periods of the batch's activity dates on the attempt that completed: what submit
+ * records for assessments without reading the batch again. Written as an array literal of integers
+ * (the drivers differ in how they send a JavaScript array).
+ */
+export async function keepActivityPeriods(
+  tx: Executor,
+  rto: string,
+  runId: string,
+  attempt: number,
+  periods: readonly number[],
+): Promise<void> {
+  const literal = `{${[...periods].sort((a, b) => a - b).join(',')}}`
+  await sql`
+    UPDATE validation_run SET activity_periods = ${literal}::integer[]
+     WHERE rto_id = ${rto} AND run_id = ${runId} AND attempt = ${attempt}`.execute(tx)
+}
+
 /** The batch's latest completed run: the one whose results are read. */
 export async function latestCompletedRun(db: Executor, rto: string, token: string): Promise<RunRow | undefined> {
   return db

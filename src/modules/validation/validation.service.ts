@@ -208,6 +208,16 @@ export async function submitBlocker(db: Executor, rto: string, token: string): P
   return undefined
 }
 
+/**
+ * The reporting periods of the batch's activity dates, as its latest validation's record pass found them,
+ * or undefined when that run did not keep them (completed before migration 0046). Read by submit once
+ * submitBlocker has passed, in the same transaction: that run is then Validated and its batch unchanged.
+ */
+export async function activityPeriodsOfBatch(db: Executor, rto: string, token: string): Promise<number[] | undefined> {
+  const run = await latestRun(db, rto, token)
+  return run?.status === 'Validated' && run.activity_periods ? run.activity_periods : undefined
+}
+
 async function statusOf(db: Executor, run: RunRow): Promise<ValidationStatus> {
   const isCurrent =
     run.status === 'Queued' || sameContent(run, await fingerprintOf(db, run.rto_id, run.transaction_batch_token))

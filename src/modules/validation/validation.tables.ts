@@ -26,6 +26,8 @@ export interface ValidationRunTable {
   results_by_rule: Generated<unknown>
   /** The seq of every RESULT_ANCHOR_EVERY-th result (bigint[], platform/runs), kept on completion; null before. */
   result_anchors: Generated<unknown>
+  /** The reporting periods of the batch's lifecycle activity dates, from the record pass (integer[]); null before it completed, or before migration 0046. */
+  activity_periods: number[] | null
 }
 
 export interface ValidationResultTable {

@@ -39,6 +39,7 @@ import * as auditAppendFunction from './0040_audit_append_function.ts'
 import * as runResultAnchors from './0041_run_result_anchors.ts'
 import * as auditLanes from './0042_audit_lanes.ts'
 import * as reconciliationStagedLink from './0045_reconciliation_staged_link.ts'
+import * as validationRunActivityPeriods from './0046_validation_run_activity_periods.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -79,4 +80,5 @@ export const migrations: Record<string, Migration> = {
   '0041_run_result_anchors': runResultAnchors,
   '0042_audit_lanes': auditLanes,
   '0045_reconciliation_staged_link': reconciliationStagedLink,
+  '0046_validation_run_activity_periods': validationRunActivityPeriods,
 }
