@@ -95,7 +95,7 @@ const failedJobs: string[] = []
 
 /**
  * Minutes without a test ending after which a job is taken as hung and ended (TEST_STALL_MINUTES):
- * every test and hook fails after two minutes (the few that set their own bound, six at most), so ten
+ * every test and hook fails after two minutes (the few that set their own bound, nine at most), so ten
  * without one ending is a process that will not end.
  */
 const STALL_MINUTES = Number(process.env.TEST_STALL_MINUTES) || 10

@@ -111,10 +111,10 @@ describe('crash recovery', () => {
     }
   }
 
-  // 360 s, not 180: two child services started (each may take 90 s) and a validation waited on (120 s)
-  // ran past 180 s at full CI load on a slow machine (twelfth session). A bound, not a timing.
+  // Bounds, not timings: two child services started (each may take 180 s at full CI load:
+  // support/child-service.ts) and a validation waited on (120 s).
   it('a worker killed mid-run: the run is retried and completes, never stuck InProgress, with no duplicated results', {
-    timeout: 360_000,
+    timeout: 540_000,
   }, async () => {
     const first = await startChildService(env)
     let r: Reporter
@@ -158,10 +158,10 @@ describe('crash recovery', () => {
     }
   })
 
-  // 360 s, not 180: at full CI load on the embedded database (two child services started and a batch
-  // submitted and resubmitted) it ran past 180 s once. A bound, not a timing.
+  // A bound, not a timing: two child services started (each may take 180 s at full CI load) and a
+  // batch submitted and resubmitted; 180 s was passed once (twelfth session).
   it('a server killed mid-submit: the batch is either wholly submitted or not at all, and can be submitted after the restart', {
-    timeout: 360_000,
+    timeout: 540_000,
   }, async () => {
     const first = await startChildService({ ...env, VALIDATION_CHUNK_SIZE: '2000' })
     let r: Reporter
@@ -268,8 +268,10 @@ describe('crash recovery of the reconciliation indexing in steps', {
     }
   }
 
+  // A bound, not a timing: two child services started (each may take 180 s at full CI load) and an
+  // indexing waited on (120 s).
   it('a server killed while it indexes a submission resumes from its kept progress and ends with every item counted once', {
-    timeout: 300_000,
+    timeout: 540_000,
   }, async () => {
     const first = await startChildService(env)
     const students = Array.from({ length: RECORDS }, () => randomUUID())

@@ -15,6 +15,26 @@ export async function freePort(): Promise<number> {
   })
 }
 
+/**
+ * How long a child may take to answer ready: a bound, not a timing. A start costs about 5 s of CPU
+ * (2 s alone on 2 cores, 11 to 18 s beside five other starts); CI's six shards at once took a start
+ * past 90 s twice, with nothing to say why (fifteenth session), so the bound is wider and the failure
+ * says what the last probe got and what the process printed.
+ */
+const READY_TIMEOUT_MS = 180_000
+const PROBE_TIMEOUT_MS = 10_000
+
+/** The last lines a process printed, at most about 4 KB of them. */
+class OutputTail {
+  private text_ = ''
+  add(chunk: Buffer): void {
+    this.text_ = (this.text_ + chunk.toString('utf8')).slice(-4096)
+  }
+  text(): string {
+    return this.text_.trim()
+  }
+}
+
 export interface ChildService {
   baseUrl: string
   pid: number
@@ -36,22 +56,37 @@ export async function startChildService(
   const entry = throughLauncher ? ['src/start.mjs', 'src/main.ts'] : ['src/main.ts']
   const child: ChildProcess = spawn(process.execPath, [...nodeFlags, ...entry], {
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  // What the child printed (its log at warn and its errors), passed on as before and kept, the last
+  // lines of it, for the message of a start that does not become ready.
+  const output = new OutputTail()
+  child.stdout!.on('data', (chunk: Buffer) => output.add(chunk))
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output.add(chunk)
+    process.stderr.write(chunk)
   })
   const baseUrl = `http://127.0.0.1:${port}`
+  const started = Date.now()
+  let lastProbe = 'no probe answered yet'
   try {
     await waitFor(
-      'child service ready',
+      () =>
+        `child service ready (pid ${child.pid}, port ${port}; last probe: ${lastProbe}; its last output:\n${output.text() || '(none)'})`,
       async () => {
-        if (child.exitCode !== null) throw new Error(`child service exited with ${child.exitCode}`)
-        return (await fetch(`${baseUrl}/health/ready`).then(
-          (r) => r.ok,
-          () => false,
-        ))
-          ? true
-          : undefined
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(
+            `child service exited (${child.exitCode ?? child.signalCode}); its last output:\n${output.text()}`,
+          )
+        // Each probe bounded, so a probe the process accepts and never answers is seen as such.
+        const answer = await fetch(`${baseUrl}/health/ready`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) }).then(
+          async (response) => `${response.status} ${await response.text()}`,
+          (error: Error) => `${error.name}: ${error.cause instanceof Error ? error.cause.message : error.message}`,
+        )
+        lastProbe = `${answer} at ${Math.round((Date.now() - started) / 1000)} s`
+        return answer.startsWith('200 ') ? true : undefined
       },
-      { timeoutMs: 90_000, intervalMs: 50 },
+      { timeoutMs: READY_TIMEOUT_MS, intervalMs: 50 },
     )
   } catch (error) {
     child.kill('SIGKILL')
