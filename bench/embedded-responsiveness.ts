@@ -245,7 +245,7 @@ interface Run {
   /** VmRSS of the child after REST_MS more with no request: what the service holds between sessions. */
   restRssMb: number
   /** What the child's memory is made of at the end, MB (process.memoryUsage, PGlite's WebAssembly memory). */
-  memory: Record<string, number | string | Record<string, string> | undefined>
+  memory: Record<string, number | string | Record<string, string> | Record<string, number> | undefined>
   assessmentResults: number
 }
 
@@ -253,6 +253,39 @@ function rssMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN)
   return kb / 1024
+}
+
+/**
+ * The process's resident memory by kind of mapping, MB (/proc/<pid>/smaps): the WebAssembly memory
+ * (PGlite's, the one mapping of 100 MB or more that is not code), V8's heap pages (256 KiB each),
+ * malloc's main heap, the binary, and the rest. Where an at-rest figure sits, read without a profiler.
+ */
+function residentByKind(pid: number): Record<string, number> {
+  const kinds: Record<string, number> = {}
+  let kind = ''
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const mapping = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line)
+    if (mapping) {
+      const mb = (Number.parseInt(mapping[2]!, 16) - Number.parseInt(mapping[1]!, 16)) / 1048576
+      const name = mapping[4]!
+      kind =
+        name === '[heap]'
+          ? 'mallocHeap'
+          : name.endsWith('/node')
+            ? 'nodeBinary'
+            : name !== ''
+              ? 'otherFiles'
+              : mb === 0.25
+                ? 'v8Pages'
+                : mb >= 100 && mapping[3]!.startsWith('rw')
+                  ? 'wasmMemory'
+                  : 'otherAnonymous'
+      continue
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line)
+    if (rss) kinds[kind] = (kinds[kind] ?? 0) + Number(rss[1]) / 1024
+  }
+  return Object.fromEntries(Object.entries(kinds).map(([name, mb]) => [name, Math.round(mb)]))
 }
 
 async function until<T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 30 * 60_000): Promise<T> {
@@ -376,6 +409,7 @@ async function measureOnce(): Promise<Run> {
     // rate falls). This, not the peak, is what the issue's "held ... after about 12,000 records" read.
     await new Promise((resolve) => setTimeout(resolve, REST_MS))
     const restRssMb = rssMb(child.pid!, 'VmRSS')
+    const restResident = residentByKind(child.pid!)
     const memory = await new Promise<Run['memory']>((resolve) => {
       const listen = (message: unknown) => {
         const answer = message as { memory?: Run['memory'] }
@@ -386,6 +420,7 @@ async function measureOnce(): Promise<Run> {
       child.on('message', listen)
       child.send('memory')
     })
+    memory.residentAtRest = restResident
     const of = (samples: Sample[]) =>
       Object.fromEntries(PHASES.map((p) => [p, figures(samples, bounds[p]![0], bounds[p]![1])])) as Record<
         Phase,
