@@ -19,6 +19,7 @@ import type { Logger } from 'pino'
 import { withoutPassword, type Config } from '../../config/config.ts'
 import { StartupError } from '../startup.ts'
 import { lockDataDirectory, type DataDirectoryLock } from './data-directory-lock.ts'
+import { initialiseDataDirectory } from './initialise-data-directory.ts'
 import type { Database } from './schema.ts'
 import { hintedPgliteModule } from './pglite-module.ts'
 import { PreparingClient } from './prepared-statements.ts'
@@ -145,6 +146,9 @@ export async function openDatabase(
     lock = lockDataDirectory(config.dataDir)
   }
   try {
+    // initdb, when the directory is new, in a process of its own: its peak and what it leaves in
+    // malloc's heap are not the service's (initialise-data-directory.ts).
+    if (!inMemory) await initialiseDataDirectory(config.dataDir)
     const pgliteWasmModule = await hintedPgliteModule()
     const pglite = await PGlite.create(inMemory ? undefined : config.dataDir, {
       parsers: { 1082: (value: string) => value },
