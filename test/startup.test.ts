@@ -358,7 +358,10 @@ describe('a new embedded data directory (issue 30, memory)', {
     const entry = oneLogLine(outcome)
     assert.equal(entry.problem, 'data-directory-initialisation-failed')
     assert.equal(entry.dataDir, dataDir)
-    assert.match(entry.msg, /could not be created in .*DATA_DIR must be a directory the service can write/)
+    assert.match(
+      entry.msg,
+      /could not be created in .*ENOTDIR: a file where a directory was expected.*DATA_DIR must be a directory the service can write/,
+    )
     assertNoStack(outcome)
   })
 })
