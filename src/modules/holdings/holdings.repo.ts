@@ -2,6 +2,7 @@
 // inserted, and the previous current version of a UID loses is_current, so history stays for audit.
 import { sql, type RawBuilder } from 'kysely'
 import type { Executor } from '../../platform/db/database.ts'
+import { integerArray } from '../../platform/db/sql-arrays.ts'
 
 export type {
   HeldRecordRow,
@@ -101,7 +102,7 @@ export async function promoteBatch(
  * Leaves the signal data quality assessments read: the reporting periods this submission touched
  * (every lifecycle date of its enrolments, and the period it was submitted in), with when.
  * `activityPeriods`: the lifecycle dates' periods as the batch's validation found them (validation's
- * activityPeriodsOfBatch); without them every body of the batch is read for its dates (485 ms at 100,000
+ * submitReadiness); without them every body of the batch is read for its dates (485 ms at 100,000
  * records on the embedded database, in the submit's transaction).
  */
 export async function recordReportingPeriods(
@@ -113,7 +114,7 @@ export async function recordReportingPeriods(
   const periodOf = (d: RawBuilder<unknown>) => sql`(extract(year FROM ${d}) * 100 + extract(quarter FROM ${d}))::int`
   const submittedIn = periodOf(sql`(${p.submittedAt}::timestamptz AT TIME ZONE 'UTC')::date`)
   const periods = activityPeriods
-    ? sql`SELECT unnest(${`{${activityPeriods.join(',')}}`}::integer[]) AS period UNION SELECT ${submittedIn}`
+    ? sql`SELECT unnest(${integerArray(activityPeriods)}) AS period UNION SELECT ${submittedIn}`
     : sql`
       SELECT DISTINCT ${periodOf(sql`d`)} AS period
         FROM (SELECT (l.value->>'studentActivityDate')::date AS d

@@ -7,7 +7,7 @@ import type { Db, Tx } from '../../platform/db/database.ts'
 import type { Actor } from '../../platform/auth/scopes.ts'
 import { batchSubject, lockOpenBatch, markBatchSubmitted, type BatchRef } from '../batches/index.ts'
 import { recordEvent } from '../events/index.ts'
-import { activityPeriodsOfBatch, submitBlocker } from '../validation/index.ts'
+import { submitReadiness } from '../validation/index.ts'
 import { FIRST_REPORTING_PERIOD } from '../../domain/reporting-period.ts'
 import * as holdings from './holdings.repo.ts'
 import type { Queue } from '../../platform/queue/queue.ts'
@@ -76,8 +76,8 @@ async function submitIn(
   for (const condition of submitConditions) await condition(tx, actor, token, request)
   // Two batches of one RTO that touch the same UIDs: the second waits here, then takes the later number.
   await holdings.lockRtoForSubmission(tx, actor.rto)
-  const blocker = await submitBlocker(tx, actor.rto, token)
-  if (blocker) throw blocker
+  const readiness = await submitReadiness(tx, actor.rto, token)
+  if (readiness.blocker) throw readiness.blocker
   await onStage('storing')
   const submission = await holdings.nextSubmission(tx)
   // The batch is locked and its records final: the indexing's preparation runs beside the promotion.
@@ -92,12 +92,7 @@ async function submitIn(
   }
   const promoted = await holdings.promoteBatch(tx, promotion)
   await onStage('recording')
-  await holdings.recordReportingPeriods(
-    tx,
-    promotion,
-    FIRST_REPORTING_PERIOD,
-    await activityPeriodsOfBatch(tx, actor.rto, token),
-  )
+  await holdings.recordReportingPeriods(tx, promotion, FIRST_REPORTING_PERIOD, readiness.activityPeriods)
   await queue.enqueue(tx, reconcileJob, { rto: actor.rto })
   const submitted = await markBatchSubmitted(tx, actor.rto, token, submission.at)
   // The events last: the RTO's event number is locked from here until the commit.

@@ -3,8 +3,7 @@
 export { validationRoutes } from './validation.routes.ts'
 export { validationJob } from './validation.jobs.ts'
 export {
-  submitBlocker,
-  activityPeriodsOfBatch,
+  submitReadiness,
   requestValidation,
   cancelValidation,
   getValidationStatus,

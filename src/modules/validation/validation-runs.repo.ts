@@ -3,6 +3,7 @@
 // scoped by the caller's RTO.
 import { sql } from 'kysely'
 import { transactionsRunAlone, type Executor } from '../../platform/db/database.ts'
+import { integerArray } from '../../platform/db/sql-arrays.ts'
 import { createRunLifecycle } from '../../platform/runs/run-lifecycle.ts'
 import type { RunRow } from './validation.tables.ts'
 
@@ -54,8 +55,7 @@ export async function latestRun(db: Executor, rto: string, token: string): Promi
 
 /**
  * Keeps the reporting periods of the batch's activity dates on the attempt that completed: what submit
- * records for assessments without reading the batch again. Written as an array literal of integers
- * (the drivers differ in how they send a JavaScript array).
+ * records for assessments without reading the batch again.
  */
 export async function keepActivityPeriods(
   tx: Executor,
@@ -64,9 +64,8 @@ export async function keepActivityPeriods(
   attempt: number,
   periods: readonly number[],
 ): Promise<void> {
-  const literal = `{${[...periods].sort((a, b) => a - b).join(',')}}`
   await sql`
-    UPDATE validation_run SET activity_periods = ${literal}::integer[]
+    UPDATE validation_run SET activity_periods = ${integerArray([...periods].sort((a, b) => a - b))}
      WHERE rto_id = ${rto} AND run_id = ${runId} AND attempt = ${attempt}`.execute(tx)
 }
 

@@ -181,9 +181,28 @@ export function toValidationResult(row: Omit<ResultRow, 'rto_id' | 'run_id' | 'a
   }
 }
 
-/** Why the batch cannot be submitted as it stands, or undefined when it can (spec: submit). */
-export async function submitBlocker(db: Executor, rto: string, token: string): Promise<ConflictError | undefined> {
+/**
+ * Whether the batch can be submitted as it stands (spec: submit): the refusal when it cannot; when it
+ * can, the reporting periods of its activity dates as its latest validation's record pass found them
+ * (undefined when that run did not keep them: completed before migration 0046). One read of the latest
+ * run; in submit's transaction, that run is then Validated and its batch unchanged.
+ */
+export async function submitReadiness(
+  db: Executor,
+  rto: string,
+  token: string,
+): Promise<{ blocker: ConflictError } | { blocker?: undefined; activityPeriods: number[] | undefined }> {
   const run = await latestRun(db, rto, token)
+  const blocker = await blockerOf(db, run, rto, token)
+  return blocker ? { blocker } : { activityPeriods: run!.activity_periods ?? undefined }
+}
+
+async function blockerOf(
+  db: Executor,
+  run: RunRow | undefined,
+  rto: string,
+  token: string,
+): Promise<ConflictError | undefined> {
   if (!run)
     return new ConflictError(
       'validation-not-requested',
@@ -206,16 +225,6 @@ export async function submitBlocker(db: Executor, rto: string, token: string): P
       'The latest validation found blocking failures (validationMessageLevel Error). Read failed-validation-results, correct and re-upload, validate again, then submit.',
     )
   return undefined
-}
-
-/**
- * The reporting periods of the batch's activity dates, as its latest validation's record pass found them,
- * or undefined when that run did not keep them (completed before migration 0046). Read by submit once
- * submitBlocker has passed, in the same transaction: that run is then Validated and its batch unchanged.
- */
-export async function activityPeriodsOfBatch(db: Executor, rto: string, token: string): Promise<number[] | undefined> {
-  const run = await latestRun(db, rto, token)
-  return run?.status === 'Validated' && run.activity_periods ? run.activity_periods : undefined
 }
 
 async function statusOf(db: Executor, run: RunRow): Promise<ValidationStatus> {
