@@ -1,10 +1,10 @@
 // A new data directory is initialised (PGlite's initdb) by a short-lived process of its own, not by
 // the service's (issue 30, "Memory"). initdb is the embedded database's most expensive moment: a
 // process that runs it peaks at 650 to 690 MB (PGlite's module compiled and the bootstrap run), and
-// glibc keeps the fragments of what it allocated: the service that had run it held 45 MB of malloc's
-// heap at rest against 17 to 21 MB for one that opened a directory initialised elsewhere, and peaked
-// at 743 to 944 MB against 406 to 412 (bench/results.md, sixteenth session). The machine still sees
-// initdb's peak once, in the child, which ends when the directory is ready.
+// glibc keeps the fragments of what it allocated: the service that had run it held 43 to 48 MB of
+// malloc's heap at rest against 17 to 22 MB for one that opened a directory initialised elsewhere, and
+// its start peaked at 730 to 739 MB against 402 to 409 (bench/results.md, sixteenth session). The
+// machine still sees initdb's peak once, in the child, which ends when the directory is ready.
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
