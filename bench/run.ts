@@ -2,11 +2,11 @@
 // persisted POST against (B) a bare Fastify app doing the same validation and insert, and of (U) the
 // service's Student upload into a transaction batch against the same (B) at 50 connections, on
 // embedded PGlite (always) and on PostgreSQL (when DATABASE_URL is set). See bench/README.md.
-import { execFileSync, fork, type ChildProcess } from 'node:child_process'
+import { execFileSync, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { cpus } from 'node:os'
-import { fileURLToPath } from 'node:url'
 import type { LoadRequest, LoadResult } from './load.ts'
+import { loadInChild } from './load-child.ts'
 import { withFreshPostgres } from './fresh-postgres.ts'
 import { table } from './table.ts'
 import { UID_PLACEHOLDER, sampleBody } from './record.ts'
@@ -52,8 +52,6 @@ process.on('SIGINT', () => {
 
 // ---- load -----------------------------------------------------------------------------------------
 
-const LOAD_SCRIPT = fileURLToPath(new URL('./load.ts', import.meta.url))
-
 function load(target: Target, connections: number, seconds: number): Promise<LoadResult> {
   if (interrupted) return Promise.reject(new Error('interrupted'))
   const [bodyBefore, bodyAfter] = target.body.split(UID_PLACEHOLDER) as [string, string]
@@ -65,22 +63,8 @@ function load(target: Target, connections: number, seconds: number): Promise<Loa
     connections,
     seconds,
   }
-  return new Promise((resolve, reject) => {
-    const child = fork(LOAD_SCRIPT, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  return loadInChild(request, (child) => {
     currentLoad = child
-    let answer: { result?: LoadResult; error?: string } | undefined
-    const timer = setTimeout(() => child.kill('SIGKILL'), (seconds + 30) * 1000)
-    child.on('message', (message) => {
-      answer = message as typeof answer
-    })
-    child.on('error', reject)
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer)
-      currentLoad = undefined
-      if (answer?.result) resolve(answer.result)
-      else reject(new Error(`load generator failed (exit ${code ?? signal}): ${answer?.error ?? 'no result'}`))
-    })
-    child.send(request)
   })
 }
 
