@@ -111,6 +111,20 @@ describe('a batch’s kept record counts by type', () => {
     await assertNoDrift('concurrent uploads')
     await assertApiCounts(batch, 'concurrent uploads')
 
+    // The same new record uploaded many times at once (migration 0047: the upload inserts first, and
+    // one that meets the record another just inserted replaces it): one record, created once.
+    const same = { ...student, studentUID: studentUid(900) }
+    const statuses = await Promise.all(
+      Array.from({ length: 12 }, () => reporter.request('POST', reporter.batchPath(batch, '/student'), same)),
+    )
+    assert.deepEqual(
+      statuses.map((answer) => answer.status).sort(),
+      [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 201],
+      statuses.map((answer) => answer.text).join('\n'),
+    )
+    await assertNoDrift('the same new record uploaded at once')
+    await assertApiCounts(batch, 'the same new record uploaded at once')
+
     // A bulk upload: new records and replacements in one statement.
     const lines = Array.from({ length: 60 }, (_, i) =>
       JSON.stringify({ resourceType: 'Student', record: { ...student, studentUID: studentUid(20 + i) } }),

@@ -40,6 +40,7 @@ import * as runResultAnchors from './0041_run_result_anchors.ts'
 import * as auditLanes from './0042_audit_lanes.ts'
 import * as reconciliationStagedLink from './0045_reconciliation_staged_link.ts'
 import * as validationRunActivityPeriods from './0046_validation_run_activity_periods.ts'
+import * as uploadCountedOnce from './0047_upload_counted_once.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -81,4 +82,5 @@ export const migrations: Record<string, Migration> = {
   '0042_audit_lanes': auditLanes,
   '0045_reconciliation_staged_link': reconciliationStagedLink,
   '0046_validation_run_activity_periods': validationRunActivityPeriods,
+  '0047_upload_counted_once': uploadCountedOnce,
 }
