@@ -469,6 +469,38 @@ describe('audit trail', () => {
     assert.deepEqual([verified?.entries, verified?.lanes], [60, lanes.size])
   })
 
+  it("the change's own statement (audit_append) starts a day's lanes and moves them, several at once: gap-free chains that verify", async () => {
+    // A day no other test writes: each lane's first entry makes its head (migration 0048: the head is
+    // moved first and made only when the day has none on that lane), the later ones move it.
+    const day = '2001-05-01'
+    const appended = await Promise.all(
+      Array.from({ length: 40 }, (_, n) =>
+        sql<{
+          seq: string
+        }>`SELECT ${auditInStatement(input({ requestId: `a${n}` }), noonOf(day, n))(sql`201`)}::text AS seq`
+          .execute(db)
+          .then((result) => Number(result.rows[0]!.seq)),
+      ),
+    )
+    assert.ok(
+      appended.every((seq) => seq >= 1),
+      `every call answered its number: ${appended}`,
+    )
+    const rows = await sql<{ lane: number; n: string }>`
+      SELECT lane, seq::text AS n FROM audit_entry WHERE day = ${day}::date ORDER BY lane, seq`.execute(db)
+    const byLane = new Map<number, number[]>()
+    for (const row of rows.rows) byLane.set(row.lane, [...(byLane.get(row.lane) ?? []), Number(row.n)])
+    for (const [lane, numbers] of byLane)
+      assert.deepEqual(
+        numbers,
+        Array.from({ length: numbers.length }, (_, n) => n + 1),
+        `lane ${lane}: each number taken once`,
+      )
+    const [verified] = await verifyAudit(db, day, day)
+    assert.equal(verified?.broken, undefined, verified?.broken?.detail)
+    assert.deepEqual([verified?.entries, verified?.lanes], [40, byLane.size])
+  })
+
   it('batched and single writers, several at once, still make one valid chain (group commit)', async () => {
     const day = '2001-04-02'
     const batches = Array.from({ length: 6 }, (_, b) =>

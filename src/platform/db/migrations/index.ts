@@ -41,6 +41,7 @@ import * as auditLanes from './0042_audit_lanes.ts'
 import * as reconciliationStagedLink from './0045_reconciliation_staged_link.ts'
 import * as validationRunActivityPeriods from './0046_validation_run_activity_periods.ts'
 import * as uploadCountedOnce from './0047_upload_counted_once.ts'
+import * as auditAppendMovesHeadFirst from './0048_audit_append_moves_head_first.ts'
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -83,4 +84,5 @@ export const migrations: Record<string, Migration> = {
   '0045_reconciliation_staged_link': reconciliationStagedLink,
   '0046_validation_run_activity_periods': validationRunActivityPeriods,
   '0047_upload_counted_once': uploadCountedOnce,
+  '0048_audit_append_moves_head_first': auditAppendMovesHeadFirst,
 }
