@@ -26,6 +26,7 @@ import { benchStudents } from './bench-students.ts'
 import type { ClientCommand, ClientResult } from './bulk-client.ts'
 import { withFreshPostgres } from './fresh-postgres.ts'
 import { table } from './table.ts'
+import { cpuMsOf } from './process-cpu.ts'
 import { createBatch } from './student.ts'
 import { median, positiveInteger } from './settings.ts'
 
@@ -87,21 +88,6 @@ interface Run extends ClientResult {
   cpu: { client: number; service: number; database: number | undefined }
   /** Peak RSS of this process (the service) during the run, MB. */
   peakRssMb: number
-}
-
-/** CPU milliseconds (user + system) of these processes so far, from /proc; undefined where unreadable. */
-function cpuMsOf(pids: readonly number[]): number | undefined {
-  let total = 0
-  for (const pid of pids) {
-    try {
-      // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 per s).
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-      total += (Number(fields[11]) + Number(fields[12])) * 10
-    } catch {
-      return undefined
-    }
-  }
-  return total
 }
 
 interface ModeFigures {

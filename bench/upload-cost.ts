@@ -12,11 +12,11 @@
 //   BENCH_RUNS=3 BENCH_SECONDS=8 DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node bench/upload-cost.ts
 // PostgreSQL runs only with DATABASE_URL (a fresh database per run, dropped after it); PGlite always
 // (in memory), unless BENCH_UPLOAD_COST_PGLITE=0. BENCH_UPLOAD_COST_VARIANTS=1 measures as built alone.
-import { readdirSync, readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { sql } from 'kysely'
 import { withFreshPostgres } from './fresh-postgres.ts'
 import { loadInChild } from './load-child.ts'
+import { cpuMsOf, processesNamed } from './process-cpu.ts'
 import { UID_PLACEHOLDER } from './record.ts'
 import { median, positiveInteger } from './settings.ts'
 import { table } from './table.ts'
@@ -67,22 +67,8 @@ const watchdog = setTimeout(() => {
 }, budgetSeconds * 1000)
 watchdog.unref()
 
-/** CPU seconds (user and system) of every process named `postgres`, in clock ticks. */
-function postgresTicks(): number {
-  let ticks = 0
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue
-      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')
-      ticks += Number(fields[11]) + Number(fields[12]) // utime, stime
-    } catch {
-      // a process that ended meanwhile
-    }
-  }
-  return ticks
-}
-const TICKS_PER_SECOND = 100 // USER_HZ on Linux
+/** CPU milliseconds of every process named `postgres` (those that end meanwhile left out). */
+const postgresCpuMs = () => cpuMsOf(processesNamed('postgres'), 'skip')!
 
 interface Run {
   requestsPerSecond: number
@@ -105,16 +91,16 @@ async function once(env: Record<string, string>, takeOut: string[], onPostgres: 
     }
     await loadInChild({ ...request, seconds: WARMUP_SECONDS })
     const cpuBefore = process.cpuUsage()
-    const ticksBefore = onPostgres ? postgresTicks() : 0
+    const postgresBefore = onPostgres ? postgresCpuMs() : 0
     const result = await loadInChild({ ...request, seconds: settings.seconds })
     const cpu = process.cpuUsage(cpuBefore)
-    const ticks = onPostgres ? postgresTicks() - ticksBefore : 0
+    const postgresMs = onPostgres ? postgresCpuMs() - postgresBefore : 0
     if (result.non2xx > 0 || result.errors > 0)
       throw new Error(`the upload answered ${result.non2xx} non-2xx and ${result.errors} errors`)
     return {
       requestsPerSecond: result.requestsPerSecond,
       serviceCpuUs: (cpu.user + cpu.system) / result.ok,
-      postgresCpuUs: onPostgres ? ((ticks / TICKS_PER_SECOND) * 1e6) / result.ok : undefined,
+      postgresCpuUs: onPostgres ? (postgresMs * 1000) / result.ok : undefined,
     }
   } finally {
     await service.close()

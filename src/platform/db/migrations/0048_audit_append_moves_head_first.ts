@@ -8,8 +8,7 @@
 // one connection and no contention, no difference (985 against 992 uploads a second).
 // The chain is the same: the same numbers, the same SHA-256 over the previous hash, the number and the
 // canonical text, the head row locked from the move to the commit, so writers of a lane still take
-// turns. Two writers that both find no head for the day take the insert, and the second's conflict
-// moves the head the first made, as before. Replaced in place: the signature stays.
+// turns. Replaced in place: the signature stays.
 import { sql, type Kysely } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -32,22 +31,23 @@ export async function up(db: Kysely<any>): Promise<void> {
       END IF;
       canonical := p_head || p_status::text || p_tail;
       v_lane := audit_lane();
-      UPDATE audit_day AS d SET
-        last_seq = d.last_seq + 1,
-        prev_hash = d.last_hash,
-        last_hash = encode(sha256(convert_to(d.last_hash || E'\n' || (d.last_seq + 1)::text || E'\n' || canonical, 'UTF8')), 'hex')
-       WHERE d.day = p_day AND d.lane = v_lane
-      RETURNING d.last_seq, d.last_hash, d.prev_hash INTO v_seq, v_hash, v_prev;
-      IF NOT FOUND THEN
-        v_seed := audit_lane_seed(p_seed, v_lane);
-        INSERT INTO audit_day AS d (day, lane, last_seq, last_hash, prev_hash)
-        VALUES (p_day, v_lane, 1, encode(sha256(convert_to(v_seed || E'\n1\n' || canonical, 'UTF8')), 'hex'), v_seed)
-        ON CONFLICT (day, lane) DO UPDATE SET
+      -- The head moved; a day without a head on the lane gets one at number 0 with the lane's seed as
+      -- its hash (as insertEntriesOfDay makes it), which the move then takes to 1 in this transaction:
+      -- the same first entry as before. Two writers that both find none: the second's insert does
+      -- nothing and its move waits for the first's commit.
+      LOOP
+        UPDATE audit_day AS d SET
           last_seq = d.last_seq + 1,
           prev_hash = d.last_hash,
           last_hash = encode(sha256(convert_to(d.last_hash || E'\n' || (d.last_seq + 1)::text || E'\n' || canonical, 'UTF8')), 'hex')
+         WHERE d.day = p_day AND d.lane = v_lane
         RETURNING d.last_seq, d.last_hash, d.prev_hash INTO v_seq, v_hash, v_prev;
-      END IF;
+        EXIT WHEN FOUND;
+        v_seed := audit_lane_seed(p_seed, v_lane);
+        INSERT INTO audit_day (day, lane, last_seq, last_hash, prev_hash)
+        VALUES (p_day, v_lane, 0, v_seed, v_seed)
+        ON CONFLICT (day, lane) DO NOTHING;
+      END LOOP;
       INSERT INTO audit_entry (day, lane, seq, id, at, actor_kind, actor_id, actor_role, source_address, action,
                                record_type, record_id, batch_token, rto_id, outcome, status, request_id, prev_hash, hash)
       VALUES (p_day, v_lane, v_seq, p_id, p_at, p_actor_kind, p_actor_id, p_actor_role, p_source_address, p_action,
