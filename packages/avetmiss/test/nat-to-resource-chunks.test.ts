@@ -21,6 +21,7 @@ import {
   readNatEntries,
   uidsIn,
 } from '../src/index.ts'
+import { uidHash } from '../src/mapping/compressed-records.ts'
 import { seedCodes, seedDatasets } from './support/reference-data.ts'
 
 const RTO = '90001'
@@ -142,6 +143,29 @@ describe('CompressedRecords', () => {
           locate(full, record.resourceType, record.uid, path),
         )
     }
+  })
+
+  it('answers by UID when two UIDs share a key of the index, and as the later chunk holds a UID given twice', () => {
+    // Two UIDs whose 30-bit keys meet (found by trying: about 2^15 tries), kept in different chunks.
+    const seen = new Map<number, string>()
+    let pair: [string, string] | undefined
+    for (let i = 0; !pair; i++) {
+      const uid = `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`
+      const other = seen.get(uidHash(uid))
+      if (other !== undefined) pair = [other, uid]
+      else seen.set(uidHash(uid), uid)
+    }
+    const [first, second] = pair
+    const kept = new CompressedRecords()
+    const record = (uid: string, name: string) => ({ resourceType: 'Student', uid, record: { uid, name } })
+    kept.add([record(first, 'first')])
+    kept.add([record('11111111-0000-4000-8000-000000000000', 'between')])
+    kept.add([record(second, 'second')])
+    kept.add([record(first, 'first, given again')])
+    const { bodies } = kept.indexesOf([first.toUpperCase(), second])
+    assert.deepEqual(bodies.get(first), { uid: first, name: 'first, given again' })
+    assert.deepEqual(bodies.get(second), { uid: second, name: 'second' })
+    assert.equal(kept.indexesOf(['22222222-0000-4000-8000-000000000000']).bodies.size, 0)
   })
 
   it('finds the UIDs a text names', () => {

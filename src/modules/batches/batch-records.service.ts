@@ -66,7 +66,6 @@ export async function uploadRecords(
   // UIDs compare as UUIDs: case does not count.
   const keyOf = (upload: RecordToUpload) => `${upload.resourceType}/${upload.resourceUID.toLowerCase()}`
   const outcomes: ('created' | 'replaced')[] = []
-  const written = new Set<string>()
   const batch = { rto: actor.rto, token: ref.token, clientId: actor.clientId }
   await db.transaction().execute(async (tx) => {
     const open = await records.shareLockOpenBatch(tx, actor.rto, ref.token, ref.jurisdiction)
@@ -86,7 +85,11 @@ export async function uploadRecords(
           if (row.created) created.add(`${row.resource_type}/${row.resource_uid}`)
         }
       }
-      // A record new to the batch is created by its first upload in the request; every later one replaces.
+      // A record new to the batch is created by its first upload in the request; every later one
+      // replaces. A later chunk's upload of it finds the row an earlier chunk wrote (not created), so
+      // only this chunk's keys are remembered: not one key a record of the whole request (141,464
+      // records: about 14 MB of the service's heap held until the commit).
+      const written = new Set<string>()
       for (const key of keys) {
         outcomes.push(!written.has(key) && created.has(key) ? 'created' : 'replaced')
         written.add(key)

@@ -115,6 +115,14 @@ export interface NatSetRecord {
   record: unknown
 }
 
+/** What the caller of openNatSet is told, and when it may act, while the set is read and mapped. */
+export interface NatSetHooks {
+  /** After each NAT file is read. */
+  onFileRead?: (progress: NatReadProgress) => void
+  /** After each chunk of clients is mapped and its records compressed: the chunk's garbage is then garbage. */
+  betweenChunks?: () => void
+}
+
 /**
  * Reads and maps a NAT zip, or says why it cannot. One NAT file is inflated and read at a time, the
  * client files' lines kept only as positions (indexNatZip), then read again a chunk of whole clients at
@@ -125,8 +133,9 @@ export interface NatSetRecord {
 export async function openNatSet(
   zip: Uint8Array,
   options: NatSetOptions,
-  onFileRead?: (progress: NatReadProgress) => void,
+  hooks: NatSetHooks = {},
 ): Promise<OpenedNatSet | NatSetRefusal> {
+  const { onFileRead, betweenChunks } = hooks
   let read: NatIndexedSet
   try {
     read = await indexNatZip(zip, {
@@ -160,6 +169,7 @@ export async function openNatSet(
     const mapped = next.value.records
     for (const record of mapped) recordsByType[record.resourceType] = (recordsByType[record.resourceType] ?? 0) + 1
     records.add(mapped)
+    betweenChunks?.()
   }
   // Known once every chunk has been checked: with the small files' orphans, in file and line order.
   const checked = checker.findings()
