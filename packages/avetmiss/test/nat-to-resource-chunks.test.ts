@@ -125,10 +125,7 @@ describe('CompressedRecords', () => {
       back,
       records.map(({ resourceType, uid, record }) => ({ resourceType, uid, record })),
     )
-    assert.deepEqual(
-      [...kept.keys()],
-      records.map(({ resourceType, uid }) => ({ resourceType, uid })),
-    )
+    assert.equal(kept.chunkCount, Math.ceil(records.length / 250), 'one compressed chunk for each chunk added')
     const full = originIndexOf(records)
     const terms = natTermsOf(records)
     const asked = records.filter((_, index) => index % 37 === 0)

@@ -23,14 +23,19 @@ const HELD_UIDS_PER_READ = 1000
  */
 export async function heldHistory(db: Db, rto: string, set: NatSetReader): Promise<Map<string, HeldEnrolment>> {
   const held = new Map<string, HeldEnrolment>()
-  const uids = await set.uidsOf(HISTORY_TYPES)
-  for (const type of HISTORY_TYPES) {
-    const ofType = uids.filter((record) => record.resourceType === type).map((record) => record.uid)
-    for (let i = 0; i < ofType.length; i += HELD_UIDS_PER_READ) {
-      const versions = await heldVersionsOf(db, rto, type, ofType.slice(i, i + HELD_UIDS_PER_READ))
-      for (const [uid, body] of versions) held.set(`${type} ${uid}`, historyOf(body))
+  // The set's UIDs come a page at a time (not held whole); each type's are read HELD_UIDS_PER_READ at a time.
+  const waiting = HISTORY_TYPES.map((): string[] => [])
+  const read = async (type: HistoryType, uids: string[]) => {
+    for (const [uid, body] of await heldVersionsOf(db, rto, type, uids)) held.set(`${type} ${uid}`, historyOf(body))
+  }
+  for await (const page of set.uidsOf(HISTORY_TYPES)) {
+    for (const [index, type] of HISTORY_TYPES.entries()) {
+      const ofType = waiting[index]!
+      ofType.push(...page[index]!)
+      while (ofType.length >= HELD_UIDS_PER_READ) await read(type, ofType.splice(0, HELD_UIDS_PER_READ))
     }
   }
+  for (const [index, type] of HISTORY_TYPES.entries()) if (waiting[index]!.length > 0) await read(type, waiting[index]!)
   return held
 }
 

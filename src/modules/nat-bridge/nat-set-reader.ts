@@ -16,7 +16,7 @@ import type {
   NatSetRefusal,
   NatSetSummary,
 } from './nat-set.ts'
-import type { NatSetWorkerData, NatSetWorkerRequest, NatSetWorkerZip } from './nat-set.worker.ts'
+import type { NatSetUidPage, NatSetWorkerData, NatSetWorkerRequest, NatSetWorkerZip } from './nat-set.worker.ts'
 
 const WORKER = new URL('./nat-set.worker.ts', import.meta.url)
 const MiB = 1024 * 1024
@@ -37,6 +37,9 @@ export function workerHeapMb(maxFilesBytes: number): number {
  * and cost 2 s.
  */
 const WORKER_YOUNG_GENERATION_MB = 48
+
+/** UIDs a page of `uidsOf` holds at least: two or so of the worker's compressed chunks. */
+const UIDS_PER_PAGE = 5_000
 
 let turn: Promise<unknown> = Promise.resolve()
 
@@ -121,8 +124,8 @@ export class NatSetReader {
               ? message.records
               : 'descriptions' in message
                 ? message.descriptions
-                : 'uids' in message
-                  ? message.uids
+                : 'page' in message
+                  ? message.page
                   : message.places,
           )
       })
@@ -134,11 +137,19 @@ export class NatSetReader {
     return this.#ask({ op: 'records', size }) as Promise<NatSetRecord[]>
   }
 
-  /** The type and UID of every mapped record of these types, in the mapping's order. */
-  uidsOf(resourceTypes: readonly string[]): Promise<{ resourceType: string; uid: string }[]> {
-    return this.#ask({ op: 'uids', resourceTypes: [...resourceTypes] }) as Promise<
-      { resourceType: string; uid: string }[]
-    >
+  /**
+   * The UIDs of every mapped record of these types, in the mapping's order, a page of at least
+   * `atLeast` at a time (the last may hold fewer): each page the UIDs of each type, in the order asked.
+   * Pages, not the set: at 100,000 activities about 110,000 enrolments, which as one answer the worker
+   * built by inflating every chunk with no collection between, and which this thread then held whole,
+   * were the import's peak (bench/results.md, nineteenth session).
+   */
+  async *uidsOf(resourceTypes: readonly string[], atLeast = UIDS_PER_PAGE): AsyncGenerator<string[][], void, void> {
+    for (let from: number | null = 0; from !== null; ) {
+      const page = (await this.#ask({ op: 'uids', resourceTypes: [...resourceTypes], from, atLeast })) as NatSetUidPage
+      yield page.uids
+      from = page.next
+    }
   }
 
   /** The NAT places of each request's record and fields. */
@@ -175,7 +186,7 @@ type WorkerMessage =
   | { id: number; records: NatSetRecord[] }
   | { id: number; places: NatPlace[][] }
   | { id: number; descriptions: NatDescription[] }
-  | { id: number; uids: { resourceType: string; uid: string }[] }
+  | { id: number; page: NatSetUidPage }
   | { id: number; error: string }
 
 function refusalError(refusal: NatSetRefusal): DomainError {

@@ -28,7 +28,17 @@ export type NatSetWorkerRequest =
   | { id: number; op: 'records'; size: number }
   | { id: number; op: 'locate'; requests: LocateRequest[] }
   | { id: number; op: 'describe'; requests: DescribeRequest[] }
-  | { id: number; op: 'uids'; resourceTypes: string[] }
+  | { id: number; op: 'uids'; resourceTypes: string[]; from: number; atLeast: number }
+
+/**
+ * One answer to 'uids': the UIDs of each asked type (in the order asked) that the compressed chunks
+ * from `from` hold, read until at least `atLeast` are found; `next` is where the next answer starts,
+ * null once every chunk was read.
+ */
+export interface NatSetUidPage {
+  uids: string[][]
+  next: number | null
+}
 
 /**
  * Garbage the worker may carry between two collections (garbage-budget.ts). At 100,000 activities on
@@ -94,9 +104,7 @@ function serve(set: OpenedNatSet): void {
       } else if (request.op === 'describe') {
         port!.postMessage({ id: request.id, descriptions: describe(set, request.requests) })
       } else if (request.op === 'uids') {
-        const types = new Set(request.resourceTypes)
-        const uids = [...set.records.keys()].filter((record) => types.has(record.resourceType))
-        port!.postMessage({ id: request.id, uids })
+        port!.postMessage({ id: request.id, page: uidPage(set, request) })
       } else {
         port!.postMessage({ id: request.id, places: placesOf(set, request.requests) })
       }
@@ -104,4 +112,26 @@ function serve(set: OpenedNatSet): void {
       port!.postMessage({ id: request.id, error: (error as Error).message })
     }
   })
+}
+
+function uidPage(
+  set: OpenedNatSet,
+  { resourceTypes, from, atLeast }: { resourceTypes: string[]; from: number; atLeast: number },
+): NatSetUidPage {
+  const uids = resourceTypes.map((): string[] => [])
+  let found = 0
+  let index = from
+  for (; found < atLeast; index++) {
+    const chunk = set.records.chunk(index)
+    if (!chunk) return { uids, next: null }
+    for (const { resourceType, uid } of chunk) {
+      const type = resourceTypes.indexOf(resourceType)
+      if (type === -1) continue
+      uids[type]!.push(uid)
+      found++
+    }
+    // Each chunk read is garbage once its UIDs are taken.
+    garbage.spend()
+  }
+  return { uids, next: index < set.records.chunkCount ? index : null }
 }

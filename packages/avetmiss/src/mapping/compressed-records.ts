@@ -56,6 +56,11 @@ export class CompressedRecords {
     return this.#count
   }
 
+  /** Chunks kept (`chunk` reads them by index, from 0). */
+  get chunkCount(): number {
+    return this.#chunks.length
+  }
+
   /** Bytes the compressed chunks hold. */
   get bytes(): number {
     return this.#chunks.reduce((sum, chunk) => sum + chunk.length, 0)
@@ -97,12 +102,6 @@ export class CompressedRecords {
   /** The records of one chunk, in the order kept; undefined past the last. */
   chunk(index: number): CompressedRecord[] | undefined {
     return this.#rows(index)?.map(([resourceType, uid, record]) => ({ resourceType, uid, record }))
-  }
-
-  /** Every record's type and UID, in the order kept. */
-  *keys(): Generator<{ resourceType: string; uid: string }> {
-    for (let index = 0; index < this.#chunks.length; index++)
-      for (const [resourceType, uid] of this.#rows(index)!) yield { resourceType, uid }
   }
 
   /**
