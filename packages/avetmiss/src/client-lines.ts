@@ -1,10 +1,10 @@
 // The client files' lines kept as where they are, not as records (issue 31 item 9): a NAT set of
 // 100,000 activities is about 240,000 client-file lines, and as records (an object of values each,
 // their strings, the file and line) they were about 100 MB of heap held from the read to the last
-// chunk of the upload. Kept instead: each file's text (one string, what the reading decoded anyway)
-// and four numbers a line (its line, where its content is in the text, its length, its client),
-// about 16 bytes a line; a chunk's lines are read again into records when the chunk is mapped, and
-// let go with it. The chunks are cut as natToResourceChunks cuts a whole read (partitionByClient):
+// chunk of the upload. Kept instead: each file's text (what the reading decoded anyway; once the file
+// is read, as blocks let go as the chunks read their lines again: text-blocks.ts) and four numbers a
+// line (its line, where its content is in the text, its length, its client), about 16 bytes a line; a
+// chunk's lines are read again into records when the chunk is mapped, and let go with it. The chunks are cut as natToResourceChunks cuts a whole read (partitionByClient):
 // runs of whole clients of at least `chunkLines` lines, clients in the order they first appear
 // (NAT00080 first), each file's lines by client and then in file order.
 import type { NatFileId } from './layouts/index.ts'
@@ -12,6 +12,7 @@ import { CLIENT_FILES } from './mapping/nat-to-resource-chunks.ts'
 import { natRecordAt, type NatParseSink } from './parse-file.ts'
 import type { NatReadLayout } from './read-layouts.ts'
 import { emptyRecordSet, type NatRecord, type NatRecordSet } from './records.ts'
+import { TextBlocks } from './text-blocks.ts'
 
 type ClientFileId = (typeof CLIENT_FILES)[number]
 
@@ -34,8 +35,10 @@ class Ints {
 
 interface FileLines {
   file: string
-  /** The text the lines were read from, until the last chunk is read. */
-  body: string
+  /** The text the lines are read from, while the file is read; then its blocks. */
+  body: string | undefined
+  /** The text as blocks, each let go once its lines are read again (`textRead`). */
+  blocks?: TextBlocks
   layout: NatReadLayout
   line: Ints
   at: Ints
@@ -99,6 +102,17 @@ export class ClientLineIndex {
   }
 
   /**
+   * Says the file's text is read to its end: it is kept from now on as blocks of whole lines, each let
+   * go once the chunks have read its lines again (the one text is garbage from here on).
+   */
+  textRead(fileId: NatFileId): void {
+    const lines = this.#files.get(fileId)
+    if (!lines || lines.body === undefined) return
+    lines.blocks = new TextBlocks(lines.body, (i) => lines.at.get(i), lines.line.length)
+    lines.body = undefined
+  }
+
+  /**
    * The client files' records a run of whole clients at a time (at least `chunkLines` lines a chunk,
    * one chunk when there is no line), each line read again from the text; the small files' arrays
    * are empty. Read once: the texts are let go as the last chunk is read.
@@ -106,6 +120,7 @@ export class ClientLineIndex {
   *chunks(chunkLines: number): Generator<NatRecordSet, void, void> {
     const clientCount = this.#clients?.size ?? 0
     this.#clients = undefined
+    for (const fileId of this.#files.keys()) this.textRead(fileId)
     // Clients ranked as partitionByClient meets them: through the files in CLIENT_FILES order.
     const rank = new Int32Array(clientCount).fill(-1)
     let ranked = 0
@@ -146,8 +161,7 @@ export class ClientLineIndex {
         const records = chunk[fileId] as NatRecord[]
         while (next < sorted.length && rank[lines.client.get(sorted[next]!)]! < to) {
           const i = sorted[next++]!
-          const at = lines.at.get(i)
-          const content = lines.body.slice(at, at + lines.length.get(i))
+          const content = lines.blocks!.read(lines.at.get(i), lines.length.get(i))
           records.push(natRecordAt(fileId, lines.file, lines.line.get(i), content, lines.layout))
         }
         cursor.set(fileId, next)

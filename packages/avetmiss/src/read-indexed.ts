@@ -59,6 +59,7 @@ export async function indexNatEntries(
             },
           },
     )
+    index.textRead(fileId)
   }
   const read = reading.finish()
   const small = Object.values(read.records).reduce((sum, records) => sum + records.length, 0)
