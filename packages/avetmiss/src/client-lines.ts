@@ -4,9 +4,10 @@
 // chunk of the upload. Kept instead: each file's text (what the reading decoded anyway; once the file
 // is read, as blocks let go as the chunks read their lines again: text-blocks.ts) and four numbers a
 // line (its line, where its content is in the text, its length, its client), about 16 bytes a line; a
-// chunk's lines are read again into records when the chunk is mapped, and let go with it. The chunks are cut as natToResourceChunks cuts a whole read (partitionByClient):
-// runs of whole clients of at least `chunkLines` lines, clients in the order they first appear
-// (NAT00080 first), each file's lines by client and then in file order.
+// chunk's lines are read again into records when the chunk is mapped, and let go with it. The chunks
+// are cut as natToResourceChunks cuts a whole read (partitionByClient): runs of whole clients of at
+// least `chunkLines` lines, clients in the order they first appear (NAT00080 first), each file's lines
+// by client and then in file order.
 import type { NatFileId } from './layouts/index.ts'
 import { CLIENT_FILES } from './mapping/nat-to-resource-chunks.ts'
 import { natRecordAt, type NatParseSink } from './parse-file.ts'

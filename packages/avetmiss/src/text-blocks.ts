@@ -1,13 +1,14 @@
 // A client file's text held, between its reading and the last chunk that reads its lines again, as
 // blocks of whole lines that are let go one by one as their lines are read. The text was one string
-// held until the last chunk: at 100,000 activities 33 MB, the part of the NAT worker's peak that the
-// compressed records did not yet replace (bench/results.md, nineteenth session). A file written
-// client by client, as the chunks read it, is let go as the mapping goes; a file in another order is
-// held until its last block's lines are read, at most what the one string held.
+// held until the last chunk (at 100,000 activities 33 MB of files, beside the compressed records at
+// their fullest: the NAT worker's peak, bench/results.md, nineteenth session). A file written client
+// by client, as the chunks read it, is let go as the mapping goes; a file in another order is held
+// until its last block's lines are read, at most what the one string held.
 //
 // A block is a copy of its part of the text, never a slice of it (a slice would keep the whole text),
-// in one byte a character where every character fits (a text decoded from UTF-8 with one accented
-// letter is two bytes a character as a string), else as a string of its own.
+// in one byte a character where every character fits (a decoded text with one letter outside ASCII
+// can be a string of two bytes a character: the bench's Windows-1252 files are), else as a string of
+// its own.
 import { Buffer } from 'node:buffer'
 
 /** Characters a block holds at least (whole lines): a block this large is its own allocation, freed when collected. */
