@@ -12,7 +12,7 @@
 import { Buffer } from 'node:buffer'
 
 /** Characters a block holds at least (whole lines): a block this large is its own allocation, freed when collected. */
-export const TEXT_BLOCK_CHARS = 1 << 18
+const TEXT_BLOCK_CHARS = 1 << 18
 
 /** Any character a byte cannot hold. */
 const WIDE = /[\u0100-\uffff]/
